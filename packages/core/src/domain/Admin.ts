@@ -1,0 +1,18 @@
+import { Schema } from "effect"
+import { AdminId } from "./Ids.ts"
+import { ShortText } from "./Text.ts"
+
+export class Admin extends Schema.Class<Admin>("Admin")({
+  id: AdminId,
+  name: Schema.NullOr(ShortText)
+}) {}
+
+export class AdminCreate extends Schema.Class<AdminCreate>("AdminCreate")({
+  id: Schema.NullOr(AdminId),
+  name: Schema.NullOr(ShortText)
+}) {}
+
+/** Like coaches: `name` is replaced only when present. */
+export class AdminUpdate extends Schema.Class<AdminUpdate>("AdminUpdate")({
+  name: Schema.optionalKey(Schema.NullOr(ShortText))
+}) {}

@@ -1,0 +1,26 @@
+import { Schema } from "effect"
+import { AthleteId, SessionId } from "./Ids.ts"
+import { BoundedArray, ShortText } from "./Text.ts"
+
+export class Athlete extends Schema.Class<Athlete>("Athlete")({
+  id: AthleteId,
+  name: Schema.NullOr(ShortText),
+  categorie: Schema.NullOr(ShortText),
+  niveau: Schema.NullOr(ShortText)
+}) {}
+
+/** `id`, when given, is used only if no athlete has it (CONTRACT.md "Identifiers"). */
+export class AthleteCreate extends Schema.Class<AthleteCreate>("AthleteCreate")({
+  id: Schema.NullOr(AthleteId),
+  name: Schema.NullOr(ShortText),
+  categorie: Schema.NullOr(ShortText),
+  niveau: Schema.NullOr(ShortText)
+}) {}
+
+/** Replaces name, categorie and niveau; replaces the athlete's sessions when `sessionIds` is given. */
+export class AthleteUpdate extends Schema.Class<AthleteUpdate>("AthleteUpdate")({
+  name: Schema.NullOr(ShortText),
+  categorie: Schema.NullOr(ShortText),
+  niveau: Schema.NullOr(ShortText),
+  sessionIds: Schema.NullOr(BoundedArray(SessionId))
+}) {}

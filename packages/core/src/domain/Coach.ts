@@ -1,0 +1,18 @@
+import { Schema } from "effect"
+import { CoachId } from "./Ids.ts"
+import { ShortText } from "./Text.ts"
+
+export class Coach extends Schema.Class<Coach>("Coach")({
+  id: CoachId,
+  name: Schema.NullOr(ShortText)
+}) {}
+
+export class CoachCreate extends Schema.Class<CoachCreate>("CoachCreate")({
+  id: Schema.NullOr(CoachId),
+  name: Schema.NullOr(ShortText)
+}) {}
+
+/** The seed replaces `name` only when it is present: `undefined` keeps the stored name. */
+export class CoachUpdate extends Schema.Class<CoachUpdate>("CoachUpdate")({
+  name: Schema.optionalKey(Schema.NullOr(ShortText))
+}) {}

@@ -1,0 +1,131 @@
+import { Schema } from "effect"
+
+/** What kind of failure a domain error is; each adapter turns a category into its own status or code. */
+export type ErrorCategory = "NotFound" | "Invalid" | "Conflict" | "Forbidden" | "Unauthenticated" | "RateLimited"
+
+export const EntityKind = Schema.Literals(["Athlete", "Coach", "Admin", "User", "Session", "Activity", "Task"])
+export type EntityKind = typeof EntityKind.Type
+
+export class EntityNotFound extends Schema.TaggedError<EntityNotFound>()("EntityNotFound", {
+  entity: EntityKind,
+  id: Schema.Union([Schema.Number, Schema.String])
+}) {
+  readonly category: ErrorCategory = "NotFound"
+  override get message() {
+    return `${this.entity} not found with id ${this.id}`
+  }
+}
+
+/** Ids in a request that match no record: nothing was written. */
+export class UnknownReferences extends Schema.TaggedError<UnknownReferences>()("UnknownReferences", {
+  field: Schema.String,
+  entity: EntityKind,
+  ids: Schema.Array(Schema.Number)
+}) {
+  readonly category: ErrorCategory = "Invalid"
+  override get message() {
+    return `${this.field}: no ${this.entity.toLowerCase()} with id ${this.ids.join(", ")}`
+  }
+}
+
+/** A value that breaks a rule the schema alone cannot state. */
+export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInput", {
+  field: Schema.String,
+  reason: Schema.String
+}) {
+  readonly category: ErrorCategory = "Invalid"
+  override get message() {
+    return `${this.field}: ${this.reason}`
+  }
+}
+
+export class IdAlreadyInUse extends Schema.TaggedError<IdAlreadyInUse>()("IdAlreadyInUse", {
+  entity: EntityKind,
+  id: Schema.Number
+}) {
+  readonly category: ErrorCategory = "Conflict"
+  override get message() {
+    return `${this.entity} id ${this.id} is already in use`
+  }
+}
+
+export class CoachStillOwnsSessions extends Schema.TaggedError<CoachStillOwnsSessions>()("CoachStillOwnsSessions", {
+  coachId: Schema.Number,
+  sessionCount: Schema.Number
+}) {
+  readonly category: ErrorCategory = "Conflict"
+  override get message() {
+    return `Coach ${this.coachId} still owns ${this.sessionCount} session${this.sessionCount === 1 ? "" : "s"}`
+  }
+}
+
+export class UserNameTaken extends Schema.TaggedError<UserNameTaken>()("UserNameTaken", {
+  name: Schema.String
+}) {
+  readonly category: ErrorCategory = "Conflict"
+  override get message() {
+    return `User name '${this.name}' is already taken`
+  }
+}
+
+/** A user may be linked to a record only when no other user is. */
+export class RecordAlreadyLinked extends Schema.TaggedError<RecordAlreadyLinked>()("RecordAlreadyLinked", {
+  entity: EntityKind,
+  id: Schema.Number
+}) {
+  readonly category: ErrorCategory = "Conflict"
+  override get message() {
+    return `${this.entity} ${this.id} is already linked to another user`
+  }
+}
+
+export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
+  operation: Schema.String
+}) {
+  readonly category: ErrorCategory = "Forbidden"
+  override get message() {
+    return `Your role may not ${this.operation}`
+  }
+}
+
+/** One reason for every credential failure, so that a caller learns nothing about which part was wrong. */
+export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unauthenticated", {
+  reason: Schema.Literals(["missing", "invalid", "expired", "credentials"])
+}) {
+  readonly category: ErrorCategory = "Unauthenticated"
+  override get message() {
+    switch (this.reason) {
+      case "missing":
+        return "A bearer token is required"
+      case "expired":
+        return "The token has expired"
+      case "credentials":
+        return "Invalid name or password"
+      case "invalid":
+        return "The token is not valid"
+    }
+  }
+}
+
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
+  retryAfterSeconds: Schema.Int
+}) {
+  readonly category: ErrorCategory = "RateLimited"
+  override get message() {
+    return `Too many failed attempts; retry in ${this.retryAfterSeconds} seconds`
+  }
+}
+
+export type DomainError =
+  | EntityNotFound
+  | UnknownReferences
+  | InvalidInput
+  | IdAlreadyInUse
+  | CoachStillOwnsSessions
+  | UserNameTaken
+  | RecordAlreadyLinked
+  | Forbidden
+  | Unauthenticated
+  | RateLimited
+
+export const categoryOf = (error: DomainError): ErrorCategory => error.category
