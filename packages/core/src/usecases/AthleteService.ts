@@ -1,0 +1,26 @@
+import { Context, Effect, Layer } from "effect"
+import { AthleteRepository } from "../ports/AthleteRepository.ts"
+import { makeRecordUseCases } from "./RecordUseCases.ts"
+
+const make = Effect.gen(function*() {
+  const repository = yield* AthleteRepository
+  return makeRecordUseCases({
+    entity: "Athlete",
+    repository,
+    operations: {
+      create: "athlete.create",
+      list: "athlete.list",
+      read: "athlete.read",
+      update: "athlete.update",
+      delete: "athlete.delete"
+    },
+    // An athlete may update the athlete record linked to their own user.
+    owner: (athleteId) => ({ athleteId })
+  })
+})
+
+export class AthleteService extends Context.Service<AthleteService, Effect.Success<typeof make>>()(
+  "@club/core/AthleteService"
+) {
+  static readonly layer = Layer.effect(AthleteService, make)
+}

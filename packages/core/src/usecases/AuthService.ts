@@ -1,0 +1,110 @@
+import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
+import type { Actor } from "../domain/Actor.ts"
+import { RateLimited, Unauthenticated } from "../domain/Errors.ts"
+import { authorize } from "../domain/Permissions.ts"
+import type { User } from "../domain/User.ts"
+import { LoginAttempts } from "../ports/LoginAttempts.ts"
+import { PasswordHasher } from "../ports/PasswordHasher.ts"
+import { TokenSigner } from "../ports/TokenSigner.ts"
+import { UserRepository } from "../ports/UserRepository.ts"
+import { AuthSettings } from "./AuthSettings.ts"
+import { found } from "./found.ts"
+
+export interface LoginRequest {
+  readonly name: string
+  readonly password: Redacted.Redacted<string>
+  /** The caller's network address, when known: failures are also counted per client. */
+  readonly clientAddress: string | null
+}
+
+export interface LoginResult {
+  readonly token: string
+  readonly expiresIn: number
+  readonly user: User
+}
+
+const make = Effect.gen(function*() {
+  const users = yield* UserRepository
+  const hasher = yield* PasswordHasher
+  const signer = yield* TokenSigner
+  const attempts = yield* LoginAttempts
+
+  /** Refuses a login while its name or client has failed too often within the window. */
+  const checkThrottle = Effect.fn("AuthService.checkThrottle")(
+    function*(nameKey: string, clientKey: string | null, now: number) {
+      const settings = yield* AuthSettings
+      const windowMs = settings.failureWindowSeconds * 1000
+      const keys = clientKey === null ? [nameKey] : [nameKey, clientKey]
+      const counts = yield* attempts.failuresSince(keys, now - windowMs)
+      for (const { count, key, oldestEpochMs } of counts) {
+        const limit = key === nameKey ? settings.maxFailuresPerName : settings.maxFailuresPerClient
+        if (count >= limit) {
+          const retryAfterSeconds = Math.max(1, Math.ceil((oldestEpochMs + windowMs - now) / 1000))
+          return yield* new RateLimited({ retryAfterSeconds })
+        }
+      }
+      return keys
+    }
+  )
+
+  return {
+    login: Effect.fn("AuthService.login")(function*(request: LoginRequest) {
+      const settings = yield* AuthSettings
+      const now = yield* Clock.currentTimeMillis
+      const nameKey = `name:${request.name.toLowerCase()}`
+      const keys = yield* checkThrottle(nameKey, request.clientAddress === null ? null : `client:${request.clientAddress}`, now)
+      const credentials = yield* users.findCredentialsByName(request.name)
+      // An unknown name costs a hash too, so that timing does not tell which part was wrong.
+      const valid = Option.isSome(credentials)
+        ? yield* hasher.verify(request.password, credentials.value.passwordHash)
+        : yield* hasher.hash(request.password).pipe(Effect.as(false))
+      if (!valid || Option.isNone(credentials)) {
+        yield* attempts.recordFailure(keys, now)
+        return yield* new Unauthenticated({ reason: "credentials" })
+      }
+      yield* attempts.clear(nameKey)
+      const user = credentials.value.user
+      const issuedAt = Math.floor(now / 1000)
+      const token = yield* signer.sign({
+        userId: user.id,
+        role: user.role,
+        issuedAt,
+        expiresAt: issuedAt + settings.tokenTtlSeconds
+      })
+      return { token, expiresIn: settings.tokenTtlSeconds, user } satisfies LoginResult
+    }),
+
+    /**
+     * A bearer token to the actor it stands for, read fresh from the store: a deleted user's
+     * token, or one issued before a role or password change, no longer counts.
+     */
+    authenticate: Effect.fn("AuthService.authenticate")(function*(token: string) {
+      if (token.length === 0) return yield* new Unauthenticated({ reason: "missing" })
+      const claims = yield* signer.verify(token)
+      const credentials = yield* users.findCredentialsById(claims.userId)
+      if (Option.isNone(credentials)) return yield* new Unauthenticated({ reason: "invalid" })
+      const { tokensValidAfter, user } = credentials.value
+      if (claims.issuedAt < tokensValidAfter || claims.role !== user.role) {
+        return yield* new Unauthenticated({ reason: "invalid" })
+      }
+      return {
+        userId: user.id,
+        role: user.role,
+        athleteId: user.athleteId,
+        coachId: user.coachId,
+        adminId: user.adminId
+      } satisfies Actor
+    }),
+
+    me: Effect.fn("AuthService.me")(function*() {
+      const actor = yield* authorize("auth.me")
+      return yield* users.findById(actor.userId).pipe(found("User", actor.userId))
+    })
+  }
+})
+
+export class AuthService extends Context.Service<AuthService, Effect.Success<typeof make>>()(
+  "@club/core/AuthService"
+) {
+  static readonly layer = Layer.effect(AuthService, make)
+}

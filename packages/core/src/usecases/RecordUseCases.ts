@@ -1,0 +1,58 @@
+import { Effect, type Option } from "effect"
+import type { CurrentActor } from "../domain/Actor.ts"
+import type { EntityKind, EntityNotFound, Forbidden } from "../domain/Errors.ts"
+import { authorize, type Operation, type OwnedRecord } from "../domain/Permissions.ts"
+import { found } from "./found.ts"
+
+/** The repository shape shared by athletes, coaches and admins. */
+export interface RecordRepository<Id extends number, A, C, U, EC, EU, ED> {
+  create(input: C): Effect.Effect<A, EC>
+  findById(id: Id): Effect.Effect<Option.Option<A>>
+  list(): Effect.Effect<ReadonlyArray<A>>
+  update(id: Id, input: U): Effect.Effect<A, EU>
+  delete(id: Id): Effect.Effect<void, ED>
+}
+
+export interface RecordOperations {
+  readonly create: Operation
+  readonly list: Operation
+  readonly read: Operation
+  readonly update: Operation
+  readonly delete: Operation
+}
+
+/**
+ * Create, read, list, update and delete of one kind of record, each checked against the role
+ * table first. `owner` names the record an update touches, for the table's owner rules.
+ */
+export const makeRecordUseCases = <Id extends number, A, C, U, EC, EU, ED>(options: {
+  readonly entity: EntityKind
+  readonly repository: RecordRepository<Id, A, C, U, EC, EU, ED>
+  readonly operations: RecordOperations
+  readonly owner?: (id: Id) => OwnedRecord
+}) => {
+  const { entity, operations: ops, owner, repository: repo } = options
+  const name = `${entity}Service`
+  return {
+    create: Effect.fn(`${name}.create`)(function*(input: C) {
+      yield* authorize(ops.create)
+      return yield* repo.create(input)
+    }),
+    list: Effect.fn(`${name}.list`)(function*() {
+      yield* authorize(ops.list)
+      return yield* repo.list()
+    }),
+    get: Effect.fn(`${name}.get`)(function*(id: Id): Effect.fn.Return<A, EntityNotFound | Forbidden, CurrentActor> {
+      yield* authorize(ops.read)
+      return yield* repo.findById(id).pipe(found(entity, id))
+    }),
+    update: Effect.fn(`${name}.update`)(function*(id: Id, input: U) {
+      yield* authorize(ops.update, owner?.(id) ?? {})
+      return yield* repo.update(id, input)
+    }),
+    delete: Effect.fn(`${name}.delete`)(function*(id: Id) {
+      yield* authorize(ops.delete)
+      return yield* repo.delete(id)
+    })
+  }
+}

@@ -1,0 +1,46 @@
+import { Context, Effect, Layer } from "effect"
+import type { AthleteId, SessionId } from "../domain/Ids.ts"
+import { type CalendarDate, startOfDay } from "../domain/LocalDateTime.ts"
+import { authorize } from "../domain/Permissions.ts"
+import { SessionRepository } from "../ports/SessionRepository.ts"
+
+/**
+ * The seed's athlete-session queries and the activities of a session. An athlete or session
+ * that does not exist has no sessions or activities: an empty list, as the seed says for most
+ * of these (and we say for the rest, so that all five behave alike).
+ */
+const make = Effect.gen(function*() {
+  const sessions = yield* SessionRepository
+  return {
+    sessionsOfAthlete: Effect.fn("ScheduleService.sessionsOfAthlete")(function*(athleteId: AthleteId) {
+      yield* authorize("schedule.read")
+      return yield* sessions.summariesOfAthlete(athleteId, {})
+    }),
+    allSessions: Effect.fn("ScheduleService.allSessions")(function*() {
+      yield* authorize("schedule.read")
+      return yield* sessions.summaries()
+    }),
+    activitiesOfSession: Effect.fn("ScheduleService.activitiesOfSession")(function*(sessionId: SessionId) {
+      yield* authorize("schedule.read")
+      return yield* sessions.activitySummaries(sessionId)
+    }),
+    sessionsOfAthleteAfter: Effect.fn("ScheduleService.sessionsOfAthleteAfter")(
+      function*(athleteId: AthleteId, date: CalendarDate) {
+        yield* authorize("schedule.read")
+        return yield* sessions.summariesOfAthlete(athleteId, { after: startOfDay(date) })
+      }
+    ),
+    sessionsOfAthleteBetween: Effect.fn("ScheduleService.sessionsOfAthleteBetween")(
+      function*(athleteId: AthleteId, start: CalendarDate, end: CalendarDate) {
+        yield* authorize("schedule.read")
+        return yield* sessions.summariesOfAthlete(athleteId, { after: startOfDay(start), before: startOfDay(end) })
+      }
+    )
+  }
+})
+
+export class ScheduleService extends Context.Service<ScheduleService, Effect.Success<typeof make>>()(
+  "@club/core/ScheduleService"
+) {
+  static readonly layer = Layer.effect(ScheduleService, make)
+}

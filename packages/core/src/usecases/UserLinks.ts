@@ -1,0 +1,41 @@
+import { InvalidInput } from "../domain/Errors.ts"
+import type { AdminId, AthleteId, CoachId } from "../domain/Ids.ts"
+import type { Role } from "../domain/Role.ts"
+import type { NewUser } from "../ports/UserRepository.ts"
+
+export interface RequestedLinks {
+  readonly coachId?: CoachId | null | undefined
+  readonly athleteId?: AthleteId | null | undefined
+  readonly adminId?: AdminId | null | undefined
+}
+
+const linkFieldOf = { COACH: "coachId", ATHLETE: "athleteId", ADMIN: "adminId" } as const
+
+/**
+ * A user of a role is linked to one record of that kind: the one named, or (`create`) a new
+ * one named after the user. Returns undefined when nothing was named and nothing must change.
+ */
+export const resolveLink = (
+  role: Role,
+  links: RequestedLinks,
+  createWhenNone: boolean
+): NewUser["link"] | InvalidInput | undefined => {
+  const named = (["coachId", "athleteId", "adminId"] as const).filter((field) => links[field] != null)
+  const expected = linkFieldOf[role]
+  if (named.length > 1) {
+    return new InvalidInput({ field: named[1]!, reason: "a user is linked to at most one record" })
+  }
+  const field = named[0]
+  if (field === undefined) return createWhenNone ? "create" : undefined
+  if (field !== expected) {
+    return new InvalidInput({ field, reason: `a ${role} user is linked to a record of its own role (${expected})` })
+  }
+  switch (field) {
+    case "coachId":
+      return { coachId: links.coachId! }
+    case "athleteId":
+      return { athleteId: links.athleteId! }
+    case "adminId":
+      return { adminId: links.adminId! }
+  }
+}

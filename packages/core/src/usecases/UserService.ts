@@ -1,0 +1,85 @@
+import { Clock, Context, Effect, Layer, Redacted, Schema } from "effect"
+import { InvalidInput } from "../domain/Errors.ts"
+import type { UserId } from "../domain/Ids.ts"
+import { authorize } from "../domain/Permissions.ts"
+import { Password, type UserCreate, type UserUpdate } from "../domain/User.ts"
+import { PasswordHasher } from "../ports/PasswordHasher.ts"
+import { type UserChanges, UserRepository } from "../ports/UserRepository.ts"
+import { found } from "./found.ts"
+import { resolveLink } from "./UserLinks.ts"
+
+const isPassword = Schema.is(Password)
+
+const make = Effect.gen(function*() {
+  const users = yield* UserRepository
+  const hasher = yield* PasswordHasher
+
+  const linkOrFail = (...args: Parameters<typeof resolveLink>) => {
+    const link = resolveLink(...args)
+    return link instanceof InvalidInput ? Effect.fail(link) : Effect.succeed(link)
+  }
+
+  return {
+    create: Effect.fn("UserService.create")(function*(input: UserCreate) {
+      yield* authorize("user.create")
+      const link = (yield* linkOrFail(input.role, input, true))!
+      const passwordHash = yield* hasher.hash(Redacted.make(input.password))
+      return yield* users.create({ name: input.name, email: input.email, role: input.role, passwordHash, link })
+    }),
+    list: Effect.fn("UserService.list")(function*() {
+      yield* authorize("user.list")
+      return yield* users.list()
+    }),
+    get: Effect.fn("UserService.get")(function*(id: UserId) {
+      yield* authorize("user.read", { userId: id })
+      return yield* users.findById(id).pipe(found("User", id))
+    }),
+    update: Effect.fn("UserService.update")(function*(id: UserId, input: UserUpdate) {
+      yield* authorize("user.update")
+      const current = yield* users.findById(id).pipe(found("User", id))
+      const role = input.role ?? current.role
+      const roleChanged = role !== current.role
+      const link = yield* linkOrFail(role, input, roleChanged)
+      const passwordHash = input.password === undefined ? undefined : yield* hasher.hash(Redacted.make(input.password))
+      // A token carries the rights of the moment it was issued: a new role or password ends the old tokens.
+      const revoke = roleChanged || passwordHash !== undefined
+      const changes: UserChanges = {
+        ...(input.name === undefined ? {} : { name: input.name }),
+        ...(input.email === undefined ? {} : { email: input.email }),
+        ...(roleChanged ? { role } : {}),
+        ...(passwordHash === undefined ? {} : { passwordHash }),
+        ...(link === undefined ? {} : { link }),
+        ...(revoke ? { revokeTokensIssuedBefore: Math.floor((yield* Clock.currentTimeMillis) / 1000) } : {})
+      }
+      return yield* users.update(id, changes)
+    }),
+    delete: Effect.fn("UserService.delete")(function*(id: UserId) {
+      yield* authorize("user.delete")
+      return yield* users.delete(id)
+    }),
+    /**
+     * Start-up, not a request: creates the first admin when no ADMIN user exists. Returns whether
+     * it created one. Two instances starting at once may both try; the loser finds the name taken.
+     */
+    ensureFirstAdmin: Effect.fn("UserService.ensureFirstAdmin")(
+      function*(name: string, password: Redacted.Redacted<string>) {
+        if ((yield* users.countByRole("ADMIN")) > 0) return false
+        if (!isPassword(Redacted.value(password))) {
+          return yield* new InvalidInput({ field: "ADMIN_PASSWORD", reason: "must be 8 to 1000 characters" })
+        }
+        const passwordHash = yield* hasher.hash(password)
+        return yield* users.create({ name, email: null, role: "ADMIN", passwordHash, link: "create" }).pipe(
+          Effect.as(true),
+          Effect.catchTag("UserNameTaken", () => Effect.succeed(false)),
+          Effect.orDie
+        )
+      }
+    )
+  }
+})
+
+export class UserService extends Context.Service<UserService, Effect.Success<typeof make>>()(
+  "@club/core/UserService"
+) {
+  static readonly layer = Layer.effect(UserService, make)
+}
