@@ -10,7 +10,7 @@ export class EntityNotFound extends Schema.TaggedError<EntityNotFound>()("Entity
   entity: EntityKind,
   id: Schema.Union([Schema.Number, Schema.String])
 }) {
-  readonly category: ErrorCategory = "NotFound"
+  readonly category = "NotFound" as const
   override get message() {
     return `${this.entity} not found with id ${this.id}`
   }
@@ -22,7 +22,7 @@ export class UnknownReferences extends Schema.TaggedError<UnknownReferences>()("
   entity: EntityKind,
   ids: Schema.Array(Schema.Number)
 }) {
-  readonly category: ErrorCategory = "Invalid"
+  readonly category = "Invalid" as const
   override get message() {
     return `${this.field}: no ${this.entity.toLowerCase()} with id ${this.ids.join(", ")}`
   }
@@ -33,7 +33,7 @@ export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInp
   field: Schema.String,
   reason: Schema.String
 }) {
-  readonly category: ErrorCategory = "Invalid"
+  readonly category = "Invalid" as const
   override get message() {
     return `${this.field}: ${this.reason}`
   }
@@ -43,7 +43,7 @@ export class IdAlreadyInUse extends Schema.TaggedError<IdAlreadyInUse>()("IdAlre
   entity: EntityKind,
   id: Schema.Number
 }) {
-  readonly category: ErrorCategory = "Conflict"
+  readonly category = "Conflict" as const
   override get message() {
     return `${this.entity} id ${this.id} is already in use`
   }
@@ -53,7 +53,7 @@ export class CoachStillOwnsSessions extends Schema.TaggedError<CoachStillOwnsSes
   coachId: Schema.Number,
   sessionCount: Schema.Number
 }) {
-  readonly category: ErrorCategory = "Conflict"
+  readonly category = "Conflict" as const
   override get message() {
     return `Coach ${this.coachId} still owns ${this.sessionCount} session${this.sessionCount === 1 ? "" : "s"}`
   }
@@ -62,7 +62,7 @@ export class CoachStillOwnsSessions extends Schema.TaggedError<CoachStillOwnsSes
 export class UserNameTaken extends Schema.TaggedError<UserNameTaken>()("UserNameTaken", {
   name: Schema.String
 }) {
-  readonly category: ErrorCategory = "Conflict"
+  readonly category = "Conflict" as const
   override get message() {
     return `User name '${this.name}' is already taken`
   }
@@ -73,7 +73,7 @@ export class RecordAlreadyLinked extends Schema.TaggedError<RecordAlreadyLinked>
   entity: EntityKind,
   id: Schema.Number
 }) {
-  readonly category: ErrorCategory = "Conflict"
+  readonly category = "Conflict" as const
   override get message() {
     return `${this.entity} ${this.id} is already linked to another user`
   }
@@ -82,7 +82,7 @@ export class RecordAlreadyLinked extends Schema.TaggedError<RecordAlreadyLinked>
 export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
   operation: Schema.String
 }) {
-  readonly category: ErrorCategory = "Forbidden"
+  readonly category = "Forbidden" as const
   override get message() {
     return `Your role may not ${this.operation}`
   }
@@ -92,7 +92,7 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
 export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unauthenticated", {
   reason: Schema.Literals(["missing", "invalid", "expired", "credentials"])
 }) {
-  readonly category: ErrorCategory = "Unauthenticated"
+  readonly category = "Unauthenticated" as const
   override get message() {
     switch (this.reason) {
       case "missing":
@@ -110,7 +110,7 @@ export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unau
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
   retryAfterSeconds: Schema.Int
 }) {
-  readonly category: ErrorCategory = "RateLimited"
+  readonly category = "RateLimited" as const
   override get message() {
     return `Too many failed attempts; retry in ${this.retryAfterSeconds} seconds`
   }

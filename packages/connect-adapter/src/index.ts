@@ -1,0 +1,8 @@
+export { actorKey } from "./actorKey.ts"
+export { makeAuthInterceptor } from "./authInterceptor.ts"
+export { bearerToken } from "./bearerToken.ts"
+export { categoryToCode } from "./categoryToCode.ts"
+export { type Call, type EdgeRunner, makeEdgeRunner } from "./EdgeRunner.ts"
+export { makeTodoConnect, type TodoConnect } from "./TodoConnect.ts"
+export { makeTodoNodeHandler, type TodoNodeHandler, type TodoNodeHandlerOptions, todoServicePathPrefix } from "./todoNodeHandler.ts"
+export { makeTodoRoutes } from "./todoRoutes.ts"

@@ -1,0 +1,37 @@
+import { Layer } from "effect"
+import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { ClubApi } from "./contract/Api.ts"
+import { ActivitiesHandlers } from "./handlers/activities.ts"
+import { AdminsHandlers } from "./handlers/admins.ts"
+import { AthletesHandlers } from "./handlers/athletes.ts"
+import { AuthHandlers } from "./handlers/auth.ts"
+import { CoachesHandlers, RootCoachesHandlers } from "./handlers/coaches.ts"
+import { HealthHandlers } from "./handlers/health.ts"
+import { ScheduleHandlers } from "./handlers/schedule.ts"
+import { SessionsHandlers } from "./handlers/sessions.ts"
+import { UsersHandlers } from "./handlers/users.ts"
+import { AuthenticationLive } from "./middleware/AuthenticationLive.ts"
+import { RequestErrorsLive } from "./middleware/RequestErrorsLive.ts"
+
+/**
+ * The whole REST API as routes, with `GET /openapi.json` (OpenAPI 3.1) and `GET /docs` (an
+ * interactive reference). Needs core's use-cases and `Readiness`.
+ */
+export const RestApiLive = Layer.mergeAll(
+  HttpApiBuilder.layer(ClubApi, { openapiPath: "/openapi.json" }),
+  HttpApiScalar.layer(ClubApi, { path: "/docs" })
+).pipe(
+  Layer.provide([
+    ActivitiesHandlers,
+    AdminsHandlers,
+    AthletesHandlers,
+    AuthHandlers,
+    CoachesHandlers,
+    HealthHandlers,
+    RootCoachesHandlers,
+    ScheduleHandlers,
+    SessionsHandlers,
+    UsersHandlers
+  ]),
+  Layer.provide([AuthenticationLive, RequestErrorsLive])
+)

@@ -1,0 +1,223 @@
+import { ActivityId, AdminId, AthleteId, CalendarDate, CoachId, SessionId, UserId } from "@club/core"
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import { Authentication } from "./Authentication.ts"
+import {
+  ActiviteDto,
+  ActiviteInput,
+  AdminDto,
+  AdminInput,
+  AthleteDto,
+  AthleteInput,
+  CoachDto,
+  CoachInput,
+  HealthDto,
+  LoginDto,
+  LoginInput,
+  SessionDto,
+  SessionInput,
+  Summary,
+  UserCreateInput,
+  UserDto,
+  UserUpdateInput
+} from "./Dto.ts"
+import { Conflict, Forbidden, InvalidRequest, NotFound, TooManyRequests, Unauthorized, Unavailable } from "./Problems.ts"
+import { InputFailure } from "./RequestErrors.ts"
+import {
+  ActivityFailedText,
+  AthleteUpdateFailedBody,
+  NotFoundEmptyBody,
+  SessionCreateFailedText,
+  SessionNotFoundTextBody
+} from "./SeedFailures.ts"
+
+const text = (status: number) => Schema.String.pipe(HttpApiSchema.asText(), HttpApiSchema.status(status))
+const created = <S extends Schema.Top>(schema: S) => schema.pipe(HttpApiSchema.status(201))
+
+export class HealthGroup extends HttpApiGroup.make("health").add(
+  HttpApiEndpoint.get("live", "/health/live", { success: HealthDto }),
+  HttpApiEndpoint.get("ready", "/health/ready", { success: HealthDto, error: Unavailable })
+) {}
+
+export class AuthGroup extends HttpApiGroup.make("auth").add(
+  HttpApiEndpoint.get("me", "/auth/me", { success: UserDto, error: [NotFound, Forbidden] })
+).middleware(Authentication).add(
+  HttpApiEndpoint.post("login", "/auth/login", {
+    payload: LoginInput,
+    success: LoginDto,
+    error: [Unauthorized, TooManyRequests]
+  })
+) {}
+
+export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
+  HttpApiEndpoint.post("create", "/activite/create", {
+    payload: ActiviteInput,
+    success: text(201),
+    error: [ActivityFailedText, Forbidden]
+  }).annotate(InputFailure, "activityText"),
+  HttpApiEndpoint.delete("delete", "/activite/delete/:id", {
+    params: { id: ActivityId },
+    success: text(200),
+    error: [ActivityFailedText, Forbidden]
+  }).annotate(InputFailure, "activityText"),
+  HttpApiEndpoint.post("update", "/activite/update/:id", {
+    params: { id: ActivityId },
+    payload: ActiviteInput,
+    success: text(200),
+    error: [ActivityFailedText, Forbidden]
+  }).annotate(InputFailure, "activityText"),
+  HttpApiEndpoint.get("all", "/activite/all", { success: Schema.Array(ActiviteDto), error: [NotFoundEmptyBody, Forbidden] }),
+  HttpApiEndpoint.get("byTheme", "/activite/theme/:theme", {
+    params: { theme: Schema.String },
+    success: Schema.Array(ActiviteDto),
+    error: [NotFoundEmptyBody, Forbidden]
+  }),
+  HttpApiEndpoint.get("get", "/activite/:id", {
+    params: { id: ActivityId },
+    success: ActiviteDto,
+    error: [NotFoundEmptyBody, Forbidden]
+  })
+).middleware(Authentication) {}
+
+export class AthletesGroup extends HttpApiGroup.make("athletes").add(
+  HttpApiEndpoint.post("create", "/athletes/create", {
+    payload: AthleteInput,
+    success: created(AthleteDto),
+    error: [Conflict, Forbidden]
+  }),
+  HttpApiEndpoint.post("all", "/athletes/all", { success: Schema.Array(AthleteDto), error: Forbidden }),
+  HttpApiEndpoint.get("get", "/athletes/:id", {
+    params: { id: AthleteId },
+    success: AthleteDto,
+    error: [NotFoundEmptyBody, Forbidden]
+  }),
+  HttpApiEndpoint.put("update", "/athletes/:id", {
+    params: { id: AthleteId },
+    payload: AthleteInput,
+    success: AthleteDto,
+    error: [AthleteUpdateFailedBody, Forbidden]
+  }).annotate(InputFailure, "emptyNoContent"),
+  HttpApiEndpoint.delete("delete", "/athletes/:id", {
+    params: { id: AthleteId },
+    success: HttpApiSchema.NoContent,
+    error: [NotFoundEmptyBody, Forbidden]
+  })
+).middleware(Authentication) {}
+
+/** The seed's session queries under the athlete prefix: any authenticated caller. */
+export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
+  HttpApiEndpoint.get("sessionsOfAthlete", "/athletes/athlete/:id/session", {
+    params: { id: AthleteId },
+    success: Schema.Array(Summary),
+    error: Forbidden
+  }),
+  HttpApiEndpoint.get("allSessions", "/athletes/athletes/session", { success: Schema.Array(Summary), error: Forbidden }),
+  HttpApiEndpoint.get("activitiesOfSession", "/athletes/athletes/session/:id/activities", {
+    params: { id: SessionId },
+    success: Schema.Array(Summary),
+    error: Forbidden
+  }),
+  HttpApiEndpoint.get("sessionsAfter", "/athletes/athletes/:id/session/after/:date", {
+    params: { id: AthleteId, date: CalendarDate },
+    success: Schema.Array(Summary),
+    error: Forbidden
+  }),
+  HttpApiEndpoint.get("sessionsBetween", "/athletes/athletes/:id/session/between/:startDate/:endDate", {
+    params: { id: AthleteId, startDate: CalendarDate, endDate: CalendarDate },
+    success: Schema.Array(Summary),
+    error: Forbidden
+  })
+).middleware(Authentication) {}
+
+export class SessionsGroup extends HttpApiGroup.make("sessions").add(
+  HttpApiEndpoint.post("create", "/session/create", {
+    payload: SessionInput,
+    success: created(SessionDto),
+    error: [SessionCreateFailedText, Forbidden]
+  }).annotate(InputFailure, "badRequestText"),
+  HttpApiEndpoint.get("all", "/session/all", { success: Schema.Array(SessionDto), error: Forbidden }),
+  HttpApiEndpoint.get("get", "/session/:id", {
+    params: { id: SessionId },
+    success: SessionDto,
+    error: [SessionNotFoundTextBody, Forbidden]
+  }),
+  HttpApiEndpoint.delete("delete", "/session/delete/:id", {
+    params: { id: SessionId },
+    success: text(200),
+    error: [SessionNotFoundTextBody, Forbidden]
+  }),
+  HttpApiEndpoint.put("update", "/session/update/:id", {
+    params: { id: SessionId },
+    payload: SessionInput,
+    success: HttpApiSchema.NoContent,
+    error: [NotFound, InvalidRequest, Forbidden]
+  })
+).middleware(Authentication) {}
+
+const coachEndpoints = <const Name extends string>(name: Name, prefix: "" | "/coaches") =>
+  HttpApiGroup.make(name).add(
+    HttpApiEndpoint.post("create", `${prefix}/create`, {
+      payload: CoachInput,
+      success: created(CoachDto),
+      error: [Conflict, Forbidden]
+    }),
+    HttpApiEndpoint.get("all", `${prefix}/all`, { success: Schema.Array(CoachDto), error: Forbidden }),
+    HttpApiEndpoint.get("get", `${prefix}/:id`, { params: { id: CoachId }, success: CoachDto, error: [NotFound, Forbidden] }),
+    HttpApiEndpoint.put("update", `${prefix}/update/:id`, {
+      params: { id: CoachId },
+      payload: CoachInput,
+      success: CoachDto,
+      error: [NotFound, Forbidden]
+    }),
+    HttpApiEndpoint.delete("delete", `${prefix}/delete/:id`, {
+      params: { id: CoachId },
+      success: HttpApiSchema.NoContent,
+      error: [NotFound, Conflict, Forbidden]
+    })
+  ).middleware(Authentication)
+
+/** The seed gives the coach paths without a prefix; CONTRACT.md serves them there and under `/coaches`. */
+export class CoachesGroup extends coachEndpoints("coaches", "/coaches") {}
+export class RootCoachesGroup extends coachEndpoints("rootCoaches", "") {}
+
+export class UsersGroup extends HttpApiGroup.make("users").add(
+  HttpApiEndpoint.post("create", "/users/create", {
+    payload: UserCreateInput,
+    success: created(UserDto),
+    error: [InvalidRequest, Conflict, Forbidden]
+  }),
+  HttpApiEndpoint.get("all", "/users/all", { success: Schema.Array(UserDto), error: Forbidden }),
+  HttpApiEndpoint.get("get", "/users/:id", { params: { id: UserId }, success: UserDto, error: [NotFound, Forbidden] }),
+  HttpApiEndpoint.put("update", "/users/update/:id", {
+    params: { id: UserId },
+    payload: UserUpdateInput,
+    success: UserDto,
+    error: [InvalidRequest, NotFound, Conflict, Forbidden]
+  }),
+  HttpApiEndpoint.delete("delete", "/users/delete/:id", {
+    params: { id: UserId },
+    success: HttpApiSchema.NoContent,
+    error: [NotFound, Forbidden]
+  })
+).middleware(Authentication) {}
+
+export class AdminsGroup extends HttpApiGroup.make("admins").add(
+  HttpApiEndpoint.post("create", "/admins/create", {
+    payload: AdminInput,
+    success: created(AdminDto),
+    error: [Conflict, Forbidden]
+  }),
+  HttpApiEndpoint.get("all", "/admins/all", { success: Schema.Array(AdminDto), error: Forbidden }),
+  HttpApiEndpoint.get("get", "/admins/:id", { params: { id: AdminId }, success: AdminDto, error: [NotFound, Forbidden] }),
+  HttpApiEndpoint.put("update", "/admins/update/:id", {
+    params: { id: AdminId },
+    payload: AdminInput,
+    success: AdminDto,
+    error: [NotFound, Forbidden]
+  }),
+  HttpApiEndpoint.delete("delete", "/admins/delete/:id", {
+    params: { id: AdminId },
+    success: HttpApiSchema.NoContent,
+    error: [NotFound, Forbidden]
+  })
+).middleware(Authentication) {}

@@ -1,0 +1,56 @@
+import { Schema } from "effect"
+import { HttpApiError } from "effect/http-api"
+
+/**
+ * RFC 9457 problems (`application/problem+json`) for every failure the seed does not pin to
+ * another body. `detail` says what was wrong; `instance` is the request path.
+ */
+const Issue = Schema.Struct({ field: Schema.String, message: Schema.String })
+
+export class InvalidRequest extends HttpApiError.Problem<InvalidRequest>()("InvalidRequest", {
+  type: "about:blank",
+  status: 400,
+  title: "Bad Request"
+}, { errors: Schema.optionalKey(Schema.Array(Issue)) }) {}
+
+export class Unauthorized extends HttpApiError.Problem<Unauthorized>()("Unauthorized", {
+  type: "about:blank",
+  status: 401,
+  title: "Unauthorized"
+}) {}
+
+export class Forbidden extends HttpApiError.Problem<Forbidden>()("Forbidden", {
+  type: "about:blank",
+  status: 403,
+  title: "Forbidden"
+}) {}
+
+export class NotFound extends HttpApiError.Problem<NotFound>()("NotFound", {
+  type: "about:blank",
+  status: 404,
+  title: "Not Found"
+}) {}
+
+export class Conflict extends HttpApiError.Problem<Conflict>()("Conflict", {
+  type: "about:blank",
+  status: 409,
+  title: "Conflict"
+}) {}
+
+export class ContentTooLarge extends HttpApiError.Problem<ContentTooLarge>()("ContentTooLarge", {
+  type: "about:blank",
+  status: 413,
+  title: "Content Too Large"
+}) {}
+
+export class TooManyRequests extends HttpApiError.Problem<TooManyRequests>()("TooManyRequests", {
+  type: "about:blank",
+  status: 429,
+  title: "Too Many Requests"
+}, { retryAfter: Schema.Int }) {}
+
+export class Unavailable extends HttpApiError.Problem<Unavailable>()("Unavailable", {
+  type: "about:blank",
+  status: 503,
+  title: "Service Unavailable"
+}) {}

@@ -1,0 +1,41 @@
+import { ActivityInput, ActivityService } from "@club/core"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { ClubApi } from "../contract/Api.ts"
+import type { ActiviteInput } from "../contract/Dto.ts"
+import { ActivityFailed, NotFoundEmpty } from "../contract/SeedFailures.ts"
+import { isNotForbidden, isNotFound, pinned } from "./problems.ts"
+import { toActiviteDto } from "./toDto.ts"
+
+const toInput = (dto: typeof ActiviteInput.Type) =>
+  new ActivityInput({
+    name: dto.name ?? null,
+    theme: dto.theme ?? null,
+    // The seed stores a null duree as 0 on update; on create it stays null.
+    duree: dto.duree ?? null,
+    dataActivite: dto.dataActivite ?? [],
+    sessionId: dto.sessionId
+  })
+
+/** Create, update and delete fail with the seed's 500 `Error: <message>`; a role refusal stays a 403. */
+const activityFailure = pinned(isNotForbidden, (error) => new ActivityFailed({ message: error.message }))
+
+/** Reads fail with the seed's empty 404. */
+const emptyNotFound = pinned(isNotFound, () => new NotFoundEmpty())
+
+export const ActivitiesHandlers = HttpApiBuilder.group(ClubApi, "activities", Effect.fn(function*(handlers) {
+  const activities = yield* ActivityService
+  return handlers
+    .handle("create", ({ payload }) =>
+      activities.create(toInput(payload)).pipe(Effect.as("Activity created"), activityFailure))
+    .handle("delete", ({ params }) => activities.delete(params.id).pipe(Effect.as("Activity deleted"), activityFailure))
+    .handle("update", ({ params, payload }) =>
+      activities.update(params.id, new ActivityInput({ ...toInput(payload), duree: payload.duree ?? 0 })).pipe(
+        Effect.as("Activity modified"),
+        activityFailure
+      ))
+    .handle("all", () => activities.list().pipe(Effect.map((all) => all.map(toActiviteDto)), emptyNotFound))
+    .handle("byTheme", ({ params }) =>
+      activities.listByTheme(params.theme).pipe(Effect.map((all) => all.map(toActiviteDto)), emptyNotFound))
+    .handle("get", ({ params }) => activities.get(params.id).pipe(Effect.map(toActiviteDto), emptyNotFound))
+}))

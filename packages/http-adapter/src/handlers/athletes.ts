@@ -1,0 +1,39 @@
+import { AthleteCreate, AthleteService, AthleteUpdate } from "@club/core"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { ClubApi } from "../contract/Api.ts"
+import { AthleteUpdateFailed, NotFoundEmpty } from "../contract/SeedFailures.ts"
+import { isNotForbidden, isNotFound, pinned, problems } from "./problems.ts"
+import { toAthleteDto } from "./toDto.ts"
+
+const emptyNotFound = pinned(isNotFound, () => new NotFoundEmpty())
+
+/** Any failure of an update but a role refusal answers the seed's empty 204. */
+const updateFailure = pinned(isNotForbidden, () => new AthleteUpdateFailed())
+
+export const AthletesHandlers = HttpApiBuilder.group(ClubApi, "athletes", Effect.fn(function*(handlers) {
+  const athletes = yield* AthleteService
+  return handlers
+    .handle("create", ({ payload }) =>
+      athletes.create(
+        new AthleteCreate({
+          id: payload.id ?? null,
+          name: payload.name ?? null,
+          categorie: payload.categorie ?? null,
+          niveau: payload.niveau ?? null
+        })
+      ).pipe(Effect.map(toAthleteDto), problems))
+    .handle("all", () => athletes.list().pipe(Effect.map((all) => all.map(toAthleteDto)), problems))
+    .handle("get", ({ params }) => athletes.get(params.id).pipe(Effect.map(toAthleteDto), emptyNotFound))
+    .handle("update", ({ params, payload }) =>
+      athletes.update(
+        params.id,
+        new AthleteUpdate({
+          name: payload.name ?? null,
+          categorie: payload.categorie ?? null,
+          niveau: payload.niveau ?? null,
+          sessionIds: payload.sessionIds ?? null
+        })
+      ).pipe(Effect.map(toAthleteDto), updateFailure))
+    .handle("delete", ({ params }) => athletes.delete(params.id).pipe(emptyNotFound))
+}))

@@ -1,0 +1,20 @@
+import { Context, Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { ClubApi } from "../contract/Api.ts"
+import { Unavailable } from "../contract/Problems.ts"
+
+/** Whether the service can serve requests now (its database answers); the server provides it. */
+export class Readiness extends Context.Service<Readiness, {
+  readonly check: Effect.Effect<boolean>
+}>()("@club/http-adapter/Readiness") {}
+
+export const HealthHandlers = HttpApiBuilder.group(ClubApi, "health", Effect.fn(function*(handlers) {
+  const readiness = yield* Readiness
+  return handlers
+    .handle("live", () => Effect.succeed({ status: "ok" as const }))
+    .handle("ready", () =>
+      Effect.flatMap(readiness.check, (ready) =>
+        ready
+          ? Effect.succeed({ status: "ready" as const })
+          : Effect.fail(new Unavailable({ detail: "Database unreachable", instance: "/health/ready" }))))
+}))

@@ -1,0 +1,46 @@
+import { SessionCreate, SessionService, SessionUpdate } from "@club/core"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { ClubApi } from "../contract/Api.ts"
+import { SessionCreateFailed, SessionNotFoundText } from "../contract/SeedFailures.ts"
+import { isNotFound, isNotForbidden, pinned, problems } from "./problems.ts"
+import { toSessionDto } from "./toDto.ts"
+
+/** Any failure of a create but a role refusal answers the seed's 400 plain text. */
+const createFailure = pinned(isNotForbidden, (error) => new SessionCreateFailed({ message: error.message }))
+
+/** An unknown id on read or delete answers the seed's 404 plain text. */
+const textNotFound = pinned(isNotFound, (error) => new SessionNotFoundText({ message: error.message }))
+
+export const SessionsHandlers = HttpApiBuilder.group(ClubApi, "sessions", Effect.fn(function*(handlers) {
+  const sessions = yield* SessionService
+  return handlers
+    .handle("create", ({ payload }) =>
+      sessions.create(
+        new SessionCreate({
+          id: payload.id ?? null,
+          name: payload.name ?? null,
+          isRecurrent: payload.isRecurrent ?? null,
+          creneau: payload.creneau ?? null,
+          duree: payload.duree ?? null,
+          groupe: payload.groupe ?? null,
+          coachId: payload.coachId ?? null,
+          athleteIds: payload.athleteIds ?? [],
+          activiteIds: payload.activiteIds ?? []
+        })
+      ).pipe(Effect.map(toSessionDto), createFailure))
+    .handle("all", () => sessions.list().pipe(Effect.map((all) => all.map(toSessionDto)), problems))
+    .handle("get", ({ params }) => sessions.get(params.id).pipe(Effect.map(toSessionDto), textNotFound))
+    .handle("delete", ({ params }) =>
+      sessions.delete(params.id).pipe(Effect.as("Session deleted successfully"), textNotFound))
+    .handle("update", ({ params, payload }) =>
+      // The seed applies only these three, each only when present.
+      sessions.update(
+        params.id,
+        new SessionUpdate({
+          ...(payload.duree === undefined ? {} : { duree: payload.duree }),
+          ...(payload.athleteIds == null ? {} : { athleteIds: payload.athleteIds }),
+          ...(payload.activiteIds == null ? {} : { activiteIds: payload.activiteIds })
+        })
+      ).pipe(Effect.asVoid, problems))
+}))

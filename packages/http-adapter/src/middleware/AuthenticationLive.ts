@@ -1,0 +1,25 @@
+import { AuthService, CurrentActor } from "@club/core"
+import { Effect, Layer, Redacted } from "effect"
+import { HttpServerRequest } from "effect/http"
+import { Authentication } from "../contract/Authentication.ts"
+import { Unauthorized } from "../contract/Problems.ts"
+import { respondWithHeaders } from "./respond.ts"
+
+/** Checks the bearer token with core's AuthService; a refusal is a 401 problem with `WWW-Authenticate: Bearer`. */
+export const AuthenticationLive = Layer.effect(Authentication, Effect.gen(function*() {
+  const auth = yield* AuthService
+  return Authentication.of({
+    bearer: (httpEffect, { credential }) =>
+      auth.authenticate(Redacted.value(credential)).pipe(
+        Effect.matchEffect({
+          onFailure: (error) =>
+            Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
+              respondWithHeaders(
+                new Unauthorized({ detail: error.message, instance: request.url.split("?")[0]! }),
+                { "www-authenticate": error.reason === "missing" ? "Bearer" : "Bearer error=\"invalid_token\"" }
+              )),
+          onSuccess: (actor) => Effect.provideService(httpEffect, CurrentActor, actor)
+        })
+      )
+  })
+}))

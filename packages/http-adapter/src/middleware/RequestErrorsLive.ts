@@ -1,0 +1,45 @@
+import { Context, Effect, SchemaIssue } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiError, HttpApiMiddleware } from "effect/http-api"
+import { InvalidRequest } from "../contract/Problems.ts"
+import { InputFailure, RequestErrors } from "../contract/RequestErrors.ts"
+
+const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
+
+const fieldOf = (path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined, kind: string) =>
+  path === undefined || path.length === 0
+    ? kind === "Payload" ? "body" : kind.toLowerCase()
+    : path.map((segment) => String(typeof segment === "object" ? segment.key : segment)).join(".")
+
+/** Each issue as `{field, message}`, the field named by its path in the body, path or query. */
+const issuesOf = (error: HttpApiError.HttpApiSchemaError) =>
+  formatter(error.cause.issue).issues.map((issue) => ({
+    field: fieldOf(issue.path, error.kind),
+    message: issue.message
+  }))
+
+/**
+ * Request decoding failures in the shape the endpoint declares (`InputFailure`): a 400 problem
+ * naming each field by default, or the seed's pinned body for the endpoints that have one.
+ */
+export const RequestErrorsLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestErrors, (error, { endpoint }) =>
+  Effect.gen(function*() {
+    if (error.kind === "Body" || error.kind === "ResponseHeaders") {
+      // The server failed to encode its own answer: a defect, not the caller's fault.
+      return yield* Effect.die(error)
+    }
+    const issues = issuesOf(error)
+    const detail = issues.map(({ field, message }) => `${field}: ${message}`).join("; ")
+    switch (Context.get(endpoint.annotations, InputFailure)) {
+      case "activityText":
+        return HttpServerResponse.text(`Error: ${detail}`, { status: 500 })
+      case "emptyNoContent":
+        return HttpServerResponse.empty({ status: 204 })
+      case "badRequestText":
+        return HttpServerResponse.text(detail, { status: 400 })
+      case "problem": {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        return yield* new InvalidRequest({ detail, instance: request.url.split("?")[0]!, errors: issues })
+      }
+    }
+  }))
