@@ -1,0 +1,20 @@
+import { Migrator } from "effect/sql"
+import createPeople from "./0001_create_people.ts"
+import createUsers from "./0002_create_users.ts"
+import createSessions from "./0003_create_sessions.ts"
+import createActivities from "./0004_create_activities.ts"
+import createTasks from "./0005_create_tasks.ts"
+import createLoginFailures from "./0006_create_login_failures.ts"
+
+/**
+ * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
+ * bundled build carries them. Append new ones; never edit one that has shipped.
+ */
+export const migrations = Migrator.fromRecord({
+  "0001_create_people": createPeople,
+  "0002_create_users": createUsers,
+  "0003_create_sessions": createSessions,
+  "0004_create_activities": createActivities,
+  "0005_create_tasks": createTasks,
+  "0006_create_login_failures": createLoginFailures
+})

@@ -1,0 +1,187 @@
+import {
+  type AthleteId,
+  type CreneauRange,
+  EntityNotFound,
+  IdAlreadyInUse,
+  type SessionCreate,
+  type SessionId,
+  SessionRepository,
+  type SessionUpdate
+} from "@club/core"
+import { Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+import { ActivitySummaryFromRow } from "../rows/ActivityRow.ts"
+import { SessionFromRow, SessionSummaryFromRow } from "../rows/SessionRow.ts"
+import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
+import { IdRow } from "../sql/IdRow.ts"
+import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
+import { int8Array } from "../sql/int8Array.ts"
+import { requireKnownIds } from "../sql/requireKnownIds.ts"
+
+export const SessionRepositoryLive = Layer.effect(
+  SessionRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const decodeId = Schema.decodeUnknownEffect(IdRow)
+
+    // One row per session, its athlete and activity ids aggregated in the same query, so reading
+    // sessions costs one query whatever their size. to_char keeps creneau the local time it was
+    // stored as (the driver would read a timestamp as UTC).
+    const selectSessions = sql`SELECT s.id, s.name, s.is_recurrent AS "isRecurrent",
+      to_char(s.creneau, 'YYYY-MM-DD"T"HH24:MI:SS') AS creneau, s.duree, s.groupe, s.coach_id AS "coachId",
+      ARRAY(SELECT sa.athlete_id FROM session_athletes sa WHERE sa.session_id = s.id ORDER BY sa.athlete_id) AS "athleteIds",
+      ARRAY(SELECT a.id FROM activities a WHERE a.session_id = s.id ORDER BY a.id) AS "activiteIds"
+      FROM sessions s`
+
+    const findOne = SqlSchema.findOneOption({
+      Request: Schema.Number,
+      Result: SessionFromRow,
+      execute: (id) => sql`${selectSessions} WHERE s.id = ${id}`
+    })
+
+    const listAll = SqlSchema.findAll({
+      Request: Schema.Void,
+      Result: SessionFromRow,
+      execute: () => sql`${selectSessions} ORDER BY s.id`
+    })
+
+    const listSummaries = SqlSchema.findAll({
+      Request: Schema.Void,
+      Result: SessionSummaryFromRow,
+      execute: () => sql`SELECT id, name FROM sessions ORDER BY id`
+    })
+
+    const listActivitySummaries = SqlSchema.findAll({
+      Request: Schema.Number,
+      Result: ActivitySummaryFromRow,
+      execute: (sessionId) => sql`SELECT id, name FROM activities WHERE session_id = ${sessionId} ORDER BY id`
+    })
+
+    const decodeSummaries = Schema.decodeUnknownEffect(Schema.Array(SessionSummaryFromRow))
+
+    /** Read back inside the writing transaction, where the session is known to exist. */
+    const readWritten = (id: number) =>
+      findOne(id).pipe(Effect.flatMap(Option.match({
+        onNone: () => Effect.die(new Error(`Session ${id} vanished inside its own transaction`)),
+        onSome: Effect.succeed
+      })))
+
+    const requireKnownAthletes = (ids: ReadonlyArray<number>) =>
+      requireKnownIds(sql, { field: "athleteIds", entity: "Athlete", table: "athletes", ids })
+
+    const requireKnownActivities = (ids: ReadonlyArray<number>) =>
+      requireKnownIds(sql, { field: "activiteIds", entity: "Activity", table: "activities", ids })
+
+    const addAthletes = (sessionId: number, athleteIds: ReadonlyArray<number>) =>
+      athleteIds.length === 0 ? Effect.void : sql`INSERT INTO session_athletes (session_id, athlete_id)
+        SELECT ${sessionId}, athlete_id FROM unnest(${int8Array(athleteIds)}::bigint[]) AS athlete_id
+        ON CONFLICT DO NOTHING`.pipe(Effect.asVoid)
+
+    const replaceAthletes = (sessionId: number, athleteIds: ReadonlyArray<number>) =>
+      sql`DELETE FROM session_athletes
+        WHERE session_id = ${sessionId} AND NOT (athlete_id = ANY(${int8Array(athleteIds)}::bigint[]))`.pipe(
+        Effect.andThen(addAthletes(sessionId, athleteIds))
+      )
+
+    /** An activity belongs to one session: listed activities leave the session they were in. */
+    const moveActivitiesInto = (sessionId: number, activityIds: ReadonlyArray<number>) =>
+      activityIds.length === 0 ? Effect.void : sql`UPDATE activities SET session_id = ${sessionId}
+        WHERE id = ANY(${int8Array(activityIds)}::bigint[])`.pipe(Effect.asVoid)
+
+    /** The session's activities no longer listed are detached (session_id NULL), not deleted. */
+    const replaceActivities = (sessionId: number, activityIds: ReadonlyArray<number>) =>
+      sql`UPDATE activities SET session_id = NULL
+        WHERE session_id = ${sessionId} AND NOT (id = ANY(${int8Array(activityIds)}::bigint[]))`.pipe(
+        Effect.andThen(moveActivitiesInto(sessionId, activityIds))
+      )
+
+    const insertSession = (input: SessionCreate) =>
+      Effect.gen(function*() {
+        const values = {
+          name: input.name,
+          is_recurrent: input.isRecurrent,
+          creneau: input.creneau,
+          duree: input.duree,
+          groupe: input.groupe,
+          coach_id: input.coachId
+        }
+        if (input.id === null) return (yield* decodeId(yield* insertWithGeneratedId(sql, "sessions", values))).id
+        const row = yield* insertWithSuppliedId(sql, "sessions", input.id, values)
+        if (Option.isNone(row)) return yield* new IdAlreadyInUse({ entity: "Session", id: input.id })
+        return (yield* decodeId(row.value)).id
+      })
+
+    const create = Effect.fn("SessionRepository.create")(function*(input: SessionCreate) {
+      return yield* sql.withTransaction(Effect.gen(function*() {
+        yield* requireKnownAthletes(input.athleteIds)
+        yield* requireKnownActivities(input.activiteIds)
+        if (input.coachId !== null) {
+          yield* requireKnownIds(sql, { field: "coachId", entity: "Coach", table: "coaches", ids: [input.coachId] })
+        }
+        const id = yield* insertSession(input)
+        yield* addAthletes(id, input.athleteIds)
+        yield* moveActivitiesInto(id, input.activiteIds)
+        return yield* readWritten(id)
+      }))
+    }, dieOnInfrastructureError)
+
+    const findById = Effect.fn("SessionRepository.findById")(function*(id: SessionId) {
+      return yield* findOne(id)
+    }, dieOnInfrastructureError)
+
+    const list = Effect.fn("SessionRepository.list")(function*() {
+      return yield* listAll(undefined)
+    }, dieOnInfrastructureError)
+
+    const update = Effect.fn("SessionRepository.update")(function*(id: SessionId, input: SessionUpdate) {
+      return yield* sql.withTransaction(Effect.gen(function*() {
+        const locked = yield* sql`SELECT id FROM sessions WHERE id = ${id} FOR UPDATE`
+        if (locked.length === 0) return yield* new EntityNotFound({ entity: "Session", id })
+        if (input.athleteIds !== undefined) yield* requireKnownAthletes(input.athleteIds)
+        if (input.activiteIds !== undefined) yield* requireKnownActivities(input.activiteIds)
+        if (input.duree !== undefined) yield* sql`UPDATE sessions SET duree = ${input.duree} WHERE id = ${id}`
+        if (input.athleteIds !== undefined) yield* replaceAthletes(id, input.athleteIds)
+        if (input.activiteIds !== undefined) yield* replaceActivities(id, input.activiteIds)
+        return yield* readWritten(id)
+      }))
+    }, dieOnInfrastructureError)
+
+    const remove = Effect.fn("SessionRepository.delete")(function*(id: SessionId) {
+      // Its activities and memberships go by ON DELETE CASCADE, in the same statement.
+      const deleted = yield* sql`DELETE FROM sessions WHERE id = ${id} RETURNING id`
+      if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Session", id })
+    }, dieOnInfrastructureError)
+
+    const summaries = Effect.fn("SessionRepository.summaries")(function*() {
+      return yield* listSummaries(undefined)
+    }, dieOnInfrastructureError)
+
+    const summariesOfAthlete = Effect.fn("SessionRepository.summariesOfAthlete")(
+      function*(athleteId: AthleteId, range: CreneauRange) {
+        const conditions = [sql`sa.athlete_id = ${athleteId}`]
+        if (range.after !== undefined) conditions.push(sql`s.creneau > ${range.after}`)
+        if (range.before !== undefined) conditions.push(sql`s.creneau < ${range.before}`)
+        const rows = yield* sql`SELECT s.id, s.name FROM sessions s
+          JOIN session_athletes sa ON sa.session_id = s.id
+          WHERE ${sql.and(conditions)} ORDER BY s.id`
+        return yield* decodeSummaries(rows)
+      },
+      dieOnInfrastructureError
+    )
+
+    const activitySummaries = Effect.fn("SessionRepository.activitySummaries")(function*(sessionId: SessionId) {
+      return yield* listActivitySummaries(sessionId)
+    }, dieOnInfrastructureError)
+
+    return SessionRepository.of({
+      create,
+      findById,
+      list,
+      update,
+      delete: remove,
+      summaries,
+      summariesOfAthlete,
+      activitySummaries
+    })
+  })
+)

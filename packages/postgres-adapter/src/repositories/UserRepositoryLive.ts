@@ -1,0 +1,153 @@
+import {
+  EntityNotFound,
+  type NewUser,
+  RecordAlreadyLinked,
+  type Role,
+  type UserChanges,
+  type UserId,
+  UserNameTaken,
+  UserRepository
+} from "@club/core"
+import { Effect, Layer, Option, Redacted, Schema } from "effect"
+import { SqlClient, type Statement } from "effect/sql"
+import { CredentialsRow, UserFromRow } from "../rows/UserRow.ts"
+import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
+import { IdRow } from "../sql/IdRow.ts"
+import { insertWithGeneratedId } from "../sql/insertWithId.ts"
+import { requireKnownIds } from "../sql/requireKnownIds.ts"
+import { onUniqueViolation } from "../sql/onUniqueViolation.ts"
+import { alreadyLinkedErrors, type LinkColumns, linkColumns, linkedRecord, linkKindOfRole, linkTargets } from "./userLinks.ts"
+
+const UserCount = Schema.Array(Schema.Struct({ count: Schema.Int }))
+
+export const UserRepositoryLive = Layer.effect(
+  UserRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const decodeUser = Schema.decodeUnknownEffect(UserFromRow)
+    const decodeCredentials = Schema.decodeUnknownEffect(CredentialsRow)
+    const decodeId = Schema.decodeUnknownEffect(IdRow)
+    const decodeCount = Schema.decodeUnknownEffect(UserCount)
+
+    const userColumns = sql.literal(
+      `id, name, email, role, coach_id AS "coachId", athlete_id AS "athleteId", admin_id AS "adminId"`
+    )
+    const credentialColumns = sql.literal(`password_hash AS "passwordHash", tokens_valid_after AS "tokensValidAfter"`)
+
+    const firstUser = (rows: ReadonlyArray<unknown>) =>
+      rows[0] === undefined ? Effect.succeedNone : Effect.asSome(decodeUser(rows[0]))
+
+    const credentialsOf = (rows: ReadonlyArray<unknown>) =>
+      Effect.gen(function*() {
+        const row = rows[0]
+        if (row === undefined) return Option.none()
+        const user = yield* decodeUser(row)
+        const { passwordHash, tokensValidAfter } = yield* decodeCredentials(row)
+        return Option.some({ user, passwordHash: Redacted.make(passwordHash), tokensValidAfter })
+      })
+
+    /**
+     * The link columns to store: the linked record, the other two cleared. For `create`, a new record
+     * of the role's kind, named after the user, is inserted in the caller's transaction.
+     */
+    const resolveLink = (link: NewUser["link"], role: Role, userName: string) =>
+      Effect.gen(function*() {
+        if (link === "create") {
+          const kind = linkKindOfRole[role]
+          const row = yield* insertWithGeneratedId(sql, linkTargets[kind].table, { name: userName })
+          return linkColumns(kind, (yield* decodeId(row)).id)
+        }
+        const { kind, id } = linkedRecord(link)
+        const target = linkTargets[kind]
+        yield* requireKnownIds(sql, { field: kind, entity: target.entity, table: target.table, ids: [id] })
+        return linkColumns(kind, id)
+      })
+
+    /** The name and each link are UNIQUE; a concurrent writer can still take them first, so the constraints decide. */
+    const refuseTaken = (name: string, links: LinkColumns | undefined) =>
+      onUniqueViolation<UserNameTaken | RecordAlreadyLinked>({
+        users_name_unique: () => new UserNameTaken({ name }),
+        ...(links === undefined ? {} : alreadyLinkedErrors(links))
+      })
+
+    const create = Effect.fn("UserRepository.create")(function*(input: NewUser) {
+      return yield* sql.withTransaction(Effect.gen(function*() {
+        const links = yield* resolveLink(input.link, input.role, input.name)
+        const rows = yield* sql`INSERT INTO users ${
+          sql.insert({
+            name: input.name,
+            email: input.email,
+            role: input.role,
+            password_hash: Redacted.value(input.passwordHash),
+            ...links
+          })
+        } RETURNING ${userColumns}`.pipe(refuseTaken(input.name, links))
+        return yield* decodeUser(rows[0])
+      }))
+    }, dieOnInfrastructureError)
+
+    const findById = Effect.fn("UserRepository.findById")(function*(id: UserId) {
+      return yield* firstUser(yield* sql`SELECT ${userColumns} FROM users WHERE id = ${id}`)
+    }, dieOnInfrastructureError)
+
+    const findCredentialsByName = Effect.fn("UserRepository.findCredentialsByName")(function*(name: string) {
+      return yield* credentialsOf(yield* sql`SELECT ${userColumns}, ${credentialColumns} FROM users WHERE name = ${name}`)
+    }, dieOnInfrastructureError)
+
+    const findCredentialsById = Effect.fn("UserRepository.findCredentialsById")(function*(id: UserId) {
+      return yield* credentialsOf(yield* sql`SELECT ${userColumns}, ${credentialColumns} FROM users WHERE id = ${id}`)
+    }, dieOnInfrastructureError)
+
+    const list = Effect.fn("UserRepository.list")(function*() {
+      const rows = yield* sql`SELECT ${userColumns} FROM users ORDER BY id`
+      return yield* Effect.forEach(rows, (row) => decodeUser(row))
+    }, dieOnInfrastructureError)
+
+    const update = Effect.fn("UserRepository.update")(function*(id: UserId, changes: UserChanges) {
+      return yield* sql.withTransaction(Effect.gen(function*() {
+        const current = yield* firstUser(yield* sql`SELECT ${userColumns} FROM users WHERE id = ${id} FOR UPDATE`)
+        if (Option.isNone(current)) return yield* new EntityNotFound({ entity: "User", id })
+        const name = changes.name ?? current.value.name
+        const links = changes.link === undefined
+          ? undefined
+          : yield* resolveLink(changes.link, changes.role ?? current.value.role, name)
+        const assignments: Array<Statement.Fragment> = []
+        const assign = (column: string, value: unknown) => assignments.push(sql`${sql(column)} = ${value}`)
+        if (changes.name !== undefined) assign("name", changes.name)
+        if (changes.email !== undefined) assign("email", changes.email)
+        if (changes.role !== undefined) assign("role", changes.role)
+        if (changes.passwordHash !== undefined) assign("password_hash", Redacted.value(changes.passwordHash))
+        if (links !== undefined) for (const [column, value] of Object.entries(links)) assign(column, value)
+        if (changes.revokeTokensIssuedBefore !== undefined) {
+          // Revocation only moves forward: an older instant would bring revoked tokens back.
+          assignments.push(sql`tokens_valid_after = GREATEST(tokens_valid_after, ${changes.revokeTokensIssuedBefore})`)
+        }
+        if (assignments.length === 0) return current.value
+        const rows = yield* sql`UPDATE users SET ${sql.csv(assignments)} WHERE id = ${id} RETURNING ${userColumns}`
+          .pipe(refuseTaken(name, links))
+        return yield* decodeUser(rows[0])
+      }))
+    }, dieOnInfrastructureError)
+
+    const remove = Effect.fn("UserRepository.delete")(function*(id: UserId) {
+      const deleted = yield* sql`DELETE FROM users WHERE id = ${id} RETURNING id`
+      if (deleted.length === 0) return yield* new EntityNotFound({ entity: "User", id })
+    }, dieOnInfrastructureError)
+
+    const countByRole = Effect.fn("UserRepository.countByRole")(function*(role: Role) {
+      const [row] = yield* decodeCount(yield* sql`SELECT count(*)::int AS count FROM users WHERE role = ${role}`)
+      return row?.count ?? 0
+    }, dieOnInfrastructureError)
+
+    return UserRepository.of({
+      create,
+      findById,
+      findCredentialsByName,
+      findCredentialsById,
+      list,
+      update,
+      delete: remove,
+      countByRole
+    })
+  })
+)

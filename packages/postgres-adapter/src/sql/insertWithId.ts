@@ -1,0 +1,42 @@
+import { Effect, Option } from "effect"
+import type { SqlClient } from "effect/sql/SqlClient"
+
+type Row = Record<string, unknown>
+
+/** The tables whose records a caller may create with an id of its choosing (CONTRACT.md "Identifiers"). */
+export type TableWithSuppliedIds = "athletes" | "coaches" | "admins" | "sessions"
+
+const maxGeneratedIdAttempts = 20
+
+/**
+ * Inserts a row with an id drawn from the table's identity sequence and returns the stored row.
+ * A supplied id inserted concurrently can take the value the sequence hands out next:
+ * `ON CONFLICT DO NOTHING` skips that row without aborting the surrounding transaction,
+ * and the next attempt draws a fresh id.
+ */
+export const insertWithGeneratedId = (sql: SqlClient, table: string, values: Row) =>
+  Effect.gen(function*() {
+    for (let attempt = 1; attempt <= maxGeneratedIdAttempts; attempt++) {
+      const [row] = yield* sql<Row>`INSERT INTO ${sql(table)} ${sql.insert(values)}
+        ON CONFLICT (id) DO NOTHING RETURNING *`
+      if (row !== undefined) return row
+    }
+    return yield* Effect.die(new Error(`${table}: no free generated id after ${maxGeneratedIdAttempts} attempts`))
+  })
+
+/**
+ * Inserts a row with a supplied id, or returns none when a row already has it: an existing record
+ * is never overwritten. The identity sequence is then moved past the id, so that generated ids
+ * never collide with it. The advisory lock serialises supplied-id inserts per table, so the
+ * sequence only moves forward between them.
+ */
+export const insertWithSuppliedId = (sql: SqlClient, table: TableWithSuppliedIds, id: number, values: Row) =>
+  sql.withTransaction(Effect.gen(function*() {
+    yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`club.supplied-id.${table}`}))`
+    const [row] = yield* sql<Row>`INSERT INTO ${sql(table)} ${sql.insert({ ...values, id })}
+      ON CONFLICT (id) DO NOTHING RETURNING *`
+    if (row === undefined) return Option.none<Row>()
+    yield* sql`SELECT setval(seq, GREATEST(${id}, COALESCE(pg_sequence_last_value(seq), 0)))
+      FROM (SELECT pg_get_serial_sequence(${table}, 'id')::regclass AS seq) AS identity`
+    return Option.some(row)
+  }))

@@ -1,0 +1,5 @@
+export { type Counted, countStatements } from "./countStatements.ts"
+export { EmbeddedTestDatabase } from "./EmbeddedTestDatabase.ts"
+export { serverAnswers } from "./serverAnswers.ts"
+export { TemporaryServerDatabase } from "./TemporaryServerDatabase.ts"
+export { defaultTestDatabaseUrl, type TestDatabase, testDatabases, testServerUrl } from "./testDatabases.ts"

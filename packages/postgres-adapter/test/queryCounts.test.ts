@@ -1,0 +1,68 @@
+import { ActivityId, ActivityRepository, AthleteCreate, AthleteId, AthleteRepository, SessionRepository } from "@club/core"
+import { expect } from "@effect/vitest"
+import { Effect, Option, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { countStatements } from "../src/testing/index.ts"
+import { newActivity, newSession } from "./support/fixtures.ts"
+import { onEachDatabase } from "./support/onEachDatabase.ts"
+
+const Ids = Schema.Array(Schema.Struct({ id: Schema.Int }))
+
+/** Seeds in bulk with plain SQL: this test is about the cost of reading, not of writing. */
+const seedAthletes = (count: number) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql`INSERT INTO athletes (name)
+      SELECT 'athlete ' || n FROM generate_series(1, ${count}) AS n RETURNING id::int AS id`
+    return (yield* Schema.decodeUnknownEffect(Ids)(rows)).map((row) => AthleteId.make(row.id))
+  })
+
+const seedActivities = (count: number, sessionId: number) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql`INSERT INTO activities (name, theme, session_id)
+      SELECT 'activity ' || n, 'bulk', ${sessionId} FROM generate_series(1, ${count}) AS n RETURNING id::int AS id`
+    return (yield* Schema.decodeUnknownEffect(Ids)(rows)).map((row) => ActivityId.make(row.id))
+  })
+
+onEachDatabase("Query counts", (it) => {
+  it.effect("reading a session costs one query whether it has 1 or 500 athletes and activities", () =>
+    Effect.gen(function*() {
+      const sessions = yield* SessionRepository
+      const athlete = yield* (yield* AthleteRepository).create(
+        new AthleteCreate({ id: null, name: "solo", categorie: null, niveau: null })
+      )
+      const holding = yield* sessions.create(newSession({ name: "holding" }))
+      const activity = yield* (yield* ActivityRepository).create(newActivity(holding.id, "solo"))
+      const small = yield* sessions.create(newSession({ name: "small", athleteIds: [athlete.id], activiteIds: [activity.id] }))
+
+      const smallRead = yield* countStatements(sessions.findById(small.id))
+      const smallList = yield* countStatements(sessions.list())
+
+      const manyAthletes = yield* seedAthletes(500)
+      const manyActivities = yield* seedActivities(500, holding.id)
+      const large = yield* sessions.create(newSession({ name: "large", athleteIds: manyAthletes, activiteIds: manyActivities }))
+
+      const largeRead = yield* countStatements(sessions.findById(large.id))
+      const largeList = yield* countStatements(sessions.list())
+
+      expect(Option.getOrThrow(smallRead.result).athleteIds).toEqual([athlete.id])
+      expect(Option.getOrThrow(largeRead.result).athleteIds).toHaveLength(500)
+      expect(Option.getOrThrow(largeRead.result).activiteIds).toEqual(manyActivities)
+      expect(largeList.result.find((session) => session.id === large.id)?.athleteIds).toEqual(manyAthletes)
+
+      expect(smallRead.statements).toHaveLength(1)
+      expect(largeRead.statements).toHaveLength(smallRead.statements.length)
+      expect(smallList.statements).toHaveLength(1)
+      expect(largeList.statements).toHaveLength(smallList.statements.length)
+    }))
+
+  it.effect("the counter sees every statement, including those inside a transaction", () =>
+    Effect.gen(function*() {
+      const sessions = yield* SessionRepository
+      const counted = yield* countStatements(sessions.create(newSession({ name: "counted" })))
+      // Insert of the session and the read back, at least; the counter must not see zero.
+      expect(counted.statements.length).toBeGreaterThanOrEqual(2)
+      expect(counted.statements.some((statement) => statement.includes(`INSERT INTO "sessions"`))).toBe(true)
+    }))
+})
