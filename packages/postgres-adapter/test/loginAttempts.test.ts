@@ -8,9 +8,9 @@ onEachDatabase("LoginAttempts", (it) => {
     Effect.gen(function*() {
       const attempts = yield* LoginAttempts
       const t0 = 1_780_000_000_000
-      yield* attempts.recordFailure(["name:ana", "client:10.0.0.1"], t0 + 1_000)
-      yield* attempts.recordFailure(["name:ana"], t0 + 2_000)
-      yield* attempts.recordFailure(["name:bob"], t0 + 3_000)
+      yield* attempts.recordFailure(["name:ana", "client:10.0.0.1"], t0 + 1_000, t0)
+      yield* attempts.recordFailure(["name:ana"], t0 + 2_000, t0)
+      yield* attempts.recordFailure(["name:bob"], t0 + 3_000, t0)
 
       expect(yield* attempts.failuresSince(["name:ana", "client:10.0.0.1", "name:nobody"], t0)).toEqual([
         { key: "client:10.0.0.1", count: 1, oldestEpochMs: t0 + 1_000 },
@@ -25,6 +25,17 @@ onEachDatabase("LoginAttempts", (it) => {
       expect(yield* attempts.failuresSince(["name:ana", "client:10.0.0.1", "name:bob"], t0)).toEqual([
         { key: "client:10.0.0.1", count: 1, oldestEpochMs: t0 + 1_000 },
         { key: "name:bob", count: 1, oldestEpochMs: t0 + 3_000 }
+      ])
+    }))
+
+  it.effect("forgets failures older than the window whenever one is recorded", () =>
+    Effect.gen(function*() {
+      const attempts = yield* LoginAttempts
+      const t0 = 1_790_000_000_000
+      yield* attempts.recordFailure(["name:old"], t0, 0)
+      yield* attempts.recordFailure(["name:new"], t0 + 900_001, t0 + 1)
+      expect(yield* attempts.failuresSince(["name:old", "name:new"], 0)).toEqual([
+        { key: "name:new", count: 1, oldestEpochMs: t0 + 900_001 }
       ])
     }))
 })

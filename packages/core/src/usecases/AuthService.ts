@@ -59,7 +59,7 @@ const make = Effect.gen(function*() {
         ? yield* hasher.verify(request.password, credentials.value.passwordHash)
         : yield* hasher.hash(request.password).pipe(Effect.as(false))
       if (!valid || Option.isNone(credentials)) {
-        yield* attempts.recordFailure(keys, now)
+        yield* attempts.recordFailure(keys, now, now - settings.failureWindowSeconds * 1000)
         return yield* new Unauthenticated({ reason: "credentials" })
       }
       yield* attempts.clear(nameKey)

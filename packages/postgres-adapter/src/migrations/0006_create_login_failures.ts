@@ -14,4 +14,6 @@ export default Effect.gen(function*() {
     failed_at_ms bigint NOT NULL
   )`
   yield* sql`CREATE INDEX login_failures_key_failed_at_idx ON login_failures (key, failed_at_ms)`
+  // Failures older than the window are forgotten on every new failure: this finds them.
+  yield* sql`CREATE INDEX login_failures_failed_at_idx ON login_failures (failed_at_ms)`
 })

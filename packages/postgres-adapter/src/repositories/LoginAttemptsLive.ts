@@ -31,9 +31,10 @@ export const LoginAttemptsLive = Layer.effect(
     )
 
     const recordFailure = Effect.fn("LoginAttempts.recordFailure")(
-      function*(keys: ReadonlyArray<string>, atEpochMs: number) {
+      function*(keys: ReadonlyArray<string>, atEpochMs: number, forgetBeforeEpochMs: number) {
         if (keys.length === 0) return
-        yield* sql`INSERT INTO login_failures (key, failed_at_ms)
+        yield* sql`WITH forgotten AS (DELETE FROM login_failures WHERE failed_at_ms < ${BigInt(forgetBeforeEpochMs)})
+          INSERT INTO login_failures (key, failed_at_ms)
           SELECT key, ${BigInt(atEpochMs)} FROM unnest(${Array.from(new Set(keys))}::text[]) AS key`
       },
       dieOnInfrastructureError
