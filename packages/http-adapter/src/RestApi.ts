@@ -11,6 +11,7 @@ import { ScheduleHandlers } from "./handlers/schedule.ts"
 import { SessionsHandlers } from "./handlers/sessions.ts"
 import { UsersHandlers } from "./handlers/users.ts"
 import { AuthenticationLive } from "./middleware/AuthenticationLive.ts"
+import { BodyLimitLive } from "./middleware/BodyLimitLive.ts"
 import { RequestErrorsLive } from "./middleware/RequestErrorsLive.ts"
 
 /**
@@ -33,5 +34,5 @@ export const RestApiLive = Layer.mergeAll(
     SessionsHandlers,
     UsersHandlers
   ]),
-  Layer.provide([AuthenticationLive, RequestErrorsLive])
+  Layer.provide([AuthenticationLive, BodyLimitLive, RequestErrorsLive])
 )

@@ -11,6 +11,7 @@ import {
   SessionsGroup,
   UsersGroup
 } from "./Groups.ts"
+import { BodyLimit } from "./BodyLimit.ts"
 import { RequestErrors } from "./RequestErrors.ts"
 
 /**
@@ -20,6 +21,7 @@ import { RequestErrors } from "./RequestErrors.ts"
 export class ClubApi extends HttpApi.make("club")
   .add(HealthGroup, AuthGroup, ActivitiesGroup, AthletesGroup, ScheduleGroup, SessionsGroup, CoachesGroup, UsersGroup, AdminsGroup, RootCoachesGroup)
   .middleware(RequestErrors)
+  .middleware(BodyLimit)
   .annotateMerge(OpenApi.annotations({
     title: "Club Training Service",
     version: "1.0.0",

@@ -1,4 +1,5 @@
 import { Context, Effect } from "effect"
+import { HttpMiddleware } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { ClubApi } from "../contract/Api.ts"
 import { Unavailable } from "../contract/Problems.ts"
@@ -10,11 +11,14 @@ export class Readiness extends Context.Service<Readiness, {
 
 export const HealthHandlers = HttpApiBuilder.group(ClubApi, "health", Effect.fn(function*(handlers) {
   const readiness = yield* Readiness
+  // Probes come every few seconds: they stay out of the request log.
   return handlers
-    .handle("live", () => Effect.succeed({ status: "ok" as const }))
+    .handle("live", () => HttpMiddleware.withLoggerDisabled(Effect.succeed({ status: "ok" as const })))
     .handle("ready", () =>
       Effect.flatMap(readiness.check, (ready) =>
         ready
           ? Effect.succeed({ status: "ready" as const })
-          : Effect.fail(new Unavailable({ detail: "Database unreachable", instance: "/health/ready" }))))
+          : Effect.fail(new Unavailable({ detail: "Database unreachable", instance: "/health/ready" }))).pipe(
+          HttpMiddleware.withLoggerDisabled
+        ))
 }))

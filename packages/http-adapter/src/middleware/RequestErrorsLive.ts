@@ -11,11 +11,15 @@ const fieldOf = (path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }
     ? kind === "Payload" ? "body" : kind.toLowerCase()
     : path.map((segment) => String(typeof segment === "object" ? segment.key : segment)).join(".")
 
+/** A nullable optional field lists `null` twice in its expected union (`string | null | null`). */
+const withoutRepeatedAlternatives = (message: string) =>
+  message.replace(/^Expected (.+)$/u, (_, union: string) => `Expected ${[...new Set(union.split(" | "))].join(" | ")}`)
+
 /** Each issue as `{field, message}`, the field named by its path in the body, path or query. */
 const issuesOf = (error: HttpApiError.HttpApiSchemaError) =>
   formatter(error.cause.issue).issues.map((issue) => ({
     field: fieldOf(issue.path, error.kind),
-    message: issue.message
+    message: withoutRepeatedAlternatives(issue.message)
   }))
 
 /**

@@ -1,0 +1,54 @@
+import { makeTodoNodeHandler } from "@club/connect-adapter"
+import { UseCasesLive, UserService } from "@club/core"
+import { RestApiLive } from "@club/http-adapter"
+import { Cause, Effect, Layer } from "effect"
+import { AppConfig } from "./AppConfig.ts"
+import { AuthSettingsFromConfig } from "./AuthSettingsFromConfig.ts"
+import { PersistenceLive } from "./Database.ts"
+import * as FirstAdmin from "./FirstAdmin.ts"
+import * as JwtTokenSigner from "./JwtTokenSigner.ts"
+import { ConnectHandler } from "./Listener.ts"
+import { JsonLogger, MinimumLogLevelFromConfig } from "./Logging.ts"
+import { ReadinessLive } from "./ReadinessLive.ts"
+import { RequestLimits } from "./RequestLimits.ts"
+import * as ScryptPasswordHasher from "./ScryptPasswordHasher.ts"
+import * as Server from "./Server.ts"
+
+/** Everything served over HTTP except Connect: the REST API, health, `/openapi.json` and `/docs`. */
+export const Routes = RestApiLive.pipe(Layer.provide(ReadinessLive))
+
+/** TodoService over Connect, gRPC-Web and gRPC, for requests under `/todo.TodoService/`. */
+export const ConnectLive = Layer.effect(ConnectHandler, makeTodoNodeHandler())
+
+export const Security = Layer.mergeAll(ScryptPasswordHasher.layer(), JwtTokenSigner.layer)
+
+/** Core's use-cases on their ports; the migrated database and the security ports come out too. */
+export const UseCases = UseCasesLive.pipe(Layer.provideMerge(Layer.mergeAll(PersistenceLive, Security)))
+
+export const FirstAdminLive = FirstAdmin.layer((name, password) =>
+  UserService.use((users) => users.ensureFirstAdmin(name, password))
+)
+
+/**
+ * `provide` builds its argument first: the database (with its migrations), then the first
+ * admin, then the listener. On shutdown the order reverses: the listener drains, then the
+ * database pool and the embedded database close.
+ */
+export const App = Server.layer(Routes).pipe(
+  Layer.provide(ConnectLive),
+  Layer.provide(FirstAdminLive),
+  Layer.provide(UseCases)
+)
+
+/** References read while requests run (log level, token lifetime, body limit) are set for the whole program. */
+const Settings = Layer.mergeAll(MinimumLogLevelFromConfig, AuthSettingsFromConfig, RequestLimits)
+
+/** The server until it is interrupted; failures are logged as JSON too. */
+export const program = Layer.launch(App).pipe(
+  Effect.provide(Settings),
+  Effect.provide(AppConfig.layer),
+  Effect.tapCause((cause) =>
+    Cause.hasInterruptsOnly(cause) ? Effect.void : Effect.logError("The server stopped on a failure", cause)
+  ),
+  Effect.provide(JsonLogger)
+)

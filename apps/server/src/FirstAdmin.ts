@@ -1,0 +1,48 @@
+import { Effect, Layer, Option, Redacted, References } from "effect"
+import { randomBytes } from "node:crypto"
+import { AppConfig } from "./AppConfig.ts"
+
+/**
+ * Creates the first ADMIN user when no ADMIN exists; answers whether it created one.
+ * Core's `UserService.ensureFirstAdmin` has this shape.
+ */
+export type EnsureFirstAdmin<E = never, R = never> = (
+  name: string,
+  password: Redacted.Redacted<string>
+) => Effect.Effect<boolean, E, R>
+
+/** 24 characters of base64url: 144 random bits. */
+export const generatePassword: Effect.Effect<Redacted.Redacted<string>> = Effect.sync(() =>
+  Redacted.make(randomBytes(18).toString("base64url"))
+)
+
+/**
+ * ADMIN_NAME and ADMIN_PASSWORD from the configuration; without ADMIN_PASSWORD a password is
+ * generated, and logged once if the admin was created with it.
+ */
+export const ensureFirstAdmin = <E, R>(ensure: EnsureFirstAdmin<E, R>): Effect.Effect<void, E, R | AppConfig> =>
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const generated = Option.isNone(config.adminPassword)
+    const password = Option.isSome(config.adminPassword) ? config.adminPassword.value : yield* generatePassword
+    const created = yield* ensure(config.adminName, password)
+    if (created && generated) {
+      // The only log line that ever carries a password: there is no other way to hand it over.
+      yield* Effect.logWarning(
+        `Created the first admin '${config.adminName}' with the generated password: ${Redacted.value(password)} ` +
+          `(shown only this once; sign in and change it, or set ADMIN_PASSWORD before the first start)`
+      ).pipe(
+        Effect.annotateLogs({ event: "first-admin-created", adminName: config.adminName }),
+        // Shown whatever LOG_LEVEL says: filtered out, the password would be lost.
+        Effect.provideService(References.MinimumLogLevel, "All")
+      )
+    } else if (created) {
+      yield* Effect.logInfo(`Created the first admin '${config.adminName}' with ADMIN_PASSWORD`).pipe(
+        Effect.annotateLogs({ event: "first-admin-created", adminName: config.adminName })
+      )
+    }
+  })
+
+/** Runs at start-up, after the database layer (and so its migrations) is ready. */
+export const layer = <E, R>(ensure: EnsureFirstAdmin<E, R>): Layer.Layer<never, E, R | AppConfig> =>
+  Layer.effectDiscard(ensureFirstAdmin(ensure))

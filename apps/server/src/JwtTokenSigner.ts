@@ -1,0 +1,87 @@
+import { Role, TokenSigner, Unauthenticated, UserId } from "@club/core"
+import { Clock, Effect, Layer, Option, Schema } from "effect"
+import { createHmac, timingSafeEqual } from "node:crypto"
+import { AppConfig } from "./AppConfig.ts"
+import { type JwtSecretError, loadJwtSecret } from "./JwtSecret.ts"
+
+// Only this exact header is ever issued or accepted: no `alg: none`, no algorithm confusion.
+const header = { alg: "HS256", typ: "JWT" } as const
+const encodedHeader = Buffer.from(JSON.stringify(header)).toString("base64url")
+
+const Payload = Schema.Struct({
+  sub: Schema.String.check(Schema.isPattern(/^[1-9][0-9]{0,15}$/u)),
+  role: Role,
+  iat: Schema.Int,
+  exp: Schema.Int
+})
+const decodePayload = Schema.decodeUnknownOption(Payload)
+const decodeUserId = Schema.decodeUnknownOption(UserId)
+
+const base64url = /^[A-Za-z0-9_-]+$/u
+
+const invalid = new Unauthenticated({ reason: "invalid" })
+const expired = new Unauthenticated({ reason: "expired" })
+
+const parseJson = (part: string): unknown => {
+  try {
+    return JSON.parse(Buffer.from(part, "base64url").toString("utf8"))
+  } catch {
+    return undefined
+  }
+}
+
+const hasExactHeader = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && !Array.isArray(value) &&
+  Object.keys(value).length === 2 &&
+  (value as Record<string, unknown>)["alg"] === header.alg &&
+  (value as Record<string, unknown>)["typ"] === header.typ
+
+export const make = (secret: Uint8Array): TokenSigner["Service"] => {
+  const signature = (signingInput: string) => createHmac("sha256", secret).update(signingInput).digest("base64url")
+
+  // Comparing the base64url text, not the decoded bytes, also refuses non-canonical encodings.
+  const signatureMatches = (signingInput: string, given: string) => {
+    const expected = Buffer.from(signature(signingInput))
+    const actual = Buffer.from(given)
+    return expected.length === actual.length && timingSafeEqual(expected, actual)
+  }
+
+  return TokenSigner.of({
+    sign: (claims) =>
+      Effect.sync(() => {
+        const payload = { sub: String(claims.userId), role: claims.role, iat: claims.issuedAt, exp: claims.expiresAt }
+        const signingInput = `${encodedHeader}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}`
+        return `${signingInput}.${signature(signingInput)}`
+      }),
+    verify: (token) =>
+      Effect.gen(function*() {
+        const parts = token.split(".")
+        if (parts.length !== 3 || !parts.every((part) => base64url.test(part))) return yield* invalid
+        const [encodedTokenHeader, encodedPayload, givenSignature] = parts as [string, string, string]
+        if (!hasExactHeader(parseJson(encodedTokenHeader))) return yield* invalid
+        if (!signatureMatches(`${encodedTokenHeader}.${encodedPayload}`, givenSignature)) return yield* invalid
+        const payload = decodePayload(parseJson(encodedPayload))
+        if (Option.isNone(payload)) return yield* invalid
+        const userId = decodeUserId(Number(payload.value.sub))
+        if (Option.isNone(userId)) return yield* invalid
+        const nowSeconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+        if (nowSeconds >= payload.value.exp) return yield* expired
+        return {
+          userId: userId.value,
+          role: payload.value.role,
+          issuedAt: payload.value.iat,
+          expiresAt: payload.value.exp
+        }
+      })
+  })
+}
+
+/** The secret from JWT_SECRET, or the one kept in DATA_DIR (see `JwtSecret.ts`). */
+export const layer: Layer.Layer<TokenSigner, JwtSecretError, AppConfig> = Layer.effect(
+  TokenSigner,
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const secret = yield* loadJwtSecret(config)
+    return make(secret)
+  })
+)

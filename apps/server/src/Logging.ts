@@ -1,0 +1,11 @@
+import { Effect, Layer, Logger, References } from "effect"
+import { AppConfig } from "./AppConfig.ts"
+
+/** One JSON object per line on stdout. */
+export const JsonLogger: Layer.Layer<never> = Logger.layer([Logger.consoleJson])
+
+/** LOG_LEVEL as the minimum level of every log call. */
+export const MinimumLogLevelFromConfig: Layer.Layer<never, never, AppConfig> = Layer.effect(
+  References.MinimumLogLevel,
+  AppConfig.useSync((config) => config.logLevel)
+)

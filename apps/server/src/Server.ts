@@ -1,0 +1,25 @@
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { AppConfig } from "./AppConfig.ts"
+import { describeDatabase } from "./DatabaseDescription.ts"
+import * as Listener from "./Listener.ts"
+
+const announce = Effect.gen(function*() {
+  const server = yield* HttpServer.HttpServer
+  const config = yield* AppConfig
+  yield* Effect.logInfo(
+    `Listening on ${HttpServer.formatAddress(server.address)} (HTTP/1.1 and h2c); database: ${describeDatabase(config)}`
+  ).pipe(Effect.annotateLogs({ event: "listening", host: config.host, port: config.port }))
+})
+
+/**
+ * Serves `routes` (HttpApi or HttpRouter layers) on the one port of the configuration, next to
+ * the Connect handler when one is provided (`Listener.ConnectHandler`).
+ */
+export const layer = <E, R>(routes: Layer.Layer<never, E, R>) =>
+  Layer.effectDiscard(announce).pipe(
+    Layer.provide(HttpRouter.serve(routes, { disableListenLog: true })),
+    Layer.provide(Listener.layerConfig),
+    Layer.provide(NodeHttpServer.layerHttpServices)
+  )

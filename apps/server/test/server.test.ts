@@ -1,0 +1,108 @@
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises"
+import * as Net from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, afterEach, describe, expect, it } from "vitest"
+import { h2c, http1, sleep } from "./support/requests.ts"
+import { messageOf, type ServerProcess, spawnServer, startServer } from "./support/ServerProcess.ts"
+
+const running: Array<ServerProcess> = []
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.stop()))
+})
+const start = async (env: Record<string, string>) => {
+  const server = await startServer(env)
+  running.push(server)
+  return server
+}
+
+const dataDirs: Array<string> = []
+afterAll(() => Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true }))))
+const freshDataDir = async () => {
+  const dir = await mkdtemp(join(tmpdir(), "club-server-"))
+  dataDirs.push(dir)
+  return dir
+}
+
+const firstAdminLines = (server: ServerProcess) =>
+  server.logs().filter((line) => line.annotations["event"] === "first-admin-created")
+
+// Each start opens embedded PostgreSQL (seconds, more on a busy machine).
+describe("the built server", { timeout: 180_000 }, () => {
+  it("starts on an empty DATA_DIR and answers the health probes", async () => {
+    const dataDir = await freshDataDir()
+    const server = await start({ DATA_DIR: dataDir })
+    expect(await http1(server.port, "/health/live")).toMatchObject({ status: 200, body: "{\"status\":\"ok\"}" })
+    const ready = await http1(server.port, "/health/ready")
+    expect(ready).toMatchObject({ status: 200, body: "{\"status\":\"ready\"}" })
+    expect(ready.headers["content-type"]).toBe("application/json")
+    const listening = server.logs().find((line) => line.annotations["event"] === "listening")
+    expect(messageOf(listening!)).toBe(
+      `Listening on http://127.0.0.1:${server.port} (HTTP/1.1 and h2c); database: embedded PostgreSQL at ${dataDir}`
+    )
+    expect((await stat(join(dataDir, "jwt-secret"))).mode & 0o777).toBe(0o600)
+  })
+
+  it("answers over HTTP/2 cleartext on the same port", async () => {
+    const server = await start({ DATA_DIR: await freshDataDir() })
+    expect(await h2c(server.port, "/health/live")).toMatchObject({ status: 200, body: "{\"status\":\"ok\"}" })
+    expect(await h2c(server.port, "/health/ready")).toMatchObject({ status: 200, body: "{\"status\":\"ready\"}" })
+  })
+
+  it("writes JSON log lines, and the generated admin password in exactly one of them, whatever LOG_LEVEL", async () => {
+    const server = await start({ DATA_DIR: await freshDataDir(), LOG_LEVEL: "error" })
+    expect(server.logs().filter((line) => line.level === "INFO")).toEqual([])
+    const nonEmpty = server.output.filter((line) => line.trim() !== "")
+    for (const line of nonEmpty) expect(() => JSON.parse(line), line).not.toThrow()
+    const [created, ...others] = firstAdminLines(server)
+    expect(others).toEqual([])
+    const password = /generated password: ([A-Za-z0-9_-]{20,}) /.exec(messageOf(created!))?.[1]
+    expect(password).toBeDefined()
+    expect(nonEmpty.filter((line) => line.includes(password!))).toHaveLength(1)
+  })
+
+  it("keeps its data across a restart on the same DATA_DIR: no second admin, the same token secret", async () => {
+    const dataDir = await freshDataDir()
+    const first = await start({ DATA_DIR: dataDir })
+    expect(firstAdminLines(first)).toHaveLength(1)
+    const secret = await readFile(join(dataDir, "jwt-secret"), "utf8")
+    expect(await first.stop()).toEqual({ code: 0, signal: null })
+
+    const second = await start({ DATA_DIR: dataDir })
+    expect((await http1(second.port, "/health/ready")).status).toBe(200)
+    expect(firstAdminLines(second)).toEqual([])
+    expect(second.output.join("\n")).not.toMatch(/password:/)
+    expect(await readFile(join(dataDir, "jwt-secret"), "utf8")).toBe(secret)
+  })
+
+  it("creates the first admin from ADMIN_NAME and ADMIN_PASSWORD without logging the password", async () => {
+    const server = await start({ DATA_DIR: "memory://", ADMIN_NAME: "head-coach", ADMIN_PASSWORD: "s3cret-enough!" })
+    const [created] = firstAdminLines(server)
+    expect(created?.annotations["adminName"]).toBe("head-coach")
+    expect(created?.level).toBe("INFO")
+    expect(server.output.join("\n")).not.toContain("s3cret-enough!")
+    const listening = server.logs().find((line) => line.annotations["event"] === "listening")
+    expect(messageOf(listening!)).toContain("database: embedded PostgreSQL in memory")
+  })
+
+  it("exits 0 soon after SIGTERM, without waiting for an idle or half-sent connection", async () => {
+    const server = await start({ DATA_DIR: await freshDataDir() })
+    const idle = Net.connect(server.port, "127.0.0.1")
+    idle.on("error", () => undefined)
+    const halfSent = Net.connect(server.port, "127.0.0.1", () => halfSent.write("GET /health/live HTTP/1.1\r\n"))
+    halfSent.on("error", () => undefined)
+    await sleep(200)
+    const startedAt = Date.now()
+    expect(await server.stop()).toEqual({ code: 0, signal: null })
+    expect(Date.now() - startedAt).toBeLessThan(5_000)
+    idle.destroy()
+    halfSent.destroy()
+  })
+
+  it("refuses to start on an invalid setting, naming it", async () => {
+    const server = await spawnServer({ DATA_DIR: "memory://", LOG_LEVEL: "verbose" })
+    const { code } = await server.exited
+    expect(code).not.toBe(0)
+    expect(server.output.join("\n")).toContain("LOG_LEVEL")
+  })
+})

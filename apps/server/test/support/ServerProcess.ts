@@ -1,0 +1,128 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { existsSync } from "node:fs"
+import * as Net from "node:net"
+import { fileURLToPath } from "node:url"
+import { http1, sleep } from "./requests.ts"
+
+export const mainJs = fileURLToPath(new URL("../../dist/main.js", import.meta.url))
+
+/** The variables of CONTRACT.md: the tests set them, never inherit them. */
+const configuration = [
+  "PORT",
+  "HOST",
+  "DATABASE_URL",
+  "DATA_DIR",
+  "JWT_SECRET",
+  "TOKEN_TTL_SECONDS",
+  "ADMIN_NAME",
+  "ADMIN_PASSWORD",
+  "LOG_LEVEL"
+]
+
+export interface LogLine {
+  readonly message: unknown
+  readonly level: string
+  readonly annotations: Record<string, unknown>
+  readonly cause?: string
+}
+
+export interface ServerProcess {
+  readonly port: number
+  readonly child: ChildProcess
+  /** Every stdout line, as printed. */
+  readonly output: Array<string>
+  readonly logs: () => Array<LogLine>
+  readonly exited: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>
+  /** Sends SIGTERM and waits for the exit. */
+  readonly stop: () => Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>
+}
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = Net.createServer()
+    server.on("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as Net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+
+export const messageOf = (line: LogLine): string =>
+  Array.isArray(line.message) ? line.message.join(" ") : String(line.message)
+
+const parseLines = (lines: Array<string>): Array<LogLine> =>
+  lines.flatMap((line) => {
+    try {
+      return [JSON.parse(line) as LogLine]
+    } catch {
+      return []
+    }
+  })
+
+/** Runs the built server (`dist/main.js`) on the pinned Node. */
+export const spawnServer = async (env: Record<string, string>): Promise<ServerProcess> => {
+  if (!existsSync(mainJs)) throw new Error(`${mainJs} is missing: run pnpm --filter @club/server build`)
+  const port = env["PORT"] === undefined ? await freePort() : Number(env["PORT"])
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !configuration.includes(name)))
+  const child = spawn(process.execPath, ["--enable-source-maps", mainJs], {
+    env: { ...inherited, HOST: "127.0.0.1", PORT: String(port), ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  const output: Array<string> = []
+  let pending = ""
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+    const lines = (pending + chunk).split("\n")
+    pending = lines.pop() ?? ""
+    output.push(...lines)
+  })
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => output.push(...chunk.split("\n")))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal }))
+  )
+  return {
+    port,
+    child,
+    output,
+    logs: () => parseLines(output),
+    exited,
+    stop: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM")
+      return exited
+    }
+  }
+}
+
+/** Waits until `/health/live` answers 200; fails with the server's output if it exits or takes too long. */
+export const waitUntilLive = async (server: ServerProcess, timeoutMs = 90_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs
+  let exited = false
+  void server.exited.then(() => (exited = true))
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`The server exited before it was live:\n${server.output.join("\n")}`)
+    const answer = await http1(server.port, "/health/live").catch(() => undefined)
+    if (answer?.status === 200) return
+    await sleep(100)
+  }
+  throw new Error(`The server was not live within ${timeoutMs} ms:\n${server.output.join("\n")}`)
+}
+
+export const startServer = async (env: Record<string, string>): Promise<ServerProcess> => {
+  const server = await spawnServer(env)
+  try {
+    await waitUntilLive(server)
+  } catch (error) {
+    await server.stop()
+    throw error
+  }
+  return server
+}
+
+/** Polls `check` until it holds; answers whether it did within `timeoutMs`. */
+export const eventually = async (check: () => Promise<boolean>, timeoutMs: number, everyMs = 200) => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (await check()) return true
+    await sleep(everyMs)
+  }
+  return false
+}
