@@ -24,6 +24,24 @@ const freshDataDir = async () => {
   return dir
 }
 
+const login = async (port: number, password: string) => {
+  const response = await fetch(`http://127.0.0.1:${port}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: "admin", password })
+  })
+  return ((await response.json()) as { token: string }).token
+}
+
+const postJson = async (port: number, path: string, token: string, body: unknown) => {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: JSON.stringify(body)
+  })
+  return { status: response.status, body: (await response.json()) as unknown }
+}
+
 const firstAdminLines = (server: ServerProcess) =>
   server.logs().filter((line) => line.annotations["event"] === "first-admin-created")
 
@@ -61,18 +79,26 @@ describe("the built server", { timeout: 180_000 }, () => {
     expect(nonEmpty.filter((line) => line.includes(password!))).toHaveLength(1)
   })
 
-  it("keeps its data across a restart on the same DATA_DIR: no second admin, the same token secret", async () => {
+  it("keeps its data across a restart on the same DATA_DIR: no second admin, the same token secret, the same records", async () => {
     const dataDir = await freshDataDir()
-    const first = await start({ DATA_DIR: dataDir })
+    const first = await start({ DATA_DIR: dataDir, ADMIN_PASSWORD: "restart-admin-password" })
     expect(firstAdminLines(first)).toHaveLength(1)
     const secret = await readFile(join(dataDir, "jwt-secret"), "utf8")
+    const token = await login(first.port, "restart-admin-password")
+    const created = await postJson(first.port, "/coaches/create", token, { name: "Kept across restarts" })
+    expect(created.status).toBe(201)
     expect(await first.stop()).toEqual({ code: 0, signal: null })
 
-    const second = await start({ DATA_DIR: dataDir })
+    const second = await start({ DATA_DIR: dataDir, ADMIN_PASSWORD: "restart-admin-password" })
     expect((await http1(second.port, "/health/ready")).status).toBe(200)
     expect(firstAdminLines(second)).toEqual([])
     expect(second.output.join("\n")).not.toMatch(/password:/)
     expect(await readFile(join(dataDir, "jwt-secret"), "utf8")).toBe(secret)
+    // A token issued before the restart still works: the secret and the user were both kept.
+    const coach = await fetch(`http://127.0.0.1:${second.port}/coaches/${(created.body as { id: number }).id}`, {
+      headers: { authorization: `Bearer ${token}` }
+    })
+    expect(await coach.json()).toEqual({ id: (created.body as { id: number }).id, name: "Kept across restarts" })
   })
 
   it("creates the first admin from ADMIN_NAME and ADMIN_PASSWORD without logging the password", async () => {
