@@ -1,0 +1,14 @@
+import { ClubApi } from "@club/http-adapter/contract"
+import { Effect } from "effect"
+import { FetchHttpClient } from "effect/http"
+import { HttpApiClient } from "effect/http-api"
+import type { AccessToken } from "../AccessToken.ts"
+import { bearerAuthentication } from "./bearerAuthentication.ts"
+import type { RestClient } from "./RestClient.ts"
+
+/** A REST client over `fetch` that sends `token` with every call that needs one. */
+export const makeRestClient = (options: { readonly baseUrl: string; readonly token: AccessToken }): Effect.Effect<RestClient> =>
+  HttpApiClient.make(ClubApi, { baseUrl: options.baseUrl }).pipe(
+    Effect.provide(bearerAuthentication(options.token)),
+    Effect.provide(FetchHttpClient.layer)
+  )

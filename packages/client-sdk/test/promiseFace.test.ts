@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ClubApiError, ClubClient } from "../src/index.ts"
+import { json, problem, startFakeServer, text } from "./fakeServer.ts"
+
+const jwt = (exp: number) => `e30.${Buffer.from(JSON.stringify({ exp })).toString("base64url")}.sig`
+const inAnHour = () => Math.floor(Date.now() / 1000) + 3600
+
+const session = {
+  id: 7,
+  name: "Intervals",
+  isRecurrent: false,
+  creneau: "2026-01-05T18:00:00",
+  duree: 60,
+  groupe: null,
+  coachId: 1,
+  athleteIds: [2],
+  activiteIds: []
+}
+
+let server: Awaited<ReturnType<typeof startFakeServer>>
+
+beforeAll(async () => {
+  server = await startFakeServer((request) => {
+    switch (`${request.method} ${request.url}`) {
+      case "POST /auth/login":
+        return JSON.parse(request.body).password === "right-password"
+          ? json(200, { token: jwt(inAnHour()), tokenType: "Bearer", expiresIn: 3600, user: { id: 1, name: "coach", email: null, role: "COACH" } })
+          : problem(401, "Unauthorized", "Wrong name or password")
+      case "GET /session/7":
+        return json(200, session)
+      case "GET /session/999":
+        return text(404, "Session not found with id 999")
+      case "GET /coaches/5":
+        return problem(404, "Not Found", "Coach not found")
+      case "POST /session/create":
+        return problem(403, "Forbidden", "Only a coach may create a session")
+      case "GET /activite/3":
+        return { status: 404 }
+      case "POST /activite/create":
+        return text(500, "Error: Session 9 not found")
+      case "PUT /athletes/4":
+        return { status: 204 }
+      case "GET /auth/me":
+        return problem(401, "Unauthorized", "The token has expired")
+      case "GET /activite/all":
+        return text(502, "Bad gateway")
+      case "POST /todo.TodoService/CreateTask":
+        return json(400, { code: "invalid_argument", message: "title must not be blank" })
+      case "POST /todo.TodoService/ListTasks":
+        return json(200, { tasks: [{ id: "t1", title: "Wax skis", description: "", success: false }] })
+    }
+    return undefined
+  })
+})
+
+afterAll(() => server.close())
+
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.fail("expected a failure"),
+    (error: unknown) => {
+      expect(error).toBeInstanceOf(ClubApiError)
+      return error as ClubApiError
+    }
+  )
+
+describe("the Promise face", () => {
+  it("logs in, keeps the user and the token's lifetime, and sends the token with every call", async () => {
+    const club = await ClubClient.login({ baseUrl: server.baseUrl, name: "coach", password: "right-password" })
+    expect(club.user?.role).toBe("COACH")
+    expect(club.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 3500_000)
+    expect(await club.sessions.get(7)).toEqual(session)
+    expect(server.requests.at(-1)?.authorization).toBe(`Bearer ${club.token}`)
+  })
+
+  it("rejects a wrong password with the server's 401", async () => {
+    const error = await failure(ClubClient.login({ baseUrl: server.baseUrl, name: "coach", password: "wrong-password" }))
+    expect(error).toMatchObject({ tag: "Unauthorized", status: 401, message: "Wrong name or password" })
+  })
+
+  describe("with a client", () => {
+    const club = () => ClubClient.fromToken({ baseUrl: server.baseUrl, token: jwt(inAnHour()) })
+
+    it("reads the seed's plain-text 404", async () => {
+      const error = await failure(club().sessions.get(999))
+      expect(error).toMatchObject({ tag: "SessionNotFoundText", status: 404, message: "Session not found with id 999" })
+    })
+
+    it("reads a problem's detail", async () => {
+      expect(await failure(club().coaches.get(5))).toMatchObject({ tag: "NotFound", status: 404, message: "Coach not found" })
+      expect(await failure(club().sessions.create({ name: "x" }))).toMatchObject({ tag: "Forbidden", status: 403 })
+    })
+
+    it("reads the seed's empty 404, its 500 'Error: ' text and its 204 failure", async () => {
+      expect(await failure(club().activities.get(3))).toMatchObject({ tag: "NotFoundEmpty", status: 404 })
+      expect(await failure(club().activities.create({ sessionId: 9, name: "Warm-up" }))).toMatchObject({
+        tag: "ActivityFailed",
+        status: 500,
+        message: "Session 9 not found"
+      })
+      expect(await failure(club().athletes.update(4, { name: "A" }))).toMatchObject({ tag: "AthleteUpdateFailed", status: 204 })
+    })
+
+    it("refuses arguments the contract refuses, before sending anything", async () => {
+      const before = server.requests.length
+      expect(await failure(club().sessions.get(0))).toMatchObject({ tag: "InvalidInput", status: undefined })
+      expect((await failure(club().sessions.create({ creneau: "tomorrow" }))).message).toMatch(/creneau/)
+      expect(await failure(club().athletes.sessionsBetween(1, "2026-01-01", "31/01/2026"))).toMatchObject({ tag: "InvalidInput" })
+      expect(server.requests.length).toBe(before)
+    })
+
+    it("reports an answer the contract does not declare with its status and body", async () => {
+      expect(await failure(club().activities.all())).toMatchObject({ tag: "UnexpectedResponse", status: 502, message: "Bad gateway" })
+    })
+
+    it("reports a server-side expiry clearly", async () => {
+      expect(await failure(club().me())).toMatchObject({
+        tag: "TokenExpired",
+        status: 401,
+        message: "The session token has expired; log in again"
+      })
+    })
+
+    it("reports a Connect failure with its code and message", async () => {
+      expect(await failure(club().todo.createTask({ title: " " }))).toMatchObject({
+        tag: "InvalidArgument",
+        code: "invalid_argument",
+        status: undefined,
+        message: "title must not be blank"
+      })
+      expect((await club().todo.listTasks()).map((task) => task.title)).toEqual(["Wax skis"])
+      expect(server.requests.at(-1)?.authorization).toMatch(/^Bearer /)
+    })
+  })
+
+  it("fails every call of an expired token locally, REST and Connect alike", async () => {
+    const club = ClubClient.fromToken({ baseUrl: server.baseUrl, token: jwt(Math.floor(Date.now() / 1000) - 1) })
+    expect(club.isExpired()).toBe(true)
+    const before = server.requests.length
+    expect(await failure(club.sessions.get(7))).toMatchObject({
+      tag: "TokenExpired",
+      status: 401,
+      message: "The session token has expired; log in again"
+    })
+    expect(await failure(club.todo.listTasks())).toMatchObject({ tag: "TokenExpired", code: "unauthenticated" })
+    expect(server.requests.length).toBe(before)
+  })
+
+  it("reports an unreachable server as a network error", async () => {
+    const club = ClubClient.fromToken({ baseUrl: "http://127.0.0.1:9", token: "opaque" })
+    expect(await failure(club.health.live())).toMatchObject({ tag: "NetworkError", status: undefined })
+    expect(await failure(club.todo.listTasks())).toMatchObject({ code: "unavailable" })
+  })
+})
