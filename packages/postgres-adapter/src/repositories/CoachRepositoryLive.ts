@@ -1,17 +1,9 @@
-import {
-  type CoachCreate,
-  type CoachId,
-  CoachRepository,
-  CoachStillOwnsSessions,
-  type CoachUpdate,
-  EntityNotFound,
-  IdAlreadyInUse
-} from "@club/core"
-import { Effect, Layer, Option, Schema } from "effect"
-import { SqlClient, SqlSchema } from "effect/sql"
+import { type CoachId, CoachRepository, CoachStillOwnsSessions, EntityNotFound } from "@club/core"
+import { Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
 import { CoachFromRow } from "../rows/CoachRow.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
-import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
+import { namedRecords } from "./namedRecords.ts"
 
 const SessionCount = Schema.Array(Schema.Struct({ count: Schema.Int }))
 
@@ -19,18 +11,10 @@ export const CoachRepositoryLive = Layer.effect(
   CoachRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const decodeCoach = Schema.decodeUnknownEffect(CoachFromRow)
-
-    const findOne = SqlSchema.findOneOption({
-      Request: Schema.Number,
-      Result: CoachFromRow,
-      execute: (id) => sql`SELECT id, name FROM coaches WHERE id = ${id}`
-    })
-
-    const listAll = SqlSchema.findAll({
-      Request: Schema.Void,
-      Result: CoachFromRow,
-      execute: () => sql`SELECT id, name FROM coaches ORDER BY id`
+    const records = namedRecords<typeof CoachFromRow.Type, CoachId>(sql, {
+      table: "coaches",
+      entity: "Coach",
+      fromRow: CoachFromRow
     })
 
     const countSessions = (id: number) =>
@@ -38,30 +22,6 @@ export const CoachRepositoryLive = Layer.effect(
         Effect.flatMap(Schema.decodeUnknownEffect(SessionCount)),
         Effect.map(([row]) => row?.count ?? 0)
       )
-
-    const create = Effect.fn("CoachRepository.create")(function*(input: CoachCreate) {
-      const values = { name: input.name }
-      if (input.id === null) return yield* decodeCoach(yield* insertWithGeneratedId(sql, "coaches", values))
-      const row = yield* insertWithSuppliedId(sql, "coaches", input.id, values)
-      if (Option.isNone(row)) return yield* new IdAlreadyInUse({ entity: "Coach", id: input.id })
-      return yield* decodeCoach(row.value)
-    }, dieOnInfrastructureError)
-
-    const findById = Effect.fn("CoachRepository.findById")(function*(id: CoachId) {
-      return yield* findOne(id)
-    }, dieOnInfrastructureError)
-
-    const list = Effect.fn("CoachRepository.list")(function*() {
-      return yield* listAll(undefined)
-    }, dieOnInfrastructureError)
-
-    const update = Effect.fn("CoachRepository.update")(function*(id: CoachId, input: CoachUpdate) {
-      const rows = input.name === undefined
-        ? yield* sql`SELECT id, name FROM coaches WHERE id = ${id}`
-        : yield* sql`UPDATE coaches SET name = ${input.name} WHERE id = ${id} RETURNING id, name`
-      if (rows[0] === undefined) return yield* new EntityNotFound({ entity: "Coach", id })
-      return yield* decodeCoach(rows[0])
-    }, dieOnInfrastructureError)
 
     const remove = Effect.fn("CoachRepository.delete")(function*(id: CoachId) {
       yield* sql.withTransaction(Effect.gen(function*() {
@@ -75,6 +35,6 @@ export const CoachRepositoryLive = Layer.effect(
       }))
     }, dieOnInfrastructureError)
 
-    return CoachRepository.of({ create, findById, list, update, delete: remove })
+    return CoachRepository.of({ ...records, delete: remove })
   })
 )

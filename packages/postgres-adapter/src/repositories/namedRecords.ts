@@ -1,0 +1,51 @@
+import { EntityNotFound, IdAlreadyInUse } from "@club/core"
+import { Effect, Option, Schema } from "effect"
+import type { SqlClient } from "effect/sql"
+import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
+import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
+
+/**
+ * Create, read, list and rename of a table of `{id, name}` records (coaches, admins): they differ
+ * only in how a delete is allowed.
+ */
+export const namedRecords = <A, Id extends number>(
+  sql: SqlClient.SqlClient,
+  options: {
+    readonly table: "coaches" | "admins"
+    readonly entity: "Coach" | "Admin"
+    readonly fromRow: Schema.Codec<A, { readonly id: unknown; readonly name: string | null }>
+  }
+) => {
+  const { entity, table } = options
+  const decodeOne = Schema.decodeUnknownEffect(options.fromRow)
+  const decodeAll = Schema.decodeUnknownEffect(Schema.Array(options.fromRow))
+  const span = `${entity}Repository`
+
+  return {
+    create: Effect.fn(`${span}.create`)(function*(input: { readonly id: Id | null; readonly name: string | null }) {
+      const values = { name: input.name }
+      if (input.id === null) return yield* decodeOne(yield* insertWithGeneratedId(sql, table, values))
+      const row = yield* insertWithSuppliedId(sql, table, input.id, values)
+      if (Option.isNone(row)) return yield* new IdAlreadyInUse({ entity, id: input.id })
+      return yield* decodeOne(row.value)
+    }, dieOnInfrastructureError),
+
+    findById: Effect.fn(`${span}.findById`)(function*(id: Id) {
+      const [row] = yield* sql`SELECT id, name FROM ${sql(table)} WHERE id = ${id}`
+      return row === undefined ? Option.none() : Option.some(yield* decodeOne(row))
+    }, dieOnInfrastructureError),
+
+    list: Effect.fn(`${span}.list`)(function*() {
+      return yield* decodeAll(yield* sql`SELECT id, name FROM ${sql(table)} ORDER BY id`)
+    }, dieOnInfrastructureError),
+
+    /** The name is replaced only when the key is present. */
+    update: Effect.fn(`${span}.update`)(function*(id: Id, input: { readonly name?: string | null }) {
+      const rows = input.name === undefined
+        ? yield* sql`SELECT id, name FROM ${sql(table)} WHERE id = ${id}`
+        : yield* sql`UPDATE ${sql(table)} SET name = ${input.name} WHERE id = ${id} RETURNING id, name`
+      if (rows[0] === undefined) return yield* new EntityNotFound({ entity, id })
+      return yield* decodeOne(rows[0])
+    }, dieOnInfrastructureError)
+  }
+}
