@@ -63,8 +63,9 @@ const make = Effect.gen(function*() {
         return yield* new Unauthenticated({ reason: "credentials" })
       }
       yield* attempts.clear(nameKey)
-      const user = credentials.value.user
-      const issuedAt = Math.floor(now / 1000)
+      const { tokensValidAfter, user } = credentials.value
+      // Right after a role or password change the bound lies in the current second's future.
+      const issuedAt = Math.max(Math.floor(now / 1000), tokensValidAfter)
       const token = yield* signer.sign({
         userId: user.id,
         role: user.role,

@@ -42,6 +42,8 @@ const make = Effect.gen(function*() {
       const link = yield* linkOrFail(role, input, roleChanged)
       const passwordHash = input.password === undefined ? undefined : yield* hasher.hash(Redacted.make(input.password))
       // A token carries the rights of the moment it was issued: a new role or password ends the old tokens.
+      // Token times are whole seconds: the bound is the next second, so that a token issued earlier in
+      // this same second ends too (login issues tokens no earlier than the bound).
       const revoke = roleChanged || passwordHash !== undefined
       const changes: UserChanges = {
         ...(input.name === undefined ? {} : { name: input.name }),
@@ -49,7 +51,7 @@ const make = Effect.gen(function*() {
         ...(roleChanged ? { role } : {}),
         ...(passwordHash === undefined ? {} : { passwordHash }),
         ...(link === undefined ? {} : { link }),
-        ...(revoke ? { revokeTokensIssuedBefore: Math.floor((yield* Clock.currentTimeMillis) / 1000) } : {})
+        ...(revoke ? { revokeTokensIssuedBefore: Math.floor((yield* Clock.currentTimeMillis) / 1000) + 1 } : {})
       }
       return yield* users.update(id, changes)
     }),

@@ -86,7 +86,7 @@ export const UserUpdateInput = Schema.Struct({
 })
 
 export const LoginInput = Schema.Struct({
-  name: Schema.String.check(Schema.isMaxLength(200)),
+  name: ShortText,
   password: Schema.String.check(Schema.isMaxLength(1000))
 })
 

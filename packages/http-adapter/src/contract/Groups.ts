@@ -1,4 +1,4 @@
-import { ActivityId, AdminId, AthleteId, CalendarDate, CoachId, SessionId, UserId } from "@club/core"
+import { ActivityId, AdminId, AthleteId, CalendarDate, CoachId, SessionId, ShortText, UserId } from "@club/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { Authentication } from "./Authentication.ts"
@@ -21,8 +21,17 @@ import {
   UserDto,
   UserUpdateInput
 } from "./Dto.ts"
-import { Conflict, Forbidden, InvalidRequest, NotFound, TooManyRequests, Unauthorized, Unavailable } from "./Problems.ts"
+import {
+  Conflict,
+  Forbidden,
+  InvalidRequest,
+  NotFound,
+  TooManyRequestsWithRetryAfter,
+  Unauthorized,
+  Unavailable
+} from "./Problems.ts"
 import { InputFailure } from "./RequestErrors.ts"
+import { RequiredOperation } from "./RequiredOperation.ts"
 import {
   ActivityFailedText,
   AthleteUpdateFailedBody,
@@ -41,11 +50,12 @@ export class HealthGroup extends HttpApiGroup.make("health").add(
 
 export class AuthGroup extends HttpApiGroup.make("auth").add(
   HttpApiEndpoint.get("me", "/auth/me", { success: UserDto, error: [NotFound, Forbidden] })
+    .annotate(RequiredOperation, "auth.me")
 ).middleware(Authentication).add(
   HttpApiEndpoint.post("login", "/auth/login", {
     payload: LoginInput,
     success: LoginDto,
-    error: [Unauthorized, TooManyRequests]
+    error: [Unauthorized, TooManyRequestsWithRetryAfter]
   })
 ) {}
 
@@ -54,29 +64,30 @@ export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
     payload: ActiviteInput,
     success: text(201),
     error: [ActivityFailedText, Forbidden]
-  }).annotate(InputFailure, "activityText"),
+  }).annotate(InputFailure, "activityText").annotate(RequiredOperation, "activity.create"),
   HttpApiEndpoint.delete("delete", "/activite/delete/:id", {
     params: { id: ActivityId },
     success: text(200),
     error: [ActivityFailedText, Forbidden]
-  }).annotate(InputFailure, "activityText"),
+  }).annotate(InputFailure, "activityText").annotate(RequiredOperation, "activity.delete"),
   HttpApiEndpoint.post("update", "/activite/update/:id", {
     params: { id: ActivityId },
     payload: ActiviteInput,
     success: text(200),
     error: [ActivityFailedText, Forbidden]
-  }).annotate(InputFailure, "activityText"),
-  HttpApiEndpoint.get("all", "/activite/all", { success: Schema.Array(ActiviteDto), error: [NotFoundEmptyBody, Forbidden] }),
+  }).annotate(InputFailure, "activityText").annotate(RequiredOperation, "activity.update"),
+  HttpApiEndpoint.get("all", "/activite/all", { success: Schema.Array(ActiviteDto), error: [NotFoundEmptyBody, Forbidden] })
+    .annotate(RequiredOperation, "activity.read"),
   HttpApiEndpoint.get("byTheme", "/activite/theme/:theme", {
-    params: { theme: Schema.String },
+    params: { theme: ShortText },
     success: Schema.Array(ActiviteDto),
     error: [NotFoundEmptyBody, Forbidden]
-  }),
+  }).annotate(RequiredOperation, "activity.read"),
   HttpApiEndpoint.get("get", "/activite/:id", {
     params: { id: ActivityId },
     success: ActiviteDto,
     error: [NotFoundEmptyBody, Forbidden]
-  })
+  }).annotate(RequiredOperation, "activity.read")
 ).middleware(Authentication) {}
 
 export class AthletesGroup extends HttpApiGroup.make("athletes").add(
@@ -84,24 +95,25 @@ export class AthletesGroup extends HttpApiGroup.make("athletes").add(
     payload: AthleteInput,
     success: created(AthleteDto),
     error: [Conflict, Forbidden]
-  }),
-  HttpApiEndpoint.post("all", "/athletes/all", { success: Schema.Array(AthleteDto), error: Forbidden }),
+  }).annotate(RequiredOperation, "athlete.create"),
+  HttpApiEndpoint.post("all", "/athletes/all", { success: Schema.Array(AthleteDto), error: Forbidden })
+    .annotate(RequiredOperation, "athlete.list"),
   HttpApiEndpoint.get("get", "/athletes/:id", {
     params: { id: AthleteId },
     success: AthleteDto,
     error: [NotFoundEmptyBody, Forbidden]
-  }),
+  }).annotate(RequiredOperation, "athlete.read"),
   HttpApiEndpoint.put("update", "/athletes/:id", {
     params: { id: AthleteId },
     payload: AthleteInput,
     success: AthleteDto,
     error: [AthleteUpdateFailedBody, Forbidden]
-  }).annotate(InputFailure, "emptyNoContent"),
+  }).annotate(InputFailure, "emptyNoContent").annotate(RequiredOperation, "athlete.update"),
   HttpApiEndpoint.delete("delete", "/athletes/:id", {
     params: { id: AthleteId },
     success: HttpApiSchema.NoContent,
     error: [NotFoundEmptyBody, Forbidden]
-  })
+  }).annotate(RequiredOperation, "athlete.delete")
 ).middleware(Authentication) {}
 
 /** The seed's session queries under the athlete prefix: any authenticated caller. */
@@ -110,23 +122,24 @@ export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
     params: { id: AthleteId },
     success: Schema.Array(Summary),
     error: Forbidden
-  }),
-  HttpApiEndpoint.get("allSessions", "/athletes/athletes/session", { success: Schema.Array(Summary), error: Forbidden }),
+  }).annotate(RequiredOperation, "schedule.read"),
+  HttpApiEndpoint.get("allSessions", "/athletes/athletes/session", { success: Schema.Array(Summary), error: Forbidden })
+    .annotate(RequiredOperation, "schedule.read"),
   HttpApiEndpoint.get("activitiesOfSession", "/athletes/athletes/session/:id/activities", {
     params: { id: SessionId },
     success: Schema.Array(Summary),
     error: Forbidden
-  }),
+  }).annotate(RequiredOperation, "schedule.read"),
   HttpApiEndpoint.get("sessionsAfter", "/athletes/athletes/:id/session/after/:date", {
     params: { id: AthleteId, date: CalendarDate },
     success: Schema.Array(Summary),
     error: Forbidden
-  }),
+  }).annotate(RequiredOperation, "schedule.read"),
   HttpApiEndpoint.get("sessionsBetween", "/athletes/athletes/:id/session/between/:startDate/:endDate", {
     params: { id: AthleteId, startDate: CalendarDate, endDate: CalendarDate },
     success: Schema.Array(Summary),
     error: Forbidden
-  })
+  }).annotate(RequiredOperation, "schedule.read")
 ).middleware(Authentication) {}
 
 export class SessionsGroup extends HttpApiGroup.make("sessions").add(
@@ -134,24 +147,25 @@ export class SessionsGroup extends HttpApiGroup.make("sessions").add(
     payload: SessionInput,
     success: created(SessionDto),
     error: [SessionCreateFailedText, Forbidden]
-  }).annotate(InputFailure, "badRequestText"),
-  HttpApiEndpoint.get("all", "/session/all", { success: Schema.Array(SessionDto), error: Forbidden }),
+  }).annotate(InputFailure, "badRequestText").annotate(RequiredOperation, "session.create"),
+  HttpApiEndpoint.get("all", "/session/all", { success: Schema.Array(SessionDto), error: Forbidden })
+    .annotate(RequiredOperation, "session.read"),
   HttpApiEndpoint.get("get", "/session/:id", {
     params: { id: SessionId },
     success: SessionDto,
     error: [SessionNotFoundTextBody, Forbidden]
-  }),
+  }).annotate(RequiredOperation, "session.read"),
   HttpApiEndpoint.delete("delete", "/session/delete/:id", {
     params: { id: SessionId },
     success: text(200),
     error: [SessionNotFoundTextBody, Forbidden]
-  }),
+  }).annotate(RequiredOperation, "session.delete"),
   HttpApiEndpoint.put("update", "/session/update/:id", {
     params: { id: SessionId },
     payload: SessionInput,
     success: HttpApiSchema.NoContent,
     error: [NotFound, InvalidRequest, Forbidden]
-  })
+  }).annotate(RequiredOperation, "session.update")
 ).middleware(Authentication) {}
 
 const coachEndpoints = <const Name extends string>(name: Name, prefix: "" | "/coaches") =>
@@ -160,20 +174,22 @@ const coachEndpoints = <const Name extends string>(name: Name, prefix: "" | "/co
       payload: CoachInput,
       success: created(CoachDto),
       error: [Conflict, Forbidden]
-    }),
-    HttpApiEndpoint.get("all", `${prefix}/all`, { success: Schema.Array(CoachDto), error: Forbidden }),
-    HttpApiEndpoint.get("get", `${prefix}/:id`, { params: { id: CoachId }, success: CoachDto, error: [NotFound, Forbidden] }),
+    }).annotate(RequiredOperation, "coach.create"),
+    HttpApiEndpoint.get("all", `${prefix}/all`, { success: Schema.Array(CoachDto), error: Forbidden })
+      .annotate(RequiredOperation, "coach.read"),
+    HttpApiEndpoint.get("get", `${prefix}/:id`, { params: { id: CoachId }, success: CoachDto, error: [NotFound, Forbidden] })
+      .annotate(RequiredOperation, "coach.read"),
     HttpApiEndpoint.put("update", `${prefix}/update/:id`, {
       params: { id: CoachId },
       payload: CoachInput,
       success: CoachDto,
       error: [NotFound, Forbidden]
-    }),
+    }).annotate(RequiredOperation, "coach.update"),
     HttpApiEndpoint.delete("delete", `${prefix}/delete/:id`, {
       params: { id: CoachId },
       success: HttpApiSchema.NoContent,
       error: [NotFound, Conflict, Forbidden]
-    })
+    }).annotate(RequiredOperation, "coach.delete")
   ).middleware(Authentication)
 
 /** The seed gives the coach paths without a prefix; CONTRACT.md serves them there and under `/coaches`. */
@@ -185,20 +201,22 @@ export class UsersGroup extends HttpApiGroup.make("users").add(
     payload: UserCreateInput,
     success: created(UserDto),
     error: [InvalidRequest, Conflict, Forbidden]
-  }),
-  HttpApiEndpoint.get("all", "/users/all", { success: Schema.Array(UserDto), error: Forbidden }),
-  HttpApiEndpoint.get("get", "/users/:id", { params: { id: UserId }, success: UserDto, error: [NotFound, Forbidden] }),
+  }).annotate(RequiredOperation, "user.create"),
+  HttpApiEndpoint.get("all", "/users/all", { success: Schema.Array(UserDto), error: Forbidden })
+    .annotate(RequiredOperation, "user.list"),
+  HttpApiEndpoint.get("get", "/users/:id", { params: { id: UserId }, success: UserDto, error: [NotFound, Forbidden] })
+    .annotate(RequiredOperation, "user.read"),
   HttpApiEndpoint.put("update", "/users/update/:id", {
     params: { id: UserId },
     payload: UserUpdateInput,
     success: UserDto,
     error: [InvalidRequest, NotFound, Conflict, Forbidden]
-  }),
+  }).annotate(RequiredOperation, "user.update"),
   HttpApiEndpoint.delete("delete", "/users/delete/:id", {
     params: { id: UserId },
     success: HttpApiSchema.NoContent,
     error: [NotFound, Forbidden]
-  })
+  }).annotate(RequiredOperation, "user.delete")
 ).middleware(Authentication) {}
 
 export class AdminsGroup extends HttpApiGroup.make("admins").add(
@@ -206,18 +224,20 @@ export class AdminsGroup extends HttpApiGroup.make("admins").add(
     payload: AdminInput,
     success: created(AdminDto),
     error: [Conflict, Forbidden]
-  }),
-  HttpApiEndpoint.get("all", "/admins/all", { success: Schema.Array(AdminDto), error: Forbidden }),
-  HttpApiEndpoint.get("get", "/admins/:id", { params: { id: AdminId }, success: AdminDto, error: [NotFound, Forbidden] }),
+  }).annotate(RequiredOperation, "admin.create"),
+  HttpApiEndpoint.get("all", "/admins/all", { success: Schema.Array(AdminDto), error: Forbidden })
+    .annotate(RequiredOperation, "admin.read"),
+  HttpApiEndpoint.get("get", "/admins/:id", { params: { id: AdminId }, success: AdminDto, error: [NotFound, Forbidden] })
+    .annotate(RequiredOperation, "admin.read"),
   HttpApiEndpoint.put("update", "/admins/update/:id", {
     params: { id: AdminId },
     payload: AdminInput,
     success: AdminDto,
     error: [NotFound, Forbidden]
-  }),
+  }).annotate(RequiredOperation, "admin.update"),
   HttpApiEndpoint.delete("delete", "/admins/delete/:id", {
     params: { id: AdminId },
     success: HttpApiSchema.NoContent,
     error: [NotFound, Forbidden]
-  })
+  }).annotate(RequiredOperation, "admin.delete")
 ).middleware(Authentication) {}

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { HttpApiError } from "effect/http-api"
+import { HttpApiError, HttpApiSchema } from "effect/http-api"
 
 /**
  * RFC 9457 problems (`application/problem+json`) for every failure the seed does not pin to
@@ -48,6 +48,17 @@ export class TooManyRequests extends HttpApiError.Problem<TooManyRequests>()("To
   status: 429,
   title: "Too Many Requests"
 }, { retryAfter: Schema.Int }) {}
+
+/** The 429 problem with its `Retry-After` header (seconds), which clients and proxies read rather than the body. */
+export const TooManyRequestsWithRetryAfter = TooManyRequests.pipe(
+  HttpApiSchema.encodeToWithHeaders({
+    body: TooManyRequests,
+    headers: { "retry-after": Schema.NumberFromString }
+  }, {
+    decode: ({ body }) => body,
+    encode: (problem) => ({ body: problem, headers: { "retry-after": problem.retryAfter } })
+  })
+)
 
 export class Unavailable extends HttpApiError.Problem<Unavailable>()("Unavailable", {
   type: "about:blank",

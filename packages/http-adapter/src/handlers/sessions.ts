@@ -34,11 +34,11 @@ export const SessionsHandlers = HttpApiBuilder.group(ClubApi, "sessions", Effect
     .handle("delete", ({ params }) =>
       sessions.delete(params.id).pipe(Effect.as("Session deleted successfully"), textNotFound))
     .handle("update", ({ params, payload }) =>
-      // The seed applies only these three, each only when present.
+      // The seed applies only these three, each only when present; null counts as absent on input.
       sessions.update(
         params.id,
         new SessionUpdate({
-          ...(payload.duree === undefined ? {} : { duree: payload.duree }),
+          ...(payload.duree == null ? {} : { duree: payload.duree }),
           ...(payload.athleteIds == null ? {} : { athleteIds: payload.athleteIds }),
           ...(payload.activiteIds == null ? {} : { activiteIds: payload.activiteIds })
         })

@@ -1,0 +1,195 @@
+import { describe, expect, it } from "vitest"
+import { onEveryDatabase, unique } from "./support/club.ts"
+import { expectEmpty, expectJson, expectText } from "./support/expectations.ts"
+import { allActivities, createActivity, createSession, readSession } from "./support/fixtures.ts"
+
+const missingId = 987_654_321
+
+await onEveryDatabase("The seed's activity endpoints", (club) => {
+  describe("POST /activite/create (Coach)", () => {
+    it("answers 201, plain text 'Activity created', and stores the activity in its session", async () => {
+      const session = await createSession(club())
+      const name = unique("Sprints")
+      const reply = await club().coach.post("/activite/create", {
+        name,
+        theme: "cardio",
+        duree: 45,
+        dataActivite: ["10 x 100 m", "rest 1 min"],
+        sessionId: session.id
+      })
+      expectText(reply, 201, "Activity created")
+      const [id] = (await readSession(club(), session.id)).activiteIds
+      expectJson(await club().coach.get(`/activite/${id}`), 200, {
+        id: null,
+        name,
+        theme: "cardio",
+        duree: 45,
+        dataActivite: ["10 x 100 m", "rest 1 min"],
+        sessionId: session.id
+      })
+    })
+
+    it("ignores the id of the request body, and keeps a missing duree null", async () => {
+      const session = await createSession(club())
+      expectText(await club().coach.post("/activite/create", { id: 777_777, name: "Stretching", sessionId: session.id }), 201, "Activity created")
+      const [id] = (await readSession(club(), session.id)).activiteIds
+      expect(id).not.toBe(777_777)
+      expectEmpty(await club().coach.get("/activite/777777"), 404)
+      expectJson(await club().coach.get(`/activite/${id}`), 200, {
+        id: null,
+        name: "Stretching",
+        theme: null,
+        duree: null,
+        dataActivite: [],
+        sessionId: session.id
+      })
+    })
+
+    it("answers 500, plain text 'Error: ' followed by the failure message, when sessionId is unknown; nothing is stored", async () => {
+      const before = await allActivities(club())
+      const reply = await club().coach.post("/activite/create", { name: unique("Orphan"), sessionId: missingId })
+      expectText(reply, 500, new RegExp(`^Error: .*sessionId.*${missingId}`, "u"))
+      expect(await allActivities(club())).toEqual(before)
+    })
+
+    it("answers 500, plain text 'Error: ' followed by the failure message, when sessionId is missing; nothing is stored", async () => {
+      const before = await allActivities(club())
+      expectText(await club().coach.post("/activite/create", { name: unique("Orphan") }), 500, /^Error: .*sessionId/u)
+      expect(await allActivities(club())).toEqual(before)
+    })
+  })
+
+  describe("DELETE /activite/delete/{id} (Coach)", () => {
+    it("answers 200, plain text 'Activity deleted', and the activity is gone", async () => {
+      const session = await createSession(club())
+      const id = await createActivity(club(), session.id)
+      expectText(await club().coach.delete(`/activite/delete/${id}`), 200, "Activity deleted")
+      expectEmpty(await club().coach.get(`/activite/${id}`), 404)
+      expect((await readSession(club(), session.id)).activiteIds).toEqual([])
+    })
+
+    it("answers 500, plain text 'Error: ' followed by the failure message, when the activity does not exist", async () => {
+      expectText(await club().coach.delete(`/activite/delete/${missingId}`), 500, new RegExp(`^Error: .*${missingId}`, "u"))
+    })
+  })
+
+  describe("POST /activite/update/{id} (Coach)", () => {
+    it("answers 200, plain text 'Activity modified', replacing name, theme, duree, dataActivite and session", async () => {
+      const [from, to] = [await createSession(club()), await createSession(club())]
+      const id = await createActivity(club(), from.id, { name: "Before", theme: "old", duree: 10, dataActivite: ["a"] })
+      const reply = await club().coach.post(`/activite/update/${id}`, {
+        name: "After",
+        theme: "new",
+        duree: 20,
+        dataActivite: ["b", "c"],
+        sessionId: to.id
+      })
+      expectText(reply, 200, "Activity modified")
+      expectJson(await club().coach.get(`/activite/${id}`), 200, {
+        id: null,
+        name: "After",
+        theme: "new",
+        duree: 20,
+        dataActivite: ["b", "c"],
+        sessionId: to.id
+      })
+      expect((await readSession(club(), from.id)).activiteIds).toEqual([])
+      expect((await readSession(club(), to.id)).activiteIds).toEqual([id])
+    })
+
+    it("stores a null duree as 0, and replaces absent fields by null", async () => {
+      const session = await createSession(club())
+      const id = await createActivity(club(), session.id, { name: "Keep?", theme: "t", duree: 30, dataActivite: ["x"] })
+      expectText(await club().coach.post(`/activite/update/${id}`, { duree: null, sessionId: session.id }), 200, "Activity modified")
+      expectJson(await club().coach.get(`/activite/${id}`), 200, {
+        id: null,
+        name: null,
+        theme: null,
+        duree: 0,
+        dataActivite: [],
+        sessionId: session.id
+      })
+    })
+
+    it("answers 500, plain text 'Error: ' followed by the failure message, when the activity does not exist", async () => {
+      const session = await createSession(club())
+      const reply = await club().coach.post(`/activite/update/${missingId}`, { name: "x", sessionId: session.id })
+      expectText(reply, 500, new RegExp(`^Error: .*${missingId}`, "u"))
+    })
+
+    it("answers 500, plain text 'Error: ' followed by the failure message, when the session does not exist; the activity is unchanged", async () => {
+      const session = await createSession(club())
+      const id = await createActivity(club(), session.id, { name: "Stays", theme: "t", duree: 5 })
+      const before = await club().coach.get(`/activite/${id}`)
+      const reply = await club().coach.post(`/activite/update/${id}`, { name: "Moved?", sessionId: missingId })
+      expectText(reply, 500, new RegExp(`^Error: .*sessionId.*${missingId}`, "u"))
+      expectJson(await club().coach.get(`/activite/${id}`), 200, before.body)
+    })
+  })
+
+  describe("GET /activite/{id} (Coach or Athlete)", () => {
+    it("answers 200 with the ActiviteDTO, id returned as null", async () => {
+      const session = await createSession(club())
+      const id = await createActivity(club(), session.id, { name: "Read me", theme: "read", duree: 12, dataActivite: ["d"] })
+      const expected = { id: null, name: "Read me", theme: "read", duree: 12, dataActivite: ["d"], sessionId: session.id }
+      expectJson(await club().coach.get(`/activite/${id}`), 200, expected)
+      expectJson(await club().athlete.get(`/activite/${id}`), 200, expected)
+    })
+
+    it("answers 404 with an empty body when the activity does not exist", async () => {
+      expectEmpty(await club().athlete.get(`/activite/${missingId}`), 404)
+    })
+  })
+
+  describe("GET /activite/all (Coach or Athlete)", () => {
+    it("answers 200 with an array of ActiviteDTO, every id returned as null", async () => {
+      const session = await createSession(club())
+      const name = unique("Listed")
+      await createActivity(club(), session.id, { name, theme: "list", duree: 7, dataActivite: [] })
+      const reply = await club().athlete.get("/activite/all")
+      expectJson(reply, 200, expect.arrayContaining([
+        { id: null, name, theme: "list", duree: 7, dataActivite: [], sessionId: session.id }
+      ]))
+      for (const activity of reply.body as Array<{ id: unknown }>) expect(activity.id).toBeNull()
+    })
+  })
+
+  describe("GET /activite/theme/{theme} (Coach or Athlete)", () => {
+    it("answers 200 with the activities whose theme equals the path value (exact match)", async () => {
+      const session = await createSession(club())
+      const theme = unique("Plyo")
+      const [a, b] = [unique("Jumps"), unique("Bounds")]
+      await createActivity(club(), session.id, { name: a, theme })
+      await createActivity(club(), session.id, { name: b, theme })
+      await createActivity(club(), session.id, { name: unique("Other"), theme: theme.toUpperCase() })
+      await createActivity(club(), session.id, { name: unique("Prefix"), theme: `${theme}-extra` })
+      const reply = await club().coach.get(`/activite/theme/${theme}`)
+      expectJson(reply, 200, expect.arrayContaining([
+        { id: null, name: a, theme, duree: null, dataActivite: [], sessionId: session.id },
+        { id: null, name: b, theme, duree: null, dataActivite: [], sessionId: session.id }
+      ]))
+      expect(reply.body).toHaveLength(2)
+    })
+
+    it("matches a theme with a space given percent-encoded in the path", async () => {
+      const session = await createSession(club())
+      const theme = `${unique("upper")} body`
+      await createActivity(club(), session.id, { name: "Push-ups", theme })
+      const reply = await club().athlete.get(`/activite/theme/${encodeURIComponent(theme)}`)
+      expectJson(reply, 200, [{ id: null, name: "Push-ups", theme, duree: null, dataActivite: [], sessionId: session.id }])
+    })
+
+    it("matches a theme of 200 characters, the longest an activity can hold", async () => {
+      const session = await createSession(club())
+      const theme = `${unique("Renforcement")} musculaire, élastiques ${"et haltères ".repeat(20)}`.slice(0, 200)
+      expect(theme).toHaveLength(200)
+      await createActivity(club(), session.id, { name: "Long theme", theme })
+      const reply = await club().coach.get(`/activite/theme/${encodeURIComponent(theme)}`)
+      expectJson(reply, 200, [{ id: null, name: "Long theme", theme, duree: null, dataActivite: [], sessionId: session.id }])
+    })
+
+    it("answers 200 with an empty array when no activity has that theme", async () => {
+      expectJson(await club().athlete.get(`/activite/theme/${unique("none")}`), 200, [])
+    })
+  })
+})

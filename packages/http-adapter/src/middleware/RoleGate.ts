@@ -1,0 +1,24 @@
+import { type Actor, Forbidden as RoleRefused, isAllowed } from "@club/core"
+import { Context, Effect, Option } from "effect"
+import { HttpRouter, HttpServerRequest } from "effect/http"
+import type { HttpApiEndpoint } from "effect/http-api"
+import { Forbidden } from "../contract/Problems.ts"
+import { RequiredOperation } from "../contract/RequiredOperation.ts"
+
+/**
+ * Core's role check, made before the request is decoded: a caller whose role may not perform the
+ * endpoint's operation gets its 403 whatever it sent, never the endpoint's answer to bad input
+ * (an activity's 500, an athlete update's 204). The use-cases still check it themselves.
+ */
+export const roleRefusal = (endpoint: HttpApiEndpoint.Top, actor: Actor) =>
+  Effect.gen(function*() {
+    const operation = Context.get(endpoint.annotations, RequiredOperation)
+    if (operation === undefined) return Option.none()
+    // The path's id names the record of the operation's owner rule (athlete for athlete.update, user for user.read).
+    const id = Number((yield* HttpRouter.RouteContext).params["id"])
+    if (isAllowed(operation, actor, { athleteId: id, userId: id })) return Option.none()
+    const request = yield* HttpServerRequest.HttpServerRequest
+    return Option.some(
+      new Forbidden({ detail: new RoleRefused({ operation }).message, instance: request.url.split("?")[0]! })
+    )
+  })
