@@ -17,9 +17,15 @@ const announce = Effect.gen(function*() {
  * Serves `routes` (HttpApi or HttpRouter layers) on the one port of the configuration, next to
  * the Connect handler when one is provided (`Listener.ConnectHandler`).
  */
+/**
+ * A path parameter may hold a whole stored value: a theme is up to 200 characters, several times
+ * that once percent-encoded (the router's default stops at 100).
+ */
+const routerConfig = { maxParamLength: 2_400 }
+
 export const layer = <E, R>(routes: Layer.Layer<never, E, R>) =>
   Layer.effectDiscard(announce).pipe(
-    Layer.provide(HttpRouter.serve(routes, { disableListenLog: true })),
+    Layer.provide(HttpRouter.serve(routes, { disableListenLog: true, routerConfig })),
     Layer.provide(Listener.layerConfig),
     Layer.provide(NodeHttpServer.layerHttpServices)
   )
