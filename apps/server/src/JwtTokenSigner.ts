@@ -1,6 +1,6 @@
-import { Role, TokenSigner, Unauthenticated, UserId } from "@club/core"
+import { Role, type TokenClaims, TokenSigner, Unauthenticated, UserId } from "@club/core"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
-import { createHmac, timingSafeEqual } from "node:crypto"
+import { createHmac, createSecretKey, timingSafeEqual } from "node:crypto"
 import { AppConfig } from "./AppConfig.ts"
 import { type JwtSecretError, loadJwtSecret } from "./JwtSecret.ts"
 
@@ -36,14 +36,46 @@ const hasExactHeader = (value: unknown): boolean =>
   (value as Record<string, unknown>)["alg"] === header.alg &&
   (value as Record<string, unknown>)["typ"] === header.typ
 
+/** How many verified tokens are remembered; past it the memory starts over. */
+const maxRemembered = 10_000
+
 export const make = (secret: Uint8Array): TokenSigner["Service"] => {
-  const signature = (signingInput: string) => createHmac("sha256", secret).update(signingInput).digest("base64url")
+  // Imported once: every request verifies a token, and importing raw key bytes each time showed on the profile.
+  const key = createSecretKey(secret)
+  const signature = (signingInput: string) => createHmac("sha256", key).update(signingInput).digest("base64url")
 
   // Comparing the base64url text, not the decoded bytes, also refuses non-canonical encodings.
   const signatureMatches = (signingInput: string, given: string) => {
     const expected = Buffer.from(signature(signingInput))
     const actual = Buffer.from(given)
     return expected.length === actual.length && timingSafeEqual(expected, actual)
+  }
+
+  /** The claims of a well-formed token signed with our key, expiry aside; undefined otherwise. */
+  const check = (token: string): TokenClaims | undefined => {
+    const parts = token.split(".")
+    if (parts.length !== 3 || !parts.every((part) => base64url.test(part))) return undefined
+    const [encodedTokenHeader, encodedPayload, givenSignature] = parts as [string, string, string]
+    if (!hasExactHeader(parseJson(encodedTokenHeader))) return undefined
+    if (!signatureMatches(`${encodedTokenHeader}.${encodedPayload}`, givenSignature)) return undefined
+    const payload = decodePayload(parseJson(encodedPayload))
+    if (Option.isNone(payload)) return undefined
+    const userId = decodeUserId(Number(payload.value.sub))
+    if (Option.isNone(userId)) return undefined
+    return { userId: userId.value, role: payload.value.role, issuedAt: payload.value.iat, expiresAt: payload.value.exp }
+  }
+
+  // The same token comes with every request of a session; what its signature proves does not change,
+  // so it is checked once. Only expiry depends on the time, and it is compared on every call.
+  const verified = new Map<string, TokenClaims>()
+  const checkRemembered = (token: string): TokenClaims | undefined => {
+    const known = verified.get(token)
+    if (known !== undefined) return known
+    const claims = check(token)
+    if (claims === undefined) return undefined
+    if (verified.size >= maxRemembered) verified.clear()
+    verified.set(token, claims)
+    return claims
   }
 
   return TokenSigner.of({
@@ -55,23 +87,11 @@ export const make = (secret: Uint8Array): TokenSigner["Service"] => {
       }),
     verify: (token) =>
       Effect.gen(function*() {
-        const parts = token.split(".")
-        if (parts.length !== 3 || !parts.every((part) => base64url.test(part))) return yield* invalid
-        const [encodedTokenHeader, encodedPayload, givenSignature] = parts as [string, string, string]
-        if (!hasExactHeader(parseJson(encodedTokenHeader))) return yield* invalid
-        if (!signatureMatches(`${encodedTokenHeader}.${encodedPayload}`, givenSignature)) return yield* invalid
-        const payload = decodePayload(parseJson(encodedPayload))
-        if (Option.isNone(payload)) return yield* invalid
-        const userId = decodeUserId(Number(payload.value.sub))
-        if (Option.isNone(userId)) return yield* invalid
+        const claims = checkRemembered(token)
+        if (claims === undefined) return yield* invalid
         const nowSeconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-        if (nowSeconds >= payload.value.exp) return yield* expired
-        return {
-          userId: userId.value,
-          role: payload.value.role,
-          issuedAt: payload.value.iat,
-          expiresAt: payload.value.exp
-        }
+        if (nowSeconds >= claims.expiresAt) return yield* expired
+        return claims
       })
   })
 }

@@ -1,6 +1,7 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
+import { logDefects, logsEveryRequest } from "./AccessLog.ts"
 import { AppConfig } from "./AppConfig.ts"
 import { describeDatabase } from "./DatabaseDescription.ts"
 import * as Listener from "./Listener.ts"
@@ -25,7 +26,14 @@ const routerConfig = { maxParamLength: 2_400 }
 
 export const layer = <E, R>(routes: Layer.Layer<never, E, R>) =>
   Layer.effectDiscard(announce).pipe(
-    Layer.provide(HttpRouter.serve(routes, { disableListenLog: true, routerConfig })),
+    Layer.provide(Layer.unwrap(AppConfig.useSync((config) =>
+      HttpRouter.serve(routes, {
+        disableListenLog: true,
+        routerConfig,
+        disableLogger: !logsEveryRequest(config.logLevel),
+        middleware: logDefects
+      })
+    ))),
     Layer.provide(Listener.layerConfig),
     Layer.provide(NodeHttpServer.layerHttpServices)
   )

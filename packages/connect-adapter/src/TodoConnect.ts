@@ -2,17 +2,22 @@ import type { AuthService, TaskService } from "@club/core"
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect"
 import { Effect } from "effect"
 import { makeAuthInterceptor } from "./authInterceptor.ts"
-import { makeEdgeRunner } from "./EdgeRunner.ts"
+import { type EdgeRunner, makeEdgeRunner } from "./EdgeRunner.ts"
+import { todoFastRoutes } from "./todoFastRoutes.ts"
 import { makeTodoRoutes } from "./todoRoutes.ts"
+import type { FastUnaryRoute } from "./unaryFastPath.ts"
 
 /** TodoService for any Connect adapter: the routes, and the interceptors they rely on (auth). */
 export interface TodoConnect {
   readonly routes: (router: ConnectRouter) => void
   readonly interceptors: Array<Interceptor>
+  /** The same RPCs with authentication folded in, for the node handler's unary fast path. */
+  readonly fastRoutes: ReadonlyArray<FastUnaryRoute<TaskService | AuthService>>
+  readonly run: EdgeRunner<TaskService | AuthService>
 }
 
 /** Captures the application's services once; every call then runs with them. */
 export const makeTodoConnect: Effect.Effect<TodoConnect, never, TaskService | AuthService> = Effect.gen(function*() {
   const run = makeEdgeRunner(yield* Effect.context<TaskService | AuthService>())
-  return { routes: makeTodoRoutes(run), interceptors: [makeAuthInterceptor(run)] }
+  return { routes: makeTodoRoutes(run), interceptors: [makeAuthInterceptor(run)], fastRoutes: todoFastRoutes, run }
 })

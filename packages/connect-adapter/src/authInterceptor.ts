@@ -1,8 +1,7 @@
-import { AuthService } from "@club/core"
+import type { AuthService } from "@club/core"
 import type { Interceptor } from "@connectrpc/connect"
-import { Effect } from "effect"
 import { actorKey } from "./actorKey.ts"
-import { bearerToken } from "./bearerToken.ts"
+import { authenticateBearer } from "./authenticateBearer.ts"
 import type { EdgeRunner } from "./EdgeRunner.ts"
 
 /**
@@ -10,8 +9,7 @@ import type { EdgeRunner } from "./EdgeRunner.ts"
  * the handlers; a missing or invalid token answers `unauthenticated` before any handler runs.
  */
 export const makeAuthInterceptor = (run: EdgeRunner<AuthService>): Interceptor => (next) => async (request) => {
-  const token = bearerToken(request.header.get("authorization"))
-  const actor = await run(Effect.flatMap(Effect.service(AuthService), (auth) => auth.authenticate(token)), request)
+  const actor = await run(authenticateBearer(request.header.get("authorization")), request)
   request.contextValues.set(actorKey, actor)
   return next(request)
 }

@@ -5,7 +5,12 @@ import { Layer, Logger, ManagedRuntime } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { TodoService } from "../src/gen.ts"
 import { makeTodoConnect } from "../src/index.ts"
-import { BrokenTaskRepository, hangingTaskRepository, MemoryTaskRepository } from "./fixtures/MemoryTaskRepository.ts"
+import {
+  BrokenTaskRepository,
+  hangingTaskRepository,
+  MemoryTaskRepository,
+  UnreachableTaskRepository
+} from "./fixtures/MemoryTaskRepository.ts"
 import { serveTodo } from "./fixtures/serveTodo.ts"
 import { bearer, TestAuthService } from "./fixtures/TestAuthService.ts"
 
@@ -26,9 +31,11 @@ const runtimeOf = (repository: typeof MemoryTaskRepository) =>
 
 const broken = runtimeOf(BrokenTaskRepository)
 const healthy = runtimeOf(MemoryTaskRepository)
+const unreachable = runtimeOf(UnreachableTaskRepository)
 afterAll(async () => {
   await broken.dispose()
   await healthy.dispose()
+  await unreachable.dispose()
 })
 
 describe("failures at the edge", () => {
@@ -39,6 +46,16 @@ describe("failures at the edge", () => {
     expect(failure).toMatchObject({ code: Code.Internal, rawMessage: "Internal server error" })
     expect(String(failure)).not.toContain("connection to the store lost")
     expect(logged).toContainEqual(expect.objectContaining({ level: "Error", cause: expect.stringContaining("connection to the store lost") }))
+  })
+
+  it("a database that cannot be reached answers unavailable, which clients may retry, with a clear message", async () => {
+    const { interceptors, routes } = await unreachable.runPromise(makeTodoConnect)
+    const client = createClient(TodoService, createRouterTransport(routes, { router: { interceptors } }))
+    for (const call of [() => client.listTasks({}, athlete), () => client.createTask({ title: "t" }, athlete)]) {
+      const failure = await call().catch((error: unknown) => error)
+      expect(failure).toMatchObject({ code: Code.Unavailable, rawMessage: "The database is unreachable; retry later" })
+      expect(String(failure)).not.toContain("ECONNREFUSED")
+    }
   })
 
   it("routes mounted without the auth interceptor refuse every call rather than run anonymously", async () => {

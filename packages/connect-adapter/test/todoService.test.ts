@@ -61,6 +61,17 @@ describe.each(transports)("TodoService over %s", (_name, transportFor) => {
       await expect(client.createTask({ title: "ok", description: "d".repeat(10_001) }, athlete)).rejects
         .toMatchObject({ code: Code.InvalidArgument, rawMessage: "description: at most 10000 characters" })
     })
+
+    it("refuses a NUL character (which PostgreSQL text cannot store) in the title or the description", async () => {
+      await expect(client.createTask({ title: "a\u0000b" }, athlete)).rejects.toMatchObject({
+        code: Code.InvalidArgument,
+        rawMessage: "title: must be a string without NUL characters"
+      })
+      await expect(client.createTask({ title: "ok", description: "\u0000" }, athlete)).rejects.toMatchObject({
+        code: Code.InvalidArgument,
+        rawMessage: "description: must be a string without NUL characters"
+      })
+    })
   })
 
   describe("ListTasks", () => {

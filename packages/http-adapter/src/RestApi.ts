@@ -11,7 +11,9 @@ import { ScheduleHandlers } from "./handlers/schedule.ts"
 import { SessionsHandlers } from "./handlers/sessions.ts"
 import { UsersHandlers } from "./handlers/users.ts"
 import { AuthenticationLive } from "./middleware/AuthenticationLive.ts"
+import { AvailabilityLive } from "./middleware/AvailabilityLive.ts"
 import { BodyLimitLive } from "./middleware/BodyLimitLive.ts"
+import { MediaTypeLive } from "./middleware/MediaTypeLive.ts"
 import { RequestErrorsLive } from "./middleware/RequestErrorsLive.ts"
 
 /**
@@ -34,5 +36,5 @@ export const RestApiLive = Layer.mergeAll(
     SessionsHandlers,
     UsersHandlers
   ]),
-  Layer.provide([AuthenticationLive, BodyLimitLive, RequestErrorsLive])
+  Layer.provide([AuthenticationLive, AvailabilityLive, BodyLimitLive, MediaTypeLive, RequestErrorsLive])
 )

@@ -1,6 +1,5 @@
 import { Schema } from "effect"
 import { TaskId } from "./Ids.ts"
-import { Limits } from "./Limits.ts"
 import { LongText, ShortText } from "./Text.ts"
 
 export class Task extends Schema.Class<Task>("Task")({
@@ -13,6 +12,6 @@ export class Task extends Schema.Class<Task>("Task")({
 const NotBlank = Schema.makeFilter((s: string) => s.trim().length > 0, { expected: "a non-blank string" })
 
 export class TaskCreate extends Schema.Class<TaskCreate>("TaskCreate")({
-  title: Schema.String.check(NotBlank, Schema.isMaxLength(Limits.shortText)),
+  title: ShortText.check(NotBlank),
   description: LongText
 }) {}

@@ -11,7 +11,9 @@ import {
   SessionsGroup,
   UsersGroup
 } from "./Groups.ts"
+import { Availability } from "./Availability.ts"
 import { BodyLimit } from "./BodyLimit.ts"
+import { MediaType } from "./MediaType.ts"
 import { RequestErrors } from "./RequestErrors.ts"
 
 /**
@@ -21,7 +23,9 @@ import { RequestErrors } from "./RequestErrors.ts"
 export class ClubApi extends HttpApi.make("club")
   .add(HealthGroup, AuthGroup, ActivitiesGroup, AthletesGroup, ScheduleGroup, SessionsGroup, CoachesGroup, UsersGroup, AdminsGroup, RootCoachesGroup)
   .middleware(RequestErrors)
+  .middleware(MediaType)
   .middleware(BodyLimit)
+  .middleware(Availability)
   .annotateMerge(OpenApi.annotations({
     title: "Club Training Service",
     version: "1.0.0",

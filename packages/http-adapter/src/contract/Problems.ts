@@ -43,6 +43,12 @@ export class ContentTooLarge extends HttpApiError.Problem<ContentTooLarge>()("Co
   title: "Content Too Large"
 }) {}
 
+export class UnsupportedMediaType extends HttpApiError.Problem<UnsupportedMediaType>()("UnsupportedMediaType", {
+  type: "about:blank",
+  status: 415,
+  title: "Unsupported Media Type"
+}) {}
+
 export class TooManyRequests extends HttpApiError.Problem<TooManyRequests>()("TooManyRequests", {
   type: "about:blank",
   status: 429,

@@ -1,8 +1,8 @@
-import { Context, Effect, SchemaIssue } from "effect"
-import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Effect, SchemaIssue } from "effect"
 import { HttpApiError, HttpApiMiddleware } from "effect/http-api"
 import { InvalidRequest } from "../contract/Problems.ts"
-import { InputFailure, RequestErrors } from "../contract/RequestErrors.ts"
+import { RequestErrors } from "../contract/RequestErrors.ts"
+import { answerBadInput } from "./badInput.ts"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 
@@ -34,16 +34,5 @@ export const RequestErrorsLive = HttpApiMiddleware.layerSchemaErrorTransform(Req
     }
     const issues = issuesOf(error)
     const detail = issues.map(({ field, message }) => `${field}: ${message}`).join("; ")
-    switch (Context.get(endpoint.annotations, InputFailure)) {
-      case "activityText":
-        return HttpServerResponse.text(`Error: ${detail}`, { status: 500 })
-      case "emptyNoContent":
-        return HttpServerResponse.empty({ status: 204 })
-      case "badRequestText":
-        return HttpServerResponse.text(detail, { status: 400 })
-      case "problem": {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        return yield* new InvalidRequest({ detail, instance: request.url.split("?")[0]!, errors: issues })
-      }
-    }
+    return yield* answerBadInput(endpoint, detail, (instance) => new InvalidRequest({ detail, instance, errors: issues }))
   }))

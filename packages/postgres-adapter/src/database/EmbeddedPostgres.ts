@@ -54,6 +54,12 @@ export const EmbeddedPostgres = (options: EmbeddedPostgresOptions) =>
     const server = yield* serveOnLoopback(db)
     return PgClient.layer({
       url: Redacted.make(`postgres://postgres@${server.getServerConn()}/postgres`),
-      maxConnections: poolSize
+      maxConnections: poolSize,
+      // An interrupted query (a client gone) is otherwise cancelled: PGlite ignores the cancel, and
+      // the driver replaces the connection, whose successor then finds every server slot taken
+      // until the old one has drained; requests failed meanwhile (bench, embedded scenarios).
+      // Multiplexed, an interrupted query runs to its end on the same connection, and queries of
+      // concurrent requests are pipelined on it instead of waiting for it in turn.
+      multiplex: true
     })
   }))

@@ -3,6 +3,7 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { AdminFromRow } from "../rows/AdminRow.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
+import { invalidating } from "./credentialsCache.ts"
 import { namedRecords } from "./namedRecords.ts"
 
 export const AdminRepositoryLive = Layer.effect(
@@ -17,7 +18,7 @@ export const AdminRepositoryLive = Layer.effect(
 
     const remove = Effect.fn("AdminRepository.delete")(function*(id: AdminId) {
       // A user's link to the admin goes by ON DELETE SET NULL.
-      const deleted = yield* sql`DELETE FROM admins WHERE id = ${id} RETURNING id`
+      const deleted = yield* invalidating(sql)(sql`DELETE FROM admins WHERE id = ${id} RETURNING id`)
       if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Admin", id })
     }, dieOnInfrastructureError)
 

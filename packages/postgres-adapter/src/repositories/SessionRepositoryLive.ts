@@ -11,7 +11,7 @@ import {
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { ActivitySummaryFromRow } from "../rows/ActivityRow.ts"
-import { SessionFromRow, SessionSummaryFromRow } from "../rows/SessionRow.ts"
+import { sessionFromRow, sessionSummaryFromRow } from "../rows/SessionRow.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { IdRow } from "../sql/IdRow.ts"
 import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
@@ -33,31 +33,28 @@ export const SessionRepositoryLive = Layer.effect(
       ARRAY(SELECT a.id FROM activities a WHERE a.session_id = s.id ORDER BY a.id) AS "activiteIds"
       FROM sessions s`
 
-    const findOne = SqlSchema.findOneOption({
-      Request: Schema.Number,
-      Result: SessionFromRow,
-      execute: (id) => sql`${selectSessions} WHERE s.id = ${id}`
-    })
+    // Sessions are read without the per-row Schema decode (rows/SessionRow.ts): a full list
+    // decoded through it took longer than the query.
+    const sessionsOf = (rows: ReadonlyArray<Record<string, unknown>>) => Effect.sync(() => rows.map(sessionFromRow))
 
-    const listAll = SqlSchema.findAll({
-      Request: Schema.Void,
-      Result: SessionFromRow,
-      execute: () => sql`${selectSessions} ORDER BY s.id`
-    })
+    const findOne = (id: number) =>
+      Effect.map(
+        Effect.flatMap(sql<Record<string, unknown>>`${selectSessions} WHERE s.id = ${id}`, sessionsOf),
+        (sessions) => Option.fromNullishOr(sessions[0])
+      )
 
-    const listSummaries = SqlSchema.findAll({
-      Request: Schema.Void,
-      Result: SessionSummaryFromRow,
-      execute: () => sql`SELECT id, name FROM sessions ORDER BY id`
-    })
+    const listAll = Effect.flatMap(sql<Record<string, unknown>>`${selectSessions} ORDER BY s.id`, sessionsOf)
+
+    const summariesOf = (rows: ReadonlyArray<Record<string, unknown>>) =>
+      Effect.sync(() => rows.map(sessionSummaryFromRow))
+
+    const listSummaries = Effect.flatMap(sql<Record<string, unknown>>`SELECT id, name FROM sessions ORDER BY id`, summariesOf)
 
     const listActivitySummaries = SqlSchema.findAll({
       Request: Schema.Number,
       Result: ActivitySummaryFromRow,
       execute: (sessionId) => sql`SELECT id, name FROM activities WHERE session_id = ${sessionId} ORDER BY id`
     })
-
-    const decodeSummaries = Schema.decodeUnknownEffect(Schema.Array(SessionSummaryFromRow))
 
     /** Read back inside the writing transaction, where the session is known to exist. */
     const readWritten = (id: number) =>
@@ -130,7 +127,7 @@ export const SessionRepositoryLive = Layer.effect(
     }, dieOnInfrastructureError)
 
     const list = Effect.fn("SessionRepository.list")(function*() {
-      return yield* listAll(undefined)
+      return yield* listAll
     }, dieOnInfrastructureError)
 
     const update = Effect.fn("SessionRepository.update")(function*(id: SessionId, input: SessionUpdate) {
@@ -153,7 +150,7 @@ export const SessionRepositoryLive = Layer.effect(
     }, dieOnInfrastructureError)
 
     const summaries = Effect.fn("SessionRepository.summaries")(function*() {
-      return yield* listSummaries(undefined)
+      return yield* listSummaries
     }, dieOnInfrastructureError)
 
     const summariesOfAthlete = Effect.fn("SessionRepository.summariesOfAthlete")(
@@ -161,10 +158,10 @@ export const SessionRepositoryLive = Layer.effect(
         const conditions = [sql`sa.athlete_id = ${athleteId}`]
         if (range.after !== undefined) conditions.push(sql`s.creneau > ${range.after}`)
         if (range.before !== undefined) conditions.push(sql`s.creneau < ${range.before}`)
-        const rows = yield* sql`SELECT s.id, s.name FROM sessions s
+        const rows = yield* sql<Record<string, unknown>>`SELECT s.id, s.name FROM sessions s
           JOIN session_athletes sa ON sa.session_id = s.id
           WHERE ${sql.and(conditions)} ORDER BY s.id`
-        return yield* decodeSummaries(rows)
+        return yield* summariesOf(rows)
       },
       dieOnInfrastructureError
     )

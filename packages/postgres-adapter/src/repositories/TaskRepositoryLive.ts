@@ -1,7 +1,7 @@
 import { type TaskCreate, type TaskId, TaskRepository } from "@club/core"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { TaskFromRow } from "../rows/TaskRow.ts"
+import { TaskFromRow, taskFromRow } from "../rows/TaskRow.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 
 export const TaskRepositoryLive = Layer.effect(
@@ -11,11 +11,11 @@ export const TaskRepositoryLive = Layer.effect(
     const decodeTask = Schema.decodeUnknownEffect(TaskFromRow)
     const taskColumns = sql.literal(`id, title, description, created_at AS "createdAt"`)
 
-    const listAll = SqlSchema.findAll({
-      Request: Schema.Void,
-      Result: TaskFromRow,
-      execute: () => sql`SELECT ${taskColumns} FROM tasks ORDER BY insertion_order`
-    })
+    // Every task at once: rows read in bulk skip the per-row Schema decode (rows/TaskRow.ts).
+    const listAll = Effect.flatMap(
+      sql<Record<string, unknown>>`SELECT ${taskColumns} FROM tasks ORDER BY insertion_order`,
+      (rows) => Effect.sync(() => rows.map(taskFromRow))
+    )
 
     const deleteReturning = SqlSchema.findOneOption({
       Request: Schema.String,
@@ -30,7 +30,7 @@ export const TaskRepositoryLive = Layer.effect(
     }, dieOnInfrastructureError)
 
     const list = Effect.fn("TaskRepository.list")(function*() {
-      return yield* listAll(undefined)
+      return yield* listAll
     }, dieOnInfrastructureError)
 
     const remove = Effect.fn("TaskRepository.delete")(function*(id: TaskId) {

@@ -16,6 +16,7 @@ import { IdRow } from "../sql/IdRow.ts"
 import { insertWithGeneratedId } from "../sql/insertWithId.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { onUniqueViolation } from "../sql/onUniqueViolation.ts"
+import { credentialsCache, invalidating } from "./credentialsCache.ts"
 import { alreadyLinkedErrors, type LinkColumns, linkColumns, linkedRecord, linkKindOfRole, linkTargets } from "./userLinks.ts"
 
 const UserCount = Schema.Array(Schema.Struct({ count: Schema.Int }))
@@ -94,9 +95,15 @@ export const UserRepositoryLive = Layer.effect(
       return yield* credentialsOf(yield* sql`SELECT ${userColumns}, ${credentialColumns} FROM users WHERE name = ${name}`)
     }, dieOnInfrastructureError)
 
+    const cache = credentialsCache(sql)
     const findCredentialsById = Effect.fn("UserRepository.findCredentialsById")(function*(id: UserId) {
-      return yield* credentialsOf(yield* sql`SELECT ${userColumns}, ${credentialColumns} FROM users WHERE id = ${id}`)
-    }, dieOnInfrastructureError)
+      return yield* cache.lookup(
+        id,
+        Effect.flatMap(sql`SELECT ${userColumns}, ${credentialColumns} FROM users WHERE id = ${id}`, credentialsOf).pipe(
+          dieOnInfrastructureError
+        )
+      )
+    })
 
     const list = Effect.fn("UserRepository.list")(function*() {
       const rows = yield* sql`SELECT ${userColumns} FROM users ORDER BY id`
@@ -104,7 +111,7 @@ export const UserRepositoryLive = Layer.effect(
     }, dieOnInfrastructureError)
 
     const update = Effect.fn("UserRepository.update")(function*(id: UserId, changes: UserChanges) {
-      return yield* sql.withTransaction(Effect.gen(function*() {
+      return yield* invalidating(sql)(sql.withTransaction(Effect.gen(function*() {
         const current = yield* firstUser(yield* sql`SELECT ${userColumns} FROM users WHERE id = ${id} FOR UPDATE`)
         if (Option.isNone(current)) return yield* new EntityNotFound({ entity: "User", id })
         const name = changes.name ?? current.value.name
@@ -126,11 +133,11 @@ export const UserRepositoryLive = Layer.effect(
         const rows = yield* sql`UPDATE users SET ${sql.csv(assignments)} WHERE id = ${id} RETURNING ${userColumns}`
           .pipe(refuseTaken(name, links))
         return yield* decodeUser(rows[0])
-      }))
+      })))
     }, dieOnInfrastructureError)
 
     const remove = Effect.fn("UserRepository.delete")(function*(id: UserId) {
-      const deleted = yield* sql`DELETE FROM users WHERE id = ${id} RETURNING id`
+      const deleted = yield* invalidating(sql)(sql`DELETE FROM users WHERE id = ${id} RETURNING id`)
       if (deleted.length === 0) return yield* new EntityNotFound({ entity: "User", id })
     }, dieOnInfrastructureError)
 

@@ -1,5 +1,6 @@
-import { Task } from "@club/core"
+import { Task, type TaskId } from "@club/core"
 import { Schema } from "effect"
+import { date, text } from "../sql/columns.ts"
 
 /** `RETURNING id, title, description, created_at AS "createdAt"` */
 export const TaskFromRow = Schema.Struct({
@@ -8,3 +9,12 @@ export const TaskFromRow = Schema.Struct({
   description: Schema.String,
   createdAt: Schema.Date
 }).pipe(Schema.decodeTo(Task))
+
+/** The same row read in bulk (see sql/columns.ts): `id` is a `uuid` column, so it is one. */
+export const taskFromRow = (row: Record<string, unknown>): Task =>
+  new Task({
+    id: text("id", row["id"]) as TaskId,
+    title: text("title", row["title"]),
+    description: text("description", row["description"]),
+    createdAt: date("created_at", row["createdAt"])
+  }, { disableChecks: true })

@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { callerWith, type Reply, send } from "../rest/support/http.ts"
+import { nowSeconds, signToken } from "../rest/support/tokens.ts"
+import { sleep } from "../support/requests.ts"
+import type { ServerProcess } from "../support/ServerProcess.ts"
+import { adminName, adminPassword, deploy, type Deployment, jwtSecret, postgresAnswers } from "./support/Deployment.ts"
+import { expectStatus, login, type Principals, setUpPrincipals, urlOf } from "./support/principals.ts"
+import { rawClient } from "./support/rawHttp.ts"
+import { recordResult } from "./support/results.ts"
+import { callConnect } from "./support/rpcWire.ts"
+
+/**
+ * Each instance keeps what it read of a user's credentials for up to 1 s (a cache that halves the
+ * database work of a small read); its own writes clear it at once. So a change made through one
+ * instance is enforced there at once, and on the others within this bound, polling included.
+ */
+const otherInstanceBoundMs = 2_000
+
+describe.skipIf(!postgresAnswers)("Tokens and roles across two instances on one PostgreSQL", () => {
+  let deployment: Deployment
+  let a: ServerProcess
+  let b: ServerProcess
+  let principals: Principals
+  const replies: Array<Reply> = []
+  const passwords = new Set<string>([adminPassword])
+  const numbers: Record<string, unknown> = {}
+  const caller = (server: ServerProcess, token: string | null) =>
+    callerWith(async (method, path, options) => {
+      const reply = await send(urlOf(server.port), method, path, options)
+      replies.push(reply)
+      return reply
+    }, token)
+
+  const createUser = async (role: "ADMIN" | "COACH" | "ATHLETE") => {
+    const name = `user-${role.toLowerCase()}-${replies.length}`
+    const password = `${name}-password`
+    passwords.add(password)
+    const user = expectStatus(await caller(a, principals.token.ADMIN).post("/users/create", { name, role, password }), 201, "user").body as { id: number }
+    return { id: user.id, name, password, token: await login(urlOf(a.port), name, password) }
+  }
+
+  /** Polls `server` with the token until it is refused; answers after how many ms, and whether it stayed refused 1.5 s more. */
+  const refusedWithin = async (server: ServerProcess, token: string, path: string, since: number) => {
+    let refusedAt: number | undefined
+    while (performance.now() - since < otherInstanceBoundMs * 3) {
+      const reply = await caller(server, token).get(path)
+      if (reply.status === 401) {
+        refusedAt ??= performance.now()
+        if (performance.now() - refusedAt > 1_500) break
+      } else if (refusedAt !== undefined) {
+        return { ms: Math.round(refusedAt - since), stayedRefused: false }
+      }
+      await sleep(25)
+    }
+    return { ms: refusedAt === undefined ? Infinity : Math.round(refusedAt - since), stayedRefused: refusedAt !== undefined }
+  }
+
+  beforeAll(async () => {
+    deployment = await deploy("server")
+    ;[a, b] = await Promise.all([deployment.start(), deployment.start()])
+    principals = await setUpPrincipals(urlOf(a.port))
+    for (const password of Object.values(principals.password)) passwords.add(password)
+  })
+  afterAll(async () => {
+    recordResult("tokens", numbers)
+    await deployment?.release()
+  })
+
+  it("refuses forged, expired, unsigned (alg: none), wrong-secret and tampered tokens on both instances, REST (401 + WWW-Authenticate) and Connect (unauthenticated)", async () => {
+    const now = nowSeconds()
+    const claims = { sub: String(principals.userId.ADMIN), role: "ADMIN" as const, iat: now - 10, exp: now + 3600 }
+    const [header, payload, signature] = principals.token.ATHLETE.split(".") as [string, string, string]
+    const promoted = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), role: "ADMIN" })).toString("base64url")
+    const bad: Record<string, string> = {
+      "expired": signToken({ ...claims, iat: now - 7200, exp: now - 1 }, jwtSecret),
+      "wrong secret": signToken(claims, "not-the-secret-not-the-secret-not-the-secret"),
+      "alg: none": `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.`,
+      "alg: HS512": signToken(claims, jwtSecret, { alg: "HS512", typ: "JWT" }),
+      "tampered role": `${header}.${promoted}.${signature}`,
+      "unknown user": signToken({ ...claims, sub: "987654321" }, jwtSecret),
+      "garbage": "x.y.z"
+    }
+    const client = (server: ServerProcess) => rawClient(server.port)
+    for (const server of [a, b]) {
+      const rpc = client(server)
+      for (const [kind, token] of Object.entries(bad)) {
+        const reply = await caller(server, token).post("/athletes/all")
+        expect(reply.status, `${kind} on ${server.port}`).toBe(401)
+        expect(reply.headers.get("www-authenticate"), kind).toMatch(/^Bearer\b/u)
+        expect((await callConnect(rpc, "ListTasks", "{}", "application/json", { authorization: `Bearer ${token}` })).code, kind).toBe("unauthenticated")
+      }
+      rpc.close()
+    }
+    numbers["refusedTokenKinds"] = Object.keys(bad)
+  })
+
+  it(`a role changed through A is enforced on A at once and on B within ${otherInstanceBoundMs} ms; a new login carries the new role`, async () => {
+    const user = await createUser("COACH")
+    expectStatus(await caller(b, user.token).get("/session/all"), 200, "as a coach on B")
+    const changedAt = performance.now()
+    expectStatus(await caller(a, principals.token.ADMIN).put(`/users/update/${user.id}`, { role: "ATHLETE" }), 200, "role change")
+    expect((await caller(a, user.token).get("/session/all")).status, "on A, at once").toBe(401)
+    const onB = await refusedWithin(b, user.token, "/session/all", changedAt)
+    numbers["roleChangeRefusedOnOtherInstanceMs"] = onB.ms
+    expect(onB.ms).toBeLessThanOrEqual(otherInstanceBoundMs)
+    expect(onB.stayedRefused).toBe(true)
+    const fresh = await login(urlOf(b.port), user.name, user.password)
+    expect((await caller(b, fresh).get("/auth/me")).body).toMatchObject({ id: user.id, role: "ATHLETE" })
+    expect((await caller(b, fresh).post("/coaches/create", { name: "Not allowed" })).status).toBe(403)
+  })
+
+  it(`a user deleted through A loses access on A at once and on B within ${otherInstanceBoundMs} ms`, async () => {
+    const user = await createUser("ADMIN")
+    expectStatus(await caller(b, user.token).get("/users/all"), 200, "as an admin on B")
+    const deletedAt = performance.now()
+    expectStatus(await caller(a, principals.token.ADMIN).delete(`/users/delete/${user.id}`), 204, "delete")
+    expect((await caller(a, user.token).get("/users/all")).status, "on A, at once").toBe(401)
+    const onB = await refusedWithin(b, user.token, "/users/all", deletedAt)
+    numbers["deletedUserRefusedOnOtherInstanceMs"] = onB.ms
+    expect(onB.ms).toBeLessThanOrEqual(otherInstanceBoundMs)
+    expect(onB.stayedRefused).toBe(true)
+  })
+
+  it(`a password changed through A retires the tokens issued before it, on B within ${otherInstanceBoundMs} ms`, async () => {
+    const user = await createUser("ATHLETE")
+    const newPassword = `${user.password}-new`
+    passwords.add(newPassword)
+    const changedAt = performance.now()
+    expectStatus(await caller(a, principals.token.ADMIN).put(`/users/update/${user.id}`, { password: newPassword }), 200, "password change")
+    const onB = await refusedWithin(b, user.token, "/auth/me", changedAt)
+    numbers["passwordChangeRefusedOnOtherInstanceMs"] = onB.ms
+    expect(onB.ms).toBeLessThanOrEqual(otherInstanceBoundMs)
+    expect((await send(urlOf(b.port), "POST", "/auth/login", { token: null, json: { name: user.name, password: user.password } })).status).toBe(401)
+    await login(urlOf(b.port), user.name, newPassword)
+  })
+
+  it("counts failed logins for a name across both instances: after 5 (on A and B in turn), the 6th is 429 with Retry-After on either, even with the right password", async () => {
+    const user = await createUser("ATHLETE")
+    // From an address of its own, so that the per-client count does not interfere.
+    const from = { a: rawClient(a.port, { localAddress: "127.0.0.11" }), b: rawClient(b.port, { localAddress: "127.0.0.11" }) }
+    const attempt = (client: typeof from.a, password: string) =>
+      client.send({ method: "POST", path: "/auth/login", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: user.name, password }) })
+    for (let i = 0; i < 5; i++) expect((await attempt(i % 2 === 0 ? from.a : from.b, `wrong-password-${i}`)).status).toBe(401)
+    for (const client of [from.b, from.a]) {
+      const throttled = await attempt(client, user.password)
+      expect(throttled.status).toBe(429)
+      expect(throttled.contentType).toBe("application/problem+json")
+      expect(Number(throttled.headers["retry-after"])).toBeGreaterThan(0)
+    }
+    from.a.close()
+    from.b.close()
+  })
+
+  it("counts failed logins for a client address across both instances: after 20 (any names, on A and B in turn), the 21st is 429 on either; another address still logs in", async () => {
+    const from = { a: rawClient(a.port, { localAddress: "127.0.0.12" }), b: rawClient(b.port, { localAddress: "127.0.0.12" }) }
+    const attempt = (client: typeof from.a, name: string, password: string) =>
+      client.send({ method: "POST", path: "/auth/login", headers: { "content-type": "application/json" }, body: JSON.stringify({ name, password }) })
+    for (let i = 0; i < 20; i++) expect((await attempt(i % 2 === 0 ? from.a : from.b, `nobody-${i}`, "wrong-password")).status).toBe(401)
+    expect((await attempt(from.b, adminName, adminPassword)).status).toBe(429)
+    expect((await attempt(from.a, adminName, adminPassword)).status).toBe(429)
+    const elsewhere = rawClient(b.port, { localAddress: "127.0.0.13" })
+    expect((await attempt(elsewhere, adminName, adminPassword)).status).toBe(200)
+    for (const client of [from.a, from.b, elsewhere]) client.close()
+  })
+
+  it("no answer of this file carried password material or the signing secret", () => {
+    expect(replies.length).toBeGreaterThan(50)
+    for (const reply of replies) {
+      const where = `${reply.method} ${reply.path} (${reply.status})`
+      expect(reply.text, where).not.toMatch(/scrypt\$|\$argon2|password_?hash|motDePasse/iu)
+      expect(reply.text.includes(jwtSecret), where).toBe(false)
+      for (const password of passwords) expect(reply.text.includes(password), `${where} contains a password`).toBe(false)
+    }
+    numbers["answersChecked"] = replies.length
+  })
+})

@@ -1,0 +1,74 @@
+// `pnpm bench` (see bench/README.md): starts every process it needs, measures, writes
+// bench/results/, and stops what it started and drops its databases, also when interrupted.
+import { existsSync, rmSync } from "node:fs"
+import { join } from "node:path"
+import { runSql } from "./database/runSql.ts"
+import { embeddedPhase } from "./phases/embedded.ts"
+import { memoryPhase } from "./phases/memory.ts"
+import { queryCountPhase } from "./phases/queryCounts.ts"
+import { throughputPhase } from "./phases/throughput.ts"
+import { installSignalHandlers, runCleanups } from "./process/cleanup.ts"
+import { ensureDir, serverMain, tmpDir } from "./process/paths.ts"
+import { describeEnvironment } from "./report/environment.ts"
+import type { Results, ScenarioRef } from "./report/Results.ts"
+import { writeResults } from "./report/writeResults.ts"
+import type { Scenario } from "./scenarios.ts"
+import { settings } from "./settings.ts"
+
+const ref = (scenario: Scenario): ScenarioRef => ({
+  name: scenario.name,
+  title: scenario.title,
+  kind: scenario.kind,
+  connections: scenario.connections ?? settings.connections
+})
+
+const postgresVersion = async () => {
+  const [row] = await runSql(settings.serverUrl, (sql) => sql<{ version: string }>`SHOW server_version`.pipe())
+  return `PostgreSQL ${String((row as { server_version?: string } | undefined)?.server_version ?? "?").split(" ")[0]}`
+}
+
+const main = async () => {
+  if (!existsSync(serverMain)) throw new Error(`${serverMain} is missing: build first (pnpm build)`)
+  rmSync(tmpDir, { recursive: true, force: true })
+  ensureDir(tmpDir)
+  const started = Date.now()
+  let results: Results = {
+    environment: describeEnvironment(await postgresVersion()),
+    settings: {
+      connections: settings.connections,
+      warmupSeconds: settings.warmupSeconds,
+      durationSeconds: settings.durationSeconds,
+      dataSet: settings.dataSet
+    }
+  }
+  if (settings.phases.includes("throughput")) {
+    console.log("throughput: project vs baseline on PostgreSQL")
+    const rows = await throughputPhase()
+    results = { ...results, throughput: rows.map((r) => ({ ...r, scenario: ref(r.scenario) })) }
+  }
+  if (settings.phases.includes("queries")) {
+    console.log("statements per request: 10 vs 1,000 related rows")
+    results = { ...results, queries: await queryCountPhase() }
+  }
+  if (settings.phases.includes("memory")) {
+    console.log("GET /session/all: time and peak memory by number of sessions")
+    results = { ...results, listing: await memoryPhase() }
+  }
+  if (settings.phases.includes("embedded")) {
+    console.log("the same scenarios on the embedded database (no baseline)")
+    const run = await embeddedPhase()
+    results = { ...results, embedded: { peakRssMiB: run.peakRssMiB, results: run.results.map((r) => ({ ...r, scenario: ref(r.scenario) })) } }
+  }
+  const written = writeResults(results, settings.writeResults ? undefined : join(tmpDir, "results"))
+  console.log(`\ndone in ${((Date.now() - started) / 60_000).toFixed(1)} min; wrote ${written.join(", ")}`)
+}
+
+installSignalHandlers()
+try {
+  await main()
+} catch (error) {
+  console.error(error)
+  process.exitCode = 1
+} finally {
+  await runCleanups()
+}

@@ -1,0 +1,30 @@
+import type { Measurement } from "../load/LoadResult.ts"
+import type { ListingStep } from "../phases/memory.ts"
+import type { ProbeCount } from "../phases/queryCounts.ts"
+import type { ScenarioKind } from "../scenarios.ts"
+import type { Environment } from "./environment.ts"
+
+export interface ScenarioRef {
+  readonly name: string
+  readonly title: string
+  readonly kind: ScenarioKind
+  readonly connections: number
+}
+
+/** Everything one run measured, as written to results/results.json. */
+export interface Results {
+  readonly environment: Environment
+  readonly settings: {
+    readonly connections: number
+    readonly warmupSeconds: number
+    readonly durationSeconds: number
+    readonly dataSet: Readonly<Record<string, number>>
+  }
+  readonly throughput?: ReadonlyArray<{ readonly scenario: ScenarioRef; readonly project: Measurement; readonly baseline: Measurement }>
+  readonly queries?: ReadonlyArray<ProbeCount>
+  readonly listing?: ReadonlyArray<ListingStep>
+  readonly embedded?: {
+    readonly peakRssMiB: number
+    readonly results: ReadonlyArray<{ readonly scenario: ScenarioRef; readonly project: Measurement }>
+  }
+}

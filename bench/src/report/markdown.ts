@@ -1,0 +1,118 @@
+import { relatedRows } from "../phases/queryCounts.ts"
+import type { Results } from "./Results.ts"
+import { linearity, targets, throughputVerdict } from "./targets.ts"
+
+const n0 = (x: number) => x.toLocaleString("en-US", { maximumFractionDigits: 0 })
+const n2 = (x: number) => x.toFixed(2)
+const mark = (pass: boolean | undefined) => (pass === undefined ? "—" : pass ? "pass" : "**FAIL**")
+const row = (cells: ReadonlyArray<string | number>) => `| ${cells.join(" | ")} |`
+
+const throughputTable = (results: NonNullable<Results["throughput"]>) => {
+  const lines = [
+    row(["Scenario", "req/s project", "req/s baseline", "ratio", "p50 ms project / baseline", "p99 ms project / baseline", "p99 ratio", "server CPU µs/req project / baseline", "other CPU % project / baseline", "target", "result"]),
+    row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---", "---"])
+  ]
+  for (const { baseline, project, scenario } of results) {
+    const ratio = project.requestsPerSecond / baseline.requestsPerSecond
+    const p99Ratio = project.p99Ms / baseline.p99Ms
+    const verdict = throughputVerdict(scenario.kind, ratio, p99Ratio)
+    const failures = project.failures + baseline.failures
+    lines.push(row([
+      scenario.title + (scenario.kind === "connect" ? " (Connect JSON)" : ""),
+      n0(project.requestsPerSecond),
+      n0(baseline.requestsPerSecond),
+      n2(ratio),
+      `${project.p50Ms} / ${baseline.p50Ms}`,
+      `${project.p99Ms} / ${baseline.p99Ms}`,
+      n2(p99Ratio),
+      `${n0(project.serverCpuMicrosPerRequest)} / ${n0(baseline.serverCpuMicrosPerRequest)}`,
+      `${n0(project.otherCpuPercent)} / ${n0(baseline.otherCpuPercent)}`,
+      verdict.text,
+      mark(verdict.pass) + (failures > 0 ? ` (${failures} failed requests)` : "")
+    ]))
+  }
+  return lines.join("\n")
+}
+
+const queriesTable = (queries: NonNullable<Results["queries"]>) => {
+  const lines = [
+    row(["Request", `project, ${relatedRows.small} related rows`, `project, ${n0(relatedRows.large)} related rows`, `baseline, ${relatedRows.small}`, `baseline, ${n0(relatedRows.large)}`, "result"]),
+    row(["---", "---:", "---:", "---:", "---:", "---"])
+  ]
+  for (const q of queries) {
+    lines.push(row([q.title, q.project.small, q.project.large, q.baseline.small, q.baseline.large, mark(q.project.small === q.project.large)]))
+  }
+  return lines.join("\n")
+}
+
+const listingTable = (steps: NonNullable<Results["listing"]>) => {
+  const lines = [
+    row(["Sessions", "answer", "project: time (median of 3)", "ms per 1,000 sessions", "peak RSS (idle before)", "baseline: time", "baseline: peak RSS"]),
+    row(["---:", "---:", "---:", "---:", "---:", "---:", "---:"])
+  ]
+  for (const s of steps) {
+    lines.push(row([
+      n0(s.sessions),
+      `${(s.project.bytes / 1e6).toFixed(1)} MB`,
+      `${n0(s.project.medianMs)} ms`,
+      n0((s.project.medianMs / s.sessions) * 1000),
+      `${n0(s.project.peakRssMiB)} MiB (${n0(s.project.idleRssMiB)})`,
+      `${n0(s.baseline.medianMs)} ms`,
+      `${n0(s.baseline.peakRssMiB)} MiB`
+    ]))
+  }
+  const largest = steps.find((s) => s.sessions === targets.listing.sessions) ?? steps[steps.length - 1]
+  const linear = linearity(steps.map((s) => ({ sessions: s.sessions, ms: s.project.medianMs })))
+  const memoryPass = largest === undefined ? undefined : largest.project.peakRssMiB < targets.listing.maxPeakRssMiB
+  return [
+    lines.join("\n"),
+    "",
+    `- Peak RSS at ${n0(largest?.sessions ?? 0)} sessions below ${targets.listing.maxPeakRssMiB} MB: ` +
+      `${n0(largest?.project.peakRssMiB ?? 0)} MiB, ${mark(memoryPass)}`,
+    `- Time grows linearly (time per session at the largest size within ${targets.listing.maxPerSessionTimeSpread}× of the smallest): ` +
+      `${n2(linear.spread)}×, ${mark(linear.pass)}`
+  ].join("\n")
+}
+
+const embeddedTable = (embedded: NonNullable<Results["embedded"]>) => {
+  const lines = [
+    row(["Scenario", "req/s", "p50 ms", "p99 ms", "server CPU µs/req", "other CPU %", "failed requests"]),
+    row(["---", "---:", "---:", "---:", "---:", "---:", "---:"])
+  ]
+  for (const { project, scenario } of embedded.results) {
+    lines.push(row([scenario.title, n0(project.requestsPerSecond), project.p50Ms, project.p99Ms, n0(project.serverCpuMicrosPerRequest), n0(project.otherCpuPercent), project.failures]))
+  }
+  return `${lines.join("\n")}\n\nPeak RSS of the server over the whole embedded run: ${n0(embedded.peakRssMiB)} MiB.`
+}
+
+/** results/results.md: the tables of one run. */
+export const renderMarkdown = (results: Results): string => {
+  const { environment: env, settings } = results
+  const sections = [
+    "# Benchmark results",
+    "",
+    `Run ${env.date} on ${env.cores} × ${env.cpu}, ${env.memoryGiB} GiB, Node ${env.node}, ${env.postgres}; commit ${env.commit}.`,
+    `Each scenario: ${settings.warmupSeconds} s warm-up, then ${settings.durationSeconds} s measured, ` +
+      `autocannon 9 in a process of its own, ${settings.connections} connections unless the scenario says otherwise ` +
+      "(GET /session/all 10, login 4). Server CPU is the server process's user + system time per answered request. " +
+      "Other CPU is the share of the machine used meanwhile by processes outside the measurement (anything but the server, " +
+      "PostgreSQL and the load generator); each run waits up to 20 s for the machine to be quiet first.",
+    `Data: ${Object.entries(settings.dataSet).map(([k, v]) => `${n0(v)} ${k}`).join(", ")} (10 athletes and 5 activities per session).`,
+    "Produced by `pnpm bench`; see bench/README.md.",
+    ""
+  ]
+  if (results.throughput !== undefined) {
+    sections.push("## Throughput and latency: project vs bare node:http baseline (PostgreSQL 15)", "", throughputTable(results.throughput), "")
+  }
+  if (results.queries !== undefined) {
+    sections.push("## Statements per request (counted on the wire)", "", queriesTable(results.queries), "",
+      "The project's counts include the caller's authentication lookup (the request is sent after its 1 s cache expired).", "")
+  }
+  if (results.listing !== undefined) {
+    sections.push("## GET /session/all at 10k / 50k / 100k sessions", "", listingTable(results.listing), "")
+  }
+  if (results.embedded !== undefined) {
+    sections.push("## The same scenarios on the embedded database (DATA_DIR; no target)", "", embeddedTable(results.embedded), "")
+  }
+  return sections.join("\n")
+}

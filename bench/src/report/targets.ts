@@ -1,0 +1,48 @@
+import type { ScenarioKind } from "../scenarios.ts"
+
+/** The targets of issue #6; ratios are project / baseline, measured side by side in one run. */
+export const targets = {
+  rest: { minThroughputRatio: 0.6, maxP99Ratio: 2 },
+  connect: { minThroughputRatio: 0.5 },
+  listing: { maxPeakRssMiB: 300, sessions: 100_000, maxPerSessionTimeSpread: 1.5 }
+} as const
+
+export interface Verdict {
+  readonly pass: boolean | undefined
+  /** What was compared, for the table. */
+  readonly text: string
+}
+
+export const throughputVerdict = (kind: ScenarioKind, ratio: number, p99Ratio: number): Verdict => {
+  switch (kind) {
+    case "read":
+    case "write": {
+      const { maxP99Ratio, minThroughputRatio } = targets.rest
+      return {
+        pass: ratio >= minThroughputRatio && p99Ratio <= maxP99Ratio,
+        text: `req/s ≥ ${minThroughputRatio}×, p99 ≤ ${maxP99Ratio}×`
+      }
+    }
+    case "connect":
+      return {
+        pass: ratio >= targets.connect.minThroughputRatio,
+        text: `req/s ≥ ${targets.connect.minThroughputRatio}×`
+      }
+    case "login":
+      return { pass: undefined, text: "none (the hash dominates by design)" }
+    case "floor":
+      return { pass: undefined, text: "none (what the framework costs before any work)" }
+  }
+}
+
+/**
+ * "Time grows linearly": the time per session of the largest listing is within
+ * `maxPerSessionTimeSpread` of the smallest one's.
+ */
+export const linearity = (steps: ReadonlyArray<{ readonly sessions: number; readonly ms: number }>) => {
+  const perSession = steps.map((s) => s.ms / s.sessions)
+  const first = perSession[0] ?? 0
+  const last = perSession[perSession.length - 1] ?? 0
+  const spread = first === 0 ? 0 : last / first
+  return { spread, pass: spread <= targets.listing.maxPerSessionTimeSpread }
+}

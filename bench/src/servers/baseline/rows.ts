@@ -1,0 +1,30 @@
+/** The driver reads bigint columns as BigInt; the wire shapes carry plain numbers. */
+
+type Row = Record<string, unknown>
+
+const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value))
+const nums = (values: unknown): Array<number> => (values as Array<unknown>).map(Number)
+
+export const sessionDto = (row: Row) => ({
+  id: Number(row["id"]),
+  name: row["name"],
+  isRecurrent: row["isRecurrent"],
+  creneau: row["creneau"],
+  duree: num(row["duree"]),
+  groupe: row["groupe"],
+  coachId: num(row["coachId"]),
+  athleteIds: nums(row["athleteIds"]),
+  activiteIds: nums(row["activiteIds"])
+})
+
+export const summary = (row: Row) => ({ id: Number(row["id"]), name: row["name"] })
+
+/** TodoService's TaskResponse in proto3 JSON, every field emitted. */
+export const taskResponse = (row: Row) => ({
+  id: row["id"],
+  title: row["title"],
+  description: row["description"],
+  success: true
+})
+
+export const userDto = (row: Row) => ({ id: Number(row["id"]), name: row["name"], email: row["email"], role: row["role"] })

@@ -1,0 +1,48 @@
+/**
+ * The SQL the project runs for the benchmarked endpoints (packages/postgres-adapter/src/repositories),
+ * statement for statement, so that the baseline measures everything but the framework around it.
+ */
+
+export const selectSessions = `SELECT s.id, s.name, s.is_recurrent AS "isRecurrent",
+      to_char(s.creneau, 'YYYY-MM-DD"T"HH24:MI:SS') AS creneau, s.duree, s.groupe, s.coach_id AS "coachId",
+      ARRAY(SELECT sa.athlete_id FROM session_athletes sa WHERE sa.session_id = s.id ORDER BY sa.athlete_id) AS "athleteIds",
+      ARRAY(SELECT a.id FROM activities a WHERE a.session_id = s.id ORDER BY a.id) AS "activiteIds"
+      FROM sessions s`
+
+export const sessionById = `${selectSessions} WHERE s.id = $1`
+export const allSessions = `${selectSessions} ORDER BY s.id`
+
+export const sessionsOfAthleteBetween = `SELECT s.id, s.name FROM sessions s
+          JOIN session_athletes sa ON sa.session_id = s.id
+          WHERE (sa.athlete_id = $1 AND s.creneau > $2 AND s.creneau < $3) ORDER BY s.id`
+
+export const knownIds = (table: "athletes" | "coaches" | "sessions" | "activities") =>
+  `SELECT id FROM "${table}" WHERE id = ANY($1::bigint[]) FOR KEY SHARE`
+
+export const insertSession = `INSERT INTO "sessions" ("name","is_recurrent","creneau","duree","groupe","coach_id")
+  VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT (id) DO NOTHING RETURNING *`
+
+export const addAthletes = `INSERT INTO session_athletes (session_id, athlete_id)
+        SELECT $1, athlete_id FROM unnest($2::bigint[]) AS athlete_id
+        ON CONFLICT DO NOTHING`
+
+export const lockSession = `SELECT id FROM sessions WHERE id = $1 FOR UPDATE`
+export const updateDuree = `UPDATE sessions SET duree = $1 WHERE id = $2`
+export const removeOtherAthletes = `DELETE FROM session_athletes
+        WHERE session_id = $1 AND NOT (athlete_id = ANY($2::bigint[]))`
+
+export const insertActivity = `INSERT INTO activities ("name","theme","duree","data_activite","session_id")
+  VALUES ($1,$2,$3,$4,$5) RETURNING id, name, theme, duree, data_activite AS "dataActivite", session_id AS "sessionId"`
+
+export const failuresSince = `SELECT key, count(*)::int AS count, min(failed_at_ms) AS "oldestEpochMs"
+          FROM login_failures
+          WHERE key = ANY($1::text[]) AND failed_at_ms >= $2
+          GROUP BY key ORDER BY key`
+export const credentialsByName = `SELECT id, name, email, role, coach_id AS "coachId", athlete_id AS "athleteId",
+  admin_id AS "adminId", password_hash AS "passwordHash", tokens_valid_after AS "tokensValidAfter"
+  FROM users WHERE name = $1`
+export const clearFailures = `DELETE FROM login_failures WHERE key = $1`
+
+export const listTasks = `SELECT id, title, description, created_at AS "createdAt" FROM tasks ORDER BY insertion_order`
+export const createTask = `INSERT INTO tasks ("title","description") VALUES ($1,$2)
+        RETURNING id, title, description, created_at AS "createdAt"`

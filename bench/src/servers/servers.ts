@@ -1,0 +1,49 @@
+import { join } from "node:path"
+import { benchDir, serverMain } from "../process/paths.ts"
+import { type ServerProcess, startServer } from "./ServerProcess.ts"
+
+export const admin = { name: "admin", password: "bench-admin-password" }
+const jwtSecret = "bench-jwt-secret-of-enough-length-0123456789"
+
+export type Database = { readonly kind: "server"; readonly url: string } | { readonly kind: "embedded"; readonly dataDir: string }
+
+export interface ProjectOptions {
+  readonly name: string
+  readonly port: number
+  readonly database: Database
+  /** Extra flags for node, e.g. `--cpu-prof`. */
+  readonly nodeArgs?: ReadonlyArray<string>
+  readonly logLevel?: string
+  /** More environment for the server. */
+  readonly env?: Readonly<Record<string, string>>
+}
+
+/** The built server (apps/server/dist/main.js), as an operator starts it. */
+export const startProject = (options: ProjectOptions): Promise<ServerProcess> =>
+  startServer({
+    name: options.name,
+    script: serverMain,
+    port: options.port,
+    readyPath: "/health/ready",
+    nodeArgs: options.nodeArgs ?? [],
+    env: {
+      ...(options.database.kind === "server"
+        ? { DATABASE_URL: options.database.url }
+        : { DATA_DIR: options.database.dataDir }),
+      ADMIN_NAME: admin.name,
+      ADMIN_PASSWORD: admin.password,
+      JWT_SECRET: jwtSecret,
+      LOG_LEVEL: options.logLevel ?? "info",
+      ...options.env
+    }
+  })
+
+/** The bare node:http baseline on the same driver and SQL. */
+export const startBaseline = (options: { readonly port: number; readonly databaseUrl: string }): Promise<ServerProcess> =>
+  startServer({
+    name: "baseline",
+    script: join(benchDir, "src", "servers", "baseline", "main.ts"),
+    port: options.port,
+    readyPath: "/health/live",
+    env: { DATABASE_URL: options.databaseUrl, JWT_SECRET: jwtSecret }
+  })

@@ -1,0 +1,26 @@
+import type { DataSet } from "./database/seed.ts"
+
+const env = process.env
+const number = (name: string, fallback: number) => (env[name] === undefined ? fallback : Number(env[name]))
+const list = (name: string) => env[name]?.split(",").map((s) => s.trim()).filter((s) => s.length > 0)
+
+export const phaseNames = ["throughput", "queries", "memory", "embedded"] as const
+export type PhaseName = (typeof phaseNames)[number]
+
+/** What a run measures; every knob has an environment variable, for quick partial runs. */
+export const settings = {
+  /** A PostgreSQL server the bench may create and drop databases on (trust or password in the URL). */
+  serverUrl: env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres",
+  connections: number("BENCH_CONNECTIONS", 50),
+  warmupSeconds: number("BENCH_WARMUP", 3),
+  durationSeconds: number("BENCH_DURATION", 10),
+  /** Scenario names to run (default: all). */
+  scenarios: list("BENCH_SCENARIOS"),
+  phases: (list("BENCH_PHASES") ?? phaseNames) as ReadonlyArray<PhaseName>,
+  /** Start the project's server with `--cpu-prof`, profiles under bench/.tmp/profiles. */
+  profile: env["BENCH_PROFILE"] === "1",
+  /** Write results/ (off for partial runs that should not replace the committed results). */
+  writeResults: env["BENCH_WRITE_RESULTS"] !== "0",
+  dataSet: { coaches: 50, athletes: 1_000, sessions: 5_000, tasks: 100 } satisfies DataSet,
+  memorySteps: (list("BENCH_MEMORY_STEPS") ?? ["10000", "50000", "100000"]).map(Number)
+}

@@ -1,0 +1,39 @@
+import { type CurrentActor, type DomainError, TaskService } from "@club/core"
+import type { MessageInitShape } from "@bufbuild/protobuf"
+import { Effect, Option } from "effect"
+import { decodeTaskCreate } from "./decodeTaskCreate.ts"
+import type { CreateTaskRequest, DeleteTaskRequest, ListTasksRequest, ListTasksResponseSchema } from "./gen.ts"
+import { nothingDeleted, type TaskResponseInit, taskResponse } from "./taskResponse.ts"
+
+type Operation<I, O> = (request: I) => Effect.Effect<O, DomainError, TaskService | CurrentActor>
+
+/**
+ * What each RPC of TodoService does, as core's TaskService run for the current actor. Both ways
+ * a call arrives (connect-node's router, and the unary fast path) run these same effects.
+ */
+export const todoOperations: {
+  readonly createTask: Operation<CreateTaskRequest, TaskResponseInit>
+  readonly listTasks: Operation<ListTasksRequest, MessageInitShape<typeof ListTasksResponseSchema>>
+  readonly deleteTask: Operation<DeleteTaskRequest, TaskResponseInit>
+} = {
+  createTask: (request) =>
+    Effect.gen(function*() {
+      const input = yield* decodeTaskCreate(request)
+      const tasks = yield* TaskService
+      return taskResponse(yield* tasks.create(input))
+    }),
+
+  listTasks: () =>
+    Effect.gen(function*() {
+      const tasks = yield* TaskService
+      const all = yield* tasks.list()
+      return { tasks: all.map(taskResponse) }
+    }),
+
+  deleteTask: (request) =>
+    Effect.gen(function*() {
+      const tasks = yield* TaskService
+      const deleted = yield* tasks.delete(request.id)
+      return Option.match(deleted, { onNone: () => nothingDeleted(request.id), onSome: taskResponse })
+    })
+}

@@ -1,0 +1,34 @@
+import { Schema } from "effect"
+import { describe, expect, it } from "vitest"
+import { SessionFromRow, sessionFromRow } from "../src/rows/SessionRow.ts"
+import { TaskFromRow, taskFromRow } from "../src/rows/TaskRow.ts"
+
+const sessionRow = {
+  id: 7n,
+  name: "Morning run",
+  isRecurrent: true,
+  creneau: "2026-11-21T18:30:00",
+  duree: 90n,
+  groupe: null,
+  coachId: 3n,
+  athleteIds: [1n, 2n, 30n],
+  activiteIds: []
+}
+
+const taskRow = { id: "3f0c2b9e-5d4a-4c1e-9f7a-2b8c6d1e0a11", title: "Chalk", description: "", createdAt: new Date(0) }
+
+describe("rows read in bulk", () => {
+  it("give the same sessions and tasks as their Schema decoders", () => {
+    expect(sessionFromRow(sessionRow)).toEqual(Schema.decodeUnknownSync(SessionFromRow)(sessionRow))
+    expect(taskFromRow(taskRow)).toEqual(Schema.decodeUnknownSync(TaskFromRow)(taskRow))
+  })
+
+  it.each([
+    ["an id beyond JavaScript's safe integers", { ...sessionRow, id: 2n ** 60n }],
+    ["a missing column", { ...sessionRow, athleteIds: undefined }],
+    ["a value of another type", { ...sessionRow, name: 12 }]
+  ])("refuse %s, as the Schema decoders do", (_name, row) => {
+    expect(() => sessionFromRow(row)).toThrow()
+    expect(() => Schema.decodeUnknownSync(SessionFromRow)(row)).toThrow()
+  })
+})
