@@ -38,6 +38,7 @@ const main = async () => {
       connections: settings.connections,
       warmupSeconds: settings.warmupSeconds,
       durationSeconds: settings.durationSeconds,
+      rounds: settings.rounds,
       dataSet: settings.dataSet
     }
   }

@@ -14,6 +14,8 @@ export const settings = {
   connections: number("BENCH_CONNECTIONS", 50),
   warmupSeconds: number("BENCH_WARMUP", 3),
   durationSeconds: number("BENCH_DURATION", 10),
+  /** The measured seconds of each server are split into this many runs, alternating between servers. */
+  rounds: number("BENCH_ROUNDS", 2),
   /** Scenario names to run (default: all). */
   scenarios: list("BENCH_SCENARIOS"),
   phases: (list("BENCH_PHASES") ?? phaseNames) as ReadonlyArray<PhaseName>,

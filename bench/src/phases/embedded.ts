@@ -2,7 +2,7 @@ import { rmSync } from "node:fs"
 import { join } from "node:path"
 import { seedEmbedded } from "../database/seedEmbedded.ts"
 import type { Measurement } from "../load/LoadResult.ts"
-import { measure } from "../load/measure.ts"
+import { measureSideBySide } from "../load/measure.ts"
 import { freePort } from "../process/freePort.ts"
 import { memoryOf } from "../process/memory.ts"
 import { ensureDir, tmpDir } from "../process/paths.ts"
@@ -36,7 +36,8 @@ export const embeddedPhase = async (): Promise<EmbeddedRun> => {
     const context = await prepareCallers(project.url, seeded)
     const results: Array<EmbeddedResult> = []
     for (const scenario of selectedScenarios()) {
-      results.push({ scenario, project: await measure(project, scenario, context, loadOptions()) })
+      const [measurement] = await measureSideBySide([project], scenario, context, loadOptions())
+      results.push({ scenario, project: measurement! })
     }
     const peakRssMiB = memoryOf(project.child.pid).peakRssMiB
     await project.child.stop()

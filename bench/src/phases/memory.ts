@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks"
 import { runSql } from "../database/runSql.ts"
-import { addPeople, addSessions } from "../database/seed.ts"
+import { addPeople, addSessions, settle } from "../database/seed.ts"
 import { createTemporaryDatabase } from "../database/temporaryDatabase.ts"
 import { freePort } from "../process/freePort.ts"
 import { memoryOf } from "../process/memory.ts"
@@ -73,7 +73,7 @@ export const memoryPhase = async (): Promise<ReadonlyArray<ListingStep>> => {
     let sessions = 0
     for (const target of settings.memorySteps) {
       await runSql(database.url, (sql) => addSessions(sql, target - sessions, people))
-      await runSql(database.url, (sql) => sql`ANALYZE`)
+      await runSql(database.url, settle)
       sessions = target
 
       project = await start()

@@ -3,7 +3,7 @@ import { runSql } from "../database/runSql.ts"
 import { seed } from "../database/seed.ts"
 import { createTemporaryDatabase } from "../database/temporaryDatabase.ts"
 import type { Measurement } from "../load/LoadResult.ts"
-import { measure } from "../load/measure.ts"
+import { measureSideBySide } from "../load/measure.ts"
 import { freePort } from "../process/freePort.ts"
 import { ensureDir, tmpDir } from "../process/paths.ts"
 import { type Scenario, scenarios } from "../scenarios.ts"
@@ -26,13 +26,14 @@ export const profileArgs = (name: string): ReadonlyArray<string> =>
 export const loadOptions = () => ({
   connections: settings.connections,
   warmupSeconds: settings.warmupSeconds,
-  durationSeconds: settings.durationSeconds
+  durationSeconds: settings.durationSeconds,
+  rounds: settings.rounds
 })
 
 /**
- * Every scenario against the project's server and the baseline, one after the other on the same
- * fresh database: the baseline first, then the project, so neither runs on a colder database.
- * Reads run before writes, so that every read scenario sees the seeded data set as it is.
+ * Every scenario against the project's server and the baseline, side by side on the same fresh
+ * database (see measureSideBySide). Reads run before writes, so that every read scenario sees the
+ * seeded data set as it is.
  */
 export const throughputPhase = async (): Promise<ReadonlyArray<ScenarioResult>> => {
   const database = await createTemporaryDatabase(settings.serverUrl, "load")
@@ -48,9 +49,8 @@ export const throughputPhase = async (): Promise<ReadonlyArray<ScenarioResult>> 
     const context = await prepareCallers(project.url, seeded)
     const results: Array<ScenarioResult> = []
     for (const scenario of selectedScenarios()) {
-      const baselineResult = await measure(baseline, scenario, context, loadOptions())
-      const projectResult = await measure(project, scenario, context, loadOptions())
-      results.push({ scenario, project: projectResult, baseline: baselineResult })
+      const [baselineResult, projectResult] = await measureSideBySide([baseline, project], scenario, context, loadOptions())
+      results.push({ scenario, project: projectResult!, baseline: baselineResult! })
     }
     await baseline.child.stop()
     await project.child.stop()

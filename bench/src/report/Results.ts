@@ -18,6 +18,7 @@ export interface Results {
     readonly connections: number
     readonly warmupSeconds: number
     readonly durationSeconds: number
+    readonly rounds: number
     readonly dataSet: Readonly<Record<string, number>>
   }
   readonly throughput?: ReadonlyArray<{ readonly scenario: ScenarioRef; readonly project: Measurement; readonly baseline: Measurement }>

@@ -18,8 +18,8 @@ interface Panel {
 
 const panels: ReadonlyArray<Panel> = [
   { title: "requests per second (higher is better)", value: (m) => m.requestsPerSecond, format: (x) => x.toFixed(0) },
-  { title: "p50 latency, ms (lower is better)", value: (m) => m.p50Ms, format: (x) => `${x}` },
-  { title: "p99 latency, ms (lower is better)", value: (m) => m.p99Ms, format: (x) => `${x}` }
+  { title: "p50 latency, ms (lower is better)", value: (m) => m.p50Ms, format: (x) => x.toFixed(0) },
+  { title: "p99 latency, ms (lower is better)", value: (m) => m.p99Ms, format: (x) => x.toFixed(0) }
 ]
 
 const labelWidth = 360

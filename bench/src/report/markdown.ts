@@ -22,8 +22,8 @@ const throughputTable = (results: NonNullable<Results["throughput"]>) => {
       n0(project.requestsPerSecond),
       n0(baseline.requestsPerSecond),
       n2(ratio),
-      `${project.p50Ms} / ${baseline.p50Ms}`,
-      `${project.p99Ms} / ${baseline.p99Ms}`,
+      `${n0(project.p50Ms)} / ${n0(baseline.p50Ms)}`,
+      `${n0(project.p99Ms)} / ${n0(baseline.p99Ms)}`,
       n2(p99Ratio),
       `${n0(project.serverCpuMicrosPerRequest)} / ${n0(baseline.serverCpuMicrosPerRequest)}`,
       `${n0(project.otherCpuPercent)} / ${n0(baseline.otherCpuPercent)}`,
@@ -80,7 +80,7 @@ const embeddedTable = (embedded: NonNullable<Results["embedded"]>) => {
     row(["---", "---:", "---:", "---:", "---:", "---:", "---:"])
   ]
   for (const { project, scenario } of embedded.results) {
-    lines.push(row([scenario.title, n0(project.requestsPerSecond), project.p50Ms, project.p99Ms, n0(project.serverCpuMicrosPerRequest), n0(project.otherCpuPercent), project.failures]))
+    lines.push(row([scenario.title, n0(project.requestsPerSecond), n0(project.p50Ms), n0(project.p99Ms), n0(project.serverCpuMicrosPerRequest), n0(project.otherCpuPercent), project.failures]))
   }
   return `${lines.join("\n")}\n\nPeak RSS of the server over the whole embedded run: ${n0(embedded.peakRssMiB)} MiB.`
 }
@@ -92,7 +92,8 @@ export const renderMarkdown = (results: Results): string => {
     "# Benchmark results",
     "",
     `Run ${env.date} on ${env.cores} × ${env.cpu}, ${env.memoryGiB} GiB, Node ${env.node}, ${env.postgres}; commit ${env.commit}.`,
-    `Each scenario: ${settings.warmupSeconds} s warm-up, then ${settings.durationSeconds} s measured, ` +
+    `Each scenario: ${settings.warmupSeconds} s warm-up, then ${settings.durationSeconds} s measured per server in ${settings.rounds} runs ` +
+      "alternating between project and baseline (so both meet the same machine; p50 and p99 are the runs' mean), " +
       `autocannon 9 in a process of its own, ${settings.connections} connections unless the scenario says otherwise ` +
       "(GET /session/all 10, login 4). Server CPU is the server process's user + system time per answered request. " +
       "Other CPU is the share of the machine used meanwhile by processes outside the measurement (anything but the server, " +

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, type Context, Effect, Exit, Layer } from "effect"
+import { Cause, type Context, Effect, Exit, Layer, Stream } from "effect"
 import {
   ActivityRepository,
   ActivityService,
@@ -33,9 +33,17 @@ class ReachedPort {
   readonly _tag = "ReachedPort"
 }
 
-/** A port whose every method reports that it was reached: enough to see where authorization stops a call. */
+/**
+ * A port whose every method reports that it was reached: enough to see where authorization stops a
+ * call. `stream` methods answer a stream that does, the others an effect.
+ */
 const reachedOnly = <I, S>(tag: Context.Key<I, S>) =>
-  Layer.succeed(tag, new Proxy({}, { get: () => () => Effect.die(new ReachedPort()) }) as S)
+  Layer.succeed(
+    tag,
+    new Proxy({}, {
+      get: (_, method) => () => method === "stream" ? Stream.die(new ReachedPort()) : Effect.die(new ReachedPort())
+    }) as S
+  )
 
 const PortsReached = Layer.mergeAll(
   reachedOnly(ActivityRepository),
@@ -75,6 +83,7 @@ const calls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unknown, u
   ["ScheduleService.sessionsOfAthleteBetween", "schedule.read", Effect.flatMap(Effect.service(ScheduleService), (s) => s.sessionsOfAthleteBetween(1 as never, "2026-01-01" as never, "2026-02-01" as never))],
   ["SessionService.create", "session.create", Effect.flatMap(Effect.service(SessionService), (s) => s.create(anyInput))],
   ["SessionService.list", "session.read", Effect.flatMap(Effect.service(SessionService), (s) => s.list())],
+  ["SessionService.stream", "session.read", Effect.flatMap(Effect.service(SessionService), (s) => Effect.flatMap(s.stream(), Stream.runDrain))],
   ["SessionService.get", "session.read", Effect.flatMap(Effect.service(SessionService), (s) => s.get(1 as never))],
   ["SessionService.update", "session.update", Effect.flatMap(Effect.service(SessionService), (s) => s.update(1 as never, anyInput))],
   ["SessionService.delete", "session.delete", Effect.flatMap(Effect.service(SessionService), (s) => s.delete(1 as never))],

@@ -117,6 +117,22 @@ await onEveryDatabase("The seed's session endpoints", (club) => {
       expectJson(coach, 200, expect.arrayContaining([session]))
       expectJson(athlete, 200, coach.body)
     })
+
+    it("answers every session exactly once, in id order, when the list is longer than one streamed batch", async () => {
+      const created: Array<number> = []
+      for (let wave = 0; wave < 12; wave++) {
+        const sessions = await Promise.all(
+          Array.from({ length: 100 }, (_, i) => createSession(club(), { name: `Wave ${wave}/${i} "é"`, athleteIds: [club().athleteId] }))
+        )
+        created.push(...sessions.map((s) => s.id))
+      }
+      const reply = await club().athlete.get("/session/all")
+      expect(reply.status).toBe(200)
+      const ids = (reply.body as Array<{ id: number }>).map((s) => s.id)
+      expect(ids).toEqual([...ids].sort((a, b) => a - b))
+      expect(new Set(ids).size).toBe(ids.length)
+      expect(ids).toEqual(expect.arrayContaining(created))
+    })
   })
 
   describe("GET /session/{id} (Coach or Athlete)", () => {

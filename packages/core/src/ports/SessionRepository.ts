@@ -1,4 +1,4 @@
-import { Context, type Effect, type Option } from "effect"
+import { Context, type Effect, type Option, type Stream } from "effect"
 import type { ActivitySummary } from "../domain/Activity.ts"
 import type { EntityNotFound, IdAlreadyInUse, UnknownReferences } from "../domain/Errors.ts"
 import type { AthleteId, SessionId } from "../domain/Ids.ts"
@@ -16,6 +16,8 @@ export class SessionRepository extends Context.Service<SessionRepository, {
   create(input: SessionCreate): Effect.Effect<Session, IdAlreadyInUse | UnknownReferences>
   findById(id: SessionId): Effect.Effect<Option.Option<Session>>
   list(): Effect.Effect<ReadonlyArray<Session>>
+  /** Every session in id order, read as it is consumed: memory does not grow with their number. */
+  stream(): Stream.Stream<Session>
   /** One transaction; activities no longer listed are detached, not deleted. */
   update(id: SessionId, input: SessionUpdate): Effect.Effect<Session, EntityNotFound | UnknownReferences>
   /** Deletes the session's activities and memberships too. */

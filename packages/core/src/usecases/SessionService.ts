@@ -16,6 +16,11 @@ const make = Effect.gen(function*() {
       yield* authorize("session.read")
       return yield* sessions.list()
     }),
+    /** Authorized now; the sessions are read as the returned stream is consumed. */
+    stream: Effect.fn("SessionService.stream")(function*() {
+      yield* authorize("session.read")
+      return sessions.stream()
+    }),
     get: Effect.fn("SessionService.get")(function*(id: SessionId) {
       yield* authorize("session.read")
       return yield* sessions.findById(id).pipe(found("Session", id))

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ClubApi } from "../contract/Api.ts"
 import { SessionCreateFailed, SessionNotFoundText } from "../contract/SeedFailures.ts"
+import { jsonArrayResponse } from "./jsonArrayResponse.ts"
 import { isNotFound, isNotForbidden, pinned, problems } from "./problems.ts"
 import { toSessionDto } from "./toDto.ts"
 
@@ -29,7 +30,9 @@ export const SessionsHandlers = HttpApiBuilder.group(ClubApi, "sessions", Effect
           activiteIds: payload.activiteIds ?? []
         })
       ).pipe(Effect.map(toSessionDto), createFailure))
-    .handle("all", () => sessions.list().pipe(Effect.map((all) => all.map(toSessionDto)), problems))
+    // Streamed: the seed's answer is every session, which must not mean all of them in memory at once.
+    .handle("all", () =>
+      sessions.stream().pipe(Effect.flatMap((all) => jsonArrayResponse(all, toSessionDto)), problems))
     .handle("get", ({ params }) => sessions.get(params.id).pipe(Effect.map(toSessionDto), textNotFound))
     .handle("delete", ({ params }) =>
       sessions.delete(params.id).pipe(Effect.as("Session deleted successfully"), textNotFound))

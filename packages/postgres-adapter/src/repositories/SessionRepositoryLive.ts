@@ -8,7 +8,7 @@ import {
   SessionRepository,
   type SessionUpdate
 } from "@club/core"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { ActivitySummaryFromRow } from "../rows/ActivityRow.ts"
 import { sessionFromRow, sessionSummaryFromRow } from "../rows/SessionRow.ts"
@@ -17,6 +17,9 @@ import { IdRow } from "../sql/IdRow.ts"
 import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
 import { int8Array } from "../sql/int8Array.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
+
+/** Sessions per statement of a full listing. */
+export const sessionsPerPage = 1_000
 
 export const SessionRepositoryLive = Layer.effect(
   SessionRepository,
@@ -43,7 +46,18 @@ export const SessionRepositoryLive = Layer.effect(
         (sessions) => Option.fromNullishOr(sessions[0])
       )
 
-    const listAll = Effect.flatMap(sql<Record<string, unknown>>`${selectSessions} ORDER BY s.id`, sessionsOf)
+    // Read in pages by id, each page its own short statement, so that a listing of any size holds
+    // one page in memory, and a slow reader never keeps a database connection while it reads (the
+    // embedded database has a single one). A session written meanwhile may or may not be listed.
+    const page = (after: number) =>
+      Effect.map(
+        Effect.flatMap(
+          sql<Record<string, unknown>>`${selectSessions} WHERE s.id > ${after} ORDER BY s.id LIMIT ${sessionsPerPage}`,
+          sessionsOf
+        ),
+        (sessions) => [sessions, sessions.length < sessionsPerPage ? Option.none() : Option.some(sessions.at(-1)!.id)] as const
+      )
+    const streamAll = Stream.paginate(0, page).pipe(Stream.orDie)
 
     const summariesOf = (rows: ReadonlyArray<Record<string, unknown>>) =>
       Effect.sync(() => rows.map(sessionSummaryFromRow))
@@ -126,9 +140,11 @@ export const SessionRepositoryLive = Layer.effect(
       return yield* findOne(id)
     }, dieOnInfrastructureError)
 
+    const stream = () => streamAll.pipe(Stream.withSpan("SessionRepository.stream"))
+
     const list = Effect.fn("SessionRepository.list")(function*() {
-      return yield* listAll
-    }, dieOnInfrastructureError)
+      return yield* Stream.runCollect(streamAll)
+    })
 
     const update = Effect.fn("SessionRepository.update")(function*(id: SessionId, input: SessionUpdate) {
       return yield* sql.withTransaction(Effect.gen(function*() {
@@ -174,6 +190,7 @@ export const SessionRepositoryLive = Layer.effect(
       create,
       findById,
       list,
+      stream,
       update,
       delete: remove,
       summaries,

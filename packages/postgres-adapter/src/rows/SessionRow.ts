@@ -2,6 +2,7 @@ import { type ActivityId, type AthleteId, type CoachId, type LocalDateTime, Sess
 import { Schema } from "effect"
 import { boolOrNull, int, intOrNull, ints, textOrNull } from "../sql/columns.ts"
 import { Int64 } from "../sql/Int64.ts"
+import { trustedInstance } from "./trustedInstance.ts"
 
 /** A session with its athlete and activity ids aggregated in the same row (see sessionColumns). */
 export const SessionFromRow = Schema.Struct({
@@ -21,7 +22,7 @@ export const SessionFromRow = Schema.Struct({
  * pattern, and the id arrays from `ARRAY(SELECT ...)` of `bigint` columns.
  */
 export const sessionFromRow = (row: Record<string, unknown>): Session =>
-  new Session({
+  trustedInstance(Session, {
     id: int("id", row["id"]) as SessionId,
     name: textOrNull("name", row["name"]),
     isRecurrent: boolOrNull("is_recurrent", row["isRecurrent"]),
@@ -31,7 +32,7 @@ export const sessionFromRow = (row: Record<string, unknown>): Session =>
     coachId: intOrNull("coach_id", row["coachId"]) as CoachId | null,
     athleteIds: ints("athleteIds", row["athleteIds"]) as Array<AthleteId>,
     activiteIds: ints("activiteIds", row["activiteIds"]) as Array<ActivityId>
-  }, { disableChecks: true })
+  })
 
 /** `SELECT id, name FROM sessions` */
 export const SessionSummaryFromRow = Schema.Struct({
@@ -41,4 +42,4 @@ export const SessionSummaryFromRow = Schema.Struct({
 
 /** The same row read in bulk (see sql/columns.ts). */
 export const sessionSummaryFromRow = (row: Record<string, unknown>): SessionSummary =>
-  new SessionSummary({ id: int("id", row["id"]) as SessionId, name: textOrNull("name", row["name"]) }, { disableChecks: true })
+  trustedInstance(SessionSummary, { id: int("id", row["id"]) as SessionId, name: textOrNull("name", row["name"]) })

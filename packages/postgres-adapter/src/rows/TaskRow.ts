@@ -1,6 +1,7 @@
 import { Task, type TaskId } from "@club/core"
 import { Schema } from "effect"
 import { date, text } from "../sql/columns.ts"
+import { trustedInstance } from "./trustedInstance.ts"
 
 /** `RETURNING id, title, description, created_at AS "createdAt"` */
 export const TaskFromRow = Schema.Struct({
@@ -12,9 +13,9 @@ export const TaskFromRow = Schema.Struct({
 
 /** The same row read in bulk (see sql/columns.ts): `id` is a `uuid` column, so it is one. */
 export const taskFromRow = (row: Record<string, unknown>): Task =>
-  new Task({
+  trustedInstance(Task, {
     id: text("id", row["id"]) as TaskId,
     title: text("title", row["title"]),
     description: text("description", row["description"]),
     createdAt: date("created_at", row["createdAt"])
-  }, { disableChecks: true })
+  })
