@@ -21,8 +21,13 @@ const announce = Effect.gen(function*() {
 /**
  * A path parameter may hold a whole stored value: a theme is up to 200 characters, several times
  * that once percent-encoded (the router's default stops at 100).
+ *
+ * Paths match exactly as the seed spells them (all lower-case). The router's default matches them
+ * case-insensitively by lowercasing the path and then cutting the parameters out at the lowercased
+ * positions: a parameter holding a character whose lowercase is longer (`İ`) shifted the others,
+ * and `GET /athletes/athlete/%C4%B0/session` matched no route (docs/DECISIONS.md).
  */
-const routerConfig = { maxParamLength: 2_400 }
+const routerConfig = { maxParamLength: 2_400, caseSensitive: true }
 
 export const layer = <E, R>(routes: Layer.Layer<never, E, R>) =>
   Layer.effectDiscard(announce).pipe(

@@ -1,9 +1,20 @@
-import { ActivityId, ActivityRepository, AthleteCreate, AthleteId, AthleteRepository, SessionRepository } from "@club/core"
+import {
+  ActivityId,
+  ActivityRepository,
+  AthleteCreate,
+  AthleteId,
+  AthleteRepository,
+  SessionRepository,
+  UserRepository
+} from "@club/core"
 import { expect } from "@effect/vitest"
 import { Effect, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { DatabaseSharing } from "../src/database/DatabaseSharing.ts"
+import { CredentialsCache } from "../src/repositories/credentialsCache.ts"
+import { sessionsPerPage } from "../src/repositories/SessionRepositoryLive.ts"
 import { countStatements } from "../src/testing/index.ts"
-import { newActivity, newSession } from "./support/fixtures.ts"
+import { newActivity, newSession, newUser } from "./support/fixtures.ts"
 import { onEachDatabase } from "./support/onEachDatabase.ts"
 
 const Ids = Schema.Array(Schema.Struct({ id: Schema.Int }))
@@ -55,6 +66,43 @@ onEachDatabase("Query counts", (it) => {
       expect(largeRead.statements).toHaveLength(smallRead.statements.length)
       expect(smallList.statements).toHaveLength(1)
       expect(largeList.statements).toHaveLength(smallList.statements.length)
+    }))
+
+  it.effect("listing every session costs one statement per page of sessions, whatever their athletes and activities", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const sessions = yield* SessionRepository
+      yield* sql`INSERT INTO sessions (name) SELECT 'paged ' || n FROM generate_series(1, ${2 * sessionsPerPage + 10}) AS n`
+      const total = (yield* sessions.list()).length
+      const listed = yield* countStatements(sessions.list())
+      expect(listed.result.map((session) => session.id)).toEqual([...listed.result.map((s) => s.id)].sort((a, b) => a - b))
+      expect(new Set(listed.result.map((session) => session.id)).size).toBe(total)
+      // The last page is the one shorter than a page (possibly empty).
+      expect(listed.statements).toHaveLength(Math.floor(total / sessionsPerPage) + 1)
+    }))
+
+  it.effect("the credentials lookup of an authenticated request costs one query, then none while cached; a write clears it", () =>
+    Effect.gen(function*() {
+      const users = yield* UserRepository
+      const cache = yield* CredentialsCache
+      const { otherProcessesWrite } = yield* DatabaseSharing
+      // On a PostgreSQL server the cache is on once its LISTEN is confirmed, a few ms after start.
+      while (!(yield* cache.active)) yield* Effect.sleep("5 millis")
+      const user = yield* users.create(newUser("counted", "COACH"))
+
+      const cold = yield* countStatements(users.findCredentialsById(user.id))
+      const cached = yield* countStatements(users.findCredentialsById(user.id))
+      const write = yield* countStatements(users.update(user.id, { role: "ATHLETE", link: "create" }))
+      const afterWrite = yield* countStatements(users.findCredentialsById(user.id))
+
+      expect(cold.statements).toHaveLength(1)
+      expect(cached.statements).toHaveLength(0)
+      expect(afterWrite.statements).toHaveLength(1)
+      expect(Option.getOrThrow(afterWrite.result).user.role).toBe("ATHLETE")
+      // The other instances hear of it through a notification sent in the write's transaction;
+      // on the embedded database there are none to tell.
+      const notifies = write.statements.filter((statement) => statement.includes("pg_notify"))
+      expect(notifies).toHaveLength(otherProcessesWrite ? 1 : 0)
     }))
 
   it.effect("the counter sees every statement, including those inside a transaction", () =>

@@ -142,6 +142,28 @@ describe("Limits (embedded database)", () => {
     refusals["task description of 10,001 characters"] = `${description.code}: ${description.message}`
   })
 
+  it("a path parameter holding a character whose lowercase is longer (İ): 400 naming the parameter, not a bare 404; paths match as the seed spells them", async () => {
+    const get = (path: string, token = principals.token.ADMIN) => client.send({ method: "GET", path, headers: { authorization: `Bearer ${token}` } })
+    const cases: Array<readonly [string, string, string?]> = [
+      ["/athletes/athlete/%C4%B0/session", "id"],
+      ["/athletes/athletes/%C4%B0/session/after/2026-01-01", "id"],
+      ["/athletes/athletes/1/session/between/%C4%B0/2026-01-01", "startDate"],
+      ["/athletes/athletes/1/session/between/2026-01-01/A%C4%B0b", "endDate"],
+      ["/athletes/%C4%B0", "id"],
+      // Coach or athlete only (an admin is refused before the path is decoded).
+      ["/session/%C4%B0", "id", principals.token.COACH]
+    ]
+    for (const [path, field, token] of cases) {
+      const reply = await get(path, token)
+      expect(reply.status, path).toBe(400)
+      expect(problem(reply).errors?.map((error) => error.field), path).toEqual([field])
+      note(`path parameter İ: GET ${path}`, reply)
+    }
+    // docs/DECISIONS.md: matched case-sensitively, so another spelling is no route.
+    expect((await get("/ATHLETES/athlete/1/session")).status).toBe(404)
+    expect((await get("/athletes/athlete/1/session")).status).toBe(200)
+  })
+
   it("a login password over 1,000 characters: 400 naming it, without hashing it", async () => {
     const reply = await json("POST", "/auth/login", JSON.stringify({ name: "admin", password: "p".repeat(1_001) }), null)
     expect(reply.status).toBe(400)

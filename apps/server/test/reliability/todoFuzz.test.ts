@@ -1,5 +1,7 @@
-import { CreateTaskRequestSchema, DeleteTaskRequestSchema, ListTasksRequestSchema } from "@club/connect-adapter/gen"
+import { CreateTaskRequestSchema, DeleteTaskRequestSchema, ListTasksRequestSchema, TodoService } from "@club/connect-adapter/gen"
 import { create, toBinary, toJsonString } from "@bufbuild/protobuf"
+import { ConnectError, createClient } from "@connectrpc/connect"
+import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { ServerProcess } from "../support/ServerProcess.ts"
@@ -9,7 +11,7 @@ import { deploy, type Deployment, postgresAnswers } from "./support/Deployment.t
 import { type Principals, setUpPrincipals, urlOf } from "./support/principals.ts"
 import { rawClient, type RawClient } from "./support/rawHttp.ts"
 import { percentile, recordResult } from "./support/results.ts"
-import { callConnect, callGrpcWeb, envelope, grpcSession, type Protocol, type RpcAnswer } from "./support/rpcWire.ts"
+import { callConnect, callGrpcWeb, codeNames, envelope, grpcSession, type Protocol, type RpcAnswer } from "./support/rpcWire.ts"
 
 /** Codes that would mean the server failed rather than refused: never the answer to bad input. */
 const failureCodes = new Set(["internal", "unknown", "unavailable", "data_loss", "malformed", "no answer within 10 s"])
@@ -23,6 +25,8 @@ const failureCodes = new Set(["internal", "unknown", "unavailable", "data_loss",
 const isLibraryDecodeError = (answer: RpcAnswer) =>
   answer.code === "internal" && /^(parse binary: |received compressed envelope, but do not know how to decompress)/u.test(answer.message)
 const oneMiB = 1024 * 1024
+/** Node's HTTP/2 client gave up on a session after about 10 of them (docs/RELIABILITY.md, promise 2b). */
+const oversizeOnOneSession = 50
 
 type Method = "CreateTask" | "ListTasks" | "DeleteTask" | "Nope"
 
@@ -125,12 +129,13 @@ for (const kind of targets) {
     })
     afterAll(() => deployment?.release())
 
+    const headersOf = (caller: RpcCase["caller"]): Record<string, string> =>
+      caller === "none" ? {} : { authorization: `Bearer ${caller === "garbage" ? "garbage" : principals.token[caller]}` }
+
     it(`${budget.todoFuzzMessages} random, mistyped, misframed and oversize messages each get a clean error or an answer, never a failure, and the server keeps answering`, async () => {
       const cases = fc.sample(rpcCases, { numRuns: budget.todoFuzzMessages, seed })
       const http = rawClient(server.port, { connections: 8 })
       const h2 = grpcSession(server.port)
-      const headersOf = (caller: RpcCase["caller"]): Record<string, string> =>
-        caller === "none" ? {} : { authorization: `Bearer ${caller === "garbage" ? "garbage" : principals.token[caller]}` }
       const send = (rpc: RpcCase): Promise<RpcAnswer> => {
         const headers = headersOf(rpc.caller)
         switch (rpc.protocol) {
@@ -140,12 +145,9 @@ for (const kind of targets) {
             return callConnect(http, rpc.method, rpc.message, "application/json", headers)
           case "grpc-web":
             return callGrpcWeb(http, rpc.method, framed(rpc), headers)
-          case "grpc": {
-            if (rpc.kind !== "oversize") return h2.call(rpc.method, framed(rpc), headers)
-            // On a session of its own: an oversize message ends its whole HTTP/2 session (docs/RELIABILITY.md, open points).
-            const own = grpcSession(server.port)
-            return own.call(rpc.method, framed(rpc), headers).finally(() => own.close())
-          }
+          case "grpc":
+            // Oversize messages too, on the one session (docs/RELIABILITY.md, promise 2b).
+            return h2.call(rpc.method, framed(rpc), headers)
         }
       }
       const byCode: Record<string, number> = {}
@@ -185,6 +187,7 @@ for (const kind of targets) {
       })
 
       expect(failures).toEqual([])
+      expect(h2.failures).toEqual([])
       expect(defectsLogged.map((line) => `${String(line.message)} ${line.cause ?? ""}`.slice(0, 300))).toEqual([])
       expect(server.child.exitCode).toBeNull()
       // Still answering, on each protocol.
@@ -198,5 +201,55 @@ for (const kind of targets) {
       expect((await session.call("ListTasks", envelope(list), headers)).code).toBe("ok")
       session.close()
     }, isLongRun ? 1_800_000 : 180_000)
+
+    it(`${oversizeOnOneSession} oversize messages on one HTTP/2 session, over gRPC and over Connect, and from a stock gRPC client: each refused with resource_exhausted; the session survives and answers the next call`, async () => {
+      const headers = headersOf("ADMIN")
+      const message = fc.sample(oversize, 1)[0]!
+      const list = Buffer.from(toBinary(ListTasksRequestSchema, create(ListTasksRequestSchema, {})))
+      const session = grpcSession(server.port)
+      const wrong: Array<string> = []
+      const byProtocol: Record<string, Record<string, number>> = {}
+      const count = (protocol: string, answer: RpcAnswer) => {
+        const codes = (byProtocol[protocol] ??= {})
+        codes[answer.code] = (codes[answer.code] ?? 0) + 1
+        if (answer.code !== "resource_exhausted" && wrong.length < 10) wrong.push(`${protocol}: ${answer.code} ${answer.message.slice(0, 200)}`)
+      }
+      const started = performance.now()
+      try {
+        for (let i = 0; i < oversizeOnOneSession; i++) {
+          count("gRPC", await session.call("CreateTask", envelope(message), headers))
+          count("Connect", await session.connect("CreateTask", message, "application/proto", headers))
+        }
+        const after = { gRPC: await session.call("ListTasks", envelope(list), headers), Connect: await session.connect("ListTasks", list, "application/proto", headers) }
+        expect(wrong).toEqual([])
+        expect(session.failures).toEqual([])
+        expect(after.gRPC.code).toBe("ok")
+        expect(after.Connect.code).toBe("ok")
+      } finally {
+        session.close()
+      }
+
+      // connect-es's gRPC transport keeps one session for all its calls.
+      const baseUrl = urlOf(server.port)
+      const transport = createGrpcTransport({ baseUrl, sessionManager: new Http2SessionManager(baseUrl), interceptors: [(next) => (request) => {
+        request.header.set("authorization", headers["authorization"]!)
+        return next(request)
+      }] })
+      const client = createClient(TodoService, transport)
+      const description = "d".repeat(oneMiB + 100)
+      for (let i = 0; i < oversizeOnOneSession; i++) {
+        const answer = await client.createTask({ title: "t", description }).then(
+          (): RpcAnswer => ({ code: "ok", message: "", ms: 0 }),
+          (error: unknown): RpcAnswer => {
+            const failure = ConnectError.from(error)
+            return { code: codeNames[failure.code] ?? "unknown", message: failure.rawMessage, ms: 0 }
+          }
+        )
+        count("connect-es gRPC transport", answer)
+      }
+      expect(wrong).toEqual([])
+      expect((await client.listTasks({})).tasks).toBeDefined()
+      recordResult(`oversize-on-one-session-${kind}`, { messages: oversizeOnOneSession, byProtocol, durationMs: Math.round(performance.now() - started) })
+    }, 120_000)
   })
 }

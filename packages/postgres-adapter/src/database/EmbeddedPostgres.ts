@@ -3,6 +3,7 @@ import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
+import { DatabaseSharing } from "./DatabaseSharing.ts"
 
 export interface EmbeddedPostgresOptions {
   /** The folder that holds the database (created when missing), or `memory://` to keep nothing. */
@@ -46,13 +47,14 @@ const serveOnLoopback = (db: PGlite) =>
 /**
  * Embedded PostgreSQL (PGlite, in WASM, in this process) reached through the same driver as a real
  * server, over a loopback socket on a free port. Release runs in reverse order of acquisition:
- * the pool closes, then the socket server stops, then PGlite closes.
+ * the pool closes, then the socket server stops, then PGlite closes. Only this process can open
+ * its files, so no other process writes to it: it is exclusive.
  */
 export const EmbeddedPostgres = (options: EmbeddedPostgresOptions) =>
   Layer.unwrap(Effect.gen(function*() {
     const db = yield* openPGlite(options)
     const server = yield* serveOnLoopback(db)
-    return PgClient.layer({
+    const client = PgClient.layer({
       url: Redacted.make(`postgres://postgres@${server.getServerConn()}/postgres`),
       maxConnections: poolSize,
       // An interrupted query (a client gone) is otherwise cancelled: PGlite ignores the cancel, and
@@ -62,4 +64,5 @@ export const EmbeddedPostgres = (options: EmbeddedPostgresOptions) =>
       // concurrent requests are pipelined on it instead of waiting for it in turn.
       multiplex: true
     })
+    return Layer.merge(client, DatabaseSharing.exclusive)
   }))

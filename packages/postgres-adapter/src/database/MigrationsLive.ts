@@ -3,6 +3,7 @@ import { PgClient, PgMigrator } from "@effect/sql-pg"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { migrations } from "../migrations/index.ts"
+import type { DatabaseSharing } from "./DatabaseSharing.ts"
 
 /**
  * Applies the pending migrations when built; several instances starting together are safe (the
@@ -12,6 +13,6 @@ import { migrations } from "../migrations/index.ts"
  */
 export const MigrationsLive = PgMigrator.layer({ loader: migrations }).pipe(Layer.provide(NodeServices.layer))
 
-/** A database layer whose schema is migrated before anything uses it. */
-export const migrated = <E, R>(database: Layer.Layer<PgClient.PgClient | SqlClient, E, R>) =>
+/** A database layer (its client, and whether it is shared) whose schema is migrated before anything uses it. */
+export const migrated = <E, R>(database: Layer.Layer<PgClient.PgClient | SqlClient | DatabaseSharing, E, R>) =>
   MigrationsLive.pipe(Layer.provideMerge(database))

@@ -1,7 +1,9 @@
 import { PgClient } from "@effect/sql-pg"
-import { Duration, type Redacted } from "effect"
+import { Duration, Layer, type Redacted } from "effect"
+import { DatabaseSharing } from "./DatabaseSharing.ts"
 
 export interface PostgresServerOptions {
+  /** The pool's size (default 10; at least 2, since one connection is held for LISTEN). */
   readonly maxConnections?: number
 }
 
@@ -12,6 +14,12 @@ export interface PostgresServerOptions {
  */
 export const connectTimeout = Duration.seconds(3)
 
-/** A PostgreSQL server given by its `postgres://` URL. */
+/**
+ * A PostgreSQL server given by its `postgres://` URL, shared with the other instances. The
+ * repositories hold one connection of its pool for LISTEN (see `credentialsCache.ts`).
+ */
 export const PostgresServer = (url: Redacted.Redacted<string>, options: PostgresServerOptions = {}) =>
-  PgClient.layer({ url, maxConnections: options.maxConnections ?? 10, connectTimeout })
+  Layer.merge(
+    PgClient.layer({ url, maxConnections: Math.max(2, options.maxConnections ?? 10), connectTimeout }),
+    DatabaseSharing.shared
+  )

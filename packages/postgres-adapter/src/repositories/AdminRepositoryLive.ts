@@ -3,13 +3,14 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { AdminFromRow } from "../rows/AdminRow.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
-import { invalidating } from "./credentialsCache.ts"
+import { CredentialsCache } from "./credentialsCache.ts"
 import { namedRecords } from "./namedRecords.ts"
 
 export const AdminRepositoryLive = Layer.effect(
   AdminRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const credentials = yield* CredentialsCache
     const records = namedRecords<typeof AdminFromRow.Type, AdminId>(sql, {
       table: "admins",
       entity: "Admin",
@@ -18,7 +19,7 @@ export const AdminRepositoryLive = Layer.effect(
 
     const remove = Effect.fn("AdminRepository.delete")(function*(id: AdminId) {
       // A user's link to the admin goes by ON DELETE SET NULL.
-      const deleted = yield* invalidating(sql)(sql`DELETE FROM admins WHERE id = ${id} RETURNING id`)
+      const deleted = yield* credentials.invalidating(sql`DELETE FROM admins WHERE id = ${id} RETURNING id`)
       if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Admin", id })
     }, dieOnInfrastructureError)
 

@@ -13,12 +13,13 @@ import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
 import { int8Array } from "../sql/int8Array.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
-import { invalidating } from "./credentialsCache.ts"
+import { CredentialsCache } from "./credentialsCache.ts"
 
 export const AthleteRepositoryLive = Layer.effect(
   AthleteRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const credentials = yield* CredentialsCache
     const decodeAthlete = Schema.decodeUnknownEffect(AthleteFromRow)
 
     const findOne = SqlSchema.findOneOption({
@@ -77,7 +78,7 @@ export const AthleteRepositoryLive = Layer.effect(
 
     const remove = Effect.fn("AthleteRepository.delete")(function*(id: AthleteId) {
       // Memberships go by ON DELETE CASCADE, and a user's link by ON DELETE SET NULL.
-      const deleted = yield* invalidating(sql)(sql`DELETE FROM athletes WHERE id = ${id} RETURNING id`)
+      const deleted = yield* credentials.invalidating(sql`DELETE FROM athletes WHERE id = ${id} RETURNING id`)
       if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Athlete", id })
     }, dieOnInfrastructureError)
 

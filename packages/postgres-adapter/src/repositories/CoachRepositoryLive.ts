@@ -3,7 +3,7 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { CoachFromRow } from "../rows/CoachRow.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
-import { invalidating } from "./credentialsCache.ts"
+import { CredentialsCache } from "./credentialsCache.ts"
 import { namedRecords } from "./namedRecords.ts"
 
 const SessionCount = Schema.Array(Schema.Struct({ count: Schema.Int }))
@@ -12,6 +12,7 @@ export const CoachRepositoryLive = Layer.effect(
   CoachRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const credentials = yield* CredentialsCache
     const records = namedRecords<typeof CoachFromRow.Type, CoachId>(sql, {
       table: "coaches",
       entity: "Coach",
@@ -25,7 +26,8 @@ export const CoachRepositoryLive = Layer.effect(
       )
 
     const remove = Effect.fn("CoachRepository.delete")(function*(id: CoachId) {
-      yield* invalidating(sql)(sql.withTransaction(Effect.gen(function*() {
+      // One transaction (`invalidating` opens it): the row lock below holds until the delete commits.
+      yield* credentials.invalidating(Effect.gen(function*() {
         // The row lock makes a concurrent session create for this coach wait, so the count stays true.
         const locked = yield* sql`SELECT id FROM coaches WHERE id = ${id} FOR UPDATE`
         if (locked.length === 0) return yield* new EntityNotFound({ entity: "Coach", id })
@@ -33,7 +35,7 @@ export const CoachRepositoryLive = Layer.effect(
         if (count > 0) return yield* new CoachStillOwnsSessions({ coachId: id, sessionCount: count })
         // A user's link to the coach goes by ON DELETE SET NULL.
         yield* sql`DELETE FROM coaches WHERE id = ${id}`
-      })))
+      }))
     }, dieOnInfrastructureError)
 
     return CoachRepository.of({ ...records, delete: remove })

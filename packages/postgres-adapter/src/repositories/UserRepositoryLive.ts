@@ -16,7 +16,7 @@ import { IdRow } from "../sql/IdRow.ts"
 import { insertWithGeneratedId } from "../sql/insertWithId.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { onUniqueViolation } from "../sql/onUniqueViolation.ts"
-import { credentialsCache, invalidating } from "./credentialsCache.ts"
+import { CredentialsCache } from "./credentialsCache.ts"
 import { alreadyLinkedErrors, type LinkColumns, linkColumns, linkedRecord, linkKindOfRole, linkTargets } from "./userLinks.ts"
 
 const UserCount = Schema.Array(Schema.Struct({ count: Schema.Int }))
@@ -25,6 +25,7 @@ export const UserRepositoryLive = Layer.effect(
   UserRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const cache = yield* CredentialsCache
     const decodeUser = Schema.decodeUnknownEffect(UserFromRow)
     const decodeCredentials = Schema.decodeUnknownEffect(CredentialsRow)
     const decodeId = Schema.decodeUnknownEffect(IdRow)
@@ -95,7 +96,6 @@ export const UserRepositoryLive = Layer.effect(
       return yield* credentialsOf(yield* sql`SELECT ${userColumns}, ${credentialColumns} FROM users WHERE name = ${name}`)
     }, dieOnInfrastructureError)
 
-    const cache = credentialsCache(sql)
     const findCredentialsById = Effect.fn("UserRepository.findCredentialsById")(function*(id: UserId) {
       return yield* cache.lookup(
         id,
@@ -111,7 +111,8 @@ export const UserRepositoryLive = Layer.effect(
     }, dieOnInfrastructureError)
 
     const update = Effect.fn("UserRepository.update")(function*(id: UserId, changes: UserChanges) {
-      return yield* invalidating(sql)(sql.withTransaction(Effect.gen(function*() {
+      // One transaction (`invalidating` opens it): the row lock below holds until the update commits.
+      return yield* cache.invalidating(Effect.gen(function*() {
         const current = yield* firstUser(yield* sql`SELECT ${userColumns} FROM users WHERE id = ${id} FOR UPDATE`)
         if (Option.isNone(current)) return yield* new EntityNotFound({ entity: "User", id })
         const name = changes.name ?? current.value.name
@@ -133,11 +134,11 @@ export const UserRepositoryLive = Layer.effect(
         const rows = yield* sql`UPDATE users SET ${sql.csv(assignments)} WHERE id = ${id} RETURNING ${userColumns}`
           .pipe(refuseTaken(name, links))
         return yield* decodeUser(rows[0])
-      })))
+      }))
     }, dieOnInfrastructureError)
 
     const remove = Effect.fn("UserRepository.delete")(function*(id: UserId) {
-      const deleted = yield* invalidating(sql)(sql`DELETE FROM users WHERE id = ${id} RETURNING id`)
+      const deleted = yield* cache.invalidating(sql`DELETE FROM users WHERE id = ${id} RETURNING id`)
       if (deleted.length === 0) return yield* new EntityNotFound({ entity: "User", id })
     }, dieOnInfrastructureError)
 

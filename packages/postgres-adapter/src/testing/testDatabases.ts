@@ -1,6 +1,7 @@
 import type { PgClient } from "@effect/sql-pg"
 import { Effect, type Layer } from "effect"
 import type { Migrator, SqlClient, SqlError } from "effect/sql"
+import type { DatabaseSharing } from "../database/DatabaseSharing.ts"
 import { EmbeddedTestDatabase } from "./EmbeddedTestDatabase.ts"
 import { serverAnswers } from "./serverAnswers.ts"
 import { TemporaryServerDatabase } from "./TemporaryServerDatabase.ts"
@@ -11,7 +12,10 @@ export interface TestDatabase {
   /** False when the server does not answer: its suite is skipped rather than failed. */
   readonly available: boolean
   /** A fresh migrated database per build of the layer. */
-  readonly layer: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError.SqlError | Migrator.MigrationError>
+  readonly layer: Layer.Layer<
+    PgClient.PgClient | SqlClient.SqlClient | DatabaseSharing,
+    SqlError.SqlError | Migrator.MigrationError
+  >
 }
 
 export const defaultTestDatabaseUrl = "postgres://postgres@127.0.0.1:5432/postgres"

@@ -106,47 +106,72 @@ export const callGrpcWeb = async (client: RawClient, method: string, body: Buffe
   return { code: codeNames[status.code] ?? "malformed", message: status.message, ms: reply.ms }
 }
 
-/** gRPC over HTTP/2 cleartext, on one session: the status comes in the trailers (or headers, trailers-only). */
+/**
+ * One HTTP/2 cleartext session, for gRPC calls and Connect unary calls: the status of a gRPC call
+ * comes in the trailers (or headers, trailers-only), a Connect error in a JSON body. `failures`
+ * collects what went wrong with the session itself (an error, a GOAWAY with an error code).
+ */
 export const grpcSession = (port: number) => {
   const session = Http2.connect(`http://127.0.0.1:${port}`)
-  session.on("error", () => undefined)
-  const call = (method: string, body: Buffer, headers: Record<string, string>) =>
-    new Promise<RpcAnswer>((resolve) => {
+  const failures: Array<string> = []
+  session.on("error", (error) => failures.push(`session error: ${error.message}`))
+  session.on("goaway", (code) => {
+    if (code !== Http2.constants.NGHTTP2_NO_ERROR) failures.push(`GOAWAY with code ${code}`)
+  })
+  /**
+   * Sends one request and waits for the end of its answer. An answer can be complete while the
+   * request is still being sent (an oversize message refused at once): like grpc-js, the client
+   * then does not reset the stream but lets it finish sending; the server reads and discards the
+   * rest, or ends the stream itself (with NO_ERROR).
+   */
+  const exchange = (path: string, headers: Record<string, string>, body: Buffer) =>
+    new Promise<{ status: number; headers: Http2.IncomingHttpHeaders; trailers: Http2.IncomingHttpHeaders; body: Buffer; rstCode: number | undefined; ms: number }>((resolve) => {
       const started = performance.now()
-      const stream = session.request({
-        ":method": "POST",
-        ":path": `/todo.TodoService/${method}`,
-        "content-type": "application/grpc",
-        te: "trailers",
-        ...headers
+      const stream = session.request({ ":method": "POST", ":path": path, ...headers })
+      let status = 0
+      let received: Http2.IncomingHttpHeaders = {}
+      let trailers: Http2.IncomingHttpHeaders = {}
+      const chunks: Array<Buffer> = []
+      stream.on("response", (answer) => {
+        status = Number(answer[":status"])
+        received = answer
       })
-      let status: { code: number; message: string } | undefined
-      let httpStatus = 0
-      const take = (received: Http2.IncomingHttpHeaders) => {
-        if (received["grpc-status"] !== undefined) {
-          status = { code: Number(received["grpc-status"]), message: decodeURIComponent(String(received["grpc-message"] ?? "")) }
-        }
-      }
-      stream.on("response", (received) => {
-        httpStatus = Number(received[":status"])
-        take(received)
+      stream.on("trailers", (answer) => {
+        trailers = answer
       })
-      stream.on("trailers", take)
-      stream.on("data", () => undefined)
-      // The answer is complete at its end, even while the request is still being sent (an early
-      // refusal of an oversize message): like gRPC clients, stop sending then.
-      const done = () => {
-        const ms = performance.now() - started
-        // Only then: resetting every finished stream looks like a rapid-reset attack to the server.
-        if (!stream.writableFinished && !stream.closed) stream.close(Http2.constants.NGHTTP2_CANCEL)
-        if (status === undefined && httpStatus !== 200 && httpStatus !== 0) resolve({ code: codeOfHttpStatus[httpStatus] ?? "unknown", message: `HTTP ${httpStatus}`, ms })
-        else if (httpStatus !== 200 || status === undefined) resolve({ code: "malformed", message: `HTTP ${httpStatus}, rst ${stream.rstCode}`, ms })
-        else resolve({ code: codeNames[status.code] ?? "malformed", message: status.message, ms })
-      }
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk))
+      const done = () =>
+        resolve({ status, headers: received, trailers, body: Buffer.concat(chunks), rstCode: stream.rstCode, ms: performance.now() - started })
       stream.once("end", done)
       stream.once("close", done)
       stream.on("error", () => undefined)
       stream.end(body)
     })
-  return { call, close: () => session.close() }
+  const call = async (method: string, body: Buffer, headers: Record<string, string>): Promise<RpcAnswer> => {
+    const answer = await exchange(`/todo.TodoService/${method}`, { "content-type": "application/grpc", te: "trailers", ...headers }, body)
+    const statusIn = (received: Http2.IncomingHttpHeaders) =>
+      received["grpc-status"] === undefined
+        ? undefined
+        : { code: Number(received["grpc-status"]), message: decodeURIComponent(String(received["grpc-message"] ?? "")) }
+    const status = statusIn(answer.trailers) ?? statusIn(answer.headers)
+    if (status === undefined && answer.status !== 200 && answer.status !== 0) {
+      return { code: codeOfHttpStatus[answer.status] ?? "unknown", message: `HTTP ${answer.status}`, ms: answer.ms }
+    }
+    if (answer.status !== 200 || status === undefined) return { code: "malformed", message: `HTTP ${answer.status}, rst ${answer.rstCode}`, ms: answer.ms }
+    return { code: codeNames[status.code] ?? "malformed", message: status.message, ms: answer.ms }
+  }
+  /** Connect unary over HTTP/2: an error is a non-200 answer with a JSON body `{code, message}`. */
+  const connect = async (method: string, body: Buffer, contentType: string, headers: Record<string, string>): Promise<RpcAnswer> => {
+    const answer = await exchange(`/todo.TodoService/${method}`, { "content-type": contentType, ...headers }, body)
+    if (answer.status === 200) return { code: "ok", message: "", ms: answer.ms }
+    if (answer.status === 0) return { code: "malformed", message: `no answer, rst ${answer.rstCode}`, ms: answer.ms }
+    try {
+      const error = JSON.parse(answer.body.toString("utf8")) as { code?: unknown; message?: unknown }
+      if (typeof error.code === "string") return { code: error.code, message: String(error.message ?? ""), ms: answer.ms }
+    } catch {
+      // Not JSON: judged by its status below.
+    }
+    return { code: codeOfHttpStatus[answer.status] ?? "malformed", message: `HTTP ${answer.status} ${answer.body.toString("utf8").slice(0, 200)}`, ms: answer.ms }
+  }
+  return { call, connect, failures, close: () => session.close() }
 }
