@@ -16,6 +16,8 @@ export const settings = {
   durationSeconds: number("BENCH_DURATION", 10),
   /** The measured seconds of each server are split into this many runs, alternating between servers. */
   rounds: number("BENCH_ROUNDS", 2),
+  /** LOG_LEVEL of the project's servers (`debug` logs every request and every 503's cause). */
+  logLevel: env["BENCH_LOG_LEVEL"] ?? "info",
   /** Scenario names to run (default: all). */
   scenarios: list("BENCH_SCENARIOS"),
   phases: (list("BENCH_PHASES") ?? phaseNames) as ReadonlyArray<PhaseName>,

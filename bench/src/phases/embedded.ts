@@ -31,7 +31,8 @@ export const embeddedPhase = async (): Promise<EmbeddedRun> => {
       name: "project-embedded",
       port: await freePort(),
       database: { kind: "embedded", dataDir },
-      nodeArgs: profileArgs("project-embedded")
+      nodeArgs: profileArgs("project-embedded"),
+      logLevel: settings.logLevel
     })
     const context = await prepareCallers(project.url, seeded)
     const results: Array<EmbeddedResult> = []

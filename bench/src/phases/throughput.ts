@@ -42,7 +42,8 @@ export const throughputPhase = async (): Promise<ReadonlyArray<ScenarioResult>> 
       name: "project",
       port: await freePort(),
       database: { kind: "server", url: database.url },
-      nodeArgs: profileArgs("project")
+      nodeArgs: profileArgs("project"),
+      logLevel: settings.logLevel
     })
     const seeded = await runSql(database.url, (sql) => seed(sql, settings.dataSet))
     const baseline = await startBaseline({ port: await freePort(), databaseUrl: database.url })

@@ -4,6 +4,7 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import { ActivityFromRow } from "../rows/ActivityRow.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
+import { transaction } from "../sql/transaction.ts"
 
 export const ActivityRepositoryLive = Layer.effect(
   ActivityRepository,
@@ -46,7 +47,7 @@ export const ActivityRepositoryLive = Layer.effect(
       requireKnownIds(sql, { field: "sessionId", entity: "Session", table: "sessions", ids: [input.sessionId] })
 
     const create = Effect.fn("ActivityRepository.create")(function*(input: ActivityInput) {
-      return yield* sql.withTransaction(Effect.gen(function*() {
+      return yield* transaction(sql)(Effect.gen(function*() {
         yield* requireSession(input)
         const [row] = yield* sql`INSERT INTO activities ${sql.insert(columnsOf(input))} RETURNING ${activityColumns}`
         return yield* decodeActivity(row)
@@ -66,7 +67,7 @@ export const ActivityRepositoryLive = Layer.effect(
     }, dieOnInfrastructureError)
 
     const update = Effect.fn("ActivityRepository.update")(function*(id: ActivityId, input: ActivityInput) {
-      return yield* sql.withTransaction(Effect.gen(function*() {
+      return yield* transaction(sql)(Effect.gen(function*() {
         const locked = yield* sql`SELECT id FROM activities WHERE id = ${id} FOR UPDATE`
         if (locked.length === 0) return yield* new EntityNotFound({ entity: "Activity", id })
         yield* requireSession(input)

@@ -14,6 +14,7 @@ import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId
 import { int8Array } from "../sql/int8Array.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { CredentialsCache } from "./credentialsCache.ts"
+import { transaction } from "../sql/transaction.ts"
 
 export const AthleteRepositoryLive = Layer.effect(
   AthleteRepository,
@@ -63,7 +64,7 @@ export const AthleteRepositoryLive = Layer.effect(
     }, dieOnInfrastructureError)
 
     const update = Effect.fn("AthleteRepository.update")(function*(id: AthleteId, input: AthleteUpdate) {
-      return yield* sql.withTransaction(Effect.gen(function*() {
+      return yield* transaction(sql)(Effect.gen(function*() {
         const [row] = yield* sql`UPDATE athletes
           SET ${sql.update({ name: input.name, categorie: input.categorie, niveau: input.niveau })}
           WHERE id = ${id} RETURNING id, name, categorie, niveau`

@@ -17,6 +17,7 @@ import { IdRow } from "../sql/IdRow.ts"
 import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
 import { int8Array } from "../sql/int8Array.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
+import { transaction } from "../sql/transaction.ts"
 
 /** Sessions per statement of a full listing. */
 export const sessionsPerPage = 1_000
@@ -123,7 +124,7 @@ export const SessionRepositoryLive = Layer.effect(
       })
 
     const create = Effect.fn("SessionRepository.create")(function*(input: SessionCreate) {
-      return yield* sql.withTransaction(Effect.gen(function*() {
+      return yield* transaction(sql)(Effect.gen(function*() {
         yield* requireKnownAthletes(input.athleteIds)
         yield* requireKnownActivities(input.activiteIds)
         if (input.coachId !== null) {
@@ -147,7 +148,7 @@ export const SessionRepositoryLive = Layer.effect(
     })
 
     const update = Effect.fn("SessionRepository.update")(function*(id: SessionId, input: SessionUpdate) {
-      return yield* sql.withTransaction(Effect.gen(function*() {
+      return yield* transaction(sql)(Effect.gen(function*() {
         const locked = yield* sql`SELECT id FROM sessions WHERE id = ${id} FOR UPDATE`
         if (locked.length === 0) return yield* new EntityNotFound({ entity: "Session", id })
         if (input.athleteIds !== undefined) yield* requireKnownAthletes(input.athleteIds)

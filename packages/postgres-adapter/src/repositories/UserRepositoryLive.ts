@@ -18,6 +18,7 @@ import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { onUniqueViolation } from "../sql/onUniqueViolation.ts"
 import { CredentialsCache } from "./credentialsCache.ts"
 import { alreadyLinkedErrors, type LinkColumns, linkColumns, linkedRecord, linkKindOfRole, linkTargets } from "./userLinks.ts"
+import { transaction } from "../sql/transaction.ts"
 
 const UserCount = Schema.Array(Schema.Struct({ count: Schema.Int }))
 
@@ -73,7 +74,7 @@ export const UserRepositoryLive = Layer.effect(
       })
 
     const create = Effect.fn("UserRepository.create")(function*(input: NewUser) {
-      return yield* sql.withTransaction(Effect.gen(function*() {
+      return yield* transaction(sql)(Effect.gen(function*() {
         const links = yield* resolveLink(input.link, input.role, input.name)
         const rows = yield* sql`INSERT INTO users ${
           sql.insert({

@@ -4,6 +4,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { DatabaseSharing } from "../database/DatabaseSharing.ts"
 import { credentialsChannel, listenForCredentialChanges } from "./credentialsListener.ts"
+import { transaction } from "../sql/transaction.ts"
 
 /**
  * How long one read of a user's credentials answers for that user. Every authenticated request
@@ -129,7 +130,7 @@ export const CredentialsCacheLive = Layer.effect(
       lookup: (id, load) => memory.lookup(id, load),
       invalidating: (write) =>
         clear.pipe(
-          Effect.andThen(sql.withTransaction(Effect.tap(write, () => notifyOthers))),
+          Effect.andThen(transaction(sql)(Effect.tap(write, () => notifyOthers))),
           Effect.ensuring(clear)
         ),
       active: Effect.sync(() => memory.isEnabled)

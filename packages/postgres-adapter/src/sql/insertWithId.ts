@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
+import { transaction } from "./transaction.ts"
 
 type Row = Record<string, unknown>
 
@@ -31,7 +32,7 @@ export const insertWithGeneratedId = (sql: SqlClient, table: string, values: Row
  * sequence only moves forward between them.
  */
 export const insertWithSuppliedId = (sql: SqlClient, table: TableWithSuppliedIds, id: number, values: Row) =>
-  sql.withTransaction(Effect.gen(function*() {
+  transaction(sql)(Effect.gen(function*() {
     yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`club.supplied-id.${table}`}))`
     const [row] = yield* sql<Row>`INSERT INTO ${sql(table)} ${sql.insert({ ...values, id })}
       ON CONFLICT (id) DO NOTHING RETURNING *`
