@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { withoutStackTrace } from "./withoutStackTrace.ts"
 
 /** What kind of failure a domain error is; each adapter turns a category into its own status or code. */
 export type ErrorCategory = "NotFound" | "Invalid" | "Conflict" | "Forbidden" | "Unauthenticated" | "RateLimited"
@@ -6,10 +7,10 @@ export type ErrorCategory = "NotFound" | "Invalid" | "Conflict" | "Forbidden" | 
 export const EntityKind = Schema.Literals(["Athlete", "Coach", "Admin", "User", "Session", "Activity", "Task"])
 export type EntityKind = typeof EntityKind.Type
 
-export class EntityNotFound extends Schema.TaggedError<EntityNotFound>()("EntityNotFound", {
+export class EntityNotFound extends withoutStackTrace(Schema.TaggedError<EntityNotFound>()("EntityNotFound", {
   entity: EntityKind,
   id: Schema.Union([Schema.Number, Schema.String])
-}) {
+})) {
   readonly category = "NotFound" as const
   override get message() {
     return `${this.entity} not found with id ${this.id}`
@@ -17,11 +18,11 @@ export class EntityNotFound extends Schema.TaggedError<EntityNotFound>()("Entity
 }
 
 /** Ids in a request that match no record: nothing was written. */
-export class UnknownReferences extends Schema.TaggedError<UnknownReferences>()("UnknownReferences", {
+export class UnknownReferences extends withoutStackTrace(Schema.TaggedError<UnknownReferences>()("UnknownReferences", {
   field: Schema.String,
   entity: EntityKind,
   ids: Schema.Array(Schema.Number)
-}) {
+})) {
   readonly category = "Invalid" as const
   override get message() {
     return `${this.field}: no ${this.entity.toLowerCase()} with id ${this.ids.join(", ")}`
@@ -29,39 +30,39 @@ export class UnknownReferences extends Schema.TaggedError<UnknownReferences>()("
 }
 
 /** A value that breaks a rule the schema alone cannot state. */
-export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInput", {
+export class InvalidInput extends withoutStackTrace(Schema.TaggedError<InvalidInput>()("InvalidInput", {
   field: Schema.String,
   reason: Schema.String
-}) {
+})) {
   readonly category = "Invalid" as const
   override get message() {
     return `${this.field}: ${this.reason}`
   }
 }
 
-export class IdAlreadyInUse extends Schema.TaggedError<IdAlreadyInUse>()("IdAlreadyInUse", {
+export class IdAlreadyInUse extends withoutStackTrace(Schema.TaggedError<IdAlreadyInUse>()("IdAlreadyInUse", {
   entity: EntityKind,
   id: Schema.Number
-}) {
+})) {
   readonly category = "Conflict" as const
   override get message() {
     return `${this.entity} id ${this.id} is already in use`
   }
 }
 
-export class CoachStillOwnsSessions extends Schema.TaggedError<CoachStillOwnsSessions>()("CoachStillOwnsSessions", {
+export class CoachStillOwnsSessions extends withoutStackTrace(Schema.TaggedError<CoachStillOwnsSessions>()("CoachStillOwnsSessions", {
   coachId: Schema.Number,
   sessionCount: Schema.Number
-}) {
+})) {
   readonly category = "Conflict" as const
   override get message() {
     return `Coach ${this.coachId} still owns ${this.sessionCount} session${this.sessionCount === 1 ? "" : "s"}`
   }
 }
 
-export class UserNameTaken extends Schema.TaggedError<UserNameTaken>()("UserNameTaken", {
+export class UserNameTaken extends withoutStackTrace(Schema.TaggedError<UserNameTaken>()("UserNameTaken", {
   name: Schema.String
-}) {
+})) {
   readonly category = "Conflict" as const
   override get message() {
     return `User name '${this.name}' is already taken`
@@ -69,19 +70,19 @@ export class UserNameTaken extends Schema.TaggedError<UserNameTaken>()("UserName
 }
 
 /** A user may be linked to a record only when no other user is. */
-export class RecordAlreadyLinked extends Schema.TaggedError<RecordAlreadyLinked>()("RecordAlreadyLinked", {
+export class RecordAlreadyLinked extends withoutStackTrace(Schema.TaggedError<RecordAlreadyLinked>()("RecordAlreadyLinked", {
   entity: EntityKind,
   id: Schema.Number
-}) {
+})) {
   readonly category = "Conflict" as const
   override get message() {
     return `${this.entity} ${this.id} is already linked to another user`
   }
 }
 
-export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
+export class Forbidden extends withoutStackTrace(Schema.TaggedError<Forbidden>()("Forbidden", {
   operation: Schema.String
-}) {
+})) {
   readonly category = "Forbidden" as const
   override get message() {
     return `Your role may not ${this.operation}`
@@ -89,9 +90,9 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
 }
 
 /** One reason for every credential failure, so that a caller learns nothing about which part was wrong. */
-export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unauthenticated", {
+export class Unauthenticated extends withoutStackTrace(Schema.TaggedError<Unauthenticated>()("Unauthenticated", {
   reason: Schema.Literals(["missing", "invalid", "expired", "credentials"])
-}) {
+})) {
   readonly category = "Unauthenticated" as const
   override get message() {
     switch (this.reason) {
@@ -107,9 +108,9 @@ export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unau
   }
 }
 
-export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
+export class RateLimited extends withoutStackTrace(Schema.TaggedError<RateLimited>()("RateLimited", {
   retryAfterSeconds: Schema.Int
-}) {
+})) {
   readonly category = "RateLimited" as const
   override get message() {
     return `Too many failed attempts; retry in ${this.retryAfterSeconds} seconds`

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiError, HttpApiSchema } from "effect/http-api"
+import { withoutStackTrace } from "@club/core"
 
 /**
  * RFC 9457 problems (`application/problem+json`) for every failure the seed does not pin to
@@ -7,53 +8,53 @@ import { HttpApiError, HttpApiSchema } from "effect/http-api"
  */
 const Issue = Schema.Struct({ field: Schema.String, message: Schema.String })
 
-export class InvalidRequest extends HttpApiError.Problem<InvalidRequest>()("InvalidRequest", {
+export class InvalidRequest extends withoutStackTrace(HttpApiError.Problem<InvalidRequest>()("InvalidRequest", {
   type: "about:blank",
   status: 400,
   title: "Bad Request"
-}, { errors: Schema.optionalKey(Schema.Array(Issue)) }) {}
+}, { errors: Schema.optionalKey(Schema.Array(Issue)) })) {}
 
-export class Unauthorized extends HttpApiError.Problem<Unauthorized>()("Unauthorized", {
+export class Unauthorized extends withoutStackTrace(HttpApiError.Problem<Unauthorized>()("Unauthorized", {
   type: "about:blank",
   status: 401,
   title: "Unauthorized"
-}) {}
+})) {}
 
-export class Forbidden extends HttpApiError.Problem<Forbidden>()("Forbidden", {
+export class Forbidden extends withoutStackTrace(HttpApiError.Problem<Forbidden>()("Forbidden", {
   type: "about:blank",
   status: 403,
   title: "Forbidden"
-}) {}
+})) {}
 
-export class NotFound extends HttpApiError.Problem<NotFound>()("NotFound", {
+export class NotFound extends withoutStackTrace(HttpApiError.Problem<NotFound>()("NotFound", {
   type: "about:blank",
   status: 404,
   title: "Not Found"
-}) {}
+})) {}
 
-export class Conflict extends HttpApiError.Problem<Conflict>()("Conflict", {
+export class Conflict extends withoutStackTrace(HttpApiError.Problem<Conflict>()("Conflict", {
   type: "about:blank",
   status: 409,
   title: "Conflict"
-}) {}
+})) {}
 
-export class ContentTooLarge extends HttpApiError.Problem<ContentTooLarge>()("ContentTooLarge", {
+export class ContentTooLarge extends withoutStackTrace(HttpApiError.Problem<ContentTooLarge>()("ContentTooLarge", {
   type: "about:blank",
   status: 413,
   title: "Content Too Large"
-}) {}
+})) {}
 
-export class UnsupportedMediaType extends HttpApiError.Problem<UnsupportedMediaType>()("UnsupportedMediaType", {
+export class UnsupportedMediaType extends withoutStackTrace(HttpApiError.Problem<UnsupportedMediaType>()("UnsupportedMediaType", {
   type: "about:blank",
   status: 415,
   title: "Unsupported Media Type"
-}) {}
+})) {}
 
-export class TooManyRequests extends HttpApiError.Problem<TooManyRequests>()("TooManyRequests", {
+export class TooManyRequests extends withoutStackTrace(HttpApiError.Problem<TooManyRequests>()("TooManyRequests", {
   type: "about:blank",
   status: 429,
   title: "Too Many Requests"
-}, { retryAfter: Schema.Int }) {}
+}, { retryAfter: Schema.Int })) {}
 
 /** The 429 problem with its `Retry-After` header (seconds), which clients and proxies read rather than the body. */
 export const TooManyRequestsWithRetryAfter = TooManyRequests.pipe(
@@ -66,8 +67,8 @@ export const TooManyRequestsWithRetryAfter = TooManyRequests.pipe(
   })
 )
 
-export class Unavailable extends HttpApiError.Problem<Unavailable>()("Unavailable", {
+export class Unavailable extends withoutStackTrace(HttpApiError.Problem<Unavailable>()("Unavailable", {
   type: "about:blank",
   status: 503,
   title: "Service Unavailable"
-}) {}
+})) {}

@@ -1,5 +1,6 @@
 import { Schema, SchemaGetter } from "effect"
 import { HttpApiSchema } from "effect/http-api"
+import { withoutStackTrace } from "@club/core"
 
 /**
  * The failure bodies the seed pins, kept exactly: plain text, empty, and one 204.
@@ -16,9 +17,9 @@ const messageAsText = <const Tag extends string>(tag: Tag, prefix: string) => ({
 })
 
 /** 500 `text/plain` `Error: <message>`: any failure of activity create, update or delete. */
-export class ActivityFailed extends Schema.TaggedError<ActivityFailed>()("ActivityFailed", {
+export class ActivityFailed extends withoutStackTrace(Schema.TaggedError<ActivityFailed>()("ActivityFailed", {
   message: Schema.String
-}) {}
+})) {}
 export const ActivityFailedText = ActivityFailed.pipe(
   Schema.encodeTo(Schema.String, messageAsText("ActivityFailed", "Error: ")),
   HttpApiSchema.asText(),
@@ -26,9 +27,9 @@ export const ActivityFailedText = ActivityFailed.pipe(
 )
 
 /** 400 `text/plain` failure message: any failure of a session create. */
-export class SessionCreateFailed extends Schema.TaggedError<SessionCreateFailed>()("SessionCreateFailed", {
+export class SessionCreateFailed extends withoutStackTrace(Schema.TaggedError<SessionCreateFailed>()("SessionCreateFailed", {
   message: Schema.String
-}) {}
+})) {}
 export const SessionCreateFailedText = SessionCreateFailed.pipe(
   Schema.encodeTo(Schema.String, messageAsText("SessionCreateFailed", "")),
   HttpApiSchema.asText(),
@@ -36,9 +37,9 @@ export const SessionCreateFailedText = SessionCreateFailed.pipe(
 )
 
 /** 404 `text/plain` failure message: session read or delete of an unknown id. */
-export class SessionNotFoundText extends Schema.TaggedError<SessionNotFoundText>()("SessionNotFoundText", {
+export class SessionNotFoundText extends withoutStackTrace(Schema.TaggedError<SessionNotFoundText>()("SessionNotFoundText", {
   message: Schema.String
-}) {}
+})) {}
 export const SessionNotFoundTextBody = SessionNotFoundText.pipe(
   Schema.encodeTo(Schema.String, messageAsText("SessionNotFoundText", "")),
   HttpApiSchema.asText(),
@@ -46,14 +47,14 @@ export const SessionNotFoundTextBody = SessionNotFoundText.pipe(
 )
 
 /** 404 with an empty body: activity and athlete reads. */
-export class NotFoundEmpty extends Schema.TaggedError<NotFoundEmpty>()("NotFoundEmpty", {}) {}
+export class NotFoundEmpty extends withoutStackTrace(Schema.TaggedError<NotFoundEmpty>()("NotFoundEmpty", {})) {}
 export const NotFoundEmptyBody = NotFoundEmpty.pipe(
   HttpApiSchema.status(404),
   HttpApiSchema.asNoContent({ decode: () => new NotFoundEmpty() })
 )
 
 /** 204 with an empty body: any failure of an athlete update (the seed's quirk). */
-export class AthleteUpdateFailed extends Schema.TaggedError<AthleteUpdateFailed>()("AthleteUpdateFailed", {}) {}
+export class AthleteUpdateFailed extends withoutStackTrace(Schema.TaggedError<AthleteUpdateFailed>()("AthleteUpdateFailed", {})) {}
 export const AthleteUpdateFailedBody = AthleteUpdateFailed.pipe(
   HttpApiSchema.status(204),
   HttpApiSchema.asNoContent({ decode: () => new AthleteUpdateFailed() })
