@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { sleep } from "../support/requests.ts"
-import { type DatabaseKind, deploy, type Deployment, postgresAnswers } from "./support/Deployment.ts"
-import { expectStatus, type Principals, setUpPrincipals, urlOf } from "./support/principals.ts"
+import { type DatabaseKind, postgresAnswers } from "./support/Deployment.ts"
+import { databaseLabel, oneInstance } from "./support/oneInstance.ts"
+import { expectStatus } from "./support/principals.ts"
 
 const kinds: ReadonlyArray<DatabaseKind> = ["embedded", "server"]
 for (const kind of kinds) {
-  describe.skipIf(kind === "server" && !postgresAnswers)(`Clients that give up on their writes (${kind} database)`, () => {
-    let deployment: Deployment
-    let baseUrl: string
-    let principals: Principals
-    beforeAll(async () => {
-      deployment = await deploy(kind)
-      baseUrl = urlOf((await deployment.start()).port)
-      principals = await setUpPrincipals(baseUrl)
-    })
-    afterAll(() => deployment?.release())
+  describe.skipIf(kind === "server" && !postgresAnswers)(`Clients that give up on their writes (${databaseLabel(kind)})`, () => {
+    const shared = oneInstance(kind)
 
     it("leave the service answering every later request, and each abandoned write whole or absent", async () => {
+      const { baseUrl, principals } = shared
       const coach = principals.as("COACH", baseUrl)
       const athletes = await Promise.all(Array.from({ length: 5 }, async (_, i) =>
         (expectStatus(await principals.as("ADMIN", baseUrl).post("/athletes/create", { name: `Leaver ${i}` }), 201, "athlete").body as { id: number }).id))

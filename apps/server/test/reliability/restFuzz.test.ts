@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { ServerProcess } from "../support/ServerProcess.ts"
+import { describe, expect, it } from "vitest"
 import { contractEndpoints } from "./fuzz/contract.ts"
 import { generateRequests, type Pools, type Tokens } from "./fuzz/requests.ts"
 import { runRestFuzz } from "./fuzz/runRestFuzz.ts"
 import { apiDigest } from "./support/apiDigest.ts"
 import { budget, isLongRun } from "./support/budget.ts"
-import { type DatabaseKind, deploy, type Deployment, jwtSecret, postgresAnswers } from "./support/Deployment.ts"
-import { expectStatus, type Principals, setUpPrincipals, urlOf } from "./support/principals.ts"
+import { type DatabaseKind, jwtSecret, postgresAnswers } from "./support/Deployment.ts"
+import { databaseLabel, oneInstance } from "./support/oneInstance.ts"
+import { expectStatus, type Principals } from "./support/principals.ts"
 import { rawClient } from "./support/rawHttp.ts"
 import { recordResult } from "./support/results.ts"
 import { databaseDigest } from "./support/Sql.ts"
@@ -65,19 +65,11 @@ const badTokens = (principals: Principals) => {
 }
 
 for (const kind of targets) {
-  describe.skipIf(kind === "server" && !postgresAnswers)(`REST fuzzing from the contract's schemas (${kind === "server" ? "PostgreSQL server" : "embedded database"})`, () => {
-    let deployment: Deployment
-    let server: ServerProcess
-    let principals: Principals
-
-    beforeAll(async () => {
-      deployment = await deploy(kind)
-      server = await deployment.start()
-      principals = await setUpPrincipals(urlOf(server.port))
-    })
-    afterAll(() => deployment?.release())
+  describe.skipIf(kind === "server" && !postgresAnswers)(`REST fuzzing from the contract's schemas (${databaseLabel(kind)})`, () => {
+    const shared = oneInstance(kind)
 
     it(`${budget.restFuzzRequests} generated requests over every endpoint and role: each answer is declared by the contract, no 5xx but the seed's, refused requests change nothing, the server keeps serving`, async () => {
+      const { deployment, server, principals } = shared
       const { pools, passwords } = await createPools(principals)
       const tokens: Tokens = { ...principals.token, none: null, ...badTokens(principals) }
       const requests = generateRequests(contractEndpoints, pools, tokens, budget.restFuzzRequests, seed, Object.values(principals.userId))

@@ -3,12 +3,11 @@ import { create, toBinary, toJsonString } from "@bufbuild/protobuf"
 import { ConnectError, createClient } from "@connectrpc/connect"
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node"
 import fc from "fast-check"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { ServerProcess } from "../support/ServerProcess.ts"
+import { describe, expect, it } from "vitest"
 import { hostileJson, hostileString, malformedBodies, wellFormed } from "./fuzz/hostileValues.ts"
 import { budget, isLongRun } from "./support/budget.ts"
-import { deploy, type Deployment, postgresAnswers } from "./support/Deployment.ts"
-import { type Principals, setUpPrincipals, urlOf } from "./support/principals.ts"
+import { postgresAnswers } from "./support/Deployment.ts"
+import { databaseLabel, oneInstance } from "./support/oneInstance.ts"
 import { rawClient, type RawClient } from "./support/rawHttp.ts"
 import { percentile, recordResult } from "./support/results.ts"
 import { callConnect, callGrpcWeb, codeNames, envelope, grpcSession, type Protocol, type RpcAnswer } from "./support/rpcWire.ts"
@@ -117,22 +116,14 @@ const targets = isLongRun ? (["server", "embedded"] as const) : ([postgresAnswer
 const seed = Number(process.env["FUZZ_SEED"] ?? (isLongRun ? Date.now() % 1_000_000_000 : 20_261_122))
 
 for (const kind of targets) {
-  describe.skipIf(kind === "server" && !postgresAnswers)(`TodoService fuzzing over Connect, gRPC-Web and gRPC (${kind === "server" ? "PostgreSQL server" : "embedded database"})`, () => {
-    let deployment: Deployment
-    let server: ServerProcess
-    let principals: Principals
-
-    beforeAll(async () => {
-      deployment = await deploy(kind)
-      server = await deployment.start()
-      principals = await setUpPrincipals(urlOf(server.port))
-    })
-    afterAll(() => deployment?.release())
+  describe.skipIf(kind === "server" && !postgresAnswers)(`TodoService fuzzing over Connect, gRPC-Web and gRPC (${databaseLabel(kind)})`, () => {
+    const shared = oneInstance(kind)
 
     const headersOf = (caller: RpcCase["caller"]): Record<string, string> =>
-      caller === "none" ? {} : { authorization: `Bearer ${caller === "garbage" ? "garbage" : principals.token[caller]}` }
+      caller === "none" ? {} : { authorization: `Bearer ${caller === "garbage" ? "garbage" : shared.principals.token[caller]}` }
 
     it(`${budget.todoFuzzMessages} random, mistyped, misframed and oversize messages each get a clean error or an answer, never a failure, and the server keeps answering`, async () => {
+      const { server } = shared
       const cases = fc.sample(rpcCases, { numRuns: budget.todoFuzzMessages, seed })
       const http = rawClient(server.port, { connections: 8 })
       const h2 = grpcSession(server.port)
@@ -203,6 +194,7 @@ for (const kind of targets) {
     }, isLongRun ? 1_800_000 : 180_000)
 
     it(`${oversizeOnOneSession} oversize messages on one HTTP/2 session, over gRPC and over Connect, and from a stock gRPC client: each refused with resource_exhausted; the session survives and answers the next call`, async () => {
+      const { server } = shared
       const headers = headersOf("ADMIN")
       const message = fc.sample(oversize, 1)[0]!
       const list = Buffer.from(toBinary(ListTasksRequestSchema, create(ListTasksRequestSchema, {})))
@@ -230,7 +222,7 @@ for (const kind of targets) {
       }
 
       // connect-es's gRPC transport keeps one session for all its calls.
-      const baseUrl = urlOf(server.port)
+      const { baseUrl } = shared
       const transport = createGrpcTransport({ baseUrl, sessionManager: new Http2SessionManager(baseUrl), interceptors: [(next) => (request) => {
         request.header.set("authorization", headers["authorization"]!)
         return next(request)

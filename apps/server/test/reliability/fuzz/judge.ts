@@ -1,21 +1,10 @@
+import { problemTitles } from "../../rest/support/expectations.ts"
 import type { RawReply } from "../support/rawHttp.ts"
 import type { Outcome } from "./contract.ts"
 import type { FuzzRequest } from "./requests.ts"
 
 /** The seed's activity writes answer any failure with 500 `text/plain` `Error: <message>`; nothing else may be a 5xx. */
 const seedActivityFailure = new Set(["activities.create", "activities.update", "activities.delete"])
-
-const problemTitles: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  409: "Conflict",
-  413: "Content Too Large",
-  415: "Unsupported Media Type",
-  429: "Too Many Requests",
-  503: "Service Unavailable"
-}
 
 /** What must never appear in an answer: password material and the signing secret. */
 export interface Secrets {

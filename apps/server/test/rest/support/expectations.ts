@@ -2,14 +2,16 @@ import { expect } from "vitest"
 import type { Reply } from "./http.ts"
 
 /** The titles of CONTRACT.md's problems, by status. */
-const titles: Record<number, string> = {
+export const problemTitles: Readonly<Record<number, string>> = {
   400: "Bad Request",
   401: "Unauthorized",
   403: "Forbidden",
   404: "Not Found",
   409: "Conflict",
   413: "Content Too Large",
-  429: "Too Many Requests"
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  503: "Service Unavailable"
 }
 
 const describeReply = (reply: Reply) =>
@@ -52,7 +54,7 @@ export const expectProblem = (reply: Reply, status: number, expected: ProblemExp
   const body = reply.body as Record<string, unknown>
   expect(body).toMatchObject({
     type: "about:blank",
-    title: titles[status],
+    title: problemTitles[status],
     status,
     instance: expected.instance ?? reply.path.split("?")[0]
   })
