@@ -21,7 +21,7 @@ export const settings = {
   /** Scenario names to run (default: all). */
   scenarios: list("BENCH_SCENARIOS"),
   phases: (list("BENCH_PHASES") ?? phaseNames) as ReadonlyArray<PhaseName>,
-  /** Start the project's server with `--cpu-prof`, profiles under bench/.tmp/profiles. */
+  /** Start the project's server and the baseline with `--cpu-prof`, profiles under bench/.tmp/profiles/<server>. */
   profile: env["BENCH_PROFILE"] === "1",
   /** Write results/ (off for partial runs that should not replace the committed results). */
   writeResults: env["BENCH_WRITE_RESULTS"] !== "0",

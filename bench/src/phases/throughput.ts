@@ -46,7 +46,11 @@ export const throughputPhase = async (): Promise<ReadonlyArray<ScenarioResult>> 
       logLevel: settings.logLevel
     })
     const seeded = await runSql(database.url, (sql) => seed(sql, settings.dataSet))
-    const baseline = await startBaseline({ port: await freePort(), databaseUrl: database.url })
+    const baseline = await startBaseline({
+      port: await freePort(),
+      databaseUrl: database.url,
+      nodeArgs: profileArgs("baseline")
+    })
     const context = await prepareCallers(project.url, seeded)
     const results: Array<ScenarioResult> = []
     for (const scenario of selectedScenarios()) {

@@ -39,11 +39,14 @@ export const startProject = (options: ProjectOptions): Promise<ServerProcess> =>
   })
 
 /** The bare node:http baseline on the same driver and SQL. */
-export const startBaseline = (options: { readonly port: number; readonly databaseUrl: string }): Promise<ServerProcess> =>
+export const startBaseline = (
+  options: { readonly port: number; readonly databaseUrl: string; readonly nodeArgs?: ReadonlyArray<string> }
+): Promise<ServerProcess> =>
   startServer({
     name: "baseline",
     script: join(benchDir, "src", "servers", "baseline", "main.ts"),
     port: options.port,
     readyPath: "/health/live",
+    nodeArgs: options.nodeArgs ?? [],
     env: { DATABASE_URL: options.databaseUrl, JWT_SECRET: jwtSecret }
   })
