@@ -1,13 +1,14 @@
 import { makeTodoNodeHandler } from "@club/connect-adapter"
 import { UseCasesLive, UserService } from "@club/core"
-import { RestApiLive } from "@club/http-adapter"
+import { makeFastReads, RestApiLive } from "@club/http-adapter"
 import { Cause, Effect, Layer } from "effect"
+import { logsEveryRequest } from "./AccessLog.ts"
 import { AppConfig } from "./AppConfig.ts"
 import { AuthSettingsFromConfig } from "./AuthSettingsFromConfig.ts"
 import { PersistenceLive } from "./Database.ts"
 import * as FirstAdmin from "./FirstAdmin.ts"
 import * as JwtTokenSigner from "./JwtTokenSigner.ts"
-import { ConnectHandler } from "./Listener.ts"
+import * as Listener from "./Listener.ts"
 import { JsonLogger, MinimumLogLevelFromConfig } from "./Logging.ts"
 import { ReadinessLive } from "./ReadinessLive.ts"
 import { RequestLimits } from "./RequestLimits.ts"
@@ -19,7 +20,7 @@ import { TracingDisabled } from "./Tracing.ts"
 export const Routes = RestApiLive.pipe(Layer.provide(ReadinessLive))
 
 /** TodoService over Connect, gRPC-Web and gRPC, for requests under `/todo.TodoService/`. */
-export const ConnectLive = Layer.effect(ConnectHandler, makeTodoNodeHandler())
+export const ConnectLive = Layer.effect(Listener.ConnectHandler, makeTodoNodeHandler())
 
 export const Security = Layer.mergeAll(ScryptPasswordHasher.layer(), JwtTokenSigner.layer)
 
@@ -31,12 +32,21 @@ export const FirstAdminLive = FirstAdmin.layer((name, password) =>
 )
 
 /**
+ * Plain reads by id answered before the API (see `makeFastReads`). Off when every request is
+ * logged (LOG_LEVEL=debug): the API's request logger is what writes those lines.
+ */
+export const FastReadsLive = Layer.unwrap(AppConfig.useSync((config) =>
+  logsEveryRequest(config.logLevel) ? Layer.empty : Layer.effect(Listener.FastReads, makeFastReads)
+))
+
+/**
  * `provide` builds its argument first: the database (with its migrations), then the first
  * admin, then the listener. On shutdown the order reverses: the listener drains, then the
  * database pool and the embedded database close.
  */
 export const App = Server.layer(Routes).pipe(
   Layer.provide(ConnectLive),
+  Layer.provide(FastReadsLive),
   Layer.provide(FirstAdminLive),
   Layer.provide(UseCases)
 )

@@ -1,3 +1,4 @@
+import type { FastReadsHandler } from "@club/http-adapter"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Duration, Effect, Layer, Scope } from "effect"
 import { HttpServer, HttpServerError } from "effect/http"
@@ -18,6 +19,14 @@ export const connectPathPrefix = "/todo.TodoService/"
 
 /** The Connect handler; while none is provided, those paths reach the Effect app (and its 404). */
 export const ConnectHandler = Context.Reference<NodeRequestHandler | undefined>("@club/server/ConnectHandler", {
+  defaultValue: () => undefined
+})
+
+/**
+ * Offered every HTTP/1.1 request before the Effect app; answers the plain reads it knows
+ * (`makeFastReads` of the http-adapter) and hands the rest, or back, to the app.
+ */
+export const FastReads = Context.Reference<FastReadsHandler | undefined>("@club/server/FastReads", {
   defaultValue: () => undefined
 })
 
@@ -98,6 +107,7 @@ const drainUnreadRequest = (stream: Http2.ServerHttp2Stream) =>
 export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
   const scope = yield* Effect.scope
   const connect = yield* ConnectHandler
+  const fastReads = yield* FastReads
   const runLog = Effect.runForkWith(yield* Effect.context())
 
   const connections = new Map<Net.Socket, Connection>()
@@ -171,7 +181,9 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
       }
     }
     if (app === undefined) return void early.push([request, response])
-    app(request, response)
+    const served = app
+    if (request.httpVersionMajor === 1 && fastReads?.(request as Http.IncomingMessage, response as Http.ServerResponse, () => served(request, response)) === true) return
+    served(request, response)
   }
 
   const http1 = Http.createServer(onRequest)

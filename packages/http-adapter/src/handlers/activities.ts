@@ -5,6 +5,7 @@ import { ClubApi } from "../contract/Api.ts"
 import type { ActiviteInput } from "../contract/Dto.ts"
 import { ActivityFailed, NotFoundEmpty } from "../contract/SeedFailures.ts"
 import { isNotForbidden, isNotFound, pinned } from "./problems.ts"
+import { RecordReads } from "./recordReads.ts"
 import { toActiviteDto } from "./toDto.ts"
 
 const toInput = (dto: typeof ActiviteInput.Type) =>
@@ -25,6 +26,7 @@ const emptyNotFound = pinned(isNotFound, () => new NotFoundEmpty())
 
 export const ActivitiesHandlers = HttpApiBuilder.group(ClubApi, "activities", Effect.fn(function*(handlers) {
   const activities = yield* ActivityService
+  const reads = yield* RecordReads
   return handlers
     .handle("create", ({ payload }) =>
       activities.create(toInput(payload)).pipe(Effect.as("Activity created"), activityFailure))
@@ -37,5 +39,5 @@ export const ActivitiesHandlers = HttpApiBuilder.group(ClubApi, "activities", Ef
     .handle("all", () => activities.list().pipe(Effect.map((all) => all.map(toActiviteDto)), emptyNotFound))
     .handle("byTheme", ({ params }) =>
       activities.listByTheme(params.theme).pipe(Effect.map((all) => all.map(toActiviteDto)), emptyNotFound))
-    .handle("get", ({ params }) => activities.get(params.id).pipe(Effect.map(toActiviteDto), emptyNotFound))
+    .handle("get", ({ params }) => reads.activity(params.id).pipe(emptyNotFound))
 }))

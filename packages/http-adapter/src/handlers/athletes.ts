@@ -4,6 +4,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { ClubApi } from "../contract/Api.ts"
 import { AthleteUpdateFailed, NotFoundEmpty } from "../contract/SeedFailures.ts"
 import { isNotForbidden, isNotFound, pinned, problems } from "./problems.ts"
+import { RecordReads } from "./recordReads.ts"
 import { toAthleteDto } from "./toDto.ts"
 
 const emptyNotFound = pinned(isNotFound, () => new NotFoundEmpty())
@@ -13,6 +14,7 @@ const updateFailure = pinned(isNotForbidden, () => new AthleteUpdateFailed())
 
 export const AthletesHandlers = HttpApiBuilder.group(ClubApi, "athletes", Effect.fn(function*(handlers) {
   const athletes = yield* AthleteService
+  const reads = yield* RecordReads
   return handlers
     .handle("create", ({ payload }) =>
       athletes.create(
@@ -24,7 +26,7 @@ export const AthletesHandlers = HttpApiBuilder.group(ClubApi, "athletes", Effect
         })
       ).pipe(Effect.map(toAthleteDto), problems))
     .handle("all", () => athletes.list().pipe(Effect.map((all) => all.map(toAthleteDto)), problems))
-    .handle("get", ({ params }) => athletes.get(params.id).pipe(Effect.map(toAthleteDto), emptyNotFound))
+    .handle("get", ({ params }) => reads.athlete(params.id).pipe(emptyNotFound))
     .handle("update", ({ params, payload }) =>
       athletes.update(
         params.id,

@@ -4,6 +4,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { ClubApi } from "../contract/Api.ts"
 import type { CoachInput } from "../contract/Dto.ts"
 import { problems, problemsWithReason } from "./problems.ts"
+import { RecordReads } from "./recordReads.ts"
 import { toCoachDto } from "./toDto.ts"
 
 const coachNotFound = problemsWithReason("Coach not found")
@@ -18,6 +19,7 @@ interface WithInput {
 /** One set of handlers serves both the seed's root paths and the `/coaches` prefix. */
 const makeCoachHandlers = Effect.gen(function*() {
   const coaches = yield* CoachService
+  const reads = yield* RecordReads
   return {
     create: ({ payload }: WithInput) =>
       coaches.create(new CoachCreate({ id: payload.id ?? null, name: payload.name ?? null })).pipe(
@@ -25,7 +27,7 @@ const makeCoachHandlers = Effect.gen(function*() {
         problems
       ),
     all: () => coaches.list().pipe(Effect.map((all) => all.map(toCoachDto)), problems),
-    get: ({ params }: WithId) => coaches.get(params.id).pipe(Effect.map(toCoachDto), coachNotFound),
+    get: ({ params }: WithId) => reads.coach(params.id).pipe(coachNotFound),
     // The seed replaces the name only when it is present.
     update: ({ params, payload }: WithId & WithInput) =>
       coaches.update(params.id, new CoachUpdate(payload.name == null ? {} : { name: payload.name })).pipe(

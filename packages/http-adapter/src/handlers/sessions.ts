@@ -5,6 +5,7 @@ import { ClubApi } from "../contract/Api.ts"
 import { SessionCreateFailed, SessionNotFoundText } from "../contract/SeedFailures.ts"
 import { jsonArrayResponse } from "./jsonArrayResponse.ts"
 import { isNotFound, isNotForbidden, pinned, problems } from "./problems.ts"
+import { RecordReads } from "./recordReads.ts"
 import { toSessionDto } from "./toDto.ts"
 
 /** Any failure of a create but a role refusal answers the seed's 400 plain text. */
@@ -15,6 +16,7 @@ const textNotFound = pinned(isNotFound, (error) => new SessionNotFoundText({ mes
 
 export const SessionsHandlers = HttpApiBuilder.group(ClubApi, "sessions", Effect.fn(function*(handlers) {
   const sessions = yield* SessionService
+  const reads = yield* RecordReads
   return handlers
     .handle("create", ({ payload }) =>
       sessions.create(
@@ -33,7 +35,7 @@ export const SessionsHandlers = HttpApiBuilder.group(ClubApi, "sessions", Effect
     // Streamed: the seed's answer is every session, which must not mean all of them in memory at once.
     .handle("all", () =>
       sessions.stream().pipe(Effect.flatMap((all) => jsonArrayResponse(all, toSessionDto)), problems))
-    .handle("get", ({ params }) => sessions.get(params.id).pipe(Effect.map(toSessionDto), textNotFound))
+    .handle("get", ({ params }) => reads.session(params.id).pipe(textNotFound))
     .handle("delete", ({ params }) =>
       sessions.delete(params.id).pipe(Effect.as("Session deleted successfully"), textNotFound))
     .handle("update", ({ params, payload }) =>

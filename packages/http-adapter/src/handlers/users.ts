@@ -3,12 +3,14 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ClubApi } from "../contract/Api.ts"
 import { problems, problemsWithReason } from "./problems.ts"
+import { RecordReads } from "./recordReads.ts"
 import { toUserDto } from "./toDto.ts"
 
 const userNotFound = problemsWithReason("User not found")
 
 export const UsersHandlers = HttpApiBuilder.group(ClubApi, "users", Effect.fn(function*(handlers) {
   const users = yield* UserService
+  const reads = yield* RecordReads
   return handlers
     .handle("create", ({ payload }) =>
       users.create(
@@ -23,7 +25,7 @@ export const UsersHandlers = HttpApiBuilder.group(ClubApi, "users", Effect.fn(fu
         })
       ).pipe(Effect.map(toUserDto), problems))
     .handle("all", () => users.list().pipe(Effect.map((all) => all.map(toUserDto)), problems))
-    .handle("get", ({ params }) => users.get(params.id).pipe(Effect.map(toUserDto), userNotFound))
+    .handle("get", ({ params }) => reads.user(params.id).pipe(userNotFound))
     .handle("update", ({ params, payload }) => {
       const { adminId, athleteId, coachId, ...fields } = payload
       return users.update(
