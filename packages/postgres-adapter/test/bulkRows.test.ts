@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
+import { ActivityFromRow, activityFromRow } from "../src/rows/ActivityRow.ts"
 import { SessionFromRow, sessionFromRow } from "../src/rows/SessionRow.ts"
 import { TaskFromRow, taskFromRow } from "../src/rows/TaskRow.ts"
 
@@ -15,11 +16,16 @@ const sessionRow = {
   activiteIds: []
 }
 
+const activityRow = { id: 12n, name: "Sprints", theme: null, duree: 20n, dataActivite: ["cones", "stopwatch"], sessionId: 7n }
+
 const taskRow = { id: "3f0c2b9e-5d4a-4c1e-9f7a-2b8c6d1e0a11", title: "Chalk", description: "", createdAt: new Date(0) }
 
 describe("rows read in bulk", () => {
-  it("give the same sessions and tasks as their Schema decoders", () => {
+  it("give the same sessions, activities and tasks as their Schema decoders", () => {
     expect(sessionFromRow(sessionRow)).toEqual(Schema.decodeUnknownSync(SessionFromRow)(sessionRow))
+    expect(activityFromRow(activityRow)).toEqual(Schema.decodeUnknownSync(ActivityFromRow)(activityRow))
+    expect(activityFromRow({ ...activityRow, sessionId: null, dataActivite: [] }))
+      .toEqual(Schema.decodeUnknownSync(ActivityFromRow)({ ...activityRow, sessionId: null, dataActivite: [] }))
     expect(taskFromRow(taskRow)).toEqual(Schema.decodeUnknownSync(TaskFromRow)(taskRow))
   })
 
@@ -30,5 +36,13 @@ describe("rows read in bulk", () => {
   ])("refuse %s, as the Schema decoders do", (_name, row) => {
     expect(() => sessionFromRow(row)).toThrow()
     expect(() => Schema.decodeUnknownSync(SessionFromRow)(row)).toThrow()
+  })
+
+  it.each([
+    ["a list holding a number", { ...activityRow, dataActivite: ["cones", 3] }],
+    ["a missing column", { ...activityRow, theme: undefined }]
+  ])("refuse an activity with %s, as the Schema decoder does", (_name, row) => {
+    expect(() => activityFromRow(row)).toThrow()
+    expect(() => Schema.decodeUnknownSync(ActivityFromRow)(row)).toThrow()
   })
 })

@@ -1,3 +1,4 @@
+import { traced } from "../tracing/traced.ts"
 import { Effect } from "effect"
 import { type Actor, CurrentActor } from "./Actor.ts"
 import { Forbidden } from "./Errors.ts"
@@ -80,7 +81,7 @@ export const isAllowed = (operation: Operation, actor: Actor, record: OwnedRecor
   rolesAllowed(operation).includes(actor.role) || ownsRecord(operation, actor, record)
 
 /** Checks the current actor against the role table; every use-case starts with this. */
-export const authorize = Effect.fn("authorize")(function*(operation: Operation, record: OwnedRecord = {}) {
+export const authorize = traced("authorize")(function*(operation: Operation, record: OwnedRecord = {}) {
   const actor = yield* CurrentActor
   if (!isAllowed(operation, actor, record)) return yield* new Forbidden({ operation })
   return actor

@@ -1,3 +1,4 @@
+import { traced } from "../tracing/traced.ts"
 import { Context, Effect, Layer } from "effect"
 import type { ActivityInput } from "../domain/Activity.ts"
 import type { ActivityId } from "../domain/Ids.ts"
@@ -8,27 +9,27 @@ import { found } from "./found.ts"
 const make = Effect.gen(function*() {
   const activities = yield* ActivityRepository
   return {
-    create: Effect.fn("ActivityService.create")(function*(input: ActivityInput) {
+    create: traced("ActivityService.create")(function*(input: ActivityInput) {
       yield* authorize("activity.create")
       return yield* activities.create(input)
     }),
-    get: Effect.fn("ActivityService.get")(function*(id: ActivityId) {
+    get: traced("ActivityService.get")(function*(id: ActivityId) {
       yield* authorize("activity.read")
       return yield* activities.findById(id).pipe(found("Activity", id))
     }),
-    list: Effect.fn("ActivityService.list")(function*() {
+    list: traced("ActivityService.list")(function*() {
       yield* authorize("activity.read")
       return yield* activities.list()
     }),
-    listByTheme: Effect.fn("ActivityService.listByTheme")(function*(theme: string) {
+    listByTheme: traced("ActivityService.listByTheme")(function*(theme: string) {
       yield* authorize("activity.read")
       return yield* activities.listByTheme(theme)
     }),
-    update: Effect.fn("ActivityService.update")(function*(id: ActivityId, input: ActivityInput) {
+    update: traced("ActivityService.update")(function*(id: ActivityId, input: ActivityInput) {
       yield* authorize("activity.update")
       return yield* activities.update(id, input)
     }),
-    delete: Effect.fn("ActivityService.delete")(function*(id: ActivityId) {
+    delete: traced("ActivityService.delete")(function*(id: ActivityId) {
       yield* authorize("activity.delete")
       return yield* activities.delete(id)
     })

@@ -1,3 +1,4 @@
+import { traced } from "../tracing/traced.ts"
 import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
 import type { Actor } from "../domain/Actor.ts"
 import { RateLimited, Unauthenticated } from "../domain/Errors.ts"
@@ -30,7 +31,7 @@ const make = Effect.gen(function*() {
   const attempts = yield* LoginAttempts
 
   /** Refuses a login while its name or client has failed too often within the window. */
-  const checkThrottle = Effect.fn("AuthService.checkThrottle")(
+  const checkThrottle = traced("AuthService.checkThrottle")(
     function*(nameKey: string, clientKey: string | null, now: number) {
       const settings = yield* AuthSettings
       const windowMs = settings.failureWindowSeconds * 1000
@@ -48,7 +49,7 @@ const make = Effect.gen(function*() {
   )
 
   return {
-    login: Effect.fn("AuthService.login")(function*(request: LoginRequest) {
+    login: traced("AuthService.login")(function*(request: LoginRequest) {
       const settings = yield* AuthSettings
       const now = yield* Clock.currentTimeMillis
       const nameKey = `name:${request.name.toLowerCase()}`
@@ -79,7 +80,7 @@ const make = Effect.gen(function*() {
      * A bearer token to the actor it stands for, read fresh from the store: a deleted user's
      * token, or one issued before a role or password change, no longer counts.
      */
-    authenticate: Effect.fn("AuthService.authenticate")(function*(token: string) {
+    authenticate: traced("AuthService.authenticate")(function*(token: string) {
       if (token.length === 0) return yield* new Unauthenticated({ reason: "missing" })
       const claims = yield* signer.verify(token)
       const credentials = yield* users.findCredentialsById(claims.userId)
@@ -97,7 +98,7 @@ const make = Effect.gen(function*() {
       } satisfies Actor
     }),
 
-    me: Effect.fn("AuthService.me")(function*() {
+    me: traced("AuthService.me")(function*() {
       const actor = yield* authorize("auth.me")
       return yield* users.findById(actor.userId).pipe(found("User", actor.userId))
     })

@@ -1,3 +1,4 @@
+import { traced } from "../tracing/traced.ts"
 import { Effect, type Option } from "effect"
 import type { CurrentActor } from "../domain/Actor.ts"
 import type { EntityKind, EntityNotFound, Forbidden } from "../domain/Errors.ts"
@@ -34,23 +35,23 @@ export const makeRecordUseCases = <Id extends number, A, C, U, EC, EU, ED>(optio
   const { entity, operations: ops, owner, repository: repo } = options
   const name = `${entity}Service`
   return {
-    create: Effect.fn(`${name}.create`)(function*(input: C) {
+    create: traced(`${name}.create`)(function*(input: C) {
       yield* authorize(ops.create)
       return yield* repo.create(input)
     }),
-    list: Effect.fn(`${name}.list`)(function*() {
+    list: traced(`${name}.list`)(function*() {
       yield* authorize(ops.list)
       return yield* repo.list()
     }),
-    get: Effect.fn(`${name}.get`)(function*(id: Id): Effect.fn.Return<A, EntityNotFound | Forbidden, CurrentActor> {
+    get: traced(`${name}.get`)(function*(id: Id): Effect.fn.Return<A, EntityNotFound | Forbidden, CurrentActor> {
       yield* authorize(ops.read)
       return yield* repo.findById(id).pipe(found(entity, id))
     }),
-    update: Effect.fn(`${name}.update`)(function*(id: Id, input: U) {
+    update: traced(`${name}.update`)(function*(id: Id, input: U) {
       yield* authorize(ops.update, owner?.(id) ?? {})
       return yield* repo.update(id, input)
     }),
-    delete: Effect.fn(`${name}.delete`)(function*(id: Id) {
+    delete: traced(`${name}.delete`)(function*(id: Id) {
       yield* authorize(ops.delete)
       return yield* repo.delete(id)
     })

@@ -1,3 +1,4 @@
+import { traced } from "../tracing/traced.ts"
 import { Context, Effect, Layer } from "effect"
 import type { AthleteId, SessionId } from "../domain/Ids.ts"
 import { type CalendarDate, startOfDay } from "../domain/LocalDateTime.ts"
@@ -12,25 +13,25 @@ import { SessionRepository } from "../ports/SessionRepository.ts"
 const make = Effect.gen(function*() {
   const sessions = yield* SessionRepository
   return {
-    sessionsOfAthlete: Effect.fn("ScheduleService.sessionsOfAthlete")(function*(athleteId: AthleteId) {
+    sessionsOfAthlete: traced("ScheduleService.sessionsOfAthlete")(function*(athleteId: AthleteId) {
       yield* authorize("schedule.read")
       return yield* sessions.summariesOfAthlete(athleteId, {})
     }),
-    allSessions: Effect.fn("ScheduleService.allSessions")(function*() {
+    allSessions: traced("ScheduleService.allSessions")(function*() {
       yield* authorize("schedule.read")
       return yield* sessions.summaries()
     }),
-    activitiesOfSession: Effect.fn("ScheduleService.activitiesOfSession")(function*(sessionId: SessionId) {
+    activitiesOfSession: traced("ScheduleService.activitiesOfSession")(function*(sessionId: SessionId) {
       yield* authorize("schedule.read")
       return yield* sessions.activitySummaries(sessionId)
     }),
-    sessionsOfAthleteAfter: Effect.fn("ScheduleService.sessionsOfAthleteAfter")(
+    sessionsOfAthleteAfter: traced("ScheduleService.sessionsOfAthleteAfter")(
       function*(athleteId: AthleteId, date: CalendarDate) {
         yield* authorize("schedule.read")
         return yield* sessions.summariesOfAthlete(athleteId, { after: startOfDay(date) })
       }
     ),
-    sessionsOfAthleteBetween: Effect.fn("ScheduleService.sessionsOfAthleteBetween")(
+    sessionsOfAthleteBetween: traced("ScheduleService.sessionsOfAthleteBetween")(
       function*(athleteId: AthleteId, start: CalendarDate, end: CalendarDate) {
         yield* authorize("schedule.read")
         return yield* sessions.summariesOfAthlete(athleteId, { after: startOfDay(start), before: startOfDay(end) })

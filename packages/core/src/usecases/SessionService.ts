@@ -1,3 +1,4 @@
+import { traced } from "../tracing/traced.ts"
 import { Context, Effect, Layer } from "effect"
 import type { SessionId } from "../domain/Ids.ts"
 import { authorize } from "../domain/Permissions.ts"
@@ -8,28 +9,28 @@ import { found } from "./found.ts"
 const make = Effect.gen(function*() {
   const sessions = yield* SessionRepository
   return {
-    create: Effect.fn("SessionService.create")(function*(input: SessionCreate) {
+    create: traced("SessionService.create")(function*(input: SessionCreate) {
       yield* authorize("session.create")
       return yield* sessions.create(input)
     }),
-    list: Effect.fn("SessionService.list")(function*() {
+    list: traced("SessionService.list")(function*() {
       yield* authorize("session.read")
       return yield* sessions.list()
     }),
     /** Authorized now; the sessions are read as the returned stream is consumed. */
-    stream: Effect.fn("SessionService.stream")(function*() {
+    stream: traced("SessionService.stream")(function*() {
       yield* authorize("session.read")
       return sessions.stream()
     }),
-    get: Effect.fn("SessionService.get")(function*(id: SessionId) {
+    get: traced("SessionService.get")(function*(id: SessionId) {
       yield* authorize("session.read")
       return yield* sessions.findById(id).pipe(found("Session", id))
     }),
-    update: Effect.fn("SessionService.update")(function*(id: SessionId, input: SessionUpdate) {
+    update: traced("SessionService.update")(function*(id: SessionId, input: SessionUpdate) {
       yield* authorize("session.update")
       return yield* sessions.update(id, input)
     }),
-    delete: Effect.fn("SessionService.delete")(function*(id: SessionId) {
+    delete: traced("SessionService.delete")(function*(id: SessionId) {
       yield* authorize("session.delete")
       return yield* sessions.delete(id)
     })

@@ -1,3 +1,4 @@
+import { traced } from "../tracing/traced.ts"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { TaskId } from "../domain/Ids.ts"
 import { authorize } from "../domain/Permissions.ts"
@@ -9,16 +10,16 @@ const isTaskId = Schema.is(TaskId)
 const make = Effect.gen(function*() {
   const tasks = yield* TaskRepository
   return {
-    create: Effect.fn("TaskService.create")(function*(input: TaskCreate) {
+    create: traced("TaskService.create")(function*(input: TaskCreate) {
       yield* authorize("task.create")
       return yield* tasks.create(input)
     }),
-    list: Effect.fn("TaskService.list")(function*() {
+    list: traced("TaskService.list")(function*() {
       yield* authorize("task.list")
       return yield* tasks.list()
     }),
     /** The deleted task, or none: an id that is not even a UUID matches no task (a retry is harmless). */
-    delete: Effect.fn("TaskService.delete")(function*(id: string) {
+    delete: traced("TaskService.delete")(function*(id: string) {
       yield* authorize("task.delete")
       return isTaskId(id) ? yield* tasks.delete(id) : Option.none()
     })

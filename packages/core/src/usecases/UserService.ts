@@ -1,3 +1,4 @@
+import { traced } from "../tracing/traced.ts"
 import { Clock, Context, Effect, Layer, Redacted, Schema } from "effect"
 import { InvalidInput } from "../domain/Errors.ts"
 import type { UserId } from "../domain/Ids.ts"
@@ -20,21 +21,21 @@ const make = Effect.gen(function*() {
   }
 
   return {
-    create: Effect.fn("UserService.create")(function*(input: UserCreate) {
+    create: traced("UserService.create")(function*(input: UserCreate) {
       yield* authorize("user.create")
       const link = (yield* linkOrFail(input.role, input, true))!
       const passwordHash = yield* hasher.hash(Redacted.make(input.password))
       return yield* users.create({ name: input.name, email: input.email, role: input.role, passwordHash, link })
     }),
-    list: Effect.fn("UserService.list")(function*() {
+    list: traced("UserService.list")(function*() {
       yield* authorize("user.list")
       return yield* users.list()
     }),
-    get: Effect.fn("UserService.get")(function*(id: UserId) {
+    get: traced("UserService.get")(function*(id: UserId) {
       yield* authorize("user.read", { userId: id })
       return yield* users.findById(id).pipe(found("User", id))
     }),
-    update: Effect.fn("UserService.update")(function*(id: UserId, input: UserUpdate) {
+    update: traced("UserService.update")(function*(id: UserId, input: UserUpdate) {
       yield* authorize("user.update")
       const current = yield* users.findById(id).pipe(found("User", id))
       const role = input.role ?? current.role
@@ -55,7 +56,7 @@ const make = Effect.gen(function*() {
       }
       return yield* users.update(id, changes)
     }),
-    delete: Effect.fn("UserService.delete")(function*(id: UserId) {
+    delete: traced("UserService.delete")(function*(id: UserId) {
       yield* authorize("user.delete")
       return yield* users.delete(id)
     }),
@@ -63,7 +64,7 @@ const make = Effect.gen(function*() {
      * Start-up, not a request: creates the first admin when no ADMIN user exists. Returns whether
      * it created one. Two instances starting at once may both try; the loser finds the name taken.
      */
-    ensureFirstAdmin: Effect.fn("UserService.ensureFirstAdmin")(
+    ensureFirstAdmin: traced("UserService.ensureFirstAdmin")(
       function*(name: string, password: Redacted.Redacted<string>) {
         if ((yield* users.countByRole("ADMIN")) > 0) return false
         if (!isPassword(Redacted.value(password))) {

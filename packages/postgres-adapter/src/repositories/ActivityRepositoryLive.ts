@@ -1,7 +1,8 @@
+import { traced } from "@club/core"
 import { type ActivityId, type ActivityInput, ActivityRepository, EntityNotFound } from "@club/core"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { ActivityFromRow } from "../rows/ActivityRow.ts"
+import { ActivityFromRow, activityFromRow } from "../rows/ActivityRow.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { transaction } from "../sql/transaction.ts"
@@ -10,7 +11,7 @@ export const ActivityRepositoryLive = Layer.effect(
   ActivityRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const decodeActivity = Schema.decodeUnknownEffect(ActivityFromRow)
+    const decodeActivity = (row: Record<string, unknown> | undefined) => Effect.sync(() => activityFromRow(row ?? {}))
 
     const activityColumns = sql.literal(
       `id, name, theme, duree, data_activite AS "dataActivite", session_id AS "sessionId"`
@@ -46,7 +47,7 @@ export const ActivityRepositoryLive = Layer.effect(
     const requireSession = (input: ActivityInput) =>
       requireKnownIds(sql, { field: "sessionId", entity: "Session", table: "sessions", ids: [input.sessionId] })
 
-    const create = Effect.fn("ActivityRepository.create")(function*(input: ActivityInput) {
+    const create = traced("ActivityRepository.create")(function*(input: ActivityInput) {
       return yield* transaction(sql)(Effect.gen(function*() {
         yield* requireSession(input)
         const [row] = yield* sql`INSERT INTO activities ${sql.insert(columnsOf(input))} RETURNING ${activityColumns}`
@@ -54,19 +55,19 @@ export const ActivityRepositoryLive = Layer.effect(
       }))
     }, dieOnInfrastructureError)
 
-    const findById = Effect.fn("ActivityRepository.findById")(function*(id: ActivityId) {
+    const findById = traced("ActivityRepository.findById")(function*(id: ActivityId) {
       return yield* findOne(id)
     }, dieOnInfrastructureError)
 
-    const list = Effect.fn("ActivityRepository.list")(function*() {
+    const list = traced("ActivityRepository.list")(function*() {
       return yield* listAll(undefined)
     }, dieOnInfrastructureError)
 
-    const listByTheme = Effect.fn("ActivityRepository.listByTheme")(function*(theme: string) {
+    const listByTheme = traced("ActivityRepository.listByTheme")(function*(theme: string) {
       return yield* listWithTheme(theme)
     }, dieOnInfrastructureError)
 
-    const update = Effect.fn("ActivityRepository.update")(function*(id: ActivityId, input: ActivityInput) {
+    const update = traced("ActivityRepository.update")(function*(id: ActivityId, input: ActivityInput) {
       return yield* transaction(sql)(Effect.gen(function*() {
         const locked = yield* sql`SELECT id FROM activities WHERE id = ${id} FOR UPDATE`
         if (locked.length === 0) return yield* new EntityNotFound({ entity: "Activity", id })
@@ -77,7 +78,7 @@ export const ActivityRepositoryLive = Layer.effect(
       }))
     }, dieOnInfrastructureError)
 
-    const remove = Effect.fn("ActivityRepository.delete")(function*(id: ActivityId) {
+    const remove = traced("ActivityRepository.delete")(function*(id: ActivityId) {
       const deleted = yield* sql`DELETE FROM activities WHERE id = ${id} RETURNING id`
       if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Activity", id })
     }, dieOnInfrastructureError)

@@ -1,3 +1,4 @@
+import { traced } from "@club/core"
 import { type AdminId, AdminRepository, EntityNotFound } from "@club/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -17,7 +18,7 @@ export const AdminRepositoryLive = Layer.effect(
       fromRow: AdminFromRow
     })
 
-    const remove = Effect.fn("AdminRepository.delete")(function*(id: AdminId) {
+    const remove = traced("AdminRepository.delete")(function*(id: AdminId) {
       // A user's link to the admin goes by ON DELETE SET NULL.
       const deleted = yield* credentials.invalidating(sql`DELETE FROM admins WHERE id = ${id} RETURNING id`)
       if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Admin", id })

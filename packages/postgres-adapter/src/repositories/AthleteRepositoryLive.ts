@@ -1,3 +1,4 @@
+import { traced } from "@club/core"
 import {
   type AthleteCreate,
   type AthleteId,
@@ -47,7 +48,7 @@ export const AthleteRepositoryLive = Layer.effect(
         }
       })
 
-    const create = Effect.fn("AthleteRepository.create")(function*(input: AthleteCreate) {
+    const create = traced("AthleteRepository.create")(function*(input: AthleteCreate) {
       const values = { name: input.name, categorie: input.categorie, niveau: input.niveau }
       if (input.id === null) return yield* decodeAthlete(yield* insertWithGeneratedId(sql, "athletes", values))
       const row = yield* insertWithSuppliedId(sql, "athletes", input.id, values)
@@ -55,15 +56,15 @@ export const AthleteRepositoryLive = Layer.effect(
       return yield* decodeAthlete(row.value)
     }, dieOnInfrastructureError)
 
-    const findById = Effect.fn("AthleteRepository.findById")(function*(id: AthleteId) {
+    const findById = traced("AthleteRepository.findById")(function*(id: AthleteId) {
       return yield* findOne(id)
     }, dieOnInfrastructureError)
 
-    const list = Effect.fn("AthleteRepository.list")(function*() {
+    const list = traced("AthleteRepository.list")(function*() {
       return yield* listAll(undefined)
     }, dieOnInfrastructureError)
 
-    const update = Effect.fn("AthleteRepository.update")(function*(id: AthleteId, input: AthleteUpdate) {
+    const update = traced("AthleteRepository.update")(function*(id: AthleteId, input: AthleteUpdate) {
       return yield* transaction(sql)(Effect.gen(function*() {
         const [row] = yield* sql`UPDATE athletes
           SET ${sql.update({ name: input.name, categorie: input.categorie, niveau: input.niveau })}
@@ -77,7 +78,7 @@ export const AthleteRepositoryLive = Layer.effect(
       }))
     }, dieOnInfrastructureError)
 
-    const remove = Effect.fn("AthleteRepository.delete")(function*(id: AthleteId) {
+    const remove = traced("AthleteRepository.delete")(function*(id: AthleteId) {
       // Memberships go by ON DELETE CASCADE, and a user's link by ON DELETE SET NULL.
       const deleted = yield* credentials.invalidating(sql`DELETE FROM athletes WHERE id = ${id} RETURNING id`)
       if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Athlete", id })

@@ -1,3 +1,4 @@
+import { traced } from "@club/core"
 import { type CoachId, CoachRepository, CoachStillOwnsSessions, EntityNotFound } from "@club/core"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
@@ -25,7 +26,7 @@ export const CoachRepositoryLive = Layer.effect(
         Effect.map(([row]) => row?.count ?? 0)
       )
 
-    const remove = Effect.fn("CoachRepository.delete")(function*(id: CoachId) {
+    const remove = traced("CoachRepository.delete")(function*(id: CoachId) {
       // One transaction (`invalidating` opens it): the row lock below holds until the delete commits.
       yield* credentials.invalidating(Effect.gen(function*() {
         // The row lock makes a concurrent session create for this coach wait, so the count stays true.

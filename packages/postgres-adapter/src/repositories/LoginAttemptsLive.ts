@@ -1,3 +1,4 @@
+import { traced } from "@club/core"
 import { LoginAttempts } from "@club/core"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
@@ -18,7 +19,7 @@ export const LoginAttemptsLive = Layer.effect(
     const decodeCounts = Schema.decodeUnknownEffect(FailureCounts)
 
     /** Keys without failures in the window are absent from the result. */
-    const failuresSince = Effect.fn("LoginAttempts.failuresSince")(
+    const failuresSince = traced("LoginAttempts.failuresSince")(
       function*(keys: ReadonlyArray<string>, sinceEpochMs: number) {
         if (keys.length === 0) return []
         const rows = yield* sql`SELECT key, count(*)::int AS count, min(failed_at_ms) AS "oldestEpochMs"
@@ -30,7 +31,7 @@ export const LoginAttemptsLive = Layer.effect(
       dieOnInfrastructureError
     )
 
-    const recordFailure = Effect.fn("LoginAttempts.recordFailure")(
+    const recordFailure = traced("LoginAttempts.recordFailure")(
       function*(keys: ReadonlyArray<string>, atEpochMs: number, forgetBeforeEpochMs: number) {
         if (keys.length === 0) return
         yield* sql`WITH forgotten AS (DELETE FROM login_failures WHERE failed_at_ms < ${BigInt(forgetBeforeEpochMs)})
@@ -40,7 +41,7 @@ export const LoginAttemptsLive = Layer.effect(
       dieOnInfrastructureError
     )
 
-    const clear = Effect.fn("LoginAttempts.clear")(function*(key: string) {
+    const clear = traced("LoginAttempts.clear")(function*(key: string) {
       yield* sql`DELETE FROM login_failures WHERE key = ${key}`
     }, dieOnInfrastructureError)
 

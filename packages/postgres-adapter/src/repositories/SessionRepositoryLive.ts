@@ -1,3 +1,4 @@
+import { traced } from "@club/core"
 import {
   type AthleteId,
   type CreneauRange,
@@ -123,7 +124,7 @@ export const SessionRepositoryLive = Layer.effect(
         return (yield* decodeId(row.value)).id
       })
 
-    const create = Effect.fn("SessionRepository.create")(function*(input: SessionCreate) {
+    const create = traced("SessionRepository.create")(function*(input: SessionCreate) {
       return yield* transaction(sql)(Effect.gen(function*() {
         yield* requireKnownAthletes(input.athleteIds)
         yield* requireKnownActivities(input.activiteIds)
@@ -137,17 +138,17 @@ export const SessionRepositoryLive = Layer.effect(
       }))
     }, dieOnInfrastructureError)
 
-    const findById = Effect.fn("SessionRepository.findById")(function*(id: SessionId) {
+    const findById = traced("SessionRepository.findById")(function*(id: SessionId) {
       return yield* findOne(id)
     }, dieOnInfrastructureError)
 
     const stream = () => streamAll.pipe(Stream.withSpan("SessionRepository.stream"))
 
-    const list = Effect.fn("SessionRepository.list")(function*() {
+    const list = traced("SessionRepository.list")(function*() {
       return yield* Stream.runCollect(streamAll)
     })
 
-    const update = Effect.fn("SessionRepository.update")(function*(id: SessionId, input: SessionUpdate) {
+    const update = traced("SessionRepository.update")(function*(id: SessionId, input: SessionUpdate) {
       return yield* transaction(sql)(Effect.gen(function*() {
         const locked = yield* sql`SELECT id FROM sessions WHERE id = ${id} FOR UPDATE`
         if (locked.length === 0) return yield* new EntityNotFound({ entity: "Session", id })
@@ -160,17 +161,17 @@ export const SessionRepositoryLive = Layer.effect(
       }))
     }, dieOnInfrastructureError)
 
-    const remove = Effect.fn("SessionRepository.delete")(function*(id: SessionId) {
+    const remove = traced("SessionRepository.delete")(function*(id: SessionId) {
       // Its activities and memberships go by ON DELETE CASCADE, in the same statement.
       const deleted = yield* sql`DELETE FROM sessions WHERE id = ${id} RETURNING id`
       if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Session", id })
     }, dieOnInfrastructureError)
 
-    const summaries = Effect.fn("SessionRepository.summaries")(function*() {
+    const summaries = traced("SessionRepository.summaries")(function*() {
       return yield* listSummaries
     }, dieOnInfrastructureError)
 
-    const summariesOfAthlete = Effect.fn("SessionRepository.summariesOfAthlete")(
+    const summariesOfAthlete = traced("SessionRepository.summariesOfAthlete")(
       function*(athleteId: AthleteId, range: CreneauRange) {
         const conditions = [sql`sa.athlete_id = ${athleteId}`]
         if (range.after !== undefined) conditions.push(sql`s.creneau > ${range.after}`)
@@ -183,7 +184,7 @@ export const SessionRepositoryLive = Layer.effect(
       dieOnInfrastructureError
     )
 
-    const activitySummaries = Effect.fn("SessionRepository.activitySummaries")(function*(sessionId: SessionId) {
+    const activitySummaries = traced("SessionRepository.activitySummaries")(function*(sessionId: SessionId) {
       return yield* listActivitySummaries(sessionId)
     }, dieOnInfrastructureError)
 

@@ -1,3 +1,4 @@
+import { traced } from "@club/core"
 import { type TaskCreate, type TaskId, TaskRepository } from "@club/core"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
@@ -23,17 +24,17 @@ export const TaskRepositoryLive = Layer.effect(
       execute: (id) => sql`DELETE FROM tasks WHERE id = ${id} RETURNING ${taskColumns}`
     })
 
-    const create = Effect.fn("TaskRepository.create")(function*(input: TaskCreate) {
+    const create = traced("TaskRepository.create")(function*(input: TaskCreate) {
       const [row] = yield* sql`INSERT INTO tasks ${sql.insert({ title: input.title, description: input.description })}
         RETURNING ${taskColumns}`
       return yield* decodeTask(row)
     }, dieOnInfrastructureError)
 
-    const list = Effect.fn("TaskRepository.list")(function*() {
+    const list = traced("TaskRepository.list")(function*() {
       return yield* listAll
     }, dieOnInfrastructureError)
 
-    const remove = Effect.fn("TaskRepository.delete")(function*(id: TaskId) {
+    const remove = traced("TaskRepository.delete")(function*(id: TaskId) {
       return yield* deleteReturning(id)
     }, dieOnInfrastructureError)
 

@@ -1,3 +1,4 @@
+import { traced } from "@club/core"
 import {
   EntityNotFound,
   type NewUser,
@@ -73,7 +74,7 @@ export const UserRepositoryLive = Layer.effect(
         ...(links === undefined ? {} : alreadyLinkedErrors(links))
       })
 
-    const create = Effect.fn("UserRepository.create")(function*(input: NewUser) {
+    const create = traced("UserRepository.create")(function*(input: NewUser) {
       return yield* transaction(sql)(Effect.gen(function*() {
         const links = yield* resolveLink(input.link, input.role, input.name)
         const rows = yield* sql`INSERT INTO users ${
@@ -89,15 +90,15 @@ export const UserRepositoryLive = Layer.effect(
       }))
     }, dieOnInfrastructureError)
 
-    const findById = Effect.fn("UserRepository.findById")(function*(id: UserId) {
+    const findById = traced("UserRepository.findById")(function*(id: UserId) {
       return yield* firstUser(yield* sql`SELECT ${userColumns} FROM users WHERE id = ${id}`)
     }, dieOnInfrastructureError)
 
-    const findCredentialsByName = Effect.fn("UserRepository.findCredentialsByName")(function*(name: string) {
+    const findCredentialsByName = traced("UserRepository.findCredentialsByName")(function*(name: string) {
       return yield* credentialsOf(yield* sql`SELECT ${userColumns}, ${credentialColumns} FROM users WHERE name = ${name}`)
     }, dieOnInfrastructureError)
 
-    const findCredentialsById = Effect.fn("UserRepository.findCredentialsById")(function*(id: UserId) {
+    const findCredentialsById = traced("UserRepository.findCredentialsById")(function*(id: UserId) {
       return yield* cache.lookup(
         id,
         Effect.flatMap(sql`SELECT ${userColumns}, ${credentialColumns} FROM users WHERE id = ${id}`, credentialsOf).pipe(
@@ -106,12 +107,12 @@ export const UserRepositoryLive = Layer.effect(
       )
     })
 
-    const list = Effect.fn("UserRepository.list")(function*() {
+    const list = traced("UserRepository.list")(function*() {
       const rows = yield* sql`SELECT ${userColumns} FROM users ORDER BY id`
       return yield* Effect.forEach(rows, (row) => decodeUser(row))
     }, dieOnInfrastructureError)
 
-    const update = Effect.fn("UserRepository.update")(function*(id: UserId, changes: UserChanges) {
+    const update = traced("UserRepository.update")(function*(id: UserId, changes: UserChanges) {
       // One transaction (`invalidating` opens it): the row lock below holds until the update commits.
       return yield* cache.invalidating(Effect.gen(function*() {
         const current = yield* firstUser(yield* sql`SELECT ${userColumns} FROM users WHERE id = ${id} FOR UPDATE`)
@@ -138,12 +139,12 @@ export const UserRepositoryLive = Layer.effect(
       }))
     }, dieOnInfrastructureError)
 
-    const remove = Effect.fn("UserRepository.delete")(function*(id: UserId) {
+    const remove = traced("UserRepository.delete")(function*(id: UserId) {
       const deleted = yield* cache.invalidating(sql`DELETE FROM users WHERE id = ${id} RETURNING id`)
       if (deleted.length === 0) return yield* new EntityNotFound({ entity: "User", id })
     }, dieOnInfrastructureError)
 
-    const countByRole = Effect.fn("UserRepository.countByRole")(function*(role: Role) {
+    const countByRole = traced("UserRepository.countByRole")(function*(role: Role) {
       const [row] = yield* decodeCount(yield* sql`SELECT count(*)::int AS count FROM users WHERE role = ${role}`)
       return row?.count ?? 0
     }, dieOnInfrastructureError)

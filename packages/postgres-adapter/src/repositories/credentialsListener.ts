@@ -1,3 +1,4 @@
+import { traced } from "@club/core"
 import { randomUUID } from "node:crypto"
 import type { PgClient } from "@effect/sql-pg"
 import { Duration, Effect, Queue, Schedule } from "effect"
@@ -21,7 +22,7 @@ const retrySchedule = Schedule.min([Schedule.exponential(firstRetryDelay), Sched
  * arrives meanwhile clears the cache too (it is still off). Bounded as a whole: the notification
  * is sent on another connection of the pool, which a busy pool may be slow to give.
  */
-const startListening = Effect.fn("CredentialsCache.startListening")(
+const startListening = traced("CredentialsCache.startListening")(
   function*(pg: PgClient.PgClient, memory: CredentialsMemory) {
     const notifications = yield* pg.listen(credentialsChannel)
     const ownPayload = `listening ${randomUUID()}`

@@ -1,3 +1,4 @@
+import { traced } from "@club/core"
 import { EntityNotFound, IdAlreadyInUse } from "@club/core"
 import { Effect, Option, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -22,7 +23,7 @@ export const namedRecords = <A, Id extends number>(
   const span = `${entity}Repository`
 
   return {
-    create: Effect.fn(`${span}.create`)(function*(input: { readonly id: Id | null; readonly name: string | null }) {
+    create: traced(`${span}.create`)(function*(input: { readonly id: Id | null; readonly name: string | null }) {
       const values = { name: input.name }
       if (input.id === null) return yield* decodeOne(yield* insertWithGeneratedId(sql, table, values))
       const row = yield* insertWithSuppliedId(sql, table, input.id, values)
@@ -30,17 +31,17 @@ export const namedRecords = <A, Id extends number>(
       return yield* decodeOne(row.value)
     }, dieOnInfrastructureError),
 
-    findById: Effect.fn(`${span}.findById`)(function*(id: Id) {
+    findById: traced(`${span}.findById`)(function*(id: Id) {
       const [row] = yield* sql`SELECT id, name FROM ${sql(table)} WHERE id = ${id}`
       return row === undefined ? Option.none() : Option.some(yield* decodeOne(row))
     }, dieOnInfrastructureError),
 
-    list: Effect.fn(`${span}.list`)(function*() {
+    list: traced(`${span}.list`)(function*() {
       return yield* decodeAll(yield* sql`SELECT id, name FROM ${sql(table)} ORDER BY id`)
     }, dieOnInfrastructureError),
 
     /** The name is replaced only when the key is present. */
-    update: Effect.fn(`${span}.update`)(function*(id: Id, input: { readonly name?: string | null }) {
+    update: traced(`${span}.update`)(function*(id: Id, input: { readonly name?: string | null }) {
       const rows = input.name === undefined
         ? yield* sql`SELECT id, name FROM ${sql(table)} WHERE id = ${id}`
         : yield* sql`UPDATE ${sql(table)} SET name = ${input.name} WHERE id = ${id} RETURNING id, name`

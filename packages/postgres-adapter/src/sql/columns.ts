@@ -28,6 +28,11 @@ export const text = (column: string, value: unknown): string => {
   return value
 }
 
+export const texts = (column: string, value: unknown): Array<string> => {
+  if (!Array.isArray(value)) throw shapeError(column, "an array", value)
+  return value.map((element) => text(column, element))
+}
+
 export const textOrNull = (column: string, value: unknown): string | null => (value === null ? null : text(column, value))
 
 export const boolOrNull = (column: string, value: unknown): boolean | null => {
