@@ -17,15 +17,20 @@ import * as Server from "./Server.ts"
 import { TracingDisabled } from "./Tracing.ts"
 
 /** Everything served over HTTP except Connect: the REST API, health, `/openapi.json` and `/docs`. */
-export const Routes = RestApiLive.pipe(Layer.provide(ReadinessLive))
+export const Routes = RestApiLive.pipe(Layer.provide(ReadinessLive), Layer.provide(PersistenceLive))
 
 /** TodoService over Connect, gRPC-Web and gRPC, for requests under `/todo.TodoService/`. */
 export const ConnectLive = Layer.effect(Listener.ConnectHandler, makeTodoNodeHandler())
 
 export const Security = Layer.mergeAll(ScryptPasswordHasher.layer(), JwtTokenSigner.layer)
 
-/** Core's use-cases on their ports; the migrated database and the security ports come out too. */
-export const UseCases = UseCasesLive.pipe(Layer.provideMerge(Layer.mergeAll(PersistenceLive, Security)))
+/**
+ * Core's use-cases on their ports. Only the use-cases come out: whatever the program's context
+ * holds is copied, service by service, several times per request (Effect copies a context when
+ * it merges one into another), so the ports stay inside. The database is built once however many
+ * layers are given it (layers are shared within one program).
+ */
+export const UseCases = UseCasesLive.pipe(Layer.provide(Layer.mergeAll(PersistenceLive, Security)))
 
 export const FirstAdminLive = FirstAdmin.layer((name, password) =>
   UserService.use((users) => users.ensureFirstAdmin(name, password))
