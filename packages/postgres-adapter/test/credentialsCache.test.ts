@@ -140,7 +140,7 @@ describe.skipIf(!serverAvailable)("Credentials cache across two instances [Postg
         yield* users(a).delete(user.id)
         const deleteSeenMs = yield* seenWithin(b, user.id, Option.isNone)
         expect(deleteSeenMs).toBeLessThanOrEqual(notificationBoundMs)
-        console.log(
+        yield* Effect.logInfo(
           `[credentials] seen on B after: role ${roleSeenMs.toFixed(1)} ms, revocation ${revocationSeenMs.toFixed(1)} ms, ` +
             `unlink ${unlinkedSeenMs.toFixed(1)} ms, delete ${deleteSeenMs.toFixed(1)} ms`
         )
