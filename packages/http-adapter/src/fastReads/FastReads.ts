@@ -44,9 +44,9 @@ const fastRead = <Id extends number>(
 
 /**
  * The reads by id (`GET /session/1`, `/athletes/1`, …) answered without the API's router,
- * middlewares and schema effects: at the request rate of a small read those were most of the
- * server's time (README "Performance"). The answer is the API's own: the same use-case (core
- * authenticates and authorizes), the same DTO, encoded with the endpoint's success schema.
+ * middlewares and schema effects, which cost a small read more CPU than the read itself (README
+ * "Performance"). The answer is the API's own: the same use-case (core authenticates and
+ * authorizes), the same DTO, encoded with the endpoint's success schema.
  *
  * Only the plain case is taken (see `plainRead.ts`), and only a success is answered here: every
  * other outcome (refused, unknown, malformed, unavailable, a defect) is handed to the API, which
