@@ -20,7 +20,7 @@ interface FastRead {
   readonly read: (id: number) => Effect.Effect<unknown, DomainError, CurrentActor>
 }
 
-/** The request was not one the fast path answers: the API will answer it, whatever it is. */
+/** A role the endpoint's rule refuses: handed to the API, which answers its 403. */
 const declined = Symbol("declined")
 
 /** A `GET <prefix>:id` endpoint of the contract, decoded and encoded with its own schemas. */
