@@ -1,6 +1,17 @@
-import { EmbeddedPostgres, embeddedDataDir, migrated, PostgresServer, RepositoriesLive } from "@club/postgres-adapter"
-import { Layer, Option } from "effect"
-import { AppConfig } from "./AppConfig.ts"
+import {
+  EmbeddedPostgres,
+  embeddedDataDir,
+  migrated,
+  ownerOnlyFolder,
+  PostgresServer,
+  RepositoriesLive
+} from "@club/postgres-adapter"
+import { Effect, Layer, Option } from "effect"
+import { AppConfig, isInMemory } from "./AppConfig.ts"
+
+/** DATA_DIR and everything in it are its owner's only: it holds the database, its password hashes and the token secret. */
+const privateDataDir = (dataDir: string) =>
+  isInMemory(dataDir) ? Layer.empty : Layer.effectDiscard(Effect.promise(() => ownerOnlyFolder(dataDir)))
 
 /**
  * DATABASE_URL's PostgreSQL server, or embedded PostgreSQL under DATA_DIR; migrated before
@@ -11,7 +22,8 @@ export const DatabaseLive = Layer.unwrap(
     migrated(
       Option.match(config.databaseUrl, {
         onSome: (url) => PostgresServer(url),
-        onNone: () => EmbeddedPostgres({ dataDir: embeddedDataDir(config.dataDir) })
+        onNone: () =>
+          EmbeddedPostgres({ dataDir: embeddedDataDir(config.dataDir) }).pipe(Layer.provide(privateDataDir(config.dataDir)))
       })
     )
   )

@@ -1,6 +1,7 @@
 import { Data, Effect, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
-import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises"
+import { ownerOnlyFolder } from "@club/postgres-adapter"
+import { link, readFile, unlink, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { type AppConfigShape, isInMemory } from "./AppConfig.ts"
 
@@ -34,7 +35,7 @@ const readSecret = (path: string) =>
 const createSecret = (dataDir: string, path: string) =>
   Effect.tryPromise({
     try: async () => {
-      await mkdir(dataDir, { recursive: true, mode: 0o700 })
+      await ownerOnlyFolder(dataDir)
       const secret = randomBytes(secretBytes)
       const temporary = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`
       await writeFile(temporary, `${secret.toString("base64url")}\n`, { mode: 0o600, flag: "wx" })

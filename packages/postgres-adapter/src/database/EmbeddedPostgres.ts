@@ -1,9 +1,12 @@
-import { mkdir } from "node:fs/promises"
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer } from "effect"
 import { DatabaseSharing } from "./DatabaseSharing.ts"
+import { ownerOnlyFolder, restrictToOwner } from "./ownerOnly.ts"
 
 export interface EmbeddedPostgresOptions {
   /** The folder that holds the database (created when missing), or `memory://` to keep nothing. */
@@ -27,35 +30,60 @@ const socketServerConnections = poolSize + 1
 const openPGlite = ({ dataDir, startFrom }: EmbeddedPostgresOptions) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
-      if (dataDir !== inMemory) await mkdir(dataDir, { recursive: true })
-      return PGlite.create(dataDir, startFrom === undefined ? {} : { loadDataDir: startFrom })
+      if (dataDir !== inMemory) await ownerOnlyFolder(dataDir)
+      const db = await PGlite.create(dataDir, startFrom === undefined ? {} : { loadDataDir: startFrom })
+      // A new cluster is copied from PGlite's image with its modes; PostgreSQL's own files are private already.
+      if (dataDir !== inMemory) await restrictToOwner(dataDir)
+      return db
     }),
     // Closing flushes PGlite's files, so the folder stays a consistent database.
     (db) => Effect.promise(() => db.close())
   )
 
-const serveOnLoopback = (db: PGlite) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: socketServerConnections })
-      await server.start()
-      return server
-    }),
-    (server) => Effect.promise(() => server.stop())
-  )
+/**
+ * A folder of this process's own (0700, under the system's temporary folder) for the socket: only
+ * this user can reach a socket inside it. Removed, socket and all, when the database closes.
+ */
+const privateSocketFolder = Effect.acquireRelease(
+  Effect.promise(() => mkdtemp(join(tmpdir(), "club-pglite-"))),
+  (folder) => Effect.promise(() => rm(folder, { recursive: true, force: true }))
+)
+
+/**
+ * The database speaks the PostgreSQL protocol on a Unix socket in a private folder, not on a TCP
+ * port: PGlite has no authentication (every connection is its superuser), so anything that could
+ * connect could read the password hashes or make itself an admin. A loopback port is open to every
+ * local account and to any service on the host that can be made to connect to localhost; a socket
+ * in a folder only this user may enter is open to this user alone.
+ */
+const serveOnPrivateSocket = (db: PGlite) =>
+  Effect.gen(function*() {
+    const path = join(yield* privateSocketFolder, ".s.PGSQL.5432")
+    yield* Effect.acquireRelease(
+      Effect.promise(async () => {
+        const server = new PGLiteSocketServer({ db, path, maxConnections: socketServerConnections })
+        await server.start()
+        return server
+      }),
+      (server) => Effect.promise(() => server.stop())
+    )
+    return path
+  })
 
 /**
  * Embedded PostgreSQL (PGlite, in WASM, in this process) reached through the same driver as a real
- * server, over a loopback socket on a free port. Release runs in reverse order of acquisition:
- * the pool closes, then the socket server stops, then PGlite closes. Only this process can open
- * its files, so no other process writes to it: it is exclusive.
+ * server, over a private Unix socket. Release runs in reverse order of acquisition: the pool
+ * closes, then the socket server stops and its folder goes, then PGlite closes. Only this process
+ * can open its files, so no other process writes to it: it is exclusive.
  */
 export const EmbeddedPostgres = (options: EmbeddedPostgresOptions) =>
   Layer.unwrap(Effect.gen(function*() {
     const db = yield* openPGlite(options)
-    const server = yield* serveOnLoopback(db)
+    const path = yield* serveOnPrivateSocket(db)
     const client = PgClient.layer({
-      url: Redacted.make(`postgres://postgres@${server.getServerConn()}/postgres`),
+      path,
+      username: "postgres",
+      database: "postgres",
       maxConnections: poolSize,
       // An interrupted query (a client gone) is otherwise cancelled: PGlite ignores the cancel, and
       // the driver replaces the connection, whose successor then finds every server slot taken
