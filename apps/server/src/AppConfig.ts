@@ -1,5 +1,6 @@
-import { Config, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Config, Context, Effect, Layer, Option, Redacted, Schema, SchemaIssue } from "effect"
 import type { LogLevel } from "effect/LogLevel"
+import { defaultServingLimits, type ServingLimits } from "./listener/ServingLimits.ts"
 
 /** The environment of CONTRACT.md, "Configuration (environment)". */
 export interface AppConfigShape {
@@ -14,6 +15,8 @@ export interface AppConfigShape {
   readonly adminName: string
   readonly adminPassword: Option.Option<Redacted.Redacted<string>>
   readonly logLevel: LogLevel
+  /** Connections, HTTP/2 streams and client timeouts (see ServingLimits). */
+  readonly servingLimits: ServingLimits
 }
 
 export const inMemoryDataDir = "memory://"
@@ -27,6 +30,33 @@ const optionalSecret = (name: string) =>
   Config.option(Config.Redacted(name)).pipe(
     Config.map(Option.filter((value) => Redacted.value(value).length > 0))
   )
+
+const positiveInt = (name: string, defaultValue: number) =>
+  Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), name).pipe(Config.withDefault(defaultValue))
+
+const servingLimits: Config.Config<ServingLimits> = Config.all({
+  maxConnections: positiveInt("MAX_CONNECTIONS", defaultServingLimits.maxConnections),
+  maxStreamsPerSession: positiveInt("HTTP2_MAX_CONCURRENT_STREAMS", defaultServingLimits.maxStreamsPerSession),
+  maxStreams: positiveInt("MAX_HTTP2_STREAMS", defaultServingLimits.maxStreams),
+  idleTimeoutMs: positiveInt("IDLE_TIMEOUT_MS", defaultServingLimits.idleTimeoutMs),
+  headersTimeoutMs: positiveInt("HEADERS_TIMEOUT_MS", defaultServingLimits.headersTimeoutMs),
+  requestTimeoutMs: positiveInt("REQUEST_TIMEOUT_MS", defaultServingLimits.requestTimeoutMs)
+}).pipe(
+  // The headers are part of the request: waiting longer for them than for the whole request means nothing.
+  Config.mapEffect((limits) =>
+    limits.headersTimeoutMs <= limits.requestTimeoutMs
+      ? Effect.succeed(limits)
+      : Effect.fail(
+        new Config.ConfigError(
+          new Schema.SchemaError(
+            new SchemaIssue.InvalidValue({
+              message: `HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs})`
+            })
+          )
+        )
+      )
+  )
+)
 
 export const appConfig: Config.Config<AppConfigShape> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8080)),
@@ -42,7 +72,8 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   logLevel: Config.Literals(["debug", "info", "warn", "error"], "LOG_LEVEL").pipe(
     Config.withDefault("info"),
     Config.map((name) => logLevels[name])
-  )
+  ),
+  servingLimits
 })
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@club/server/AppConfig") {

@@ -8,6 +8,11 @@ import * as Http2 from "node:http2"
 import * as Net from "node:net"
 import { AppConfig } from "./AppConfig.ts"
 import { detectProtocol } from "./Http2Preface.ts"
+import { Connections } from "./listener/Connections.ts"
+import { Http2Sessions } from "./listener/Http2Sessions.ts"
+import { defaultServingLimits, type ServingLimits } from "./listener/ServingLimits.ts"
+
+export { defaultServingLimits, type ServingLimits } from "./listener/ServingLimits.ts"
 
 export type NodeRequest = Http.IncomingMessage | Http2.Http2ServerRequest
 export type NodeResponse = Http.ServerResponse | Http2.Http2ServerResponse
@@ -37,6 +42,8 @@ export interface ListenerOptions {
   readonly shutdownTimeout?: Duration.Input | undefined
   /** See `defaultShutdownGracePeriod`. */
   readonly shutdownGracePeriod?: Duration.Input | undefined
+  /** Connections, streams and timeouts; each defaults to `defaultServingLimits`. */
+  readonly limits?: Partial<ServingLimits> | undefined
 }
 
 /**
@@ -47,55 +54,9 @@ export interface ListenerOptions {
  */
 export const defaultShutdownGracePeriod = Duration.seconds(2)
 
-const detectTimeoutMs = 30_000
-
-/**
- * After the server has closed its side of a connection, how long it still reads (and discards)
- * what the client sends, waiting for the client to close its side. Closing both sides at once
- * while a request is arriving makes the kernel answer with a reset (RFC 9112, section 9.6).
- */
-const lingerMs = 2_000
-
-/**
- * An HTTP/2 answer complete before its request (an oversize message refused at once): how much
- * more of the request is read and discarded, and for how long, before the stream is reset with
- * NO_ERROR (RFC 9113, section 8.1). Reading the rest lets the client finish sending: Node's
- * HTTP/2 client does not release the session memory it counted for data it never got to send,
- * and refuses every new stream of a session after about 10 MiB of it.
- */
-const drainMaxBytes = 8 * 1024 * 1024
-const drainTimeoutMs = 10_000
-
-/** What the listener knows of one accepted connection. */
-interface Connection {
-  protocol: "detecting" | "http/1.1" | "h2c"
-  /** HTTP/1.1 requests handed to a handler whose response has not closed yet. */
-  pending: number
-  /** HTTP/1.1: the server closes this connection; requests that still arrive on it are not served. */
-  refusing: boolean
-  /** The server has closed its side and waits for the client's. */
-  lingering: boolean
-}
-
-/** Once an HTTP/2 response is complete, the rest of an unread request is read and discarded (see `drainMaxBytes`). */
-const drainUnreadRequest = (stream: Http2.ServerHttp2Stream) =>
-  stream.once("finish", () => {
-    if (stream.closed || stream.destroyed || stream.readableEnded) return
-    let drained = 0
-    const stop = () => {
-      if (!stream.closed && !stream.destroyed) stream.close(Http2.constants.NGHTTP2_NO_ERROR)
-    }
-    const timer = setTimeout(stop, drainTimeoutMs)
-    timer.unref()
-    stream.once("close", () => clearTimeout(timer))
-    // The request object has given up on the body (it may be destroyed): read the stream itself.
-    stream.removeAllListeners("data")
-    stream.on("data", (chunk: Buffer) => {
-      drained += chunk.length
-      if (drained > drainMaxBytes) stop()
-    })
-    stream.resume()
-  })
+/** Node checks its HTTP/1.1 header and request timeouts this often: a timeout fires at most this late. */
+const timeoutCheckIntervalMs = (limits: ServingLimits) =>
+  Math.max(100, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 2)))
 
 /**
  * One port for HTTP/1.1 and HTTP/2 cleartext: a `net` server looks at the first bytes of
@@ -109,39 +70,22 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
   const connect = yield* ConnectHandler
   const fastReads = yield* FastReads
   const runLog = Effect.runForkWith(yield* Effect.context())
+  const limits: ServingLimits = { ...defaultServingLimits, ...options.limits }
 
-  const connections = new Map<Net.Socket, Connection>()
-  const sessions = new Set<Http2.ServerHttp2Session>()
+  const connections = new Connections(limits.maxConnections)
+  const sessions = new Http2Sessions(limits)
   let closing = false
   let graceOver = false
   let inFlight = 0
-  /** Called, while shutting down, when the last connection has closed. */
-  let onAllClosed: (() => void) | undefined
   let app: NodeRequestHandler | undefined
   // Requests that arrive between listening and the app being attached wait here.
   const early: Array<readonly [NodeRequest, NodeResponse]> = []
 
-  /**
-   * Closes the server's side of a connection, then reads on until the client closes its side
-   * (Node then closes the socket), or `lingerMs` pass: a request arriving meanwhile is not
-   * served (`refusing`) and meets the end of the connection, not a reset.
-   */
-  const closeGently = (socket: Net.Socket) => {
-    const connection = connections.get(socket)
-    if (connection === undefined || connection.lingering || socket.destroyed) return
-    connection.refusing = true
-    connection.lingering = true
-    socket.end()
-    const timer = setTimeout(() => socket.destroy(), lingerMs)
-    timer.unref()
-    socket.once("close", () => clearTimeout(timer))
-  }
-
   /** Shutting down: kept-alive HTTP/1.1 connections had their chance; the idle ones are closed now, the others once idle. */
   const endGracePeriod = () => {
     graceOver = true
-    for (const [socket, connection] of connections) {
-      if (connection.protocol !== "h2c" && connection.pending === 0) closeGently(socket)
+    for (const connection of connections.values()) {
+      if (connection.protocol !== "h2c" && connection.exchanges.size === 0) connections.closeGently(connection.socket)
     }
   }
 
@@ -155,21 +99,22 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
       request.resume()
       return
     }
+    if (request.httpVersionMajor === 2 && !sessions.admit((response as Http2.Http2ServerResponse).stream)) return
     inFlight++
-    if (connection !== undefined) connection.pending++
-    response.once("close", () => {
+    const done = () => {
       inFlight--
-      if (connection !== undefined) {
-        connection.pending--
-        if (graceOver && connection.pending === 0) closeGently(socket!)
-      }
-    })
+      if (connection !== undefined && graceOver && connection.exchanges.size === 0) connections.closeGently(socket!)
+    }
+    if (connection !== undefined) {
+      connections.track(connection, request as Http.IncomingMessage, response as Http.ServerResponse, done)
+    } else {
+      response.once("close", done)
+    }
     if (closing && connection !== undefined) {
       // The last request this connection gets answered; Node then closes it (gently: `destroySoon` below).
       connection.refusing = true
       response.setHeader("connection", "close")
     }
-    if (request.httpVersionMajor === 2) drainUnreadRequest((response as Http2.Http2ServerResponse).stream)
     if (connect !== undefined && request.url?.startsWith(connectPathPrefix) === true) {
       try {
         return connect(request, response)
@@ -186,46 +131,54 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
     served(request, response)
   }
 
-  const http1 = Http.createServer(onRequest)
+  const http1 = Http.createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.idleTimeoutMs,
+    connectionsCheckingInterval: timeoutCheckIntervalMs(limits)
+  }, onRequest)
   // Node arms its header and request timeouts (and idle-connection tracking) on `listening`;
   // this server never listens itself, as connections reach it from the `net` server.
   http1.emit("listening")
-  // An idle kept-alive connection reaching Node's keep-alive timeout is closed gently too, not destroyed.
-  http1.on("timeout", closeGently)
-  const http2 = Http2.createServer(onRequest)
+  // An idle kept-alive connection reaching the idle timeout is closed gently too, not destroyed.
+  http1.on("timeout", (socket: Net.Socket) => connections.closeGently(socket))
+  const http2 = Http2.createServer({ settings: { maxConcurrentStreams: limits.maxStreamsPerSession } }, onRequest)
+  // The connection being handed to the HTTP/2 server, whose `session` event names no socket of ours.
+  let handingOver: ReturnType<typeof connections.accept>
   http2.on("session", (session) => {
     if (closing) return session.close()
-    sessions.add(session)
-    session.once("close", () => sessions.delete(session))
+    const handle = sessions.register(session)
+    if (handingOver !== undefined) handingOver.session = handle
   })
 
   const net = Net.createServer({ noDelay: true }, (socket) => {
-    // Accepted while shutting down too (see `drain`): served like any other, with `Connection: close`.
-    const connection: Connection = { protocol: "detecting", pending: 0, refusing: false, lingering: false }
-    connections.set(socket, connection)
-    socket.once("close", () => {
-      connections.delete(socket)
-      if (connections.size === 0) onAllClosed?.()
-    })
     // Errors after the hand-over are handled by the http servers; this one covers detection.
     socket.on("error", () => undefined)
-    if (graceOver) closeGently(socket)
+    // Accepted while shutting down too (see `drain`): served like any other, with `Connection: close`.
+    const connection = connections.accept(socket)
+    if (connection === undefined) return
+    if (graceOver) connections.closeGently(socket)
     detectProtocol(socket, (protocol) => {
       connection.protocol = protocol
       if (protocol === "h2c") {
-        if (!connection.lingering) return void http2.emit("connection", socket)
-        // Closed while silent: what it sends now is read and discarded until it closes too.
-        socket.on("data", () => undefined)
-        return void socket.resume()
+        if (connection.lingering) {
+          // Closed while silent: what it sends now is read and discarded until it closes too.
+          socket.on("data", () => undefined)
+          return void socket.resume()
+        }
+        handingOver = connection
+        http2.emit("connection", socket)
+        handingOver = undefined
+        return
       }
       // Node ends a connection after an answer with `Connection: close` by `destroySoon`: closing both
       // sides at once, which resets a request the client sent meanwhile. Close it gently instead.
-      socket.destroySoon = () => closeGently(socket)
+      socket.destroySoon = () => connections.closeGently(socket)
       http1.emit("connection", socket)
       // The http parser reads what detection put back only once the socket flows again;
       // the http2 session takes the buffered bytes itself and must not be resumed.
       socket.resume()
-    }, { timeoutMs: detectTimeoutMs })
+    }, { timeoutMs: limits.headersTimeoutMs })
   })
 
   yield* Effect.callback<void, HttpServerError.ServeError>((resume) => {
@@ -243,7 +196,7 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
 
   const cutConnections = Effect.sync(() => {
     net.close()
-    for (const socket of connections.keys()) socket.destroy()
+    connections.destroyAll()
     http1.close()
     http2.close()
   })
@@ -261,18 +214,18 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
       // the listener now: a turn of the event loop accepts them first (and they are served as above).
       setImmediate(() => setImmediate(() => net.close()))
       // GOAWAY: no new streams, open ones finish.
-      for (const session of sessions) session.close()
+      for (const session of sessions.all()) session.close()
       const grace = setTimeout(endGracePeriod, Duration.toMillis(gracePeriod))
       const done = () => {
         clearTimeout(grace)
-        onAllClosed = undefined
+        connections.onAllClosed = undefined
         resume(Effect.void)
       }
       if (connections.size === 0) return done()
-      onAllClosed = done
+      connections.onAllClosed = done
       return Effect.sync(() => {
         clearTimeout(grace)
-        onAllClosed = undefined
+        connections.onAllClosed = undefined
       })
     })
 
@@ -312,7 +265,7 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
 export const layer = (options: ListenerOptions): Layer.Layer<HttpServer.HttpServer, HttpServerError.ServeError> =>
   Layer.effect(HttpServer.HttpServer, make(options))
 
-/** PORT and HOST from the configuration. */
+/** PORT, HOST and the serving limits from the configuration. */
 export const layerConfig: Layer.Layer<HttpServer.HttpServer, HttpServerError.ServeError, AppConfig> = Layer.unwrap(
-  AppConfig.useSync((config) => layer({ host: config.host, port: config.port }))
+  AppConfig.useSync((config) => layer({ host: config.host, port: config.port, limits: config.servingLimits }))
 )

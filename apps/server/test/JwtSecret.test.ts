@@ -5,6 +5,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { AppConfigShape } from "../src/AppConfig.ts"
 import { loadJwtSecret, secretFileName } from "../src/JwtSecret.ts"
+import { defaultServingLimits } from "../src/listener/ServingLimits.ts"
 
 const config = (overrides: Partial<AppConfigShape>): AppConfigShape => ({
   port: 8080,
@@ -16,6 +17,7 @@ const config = (overrides: Partial<AppConfigShape>): AppConfigShape => ({
   adminName: "admin",
   adminPassword: Option.none(),
   logLevel: "Info",
+  servingLimits: defaultServingLimits,
   ...overrides
 })
 
