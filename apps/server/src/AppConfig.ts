@@ -31,6 +31,19 @@ const optionalSecret = (name: string) =>
     Config.map(Option.filter((value) => Redacted.value(value).length > 0))
   )
 
+const invalid = (message: string) => new Config.ConfigError(new Schema.SchemaError(new SchemaIssue.InvalidValue({ message })))
+
+/** HS256 signs with a key of the hash's size; a shorter secret can be guessed offline from any token. */
+export const minJwtSecretBytes = 32
+
+const jwtSecret = optionalSecret("JWT_SECRET").pipe(
+  Config.mapEffect((secret) =>
+    Option.isSome(secret) && Buffer.byteLength(Redacted.value(secret.value), "utf8") < minJwtSecretBytes
+      ? Effect.fail(invalid(`JWT_SECRET must be at least ${minJwtSecretBytes} bytes (a long random string)`))
+      : Effect.succeed(secret)
+  )
+)
+
 const positiveInt = (name: string, defaultValue: number) =>
   Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), name).pipe(Config.withDefault(defaultValue))
 
@@ -47,13 +60,7 @@ const servingLimits: Config.Config<ServingLimits> = Config.all({
     limits.headersTimeoutMs <= limits.requestTimeoutMs
       ? Effect.succeed(limits)
       : Effect.fail(
-        new Config.ConfigError(
-          new Schema.SchemaError(
-            new SchemaIssue.InvalidValue({
-              message: `HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs})`
-            })
-          )
-        )
+        invalid(`HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs})`)
       )
   )
 )
@@ -63,7 +70,7 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   host: Config.NonEmptyString("HOST").pipe(Config.withDefault("0.0.0.0")),
   databaseUrl: optionalSecret("DATABASE_URL"),
   dataDir: Config.NonEmptyString("DATA_DIR").pipe(Config.withDefault("./data")),
-  jwtSecret: optionalSecret("JWT_SECRET"),
+  jwtSecret,
   tokenTtlSeconds: Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "TOKEN_TTL_SECONDS").pipe(
     Config.withDefault(3600)
   ),

@@ -3,10 +3,10 @@ import { randomBytes } from "node:crypto"
 import { ownerOnlyFolder } from "@club/postgres-adapter"
 import { link, readFile, unlink, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { type AppConfigShape, isInMemory } from "./AppConfig.ts"
+import { type AppConfigShape, isInMemory, minJwtSecretBytes } from "./AppConfig.ts"
 
 export const secretFileName = "jwt-secret"
-const secretBytes = 32
+const secretBytes = minJwtSecretBytes
 
 export class JwtSecretError extends Data.TaggedError("JwtSecretError")<{
   readonly path: string
@@ -72,14 +72,8 @@ const fromDataDir = (dataDir: string) => {
  */
 export const loadJwtSecret = (config: AppConfigShape): Effect.Effect<Uint8Array, JwtSecretError> =>
   Option.match(config.jwtSecret, {
-    onSome: (secret) =>
-      Effect.gen(function*() {
-        const bytes = Buffer.from(Redacted.value(secret), "utf8")
-        if (bytes.length < secretBytes) {
-          yield* Effect.logWarning(`JWT_SECRET is shorter than ${secretBytes} bytes; use a longer random secret`)
-        }
-        return bytes
-      }),
+    // Its length was checked with the rest of the configuration (AppConfig).
+    onSome: (secret) => Effect.succeed(Buffer.from(Redacted.value(secret), "utf8")),
     onNone: () =>
       Effect.gen(function*() {
         if (Option.isSome(config.databaseUrl)) {

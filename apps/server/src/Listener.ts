@@ -10,6 +10,7 @@ import { AppConfig } from "./AppConfig.ts"
 import { detectProtocol } from "./Http2Preface.ts"
 import { Connections } from "./listener/Connections.ts"
 import { Http2Sessions } from "./listener/Http2Sessions.ts"
+import { setSecurityHeaders } from "./listener/securityHeaders.ts"
 import { defaultServingLimits, type ServingLimits } from "./listener/ServingLimits.ts"
 
 export { defaultServingLimits, type ServingLimits } from "./listener/ServingLimits.ts"
@@ -110,6 +111,7 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
     } else {
       response.once("close", done)
     }
+    setSecurityHeaders(response)
     if (closing && connection !== undefined) {
       // The last request this connection gets answered; Node then closes it (gently: `destroySoon` below).
       connection.refusing = true

@@ -126,9 +126,19 @@ describe("the built server", { timeout: 180_000 }, () => {
   })
 
   it("refuses to start on an invalid setting, naming it", async () => {
-    const server = await spawnServer({ DATA_DIR: "memory://", LOG_LEVEL: "verbose" })
-    const { code } = await server.exited
-    expect(code).not.toBe(0)
-    expect(server.output.join("\n")).toContain("LOG_LEVEL")
+    for (
+      const [setting, value] of [
+        ["LOG_LEVEL", "verbose"],
+        // HS256 with a secret shorter than its hash can be guessed offline from any token.
+        ["JWT_SECRET", "s".repeat(31)],
+        ["MAX_CONNECTIONS", "0"],
+        ["REQUEST_TIMEOUT_MS", "500"]
+      ] as const
+    ) {
+      const server = await spawnServer({ DATA_DIR: "memory://", [setting]: value })
+      const { code } = await server.exited
+      expect(code, setting).not.toBe(0)
+      expect(server.output.join("\n"), setting).toContain(setting)
+    }
   })
 })

@@ -1,6 +1,7 @@
 import { Layer } from "effect"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { HttpApiBuilder } from "effect/http-api"
 import { ClubApi } from "./contract/Api.ts"
+import { DocsPageLive } from "./docs/DocsPage.ts"
 import { ActivitiesHandlers } from "./handlers/activities.ts"
 import { AdminsHandlers } from "./handlers/admins.ts"
 import { AthletesHandlers } from "./handlers/athletes.ts"
@@ -15,6 +16,7 @@ import { AvailabilityLive } from "./middleware/AvailabilityLive.ts"
 import { BodyLimitLive } from "./middleware/BodyLimitLive.ts"
 import { MediaTypeLive } from "./middleware/MediaTypeLive.ts"
 import { RequestErrorsLive } from "./middleware/RequestErrorsLive.ts"
+import { UnmatchedRequestsLive } from "./routing/UnmatchedRequests.ts"
 
 /**
  * The whole REST API as routes, with `GET /openapi.json` (OpenAPI 3.1) and `GET /docs` (an
@@ -22,7 +24,8 @@ import { RequestErrorsLive } from "./middleware/RequestErrorsLive.ts"
  */
 export const RestApiLive = Layer.mergeAll(
   HttpApiBuilder.layer(ClubApi, { openapiPath: "/openapi.json" }),
-  HttpApiScalar.layer(ClubApi, { path: "/docs" })
+  DocsPageLive,
+  UnmatchedRequestsLive
 ).pipe(
   Layer.provide([
     ActivitiesHandlers,

@@ -72,3 +72,10 @@ export class Unavailable extends withoutStackTrace(HttpApiError.Problem<Unavaila
   status: 503,
   title: "Service Unavailable"
 })) {}
+
+/** A known path asked with a method it does not take; the answer's `Allow` header lists those it takes. */
+export class MethodNotAllowed extends withoutStackTrace(HttpApiError.Problem<MethodNotAllowed>()("MethodNotAllowed", {
+  type: "about:blank",
+  status: 405,
+  title: "Method Not Allowed"
+})) {}

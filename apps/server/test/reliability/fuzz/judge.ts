@@ -50,6 +50,10 @@ export const judge = (request: FuzzRequest, reply: RawReply, outcome: Outcome | 
   if (reply.status >= 400 && typeof json === "object" && json !== null && !Array.isArray(json)) {
     problems.push(...checkProblem(request, reply, json as Record<string, unknown>))
   }
+  if (request.endpoint === undefined && (reply.status === 404 || reply.status === 405) && json === undefined) {
+    problems.push("an unrouted request answered without a problem")
+  }
+  if (reply.status === 405 && !/^[A-Z]+(, [A-Z]+)*$/u.test(String(reply.headers["allow"]))) problems.push("405 without Allow")
   if (reply.status === 401 && request.endpoint?.authenticated === true && !/^Bearer\b/u.test(String(reply.headers["www-authenticate"]))) {
     problems.push("401 without WWW-Authenticate: Bearer")
   }

@@ -1,0 +1,146 @@
+import { createHash } from "node:crypto"
+import * as Http2 from "node:http2"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type ServerProcess, startServer } from "../support/ServerProcess.ts"
+
+const adminPassword = "answers-admin-password"
+
+let server: ServerProcess
+let url: string
+let token: string
+beforeAll(async () => {
+  server = await startServer({ DATA_DIR: "memory://", ADMIN_PASSWORD: adminPassword })
+  url = `http://127.0.0.1:${server.port}`
+  const login = await fetch(`${url}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: "admin", password: adminPassword })
+  })
+  token = ((await login.json()) as { token: string }).token
+}, 120_000)
+afterAll(() => server?.stop())
+
+const send = (method: string, path: string, init: { token?: string; json?: unknown; headers?: Record<string, string> } = {}) =>
+  fetch(`${url}${path}`, {
+    method,
+    headers: {
+      ...(init.token === undefined ? {} : { authorization: `Bearer ${init.token}` }),
+      ...(init.json === undefined ? {} : { "content-type": "application/json" }),
+      ...init.headers
+    },
+    ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) })
+  })
+
+/** One gRPC call over HTTP/2 (h2c): the response headers and trailers. */
+const grpcHeaders = (path: string) =>
+  new Promise<Http2.IncomingHttpHeaders>((resolve, reject) => {
+    const session = Http2.connect(url)
+    session.on("error", reject)
+    const stream = session.request({
+      ":method": "POST",
+      ":path": path,
+      "content-type": "application/grpc",
+      te: "trailers",
+      authorization: `Bearer ${token}`
+    })
+    let headers: Http2.IncomingHttpHeaders = {}
+    stream.on("response", (received) => (headers = received))
+    stream.on("trailers", (trailers) => (headers = { ...headers, ...trailers }))
+    stream.on("close", () => {
+      session.close()
+      resolve(headers)
+    })
+    stream.on("error", reject)
+    stream.resume()
+    stream.end(Buffer.from([0, 0, 0, 0, 0]))
+  })
+
+describe("security headers", () => {
+  it("every answer says nosniff and no-store: data, the token, problems, Connect, gRPC, the documents", async () => {
+    const answers = [
+      await send("POST", "/auth/login", { json: { name: "admin", password: adminPassword } }),
+      await send("GET", "/auth/me", { token }),
+      await send("GET", "/users/all", { token }),
+      await send("GET", "/users/999999", { token }),
+      await send("GET", "/auth/me"),
+      await send("GET", "/health/ready"),
+      await send("GET", "/openapi.json"),
+      await send("POST", "/todo.TodoService/ListTasks", { token, json: {} })
+    ]
+    for (const answer of answers) {
+      expect(answer.headers.get("x-content-type-options"), answer.url).toBe("nosniff")
+      expect(answer.headers.get("cache-control"), answer.url).toBe("no-store")
+      await answer.arrayBuffer()
+    }
+    const grpc = await grpcHeaders("/todo.TodoService/ListTasks")
+    expect(grpc["grpc-status"]).toBe("0")
+    expect(grpc["x-content-type-options"]).toBe("nosniff")
+    expect(grpc["cache-control"]).toBe("no-store")
+  })
+
+  it("/docs runs only its own inline scripts (by hash), loads nothing from elsewhere and cannot be framed", async () => {
+    const docs = await send("GET", "/docs")
+    const html = await docs.text()
+    const policy = docs.headers.get("content-security-policy") ?? ""
+    const directives = new Map(policy.split(";").map((part) => {
+      const [name, ...sources] = part.trim().split(/\s+/u)
+      return [name!, sources] as const
+    }))
+    expect(directives.get("default-src")).toEqual(["'none'"])
+    expect(directives.get("frame-ancestors")).toEqual(["'none'"])
+    expect(directives.get("connect-src")).toEqual(["'self'"])
+    const inline = Array.from(html.matchAll(/<script(?:\s[^>]*)?>([\s\S]*?)<\/script>/gu), ([, body]) =>
+      `'sha256-${createHash("sha256").update(body!, "utf8").digest("base64")}'`)
+    expect(inline.length).toBeGreaterThanOrEqual(2)
+    expect(directives.get("script-src")).toEqual(inline)
+    expect(html).not.toMatch(/<script[^>]+src=/u)
+  })
+})
+
+describe("requests no route takes", () => {
+  it("a known path with a method it does not take: 405 problem+json with Allow", async () => {
+    for (
+      const [method, path, allow] of [
+        ["PATCH", "/session/1", "GET, HEAD"],
+        ["POST", "/session/all", "GET, HEAD"],
+        ["DELETE", "/health/live", "GET, HEAD"],
+        ["PUT", "/coaches/all", "GET, HEAD"],
+        ["PUT", "/activite/delete/3", "DELETE"],
+        ["GET", "/users/update/2", "PUT"]
+      ] as const
+    ) {
+      const answer = await send(method, path, { token })
+      expect(answer.status, `${method} ${path}`).toBe(405)
+      expect(answer.headers.get("allow"), `${method} ${path}`).toBe(allow)
+      expect(answer.headers.get("content-type")).toBe("application/problem+json")
+      expect(await answer.json()).toEqual({
+        type: "about:blank",
+        title: "Method Not Allowed",
+        status: 405,
+        detail: `${method} is not allowed on ${path}; allowed: ${allow}`,
+        instance: path
+      })
+    }
+  })
+
+  it("an unknown path: 404 problem+json, whoever asks", async () => {
+    for (const caller of [token, undefined]) {
+      for (const path of ["/foo/bar", "/session/1/extra", "/athletes/athletes/1/2/3", "/athletes/%FF"]) {
+        const answer = await send("GET", path, caller === undefined ? {} : { token: caller })
+        expect(answer.status, path).toBe(404)
+        expect(answer.headers.get("content-type")).toBe("application/problem+json")
+        expect(await answer.json()).toEqual({
+          type: "about:blank",
+          title: "Not Found",
+          status: 404,
+          detail: `No resource at ${path}`,
+          instance: path
+        })
+      }
+    }
+  })
+
+  it("HEAD is answered wherever GET is", async () => {
+    expect((await send("HEAD", "/health/live")).status).toBe(200)
+  })
+})
