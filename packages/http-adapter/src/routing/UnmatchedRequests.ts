@@ -41,8 +41,21 @@ const allowedMethods = (paths: ReadonlyArray<ServedPath>, path: string): Array<s
   return Array.from(allowed).sort()
 }
 
-const isRouteNotFound = (error: unknown): error is HttpServerError.HttpServerError =>
-  HttpServerError.isHttpServerError(error) && error.reason._tag === "RouteNotFound"
+const routeNotFound = (error: unknown): HttpServerError.RouteNotFound | undefined =>
+  HttpServerError.isHttpServerError(error) && error.reason._tag === "RouteNotFound" ? error.reason : undefined
+
+const answer = (paths: ReadonlyArray<ServedPath>, { request }: HttpServerError.RouteNotFound) => {
+  const path = request.url.split("?")[0]!
+  const allowed = allowedMethods(paths, path)
+  if (allowed.length === 0 || allowed.includes(request.method)) {
+    return HttpServerRespondable.toResponse(new NotFound({ detail: `No resource at ${path}`, instance: path }))
+  }
+  const detail = `${request.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`
+  return Effect.map(
+    HttpServerRespondable.toResponse(new MethodNotAllowed({ detail, instance: path })),
+    (response) => HttpServerResponse.setHeader(response, "allow", allowed.join(", "))
+  )
+}
 
 /**
  * A request no route takes is answered as a problem, like every other failure: 405 with `Allow` when
@@ -53,19 +66,9 @@ export const UnmatchedRequestsLive = HttpRouter.middleware(
   Effect.sync(() => {
     const paths = servedPaths()
     return (httpEffect) =>
-      Effect.catchIf(httpEffect, isRouteNotFound, (error) => {
-        const request = error.reason.request
-        const path = request.url.split("?")[0]!
-        const allowed = allowedMethods(paths, path)
-        if (allowed.length === 0 || allowed.includes(request.method)) {
-          return HttpServerRespondable.toResponse(new NotFound({ detail: `No resource at ${path}`, instance: path }))
-        }
-        return Effect.map(
-          HttpServerRespondable.toResponse(
-            new MethodNotAllowed({ detail: `${request.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`, instance: path })
-          ),
-          HttpServerResponse.setHeader("allow", allowed.join(", "))
-        )
+      Effect.catch(httpEffect, (error) => {
+        const unmatched = routeNotFound(error)
+        return unmatched === undefined ? Effect.fail(error) : answer(paths, unmatched)
       })
   }),
   { global: true }
