@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest"
+import { rawClient } from "../reliability/support/rawHttp.ts"
 import { adminName, adminPassword, type Club, onEveryDatabase, unique, type UserDto } from "./support/club.ts"
 import { expectJson, expectProblem, expectUnauthenticated } from "./support/expectations.ts"
 import { expectNoSecretInAnyReply } from "./support/secrets.ts"
@@ -72,6 +73,28 @@ await onEveryDatabase("Authentication", (club) => {
       expect(Number(retryAfter)).toBeLessThanOrEqual(15 * 60)
       // Only that name is throttled.
       expect((await login(club(), "coach", "coach-password-0")).status).toBe(200)
+    })
+
+    it("a client that fails again and again for a user's name cannot stop that user logging in from another address", async () => {
+      // Linux routes all of 127.0.0.0/8 to the loopback: 127.0.0.2 is another client of the same server.
+      const attacker = rawClient(club().server.port, { localAddress: "127.0.0.2" })
+      const attempt = (password: string) => {
+        club().passwords.add(password)
+        return attacker.send({
+          method: "POST",
+          path: "/auth/login",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ name: adminName, password })
+        })
+      }
+      const statuses: Array<number> = []
+      for (let i = 1; i <= 10; i++) statuses.push((await attempt(`wrong-${i}-password`)).status)
+      expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401])
+      expect(statuses).toContain(429)
+      expect(statuses.every((status) => status === 401 || status === 429)).toBe(true)
+      // The admin, from the test's own address, knows the password: nothing the attacker did stops it.
+      expect((await login(club(), adminName, adminPassword)).status).toBe(200)
+      attacker.close()
     })
 
     it("forgets a name's failures after a successful login", async () => {
