@@ -1,3 +1,4 @@
+import type { AuthSettings } from "@club/core"
 import { Config, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import type { LogLevel } from "effect/LogLevel"
 
@@ -14,6 +15,10 @@ export interface AppConfigShape {
   readonly adminName: string
   readonly adminPassword: Option.Option<Redacted.Redacted<string>>
   readonly logLevel: LogLevel
+  /** The LOGIN_* variables: core's AuthSettings for throttling failed logins. */
+  readonly loginThrottling: Omit<AuthSettings, "tokenTtlSeconds">
+  /** Addresses and CIDR ranges whose `X-Forwarded-For` is believed; none by default. */
+  readonly trustedProxies: ReadonlyArray<string>
 }
 
 export const inMemoryDataDir = "memory://"
@@ -26,6 +31,16 @@ const logLevels = { debug: "Debug", info: "Info", warn: "Warn", error: "Error" }
 const optionalSecret = (name: string) =>
   Config.option(Config.Redacted(name)).pipe(
     Config.map(Option.filter((value) => Redacted.value(value).length > 0))
+  )
+
+const positiveInt = (name: string, defaultValue: number) =>
+  Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), name).pipe(Config.withDefault(defaultValue))
+
+// Comma-separated; blanks around entries and empty entries are ignored, so an empty variable means none.
+const commaSeparated = (name: string) =>
+  Config.String(name).pipe(
+    Config.withDefault(""),
+    Config.map((value) => value.split(",").map((entry) => entry.trim()).filter((entry) => entry.length > 0))
   )
 
 export const appConfig: Config.Config<AppConfigShape> = Config.all({
@@ -42,7 +57,15 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   logLevel: Config.Literals(["debug", "info", "warn", "error"], "LOG_LEVEL").pipe(
     Config.withDefault("info"),
     Config.map((name) => logLevels[name])
-  )
+  ),
+  loginThrottling: Config.all({
+    freeFailuresPerNameAndAddress: positiveInt("LOGIN_FREE_FAILURES_PER_NAME_AND_ADDRESS", 5),
+    freeFailuresPerAddress: positiveInt("LOGIN_FREE_FAILURES_PER_ADDRESS", 20),
+    firstDelaySeconds: positiveInt("LOGIN_FIRST_DELAY_SECONDS", 1),
+    maxDelaySeconds: positiveInt("LOGIN_MAX_DELAY_SECONDS", 300),
+    failureWindowSeconds: positiveInt("LOGIN_FAILURE_WINDOW_SECONDS", 900)
+  }),
+  trustedProxies: commaSeparated("TRUSTED_PROXIES")
 })
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@club/server/AppConfig") {

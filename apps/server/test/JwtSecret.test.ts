@@ -16,6 +16,8 @@ const config = (overrides: Partial<AppConfigShape>): AppConfigShape => ({
   adminName: "admin",
   adminPassword: Option.none(),
   logLevel: "Info",
+  loginThrottling: { freeFailuresPerNameAndAddress: 5, freeFailuresPerAddress: 20, firstDelaySeconds: 1, maxDelaySeconds: 300, failureWindowSeconds: 900 },
+  trustedProxies: [],
   ...overrides
 })
 
