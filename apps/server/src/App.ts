@@ -15,6 +15,7 @@ import { RequestLimits } from "./RequestLimits.ts"
 import * as ScryptPasswordHasher from "./ScryptPasswordHasher.ts"
 import * as Server from "./Server.ts"
 import { TracingDisabled } from "./Tracing.ts"
+import { TrustedProxiesFromConfig } from "./TrustedProxiesFromConfig.ts"
 
 /** Everything served over HTTP except Connect: the REST API, health, `/openapi.json` and `/docs`. */
 export const Routes = RestApiLive.pipe(Layer.provide(ReadinessLive), Layer.provide(PersistenceLive))
@@ -56,8 +57,8 @@ export const App = Server.layer(Routes).pipe(
   Layer.provide(UseCases)
 )
 
-/** References read while requests run (log level, token lifetime, body limit, tracing) are set for the whole program. */
-const Settings = Layer.mergeAll(MinimumLogLevelFromConfig, AuthSettingsFromConfig, RequestLimits, TracingDisabled)
+/** References read while requests run (log level, token lifetime, body limit, tracing, trusted proxies) are set for the whole program. */
+const Settings = Layer.mergeAll(MinimumLogLevelFromConfig, AuthSettingsFromConfig, RequestLimits, TracingDisabled, TrustedProxiesFromConfig)
 
 /** The server until it is interrupted; failures are logged as JSON too. */
 export const program = Layer.launch(App).pipe(

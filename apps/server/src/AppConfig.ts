@@ -1,3 +1,4 @@
+import { type AuthSettings, defaultAuthSettings } from "@club/core"
 import { Config, Context, Effect, Layer, Option, Redacted, Schema, SchemaIssue } from "effect"
 import type { LogLevel } from "effect/LogLevel"
 import { defaultServingLimits, type ServingLimits } from "./listener/ServingLimits.ts"
@@ -17,6 +18,10 @@ export interface AppConfigShape {
   readonly logLevel: LogLevel
   /** Connections, HTTP/2 streams and client timeouts (see ServingLimits). */
   readonly servingLimits: ServingLimits
+  /** The LOGIN_* variables: core's AuthSettings for throttling failed logins. */
+  readonly loginThrottling: Omit<AuthSettings, "tokenTtlSeconds">
+  /** Addresses and CIDR ranges whose `X-Forwarded-For` is believed; none by default. */
+  readonly trustedProxies: ReadonlyArray<string>
 }
 
 export const inMemoryDataDir = "memory://"
@@ -65,6 +70,13 @@ const servingLimits: Config.Config<ServingLimits> = Config.all({
   )
 )
 
+// Comma-separated; blanks around entries and empty entries are ignored, so an empty variable means none.
+const commaSeparated = (name: string) =>
+  Config.String(name).pipe(
+    Config.withDefault(""),
+    Config.map((value) => value.split(",").map((entry) => entry.trim()).filter((entry) => entry.length > 0))
+  )
+
 export const appConfig: Config.Config<AppConfigShape> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8080)),
   host: Config.NonEmptyString("HOST").pipe(Config.withDefault("0.0.0.0")),
@@ -80,7 +92,15 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
     Config.withDefault("info"),
     Config.map((name) => logLevels[name])
   ),
-  servingLimits
+  servingLimits,
+  loginThrottling: Config.all({
+    freeFailuresPerNameAndAddress: positiveInt("LOGIN_FREE_FAILURES_PER_NAME_AND_ADDRESS", defaultAuthSettings.freeFailuresPerNameAndAddress),
+    freeFailuresPerAddress: positiveInt("LOGIN_FREE_FAILURES_PER_ADDRESS", defaultAuthSettings.freeFailuresPerAddress),
+    firstDelaySeconds: positiveInt("LOGIN_FIRST_DELAY_SECONDS", defaultAuthSettings.firstDelaySeconds),
+    maxDelaySeconds: positiveInt("LOGIN_MAX_DELAY_SECONDS", defaultAuthSettings.maxDelaySeconds),
+    failureWindowSeconds: positiveInt("LOGIN_FAILURE_WINDOW_SECONDS", defaultAuthSettings.failureWindowSeconds)
+  }),
+  trustedProxies: commaSeparated("TRUSTED_PROXIES")
 })
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@club/server/AppConfig") {

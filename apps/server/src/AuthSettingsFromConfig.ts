@@ -1,13 +1,9 @@
 import { AuthSettings } from "@club/core"
-import { Effect, Layer } from "effect"
+import { Layer } from "effect"
 import { AppConfig } from "./AppConfig.ts"
 
-/** TOKEN_TTL_SECONDS; the login throttling keeps core's defaults. */
+/** TOKEN_TTL_SECONDS and the LOGIN_* throttling variables. */
 export const AuthSettingsFromConfig: Layer.Layer<never, never, AppConfig> = Layer.effect(
   AuthSettings,
-  Effect.gen(function*() {
-    const defaults = yield* AuthSettings
-    const config = yield* AppConfig
-    return { ...defaults, tokenTtlSeconds: config.tokenTtlSeconds }
-  })
+  AppConfig.useSync((config) => ({ tokenTtlSeconds: config.tokenTtlSeconds, ...config.loginThrottling }))
 )

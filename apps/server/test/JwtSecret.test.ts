@@ -1,23 +1,14 @@
 import { afterAll, assert, describe, it } from "@effect/vitest"
-import { Effect, Option, Redacted } from "effect"
+import { ConfigProvider, Effect, Option, Redacted } from "effect"
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { AppConfigShape } from "../src/AppConfig.ts"
+import { appConfig, type AppConfigShape } from "../src/AppConfig.ts"
 import { loadJwtSecret, secretFileName } from "../src/JwtSecret.ts"
-import { defaultServingLimits } from "../src/listener/ServingLimits.ts"
 
+/** The configuration of an environment that sets only DATA_DIR=memory://, with `overrides`. */
 const config = (overrides: Partial<AppConfigShape>): AppConfigShape => ({
-  port: 8080,
-  host: "127.0.0.1",
-  databaseUrl: Option.none(),
-  dataDir: "memory://",
-  jwtSecret: Option.none(),
-  tokenTtlSeconds: 3600,
-  adminName: "admin",
-  adminPassword: Option.none(),
-  logLevel: "Info",
-  servingLimits: defaultServingLimits,
+  ...Effect.runSync(appConfig.parse(ConfigProvider.fromUnknown({ DATA_DIR: "memory://" }))),
   ...overrides
 })
 

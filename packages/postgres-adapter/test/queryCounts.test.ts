@@ -4,11 +4,14 @@ import {
   AthleteCreate,
   AthleteId,
   AthleteRepository,
+  AuthService,
+  PasswordHasher,
   SessionRepository,
+  TokenSigner,
   UserRepository
 } from "@club/core"
 import { expect } from "@effect/vitest"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DatabaseSharing } from "../src/database/DatabaseSharing.ts"
 import { CredentialsCache } from "../src/repositories/credentialsCache.ts"
@@ -35,6 +38,15 @@ const seedActivities = (count: number, sessionId: number) =>
       SELECT 'activity ' || n, 'bulk', ${sessionId} FROM generate_series(1, ${count}) AS n RETURNING id::int AS id`
     return (yield* Schema.decodeUnknownEffect(Ids)(rows)).map((row) => ActivityId.make(row.id))
   })
+
+/** The login use-case on this adapter's ports; the fixtures' hash of a user's password is `hash-of-<password>`. */
+const AuthOnTheseRepositories = AuthService.layer.pipe(Layer.provide(Layer.mergeAll(
+  Layer.succeed(PasswordHasher, PasswordHasher.of({
+    hash: (password) => Effect.succeed(Redacted.make(`hash-of-${Redacted.value(password)}`)),
+    verify: (password, hash) => Effect.succeed(Redacted.value(hash) === `hash-of-${Redacted.value(password)}`)
+  })),
+  Layer.succeed(TokenSigner, TokenSigner.of({ sign: () => Effect.succeed("a-token"), verify: () => Effect.die("not used") }))
+)))
 
 onEachDatabase("Query counts", (it) => {
   it.effect("reading a session costs one query whether it has 1 or 500 athletes and activities", () =>
@@ -104,6 +116,24 @@ onEachDatabase("Query counts", (it) => {
       const notifies = write.statements.filter((statement) => statement.includes("pg_notify"))
       expect(notifies).toHaveLength(otherProcessesWrite ? 1 : 0)
     }))
+
+  it.effect("a login costs three statements, succeeding or failing (admission, credentials, then success or clean-up), and one when it must wait", () =>
+    Effect.gen(function*() {
+      yield* (yield* UserRepository).create(newUser("counted-login", "COACH"))
+      const login = (password: string) =>
+        AuthService.use((auth) => auth.login({ name: "counted-login", password: Redacted.make(password), clientAddress: "192.0.2.1" })).pipe(
+          Effect.as("ok"),
+          Effect.catchTags({ Unauthenticated: () => Effect.succeed("401"), RateLimited: () => Effect.succeed("429") })
+        )
+      const success = yield* countStatements(login("counted-login"))
+      const failure = yield* countStatements(login("wrong"))
+      for (let i = 0; i < 4; i++) yield* login("wrong")
+      const waiting = yield* countStatements(login("counted-login"))
+      expect([success.result, failure.result, waiting.result]).toEqual(["ok", "401", "429"])
+      expect(success.statements).toHaveLength(3)
+      expect(failure.statements).toHaveLength(3)
+      expect(waiting.statements).toHaveLength(1)
+    }).pipe(Effect.provide(AuthOnTheseRepositories)))
 
   it.effect("the counter sees every statement, including those inside a transaction", () =>
     Effect.gen(function*() {

@@ -171,16 +171,15 @@ describe("Limits (embedded database)", () => {
     note("login password of 1,001 characters", reply)
   })
 
-  it("20 failed logins from one client address within 15 minutes: the next is 429 with Retry-After, even with a right password; another address is not affected", async () => {
+  it("20 failed logins from one client address, whatever the names: the next waits (429 with Retry-After: 1), even with a right password; another address is not affected", async () => {
     const from = rawClient(server.port, { localAddress: "127.0.0.21" })
     const attempt = (name: string, password: string, sender = from) =>
       sender.send({ method: "POST", path: "/auth/login", headers: { "content-type": "application/json" }, body: JSON.stringify({ name, password }) })
     for (let i = 0; i < 20; i++) expect((await attempt(`stranger-${i}`, "wrong-password")).status).toBe(401)
     const throttled = await attempt("coach", principals.password.COACH)
     expect(throttled.status).toBe(429)
-    expect(problem(throttled)).toMatchObject({ title: "Too Many Requests", detail: expect.stringMatching(/^Too many failed attempts; retry in \d+ seconds$/u) })
-    expect(Number(throttled.headers["retry-after"])).toBeGreaterThan(0)
-    expect(Number(throttled.headers["retry-after"])).toBeLessThanOrEqual(15 * 60)
+    expect(problem(throttled)).toMatchObject({ title: "Too Many Requests", detail: "Too many failed attempts; retry in 1 second" })
+    expect(throttled.headers["retry-after"]).toBe("1")
     note("21st login from one address", throttled)
     const other = rawClient(server.port, { localAddress: "127.0.0.22" })
     expect((await attempt("coach", principals.password.COACH, other)).status).toBe(200)

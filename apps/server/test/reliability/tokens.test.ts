@@ -150,33 +150,53 @@ describe.skipIf(!postgresAnswers)("Tokens and roles across two instances on one 
     await login(urlOf(b.port), user.name, newPassword)
   })
 
-  it("counts failed logins for a name across both instances: after 5 (on A and B in turn), the 6th is 429 with Retry-After on either, even with the right password", async () => {
+  const loginFrom = (client: ReturnType<typeof rawClient>, name: string, password: string) =>
+    client.send({ method: "POST", path: "/auth/login", headers: { "content-type": "application/json" }, body: JSON.stringify({ name, password }) })
+
+  it("failures for a name at an address count across both instances: after 5 (on A and B in turn) it waits on either, even with the right password, and the delay grows the same on both", async () => {
     const user = await createUser("ATHLETE")
-    // From an address of its own, so that the per-client count does not interfere.
+    // From an address of its own, so that the per-address count does not interfere.
     const from = { a: rawClient(a.port, { localAddress: "127.0.0.11" }), b: rawClient(b.port, { localAddress: "127.0.0.11" }) }
-    const attempt = (client: typeof from.a, password: string) =>
-      client.send({ method: "POST", path: "/auth/login", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: user.name, password }) })
-    for (let i = 0; i < 5; i++) expect((await attempt(i % 2 === 0 ? from.a : from.b, `wrong-password-${i}`)).status).toBe(401)
+    for (let i = 0; i < 5; i++) expect((await loginFrom(i % 2 === 0 ? from.a : from.b, user.name, `wrong-password-${i}`)).status).toBe(401)
     for (const client of [from.b, from.a]) {
-      const throttled = await attempt(client, user.password)
+      const throttled = await loginFrom(client, user.name, user.password)
       expect(throttled.status).toBe(429)
       expect(throttled.contentType).toBe("application/problem+json")
-      expect(Number(throttled.headers["retry-after"])).toBeGreaterThan(0)
+      expect(throttled.headers["retry-after"]).toBe("1")
     }
+    await sleep(1_000)
+    // The wait over, a 6th failure through A: B now makes it wait 2 s.
+    expect((await loginFrom(from.a, user.name, "wrong-password-5")).status).toBe(401)
+    const longer = await loginFrom(from.b, user.name, user.password)
+    expect(longer.status).toBe(429)
+    expect(longer.headers["retry-after"]).toBe("2")
+    numbers["retryAfterOnBAfterFailuresOnAAndB"] = [1, Number(longer.headers["retry-after"])]
+    await sleep(2_000)
+    expect((await loginFrom(from.b, user.name, user.password)).status).toBe(200)
     from.a.close()
     from.b.close()
   })
 
-  it("counts failed logins for a client address across both instances: after 20 (any names, on A and B in turn), the 21st is 429 on either; another address still logs in", async () => {
+  it("failures from one address count across both instances: after 20 (any names, on A and B in turn) it waits on either; another address still logs in", async () => {
     const from = { a: rawClient(a.port, { localAddress: "127.0.0.12" }), b: rawClient(b.port, { localAddress: "127.0.0.12" }) }
-    const attempt = (client: typeof from.a, name: string, password: string) =>
-      client.send({ method: "POST", path: "/auth/login", headers: { "content-type": "application/json" }, body: JSON.stringify({ name, password }) })
-    for (let i = 0; i < 20; i++) expect((await attempt(i % 2 === 0 ? from.a : from.b, `nobody-${i}`, "wrong-password")).status).toBe(401)
-    expect((await attempt(from.b, adminName, adminPassword)).status).toBe(429)
-    expect((await attempt(from.a, adminName, adminPassword)).status).toBe(429)
+    for (let i = 0; i < 20; i++) expect((await loginFrom(i % 2 === 0 ? from.a : from.b, `nobody-${i}`, "wrong-password")).status).toBe(401)
+    expect((await loginFrom(from.b, adminName, adminPassword)).status).toBe(429)
+    expect((await loginFrom(from.a, adminName, adminPassword)).status).toBe(429)
     const elsewhere = rawClient(b.port, { localAddress: "127.0.0.13" })
-    expect((await attempt(elsewhere, adminName, adminPassword)).status).toBe(200)
+    expect((await loginFrom(elsewhere, adminName, adminPassword)).status).toBe(200)
     for (const client of [from.a, from.b, elsewhere]) client.close()
+  })
+
+  it("an attacker failing for the admin's name on both instances never stops the admin logging in from another address on either", async () => {
+    const attacker = { a: rawClient(a.port, { localAddress: "127.0.0.14" }), b: rawClient(b.port, { localAddress: "127.0.0.14" }) }
+    const statuses: Array<number> = []
+    for (let i = 0; i < 12; i++) statuses.push((await loginFrom(i % 2 === 0 ? attacker.a : attacker.b, adminName, `guess-${i}`)).status)
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401])
+    expect(statuses.slice(5)).toContain(429)
+    const admin = { a: rawClient(a.port, { localAddress: "127.0.0.15" }), b: rawClient(b.port, { localAddress: "127.0.0.15" }) }
+    expect((await loginFrom(admin.a, adminName, adminPassword)).status).toBe(200)
+    expect((await loginFrom(admin.b, adminName, adminPassword)).status).toBe(200)
+    for (const client of [attacker.a, attacker.b, admin.a, admin.b]) client.close()
   })
 
   it("no answer of this file carried password material or the signing secret", () => {

@@ -34,6 +34,8 @@ const replaceAthletes = (sql: SqlClient.SqlClient, id: number, athleteIds: Reado
   )
 
 const loginTtlSeconds = 3600
+/** Core's default delays after the free failures: 1 s doubling up to 300 s. */
+const loginDelaysMs = [1, 2, 4, 8, 16, 32, 64, 128, 256, 300].map((seconds) => BigInt(seconds * 1_000))
 const jwtSecret = process.env["JWT_SECRET"] ?? "baseline"
 
 export const routes: ReadonlyArray<Route> = [
@@ -122,13 +124,21 @@ export const routes: ReadonlyArray<Route> = [
     handle: (sql, _, body) =>
       Effect.gen(function*() {
         const now = Date.now()
-        const nameKey = `name:${String(body["name"]).toLowerCase()}`
-        yield* sql.unsafe(Q.failuresSince, [[nameKey, "client:127.0.0.1"], BigInt(now - 15 * 60_000)])
+        const address = "address:127.0.0.1"
+        const nameAtAddress = `name-at-address:${JSON.stringify([String(body["name"]).toLowerCase(), "127.0.0.1"])}`
+        const [admission] = yield* sql.unsafe<Row>(Q.admitLogin, [
+          loginDelaysMs,
+          [address, nameAtAddress],
+          [20, 5],
+          BigInt(now),
+          BigInt(now - 15 * 60_000)
+        ])
+        if (admission!["admitted"] !== 2) return answer(429, { detail: "Too many failed attempts" })
         const [user] = yield* sql.unsafe<Row>(Q.credentialsByName, [body["name"]])
         const valid = user !== undefined &&
           (yield* Effect.promise(() => verifyPassword(body["password"], user["passwordHash"] as string)))
         if (!valid) return answer(401, { detail: "Invalid name or password" })
-        yield* sql.unsafe(Q.clearFailures, [nameKey])
+        yield* sql.unsafe(Q.loginSucceeded, [[address, nameAtAddress], [nameAtAddress], [address]])
         const iat = Math.floor(now / 1000)
         const token = signToken(jwtSecret, { sub: String(user["id"]), role: user["role"], iat, exp: iat + loginTtlSeconds })
         return answer(200, { token, tokenType: "Bearer", expiresIn: loginTtlSeconds, user: userDto(user) })

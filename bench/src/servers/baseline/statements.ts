@@ -34,14 +34,43 @@ export const removeOtherAthletes = `DELETE FROM session_athletes
 export const insertActivity = `INSERT INTO activities ("name","theme","duree","data_activite","session_id")
   VALUES ($1,$2,$3,$4,$5) RETURNING id, name, theme, duree, data_activite AS "dataActivite", session_id AS "sessionId"`
 
-export const failuresSince = `SELECT key, count(*)::int AS count, min(failed_at_ms) AS "oldestEpochMs"
-          FROM login_failures
-          WHERE key = ANY($1::text[]) AND failed_at_ms >= $2
-          GROUP BY key ORDER BY key`
+const waitAfter = (t: string, free: string) => `CASE WHEN ${t}.failures < ${free} THEN 0
+            ELSE (SELECT delays[least(${t}.failures - ${free}, cardinality(delays) - 1) + 1] FROM schedule) END`
+/** $1 delays (bigint[]), $2 keys (text[], sorted), $3 their free failures (int[]), $4 now, $5 forget before. */
+export const admitLogin = `WITH schedule AS (SELECT $1::bigint[] AS delays),
+          requested AS (SELECT key, free FROM unnest($2::text[], $3::int[]) AS requested(key, free)),
+          waiting AS (
+            SELECT t.last_failure_at_ms + ${waitAfter("t", "r.free")} - $4 AS wait_ms
+            FROM requested r JOIN login_throttle t USING (key)
+            WHERE t.last_failure_at_ms >= $5
+          ),
+          counted AS (
+            INSERT INTO login_throttle AS t (key, failures, last_failure_at_ms)
+            SELECT key, 1, $4 FROM requested WHERE NOT EXISTS (SELECT 1 FROM waiting WHERE wait_ms > 0)
+            ORDER BY key
+            ON CONFLICT (key) DO UPDATE SET
+              failures = CASE WHEN t.last_failure_at_ms < $5 THEN 1 ELSE t.failures + 1 END,
+              last_failure_at_ms = $4
+            WHERE t.last_failure_at_ms < $5
+              OR t.last_failure_at_ms + ${waitAfter("t", "(SELECT free FROM requested WHERE requested.key = t.key)")} <= $4
+            RETURNING t.key
+          )
+          SELECT (SELECT count(*) FROM counted)::int AS admitted,
+            (SELECT max(wait_ms) FROM waiting WHERE wait_ms > 0) AS "waitMs"`
 export const credentialsByName = `SELECT id, name, email, role, coach_id AS "coachId", athlete_id AS "athleteId",
   admin_id AS "adminId", password_hash AS "passwordHash", tokens_valid_after AS "tokensValidAfter"
   FROM users WHERE name = $1`
-export const clearFailures = `DELETE FROM login_failures WHERE key = $1`
+/** $1 both keys (sorted), $2 the cleared ones, $3 the released ones. */
+export const loginSucceeded = `WITH locked AS (
+            SELECT key, failures FROM login_throttle WHERE key = ANY($1::text[]) ORDER BY key FOR UPDATE
+          ),
+          deleted AS (
+            DELETE FROM login_throttle t USING locked l
+            WHERE t.key = l.key AND (l.key = ANY($2::text[]) OR l.failures <= 1)
+          )
+          UPDATE login_throttle t SET failures = l.failures - 1 FROM locked l
+          WHERE t.key = l.key AND l.key = ANY($3::text[]) AND NOT (l.key = ANY($2::text[]))
+            AND l.failures > 1`
 
 export const listTasks = `SELECT id, title, description, created_at AS "createdAt" FROM tasks ORDER BY insertion_order`
 export const createTask = `INSERT INTO tasks ("title","description") VALUES ($1,$2)

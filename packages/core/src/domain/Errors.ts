@@ -113,7 +113,7 @@ export class RateLimited extends withoutStackTrace(Schema.TaggedError<RateLimite
 })) {
   readonly category = "RateLimited" as const
   override get message() {
-    return `Too many failed attempts; retry in ${this.retryAfterSeconds} seconds`
+    return `Too many failed attempts; retry in ${this.retryAfterSeconds} second${this.retryAfterSeconds === 1 ? "" : "s"}`
   }
 }
 

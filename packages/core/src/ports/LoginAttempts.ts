@@ -1,16 +1,48 @@
 import { Context, type Effect } from "effect"
 
+/** One key a login attempt is throttled on, and how many failures it may have before it waits. */
+export interface ThrottledKey {
+  readonly key: string
+  readonly freeFailures: number
+}
+
 /**
- * Failed logins, kept where every server instance sees them (the database), keyed by
- * `name:<user name>` and `client:<address>`.
+ * A refusal's `waitMs` runs until the longest wait is over, as far as the store saw it; 0 when a
+ * concurrent attempt took the turn between the store's look and its count.
+ */
+export type Admission =
+  | { readonly _tag: "Admitted" }
+  | { readonly _tag: "Refused"; readonly waitMs: number }
+
+/**
+ * How long a key must wait after its last failure before its next attempt: nothing while it has
+ * fewer failures than its free ones, then `delaysMs[0]`, `delaysMs[1]`, ... per further failure,
+ * the last entry once they run out. The rule every store applies.
+ */
+export const waitAfter = (failures: number, freeFailures: number, delaysMs: ReadonlyArray<number>): number =>
+  failures < freeFailures || delaysMs.length === 0 ? 0 : delaysMs[Math.min(failures - freeFailures, delaysMs.length - 1)]!
+
+/**
+ * Failed logins per key, kept where every server instance sees them (the database).
+ *
+ * An attempt is admitted for all its keys at once or for none, and an admitted attempt counts at
+ * once as a failure of each key: a burst of concurrent attempts, on any instance, is admitted one
+ * at a time, each seeing the ones before it. `succeeded` takes the count back.
  */
 export class LoginAttempts extends Context.Service<LoginAttempts, {
-  /** Failures per key since `sinceEpochMs`, and the time of the oldest of them; keys without any are absent. */
-  failuresSince(keys: ReadonlyArray<string>, sinceEpochMs: number): Effect.Effect<
-    ReadonlyArray<{ readonly key: string; readonly count: number; readonly oldestEpochMs: number }>
-  >
-  /** Also forgets every failure (of any key) older than `forgetBeforeEpochMs`, so the store stays bounded. */
-  recordFailure(keys: ReadonlyArray<string>, atEpochMs: number, forgetBeforeEpochMs: number): Effect.Effect<void>
-  /** After a successful login, the name's failures no longer count. */
-  clear(key: string): Effect.Effect<void>
+  /**
+   * Admits one attempt at `atEpochMs` when every key has waited `waitAfter` since its last failure,
+   * and then counts it as a failure of every key; otherwise changes nothing. Failures of a key whose
+   * last one is older than `forgetBeforeEpochMs` are forgotten first.
+   */
+  admit(
+    keys: ReadonlyArray<ThrottledKey>,
+    delaysMs: ReadonlyArray<number>,
+    atEpochMs: number,
+    forgetBeforeEpochMs: number
+  ): Effect.Effect<Admission>
+  /** An admitted attempt succeeded: the `cleared` keys forget all their failures, the `released` ones only that attempt. */
+  succeeded(cleared: ReadonlyArray<string>, released: ReadonlyArray<string>): Effect.Effect<void>
+  /** Drops every key whose last failure is older than `beforeEpochMs`, so that the store stays bounded. */
+  forget(beforeEpochMs: number): Effect.Effect<void>
 }>()("@club/core/LoginAttempts") {}

@@ -9,12 +9,13 @@ import { PasswordHasher } from "../ports/PasswordHasher.ts"
 import { TokenSigner } from "../ports/TokenSigner.ts"
 import { UserRepository } from "../ports/UserRepository.ts"
 import { AuthSettings } from "./AuthSettings.ts"
+import { loginDelays, loginThrottle } from "./LoginThrottle.ts"
 import { found } from "./found.ts"
 
 export interface LoginRequest {
   readonly name: string
   readonly password: Redacted.Redacted<string>
-  /** The caller's network address, when known: failures are also counted per client. */
+  /** The caller's network address, when known: failures are counted per address, and per name at an address. */
   readonly clientAddress: string | null
 }
 
@@ -30,40 +31,28 @@ const make = Effect.gen(function*() {
   const signer = yield* TokenSigner
   const attempts = yield* LoginAttempts
 
-  /** Refuses a login while its name or client has failed too often within the window. */
-  const checkThrottle = traced("AuthService.checkThrottle")(
-    function*(nameKey: string, clientKey: string | null, now: number) {
-      const settings = yield* AuthSettings
-      const windowMs = settings.failureWindowSeconds * 1000
-      const keys = clientKey === null ? [nameKey] : [nameKey, clientKey]
-      const counts = yield* attempts.failuresSince(keys, now - windowMs)
-      for (const { count, key, oldestEpochMs } of counts) {
-        const limit = key === nameKey ? settings.maxFailuresPerName : settings.maxFailuresPerClient
-        if (count >= limit) {
-          const retryAfterSeconds = Math.max(1, Math.ceil((oldestEpochMs + windowMs - now) / 1000))
-          return yield* new RateLimited({ retryAfterSeconds })
-        }
-      }
-      return keys
-    }
-  )
-
   return {
     login: traced("AuthService.login")(function*(request: LoginRequest) {
       const settings = yield* AuthSettings
       const now = yield* Clock.currentTimeMillis
-      const nameKey = `name:${request.name.toLowerCase()}`
-      const keys = yield* checkThrottle(nameKey, request.clientAddress === null ? null : `client:${request.clientAddress}`, now)
+      const forgetBefore = now - settings.failureWindowSeconds * 1000
+      const throttle = loginThrottle(settings, request.name, request.clientAddress)
+      // Before the password is even looked at: the right one waits like a wrong one.
+      const admission = yield* attempts.admit(throttle.keys, loginDelays(settings), now, forgetBefore)
+      if (admission._tag === "Refused") {
+        return yield* new RateLimited({ retryAfterSeconds: Math.max(1, Math.ceil(admission.waitMs / 1000)) })
+      }
       const credentials = yield* users.findCredentialsByName(request.name)
       // An unknown name costs a hash too, so that timing does not tell which part was wrong.
       const valid = Option.isSome(credentials)
         ? yield* hasher.verify(request.password, credentials.value.passwordHash)
         : yield* hasher.hash(request.password).pipe(Effect.as(false))
       if (!valid || Option.isNone(credentials)) {
-        yield* attempts.recordFailure(keys, now, now - settings.failureWindowSeconds * 1000)
+        // The admission already counted this failure.
+        yield* attempts.forget(forgetBefore)
         return yield* new Unauthenticated({ reason: "credentials" })
       }
-      yield* attempts.clear(nameKey)
+      yield* attempts.succeeded([throttle.nameAtAddress], [throttle.address])
       const { tokensValidAfter, user } = credentials.value
       // Right after a role or password change the bound lies in the current second's future.
       const issuedAt = Math.max(Math.floor(now / 1000), tokensValidAfter)

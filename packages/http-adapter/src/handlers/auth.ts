@@ -1,16 +1,10 @@
 import { AuthService } from "@club/core"
-import { Effect, Option, Redacted } from "effect"
-import { HttpServerRequest } from "effect/http"
+import { Effect, Redacted } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ClubApi } from "../contract/Api.ts"
+import { clientAddress } from "./clientAddress.ts"
 import { problems } from "./problems.ts"
 import { toUserDto } from "./toDto.ts"
-
-/** The client's address, for counting failed logins per client. */
-const clientAddress = Effect.map(
-  Effect.service(HttpServerRequest.HttpServerRequest),
-  (request) => Option.getOrNull(request.remoteAddress)
-)
 
 export const AuthHandlers = HttpApiBuilder.group(ClubApi, "auth", Effect.fn(function*(handlers) {
   const auth = yield* AuthService

@@ -1,50 +1,103 @@
 import { traced } from "@club/core"
-import { LoginAttempts } from "@club/core"
+import { type Admission, LoginAttempts, type ThrottledKey } from "@club/core"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { Int64 } from "../sql/Int64.ts"
 
-const FailureCounts = Schema.Array(Schema.Struct({
-  key: Schema.String,
-  count: Schema.Int,
-  oldestEpochMs: Int64
+const AdmissionRow = Schema.Array(Schema.Struct({
+  admitted: Schema.Int,
+  waitMs: Schema.NullOr(Int64)
 }))
 
-/** Failed logins in the database, so that every server instance counts the same failures. */
+/**
+ * Failed logins in the database (`login_throttle`), so that every server instance counts the same
+ * failures and makes the same clients wait.
+ *
+ * Locks: an admission takes its keys' rows in key order, and so does a success; the clean-up takes
+ * only rows no one holds (SKIP LOCKED) and never waits. So no two statements ever wait on each other
+ * in a circle, and no login meets a deadlock.
+ */
 export const LoginAttemptsLive = Layer.effect(
   LoginAttempts,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const decodeCounts = Schema.decodeUnknownEffect(FailureCounts)
+    const decodeAdmission = Schema.decodeUnknownEffect(AdmissionRow)
 
-    /** Keys without failures in the window are absent from the result. */
-    const failuresSince = traced("LoginAttempts.failuresSince")(
-      function*(keys: ReadonlyArray<string>, sinceEpochMs: number) {
-        if (keys.length === 0) return []
-        const rows = yield* sql`SELECT key, count(*)::int AS count, min(failed_at_ms) AS "oldestEpochMs"
-          FROM login_failures
-          WHERE key = ANY(${Array.from(new Set(keys))}::text[]) AND failed_at_ms >= ${BigInt(sinceEpochMs)}
-          GROUP BY key ORDER BY key`
-        return yield* decodeCounts(rows)
+    /**
+     * One statement. `waiting` reads the keys as the statement's snapshot saw them: a key still
+     * waiting refuses the attempt, and nothing is written. Otherwise each key's row is inserted or
+     * counted up, and `ON CONFLICT ... WHERE` checks the wait again on the row's latest version,
+     * under its lock: of concurrent attempts that all saw the keys free, the first counts and the
+     * others find its count. The attempt is admitted only when every key was counted.
+     */
+    const admit = traced("LoginAttempts.admit")(
+      function*(keys: ReadonlyArray<ThrottledKey>, delaysMs: ReadonlyArray<number>, atEpochMs: number, forgetBeforeEpochMs: number) {
+        const sorted = [...new Map(keys.map((key) => [key.key, key])).values()].sort((a, b) => a.key < b.key ? -1 : 1)
+        const names = sorted.map((key) => key.key)
+        const free = sorted.map((key) => key.freeFailures)
+        const delays = delaysMs.map(BigInt)
+        const at = BigInt(atEpochMs)
+        const forgetBefore = BigInt(forgetBeforeEpochMs)
+        // The wait of LoginAttempts.ts's `waitAfter`, for a row `t` and its key's free failures.
+        const waitAfter = (t: string, freeFailures: string) =>
+          sql.literal(`CASE WHEN ${t}.failures < ${freeFailures} THEN 0
+            ELSE (SELECT delays[least(${t}.failures - ${freeFailures}, cardinality(delays) - 1) + 1] FROM schedule) END`)
+        const rows = yield* sql`WITH schedule AS (SELECT ${delays}::bigint[] AS delays),
+          requested AS (SELECT key, free FROM unnest(${names}::text[], ${free}::int[]) AS requested(key, free)),
+          waiting AS (
+            SELECT t.last_failure_at_ms + ${waitAfter("t", "r.free")} - ${at} AS wait_ms
+            FROM requested r JOIN login_throttle t USING (key)
+            WHERE t.last_failure_at_ms >= ${forgetBefore}
+          ),
+          counted AS (
+            INSERT INTO login_throttle AS t (key, failures, last_failure_at_ms)
+            SELECT key, 1, ${at} FROM requested WHERE NOT EXISTS (SELECT 1 FROM waiting WHERE wait_ms > 0)
+            ORDER BY key
+            ON CONFLICT (key) DO UPDATE SET
+              failures = CASE WHEN t.last_failure_at_ms < ${forgetBefore} THEN 1 ELSE t.failures + 1 END,
+              last_failure_at_ms = ${at}
+            WHERE t.last_failure_at_ms < ${forgetBefore}
+              OR t.last_failure_at_ms + ${waitAfter("t", "(SELECT free FROM requested WHERE requested.key = t.key)")} <= ${at}
+            RETURNING t.key
+          )
+          SELECT (SELECT count(*) FROM counted)::int AS admitted,
+            (SELECT max(wait_ms) FROM waiting WHERE wait_ms > 0) AS "waitMs"`
+        const [row] = yield* decodeAdmission(rows)
+        return (row !== undefined && row.admitted === sorted.length
+          ? { _tag: "Admitted" }
+          : { _tag: "Refused", waitMs: row?.waitMs ?? 0 }) satisfies Admission as Admission
       },
       dieOnInfrastructureError
     )
 
-    const recordFailure = traced("LoginAttempts.recordFailure")(
-      function*(keys: ReadonlyArray<string>, atEpochMs: number, forgetBeforeEpochMs: number) {
+    /**
+     * Both rows locked first, in key order (as `admit` takes them), and read there at their latest:
+     * a released key at its last failure is deleted, not left at zero.
+     */
+    const succeeded = traced("LoginAttempts.succeeded")(
+      function*(cleared: ReadonlyArray<string>, released: ReadonlyArray<string>) {
+        const keys = [...new Set([...cleared, ...released])].sort()
         if (keys.length === 0) return
-        yield* sql`WITH forgotten AS (DELETE FROM login_failures WHERE failed_at_ms < ${BigInt(forgetBeforeEpochMs)})
-          INSERT INTO login_failures (key, failed_at_ms)
-          SELECT key, ${BigInt(atEpochMs)} FROM unnest(${Array.from(new Set(keys))}::text[]) AS key`
+        yield* sql`WITH locked AS (
+            SELECT key, failures FROM login_throttle WHERE key = ANY(${keys}::text[]) ORDER BY key FOR UPDATE
+          ),
+          deleted AS (
+            DELETE FROM login_throttle t USING locked l
+            WHERE t.key = l.key AND (l.key = ANY(${[...cleared]}::text[]) OR l.failures <= 1)
+          )
+          UPDATE login_throttle t SET failures = l.failures - 1 FROM locked l
+          WHERE t.key = l.key AND l.key = ANY(${[...released]}::text[]) AND NOT (l.key = ANY(${[...cleared]}::text[]))
+            AND l.failures > 1`
       },
       dieOnInfrastructureError
     )
 
-    const clear = traced("LoginAttempts.clear")(function*(key: string) {
-      yield* sql`DELETE FROM login_failures WHERE key = ${key}`
+    const forget = traced("LoginAttempts.forget")(function*(beforeEpochMs: number) {
+      yield* sql`DELETE FROM login_throttle WHERE key IN (
+        SELECT key FROM login_throttle WHERE last_failure_at_ms < ${BigInt(beforeEpochMs)} FOR UPDATE SKIP LOCKED)`
     }, dieOnInfrastructureError)
 
-    return LoginAttempts.of({ failuresSince, recordFailure, clear })
+    return LoginAttempts.of({ admit, succeeded, forget })
   })
 )

@@ -18,7 +18,7 @@ export const openSql = async (url: string): Promise<Sql> => {
 }
 
 /** Tables whose rows a refused request may legitimately write: a failed login is counted (throttling). */
-const bookkeeping = new Set(["login_failures", "effect_sql_migrations"])
+const bookkeeping = new Set(["login_throttle", "login_failures", "effect_sql_migrations"])
 
 /** One hash of every stored row of every table but the bookkeeping ones: equal hashes, equal data. */
 export const databaseDigest = async (sql: Sql): Promise<string> => {
