@@ -5,15 +5,19 @@ import { Authentication } from "./Authentication.ts"
 import {
   ActiviteDto,
   ActiviteInput,
+  AdminCreateInput,
   AdminDto,
   AdminInput,
+  AthleteCreateInput,
   AthleteDto,
   AthleteInput,
+  CoachCreateInput,
   CoachDto,
   CoachInput,
   HealthDto,
   LoginDto,
   LoginInput,
+  SessionCreateInput,
   SessionDto,
   SessionInput,
   Summary,
@@ -92,7 +96,7 @@ export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
 
 export class AthletesGroup extends HttpApiGroup.make("athletes").add(
   HttpApiEndpoint.post("create", "/athletes/create", {
-    payload: AthleteInput,
+    payload: AthleteCreateInput,
     success: created(AthleteDto),
     error: [Conflict, Forbidden]
   }).annotate(RequiredOperation, "athlete.create"),
@@ -144,7 +148,7 @@ export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
 
 export class SessionsGroup extends HttpApiGroup.make("sessions").add(
   HttpApiEndpoint.post("create", "/session/create", {
-    payload: SessionInput,
+    payload: SessionCreateInput,
     success: created(SessionDto),
     error: [SessionCreateFailedText, Forbidden]
   }).annotate(InputFailure, "badRequestText").annotate(RequiredOperation, "session.create"),
@@ -171,7 +175,7 @@ export class SessionsGroup extends HttpApiGroup.make("sessions").add(
 const coachEndpoints = <const Name extends string>(name: Name, prefix: "" | "/coaches") =>
   HttpApiGroup.make(name).add(
     HttpApiEndpoint.post("create", `${prefix}/create`, {
-      payload: CoachInput,
+      payload: CoachCreateInput,
       success: created(CoachDto),
       error: [Conflict, Forbidden]
     }).annotate(RequiredOperation, "coach.create"),
@@ -221,7 +225,7 @@ export class UsersGroup extends HttpApiGroup.make("users").add(
 
 export class AdminsGroup extends HttpApiGroup.make("admins").add(
   HttpApiEndpoint.post("create", "/admins/create", {
-    payload: AdminInput,
+    payload: AdminCreateInput,
     success: created(AdminDto),
     error: [Conflict, Forbidden]
   }).annotate(RequiredOperation, "admin.create"),
