@@ -5,6 +5,7 @@ import createSessions from "./0003_create_sessions.ts"
 import createActivities from "./0004_create_activities.ts"
 import createTasks from "./0005_create_tasks.ts"
 import createLoginFailures from "./0006_create_login_failures.ts"
+import boundIdentitySequences from "./0007_bound_identity_sequences.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -16,5 +17,6 @@ export const migrations = Migrator.fromRecord({
   "0003_create_sessions": createSessions,
   "0004_create_activities": createActivities,
   "0005_create_tasks": createTasks,
-  "0006_create_login_failures": createLoginFailures
+  "0006_create_login_failures": createLoginFailures,
+  "0007_bound_identity_sequences": boundIdentitySequences
 })
