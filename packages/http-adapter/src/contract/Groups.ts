@@ -219,7 +219,7 @@ export class UsersGroup extends HttpApiGroup.make("users").add(
   HttpApiEndpoint.delete("delete", "/users/delete/:id", {
     params: { id: UserId },
     success: HttpApiSchema.NoContent,
-    error: [NotFound, Forbidden]
+    error: [NotFound, Conflict, Forbidden]
   }).annotate(RequiredOperation, "user.delete")
 ).middleware(Authentication) {}
 
