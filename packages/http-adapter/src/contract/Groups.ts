@@ -34,6 +34,7 @@ import {
   Unauthorized,
   Unavailable
 } from "./Problems.ts"
+import { pathId } from "./PathId.ts"
 import { InputFailure } from "./RequestErrors.ts"
 import { RequiredOperation } from "./RequiredOperation.ts"
 import {
@@ -70,12 +71,12 @@ export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
     error: [ActivityFailedText, Forbidden]
   }).annotate(InputFailure, "activityText").annotate(RequiredOperation, "activity.create"),
   HttpApiEndpoint.delete("delete", "/activite/delete/:id", {
-    params: { id: ActivityId },
+    params: { id: pathId(ActivityId) },
     success: text(200),
     error: [ActivityFailedText, Forbidden]
   }).annotate(InputFailure, "activityText").annotate(RequiredOperation, "activity.delete"),
   HttpApiEndpoint.post("update", "/activite/update/:id", {
-    params: { id: ActivityId },
+    params: { id: pathId(ActivityId) },
     payload: ActiviteInput,
     success: text(200),
     error: [ActivityFailedText, Forbidden]
@@ -88,7 +89,7 @@ export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
     error: [NotFoundEmptyBody, Forbidden]
   }).annotate(RequiredOperation, "activity.read"),
   HttpApiEndpoint.get("get", "/activite/:id", {
-    params: { id: ActivityId },
+    params: { id: pathId(ActivityId) },
     success: ActiviteDto,
     error: [NotFoundEmptyBody, Forbidden]
   }).annotate(RequiredOperation, "activity.read")
@@ -103,18 +104,18 @@ export class AthletesGroup extends HttpApiGroup.make("athletes").add(
   HttpApiEndpoint.post("all", "/athletes/all", { success: Schema.Array(AthleteDto), error: Forbidden })
     .annotate(RequiredOperation, "athlete.list"),
   HttpApiEndpoint.get("get", "/athletes/:id", {
-    params: { id: AthleteId },
+    params: { id: pathId(AthleteId) },
     success: AthleteDto,
     error: [NotFoundEmptyBody, Forbidden]
   }).annotate(RequiredOperation, "athlete.read"),
   HttpApiEndpoint.put("update", "/athletes/:id", {
-    params: { id: AthleteId },
+    params: { id: pathId(AthleteId) },
     payload: AthleteInput,
     success: AthleteDto,
     error: [AthleteUpdateFailedBody, Forbidden]
   }).annotate(InputFailure, "emptyNoContent").annotate(RequiredOperation, "athlete.update"),
   HttpApiEndpoint.delete("delete", "/athletes/:id", {
-    params: { id: AthleteId },
+    params: { id: pathId(AthleteId) },
     success: HttpApiSchema.NoContent,
     error: [NotFoundEmptyBody, Forbidden]
   }).annotate(RequiredOperation, "athlete.delete")
@@ -123,24 +124,24 @@ export class AthletesGroup extends HttpApiGroup.make("athletes").add(
 /** The seed's session queries under the athlete prefix: any authenticated caller. */
 export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
   HttpApiEndpoint.get("sessionsOfAthlete", "/athletes/athlete/:id/session", {
-    params: { id: AthleteId },
+    params: { id: pathId(AthleteId) },
     success: Schema.Array(Summary),
     error: Forbidden
   }).annotate(RequiredOperation, "schedule.read"),
   HttpApiEndpoint.get("allSessions", "/athletes/athletes/session", { success: Schema.Array(Summary), error: Forbidden })
     .annotate(RequiredOperation, "schedule.read"),
   HttpApiEndpoint.get("activitiesOfSession", "/athletes/athletes/session/:id/activities", {
-    params: { id: SessionId },
+    params: { id: pathId(SessionId) },
     success: Schema.Array(Summary),
     error: Forbidden
   }).annotate(RequiredOperation, "schedule.read"),
   HttpApiEndpoint.get("sessionsAfter", "/athletes/athletes/:id/session/after/:date", {
-    params: { id: AthleteId, date: CalendarDate },
+    params: { id: pathId(AthleteId), date: CalendarDate },
     success: Schema.Array(Summary),
     error: Forbidden
   }).annotate(RequiredOperation, "schedule.read"),
   HttpApiEndpoint.get("sessionsBetween", "/athletes/athletes/:id/session/between/:startDate/:endDate", {
-    params: { id: AthleteId, startDate: CalendarDate, endDate: CalendarDate },
+    params: { id: pathId(AthleteId), startDate: CalendarDate, endDate: CalendarDate },
     success: Schema.Array(Summary),
     error: Forbidden
   }).annotate(RequiredOperation, "schedule.read")
@@ -155,17 +156,17 @@ export class SessionsGroup extends HttpApiGroup.make("sessions").add(
   HttpApiEndpoint.get("all", "/session/all", { success: Schema.Array(SessionDto), error: Forbidden })
     .annotate(RequiredOperation, "session.read"),
   HttpApiEndpoint.get("get", "/session/:id", {
-    params: { id: SessionId },
+    params: { id: pathId(SessionId) },
     success: SessionDto,
     error: [SessionNotFoundTextBody, Forbidden]
   }).annotate(RequiredOperation, "session.read"),
   HttpApiEndpoint.delete("delete", "/session/delete/:id", {
-    params: { id: SessionId },
+    params: { id: pathId(SessionId) },
     success: text(200),
     error: [SessionNotFoundTextBody, Forbidden]
   }).annotate(RequiredOperation, "session.delete"),
   HttpApiEndpoint.put("update", "/session/update/:id", {
-    params: { id: SessionId },
+    params: { id: pathId(SessionId) },
     payload: SessionInput,
     success: HttpApiSchema.NoContent,
     error: [NotFound, InvalidRequest, Forbidden]
@@ -181,16 +182,16 @@ const coachEndpoints = <const Name extends string>(name: Name, prefix: "" | "/co
     }).annotate(RequiredOperation, "coach.create"),
     HttpApiEndpoint.get("all", `${prefix}/all`, { success: Schema.Array(CoachDto), error: Forbidden })
       .annotate(RequiredOperation, "coach.read"),
-    HttpApiEndpoint.get("get", `${prefix}/:id`, { params: { id: CoachId }, success: CoachDto, error: [NotFound, Forbidden] })
+    HttpApiEndpoint.get("get", `${prefix}/:id`, { params: { id: pathId(CoachId) }, success: CoachDto, error: [NotFound, Forbidden] })
       .annotate(RequiredOperation, "coach.read"),
     HttpApiEndpoint.put("update", `${prefix}/update/:id`, {
-      params: { id: CoachId },
+      params: { id: pathId(CoachId) },
       payload: CoachInput,
       success: CoachDto,
       error: [NotFound, Forbidden]
     }).annotate(RequiredOperation, "coach.update"),
     HttpApiEndpoint.delete("delete", `${prefix}/delete/:id`, {
-      params: { id: CoachId },
+      params: { id: pathId(CoachId) },
       success: HttpApiSchema.NoContent,
       error: [NotFound, Conflict, Forbidden]
     }).annotate(RequiredOperation, "coach.delete")
@@ -208,16 +209,16 @@ export class UsersGroup extends HttpApiGroup.make("users").add(
   }).annotate(RequiredOperation, "user.create"),
   HttpApiEndpoint.get("all", "/users/all", { success: Schema.Array(UserDto), error: Forbidden })
     .annotate(RequiredOperation, "user.list"),
-  HttpApiEndpoint.get("get", "/users/:id", { params: { id: UserId }, success: UserDto, error: [NotFound, Forbidden] })
+  HttpApiEndpoint.get("get", "/users/:id", { params: { id: pathId(UserId) }, success: UserDto, error: [NotFound, Forbidden] })
     .annotate(RequiredOperation, "user.read"),
   HttpApiEndpoint.put("update", "/users/update/:id", {
-    params: { id: UserId },
+    params: { id: pathId(UserId) },
     payload: UserUpdateInput,
     success: UserDto,
     error: [InvalidRequest, NotFound, Conflict, Forbidden]
   }).annotate(RequiredOperation, "user.update"),
   HttpApiEndpoint.delete("delete", "/users/delete/:id", {
-    params: { id: UserId },
+    params: { id: pathId(UserId) },
     success: HttpApiSchema.NoContent,
     error: [NotFound, Conflict, Forbidden]
   }).annotate(RequiredOperation, "user.delete")
@@ -231,16 +232,16 @@ export class AdminsGroup extends HttpApiGroup.make("admins").add(
   }).annotate(RequiredOperation, "admin.create"),
   HttpApiEndpoint.get("all", "/admins/all", { success: Schema.Array(AdminDto), error: Forbidden })
     .annotate(RequiredOperation, "admin.read"),
-  HttpApiEndpoint.get("get", "/admins/:id", { params: { id: AdminId }, success: AdminDto, error: [NotFound, Forbidden] })
+  HttpApiEndpoint.get("get", "/admins/:id", { params: { id: pathId(AdminId) }, success: AdminDto, error: [NotFound, Forbidden] })
     .annotate(RequiredOperation, "admin.read"),
   HttpApiEndpoint.put("update", "/admins/update/:id", {
-    params: { id: AdminId },
+    params: { id: pathId(AdminId) },
     payload: AdminInput,
     success: AdminDto,
     error: [NotFound, Forbidden]
   }).annotate(RequiredOperation, "admin.update"),
   HttpApiEndpoint.delete("delete", "/admins/delete/:id", {
-    params: { id: AdminId },
+    params: { id: pathId(AdminId) },
     success: HttpApiSchema.NoContent,
     error: [NotFound, Forbidden]
   }).annotate(RequiredOperation, "admin.delete")
