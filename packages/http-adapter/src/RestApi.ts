@@ -14,6 +14,7 @@ import { AuthenticationLive } from "./middleware/AuthenticationLive.ts"
 import { AvailabilityLive } from "./middleware/AvailabilityLive.ts"
 import { BodyLimitLive } from "./middleware/BodyLimitLive.ts"
 import { MediaTypeLive } from "./middleware/MediaTypeLive.ts"
+import { PathDelimitersLive } from "./middleware/PathDelimitersLive.ts"
 import { RequestErrorsLive } from "./middleware/RequestErrorsLive.ts"
 
 /**
@@ -36,5 +37,5 @@ export const RestApiLive = Layer.mergeAll(
     SessionsHandlers,
     UsersHandlers
   ]),
-  Layer.provide([AuthenticationLive, AvailabilityLive, BodyLimitLive, MediaTypeLive, RequestErrorsLive])
+  Layer.provide([AuthenticationLive, AvailabilityLive, BodyLimitLive, MediaTypeLive, PathDelimitersLive, RequestErrorsLive])
 )
