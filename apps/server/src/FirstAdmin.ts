@@ -1,15 +1,16 @@
+import type { FirstAdminOutcome } from "@club/core"
 import { Effect, Layer, Option, Redacted, References } from "effect"
 import { randomBytes } from "node:crypto"
 import { AppConfig } from "./AppConfig.ts"
 
 /**
- * Creates the first ADMIN user when no ADMIN exists; answers whether it created one.
+ * Creates the first ADMIN user when no ADMIN exists, and says what it did.
  * Core's `UserService.ensureFirstAdmin` has this shape.
  */
 export type EnsureFirstAdmin<E = never, R = never> = (
   name: string,
   password: Redacted.Redacted<string>
-) => Effect.Effect<boolean, E, R>
+) => Effect.Effect<FirstAdminOutcome, E, R>
 
 /** 24 characters of base64url: 144 random bits. */
 export const generatePassword: Effect.Effect<Redacted.Redacted<string>> = Effect.sync(() =>
@@ -18,28 +19,41 @@ export const generatePassword: Effect.Effect<Redacted.Redacted<string>> = Effect
 
 /**
  * ADMIN_NAME and ADMIN_PASSWORD from the configuration; without ADMIN_PASSWORD a password is
- * generated, and logged once if the admin was created with it.
+ * generated, and logged once if the admin was created with it. When no ADMIN user exists and the
+ * name belongs to a user of another role, nothing is created: the server serves on, and says in
+ * one ERROR line what is wrong and how to recover.
  */
 export const ensureFirstAdmin = <E, R>(ensure: EnsureFirstAdmin<E, R>): Effect.Effect<void, E, R | AppConfig> =>
   Effect.gen(function*() {
     const config = yield* AppConfig
     const generated = Option.isNone(config.adminPassword)
     const password = Option.isSome(config.adminPassword) ? config.adminPassword.value : yield* generatePassword
-    const created = yield* ensure(config.adminName, password)
-    if (created && generated) {
-      // The only log line that ever carries a password: there is no other way to hand it over.
-      yield* Effect.logWarning(
-        `Created the first admin '${config.adminName}' with the generated password: ${Redacted.value(password)} ` +
-          `(shown only this once; sign in and change it, or set ADMIN_PASSWORD before the first start)`
-      ).pipe(
-        Effect.annotateLogs({ event: "first-admin-created", adminName: config.adminName }),
-        // Shown whatever LOG_LEVEL says: filtered out, the password would be lost.
-        Effect.provideService(References.MinimumLogLevel, "All")
-      )
-    } else if (created) {
-      yield* Effect.logInfo(`Created the first admin '${config.adminName}' with ADMIN_PASSWORD`).pipe(
-        Effect.annotateLogs({ event: "first-admin-created", adminName: config.adminName })
-      )
+    const outcome = yield* ensure(config.adminName, password)
+    switch (outcome._tag) {
+      case "AdminExists":
+        return
+      case "NameTaken":
+        return yield* Effect.logError(
+          `No ADMIN user exists, and ADMIN_NAME '${config.adminName}' is taken by a user of role ${outcome.role}, ` +
+            `so no admin was created and no user was promoted. To recover, start the server with ADMIN_NAME set to ` +
+            `a name no user has: a new ADMIN user of that name is then created, with ADMIN_PASSWORD as its password ` +
+            `or, when ADMIN_PASSWORD is unset, a generated password printed once in this log.`
+        ).pipe(Effect.annotateLogs({ event: "no-admin-user", adminName: config.adminName, takenByRole: outcome.role }))
+      case "Created":
+        if (!generated) {
+          return yield* Effect.logInfo(`Created the first admin '${config.adminName}' with ADMIN_PASSWORD`).pipe(
+            Effect.annotateLogs({ event: "first-admin-created", adminName: config.adminName })
+          )
+        }
+        // The only log line that ever carries a password: there is no other way to hand it over.
+        return yield* Effect.logWarning(
+          `Created the first admin '${config.adminName}' with the generated password: ${Redacted.value(password)} ` +
+            `(shown only this once; sign in and change it, or set ADMIN_PASSWORD before the first start)`
+        ).pipe(
+          Effect.annotateLogs({ event: "first-admin-created", adminName: config.adminName }),
+          // Shown whatever LOG_LEVEL says: filtered out, the password would be lost.
+          Effect.provideService(References.MinimumLogLevel, "All")
+        )
     }
   })
 

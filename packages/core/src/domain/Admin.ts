@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { AdminId } from "./Ids.ts"
+import { SuppliedAdminId } from "./SuppliedId.ts"
 import { ShortText } from "./Text.ts"
 
 export class Admin extends Schema.Class<Admin>("Admin")({
@@ -8,7 +9,7 @@ export class Admin extends Schema.Class<Admin>("Admin")({
 }) {}
 
 export class AdminCreate extends Schema.Class<AdminCreate>("AdminCreate")({
-  id: Schema.NullOr(AdminId),
+  id: Schema.NullOr(SuppliedAdminId),
   name: Schema.NullOr(ShortText)
 }) {}
 

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { AthleteId, SessionId } from "./Ids.ts"
+import { SuppliedAthleteId } from "./SuppliedId.ts"
 import { BoundedArray, ShortText } from "./Text.ts"
 
 export class Athlete extends Schema.Class<Athlete>("Athlete")({
@@ -11,7 +12,7 @@ export class Athlete extends Schema.Class<Athlete>("Athlete")({
 
 /** `id`, when given, is used only if no athlete has it (CONTRACT.md "Identifiers"). */
 export class AthleteCreate extends Schema.Class<AthleteCreate>("AthleteCreate")({
-  id: Schema.NullOr(AthleteId),
+  id: Schema.NullOr(SuppliedAthleteId),
   name: Schema.NullOr(ShortText),
   categorie: Schema.NullOr(ShortText),
   niveau: Schema.NullOr(ShortText)

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { CoachId } from "./Ids.ts"
+import { SuppliedCoachId } from "./SuppliedId.ts"
 import { ShortText } from "./Text.ts"
 
 export class Coach extends Schema.Class<Coach>("Coach")({
@@ -8,7 +9,7 @@ export class Coach extends Schema.Class<Coach>("Coach")({
 }) {}
 
 export class CoachCreate extends Schema.Class<CoachCreate>("CoachCreate")({
-  id: Schema.NullOr(CoachId),
+  id: Schema.NullOr(SuppliedCoachId),
   name: Schema.NullOr(ShortText)
 }) {}
 

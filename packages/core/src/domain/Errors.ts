@@ -69,6 +69,19 @@ export class UserNameTaken extends withoutStackTrace(Schema.TaggedError<UserName
   }
 }
 
+/**
+ * The last ADMIN user may be neither demoted nor deleted: no one could administer the club after,
+ * and a restart does not make a new one while its name is taken (CONTRACT.md "Users and admins").
+ */
+export class LastAdminUser extends withoutStackTrace(Schema.TaggedError<LastAdminUser>()("LastAdminUser", {
+  userId: Schema.Number
+})) {
+  readonly category = "Conflict" as const
+  override get message() {
+    return `User ${this.userId} is the last ADMIN user; another ADMIN user must exist first`
+  }
+}
+
 /** A user may be linked to a record only when no other user is. */
 export class RecordAlreadyLinked extends withoutStackTrace(Schema.TaggedError<RecordAlreadyLinked>()("RecordAlreadyLinked", {
   entity: EntityKind,
@@ -124,6 +137,7 @@ export type DomainError =
   | IdAlreadyInUse
   | CoachStillOwnsSessions
   | UserNameTaken
+  | LastAdminUser
   | RecordAlreadyLinked
   | Forbidden
   | Unauthenticated

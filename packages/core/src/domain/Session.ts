@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { ActivityId, AthleteId, CoachId, SessionId } from "./Ids.ts"
 import { LocalDateTime } from "./LocalDateTime.ts"
+import { SuppliedSessionId } from "./SuppliedId.ts"
 import { BoundedArray, ShortText } from "./Text.ts"
 
 /** A duration (unit not shown by the seed): a non-negative 64-bit integer within JavaScript's safe range. */
@@ -19,7 +20,7 @@ export class Session extends Schema.Class<Session>("Session")({
 }) {}
 
 export class SessionCreate extends Schema.Class<SessionCreate>("SessionCreate")({
-  id: Schema.NullOr(SessionId),
+  id: Schema.NullOr(SuppliedSessionId),
   name: Schema.NullOr(ShortText),
   isRecurrent: Schema.NullOr(Schema.Boolean),
   creneau: Schema.NullOr(LocalDateTime),

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option, type Redacted } from "effect"
-import type { EntityNotFound, RecordAlreadyLinked, UnknownReferences, UserNameTaken } from "../domain/Errors.ts"
+import type { EntityNotFound, LastAdminUser, RecordAlreadyLinked, UnknownReferences, UserNameTaken } from "../domain/Errors.ts"
 import type { AdminId, AthleteId, CoachId, UserId } from "../domain/Ids.ts"
 import type { Role } from "../domain/Role.ts"
 import type { User, UserCredentials } from "../domain/User.ts"
@@ -33,7 +33,12 @@ export class UserRepository extends Context.Service<UserRepository, {
   findCredentialsByName(name: string): Effect.Effect<Option.Option<UserCredentials>>
   findCredentialsById(id: UserId): Effect.Effect<Option.Option<UserCredentials>>
   list(): Effect.Effect<ReadonlyArray<User>>
-  update(id: UserId, changes: UserChanges): Effect.Effect<User, EntityNotFound | UserWriteError>
-  delete(id: UserId): Effect.Effect<void, EntityNotFound>
+  /**
+   * Refuses to take the ADMIN role from the last ADMIN user (`LastAdminUser`), also when two
+   * such writes run at once: at most one of them counts the other's user as the admin who remains.
+   */
+  update(id: UserId, changes: UserChanges): Effect.Effect<User, EntityNotFound | UserWriteError | LastAdminUser>
+  /** Refuses to delete the last ADMIN user (`LastAdminUser`), under concurrency as `update` does. */
+  delete(id: UserId): Effect.Effect<void, EntityNotFound | LastAdminUser>
   countByRole(role: Role): Effect.Effect<number>
 }>()("@club/core/UserRepository") {}

@@ -1,15 +1,22 @@
 import { traced } from "../tracing/traced.ts"
-import { Clock, Context, Effect, Layer, Redacted, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { InvalidInput } from "../domain/Errors.ts"
 import type { UserId } from "../domain/Ids.ts"
 import { authorize } from "../domain/Permissions.ts"
+import type { Role } from "../domain/Role.ts"
 import { Password, type UserCreate, type UserUpdate } from "../domain/User.ts"
 import { PasswordHasher } from "../ports/PasswordHasher.ts"
 import { type UserChanges, UserRepository } from "../ports/UserRepository.ts"
+import type { FirstAdminOutcome } from "./FirstAdminOutcome.ts"
 import { found } from "./found.ts"
 import { resolveLink } from "./UserLinks.ts"
 
 const isPassword = Schema.is(Password)
+
+const created: FirstAdminOutcome = { _tag: "Created" }
+const adminExists: FirstAdminOutcome = { _tag: "AdminExists" }
+/** The name is an ADMIN user's when another instance, starting at the same moment, created it first. */
+const nameTakenBy = (role: Role): FirstAdminOutcome => role === "ADMIN" ? adminExists : { _tag: "NameTaken", role }
 
 const make = Effect.gen(function*() {
   const users = yield* UserRepository
@@ -61,19 +68,26 @@ const make = Effect.gen(function*() {
       return yield* users.delete(id)
     }),
     /**
-     * Start-up, not a request: creates the first admin when no ADMIN user exists. Returns whether
-     * it created one. Two instances starting at once may both try; the loser finds the name taken.
+     * Start-up, not a request: creates the first admin when no ADMIN user exists, and says what it
+     * did. A user of another role who has the name is left as it is (`NameTaken`): promoting
+     * whoever holds a name would hand the club to them. Two instances starting at once may both
+     * try; the loser finds the name taken by the other's new admin.
      */
     ensureFirstAdmin: traced("UserService.ensureFirstAdmin")(
       function*(name: string, password: Redacted.Redacted<string>) {
-        if ((yield* users.countByRole("ADMIN")) > 0) return false
+        if ((yield* users.countByRole("ADMIN")) > 0) return adminExists
         if (!isPassword(Redacted.value(password))) {
           return yield* new InvalidInput({ field: "ADMIN_PASSWORD", reason: "must be 8 to 1000 characters" })
         }
+        const holder = yield* users.findCredentialsByName(name)
+        if (Option.isSome(holder)) return nameTakenBy(holder.value.user.role)
         const passwordHash = yield* hasher.hash(password)
         return yield* users.create({ name, email: null, role: "ADMIN", passwordHash, link: "create" }).pipe(
-          Effect.as(true),
-          Effect.catchTag("UserNameTaken", () => Effect.succeed(false)),
+          Effect.as(created),
+          Effect.catchTag("UserNameTaken", () =>
+            users.findCredentialsByName(name).pipe(
+              Effect.map(Option.match({ onNone: () => adminExists, onSome: (taken) => nameTakenBy(taken.user.role) }))
+            )),
           Effect.orDie
         )
       }

@@ -12,6 +12,10 @@ import {
   RoleFromAnyCase,
   SessionId,
   ShortText,
+  SuppliedAdminId,
+  SuppliedAthleteId,
+  SuppliedCoachId,
+  SuppliedSessionId,
   UserName
 } from "@club/core"
 
@@ -30,6 +34,11 @@ export const ActiviteInput = Schema.Struct({
   sessionId: SessionId
 })
 
+/**
+ * The body of an athlete update, which ignores `id` (it may hold any id, e.g. the DTO read back).
+ * The create inputs below are the same bodies, except that a supplied `id` is bounded as core's
+ * create inputs bound it.
+ */
 export const AthleteInput = Schema.Struct({
   id: optional(AthleteId),
   name: optional(ShortText),
@@ -42,15 +51,21 @@ export const AthleteInput = Schema.Struct({
   userId: optional(Schema.Number)
 })
 
+export const AthleteCreateInput = AthleteInput.mapFields((fields) => ({ ...fields, id: optional(SuppliedAthleteId) }))
+
 export const CoachInput = Schema.Struct({
   id: optional(CoachId),
   name: optional(ShortText)
 })
 
+export const CoachCreateInput = CoachInput.mapFields((fields) => ({ ...fields, id: optional(SuppliedCoachId) }))
+
 export const AdminInput = Schema.Struct({
   id: optional(AdminId),
   name: optional(ShortText)
 })
+
+export const AdminCreateInput = AdminInput.mapFields((fields) => ({ ...fields, id: optional(SuppliedAdminId) }))
 
 export const SessionInput = Schema.Struct({
   id: optional(SessionId),
@@ -63,6 +78,8 @@ export const SessionInput = Schema.Struct({
   athleteIds: optional(BoundedArray(AthleteId)),
   activiteIds: optional(BoundedArray(ActivityId))
 })
+
+export const SessionCreateInput = SessionInput.mapFields((fields) => ({ ...fields, id: optional(SuppliedSessionId) }))
 
 export const UserCreateInput = Schema.Struct({
   name: UserName,

@@ -5,15 +5,19 @@ import { Authentication } from "./Authentication.ts"
 import {
   ActiviteDto,
   ActiviteInput,
+  AdminCreateInput,
   AdminDto,
   AdminInput,
+  AthleteCreateInput,
   AthleteDto,
   AthleteInput,
+  CoachCreateInput,
   CoachDto,
   CoachInput,
   HealthDto,
   LoginDto,
   LoginInput,
+  SessionCreateInput,
   SessionDto,
   SessionInput,
   Summary,
@@ -30,6 +34,8 @@ import {
   Unauthorized,
   Unavailable
 } from "./Problems.ts"
+import { PathDelimiters } from "./PathDelimiters.ts"
+import { pathId } from "./PathId.ts"
 import { InputFailure } from "./RequestErrors.ts"
 import { RequiredOperation } from "./RequiredOperation.ts"
 import {
@@ -66,12 +72,12 @@ export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
     error: [ActivityFailedText, Forbidden]
   }).annotate(InputFailure, "activityText").annotate(RequiredOperation, "activity.create"),
   HttpApiEndpoint.delete("delete", "/activite/delete/:id", {
-    params: { id: ActivityId },
+    params: { id: pathId(ActivityId) },
     success: text(200),
     error: [ActivityFailedText, Forbidden]
   }).annotate(InputFailure, "activityText").annotate(RequiredOperation, "activity.delete"),
   HttpApiEndpoint.post("update", "/activite/update/:id", {
-    params: { id: ActivityId },
+    params: { id: pathId(ActivityId) },
     payload: ActiviteInput,
     success: text(200),
     error: [ActivityFailedText, Forbidden]
@@ -84,113 +90,113 @@ export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
     error: [NotFoundEmptyBody, Forbidden]
   }).annotate(RequiredOperation, "activity.read"),
   HttpApiEndpoint.get("get", "/activite/:id", {
-    params: { id: ActivityId },
+    params: { id: pathId(ActivityId) },
     success: ActiviteDto,
     error: [NotFoundEmptyBody, Forbidden]
   }).annotate(RequiredOperation, "activity.read")
-).middleware(Authentication) {}
+).middleware(PathDelimiters).middleware(Authentication) {}
 
 export class AthletesGroup extends HttpApiGroup.make("athletes").add(
   HttpApiEndpoint.post("create", "/athletes/create", {
-    payload: AthleteInput,
+    payload: AthleteCreateInput,
     success: created(AthleteDto),
     error: [Conflict, Forbidden]
   }).annotate(RequiredOperation, "athlete.create"),
   HttpApiEndpoint.post("all", "/athletes/all", { success: Schema.Array(AthleteDto), error: Forbidden })
     .annotate(RequiredOperation, "athlete.list"),
   HttpApiEndpoint.get("get", "/athletes/:id", {
-    params: { id: AthleteId },
+    params: { id: pathId(AthleteId) },
     success: AthleteDto,
     error: [NotFoundEmptyBody, Forbidden]
   }).annotate(RequiredOperation, "athlete.read"),
   HttpApiEndpoint.put("update", "/athletes/:id", {
-    params: { id: AthleteId },
+    params: { id: pathId(AthleteId) },
     payload: AthleteInput,
     success: AthleteDto,
     error: [AthleteUpdateFailedBody, Forbidden]
   }).annotate(InputFailure, "emptyNoContent").annotate(RequiredOperation, "athlete.update"),
   HttpApiEndpoint.delete("delete", "/athletes/:id", {
-    params: { id: AthleteId },
+    params: { id: pathId(AthleteId) },
     success: HttpApiSchema.NoContent,
     error: [NotFoundEmptyBody, Forbidden]
   }).annotate(RequiredOperation, "athlete.delete")
-).middleware(Authentication) {}
+).middleware(PathDelimiters).middleware(Authentication) {}
 
 /** The seed's session queries under the athlete prefix: any authenticated caller. */
 export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
   HttpApiEndpoint.get("sessionsOfAthlete", "/athletes/athlete/:id/session", {
-    params: { id: AthleteId },
+    params: { id: pathId(AthleteId) },
     success: Schema.Array(Summary),
     error: Forbidden
   }).annotate(RequiredOperation, "schedule.read"),
   HttpApiEndpoint.get("allSessions", "/athletes/athletes/session", { success: Schema.Array(Summary), error: Forbidden })
     .annotate(RequiredOperation, "schedule.read"),
   HttpApiEndpoint.get("activitiesOfSession", "/athletes/athletes/session/:id/activities", {
-    params: { id: SessionId },
+    params: { id: pathId(SessionId) },
     success: Schema.Array(Summary),
     error: Forbidden
   }).annotate(RequiredOperation, "schedule.read"),
   HttpApiEndpoint.get("sessionsAfter", "/athletes/athletes/:id/session/after/:date", {
-    params: { id: AthleteId, date: CalendarDate },
+    params: { id: pathId(AthleteId), date: CalendarDate },
     success: Schema.Array(Summary),
     error: Forbidden
   }).annotate(RequiredOperation, "schedule.read"),
   HttpApiEndpoint.get("sessionsBetween", "/athletes/athletes/:id/session/between/:startDate/:endDate", {
-    params: { id: AthleteId, startDate: CalendarDate, endDate: CalendarDate },
+    params: { id: pathId(AthleteId), startDate: CalendarDate, endDate: CalendarDate },
     success: Schema.Array(Summary),
     error: Forbidden
   }).annotate(RequiredOperation, "schedule.read")
-).middleware(Authentication) {}
+).middleware(PathDelimiters).middleware(Authentication) {}
 
 export class SessionsGroup extends HttpApiGroup.make("sessions").add(
   HttpApiEndpoint.post("create", "/session/create", {
-    payload: SessionInput,
+    payload: SessionCreateInput,
     success: created(SessionDto),
     error: [SessionCreateFailedText, Forbidden]
   }).annotate(InputFailure, "badRequestText").annotate(RequiredOperation, "session.create"),
   HttpApiEndpoint.get("all", "/session/all", { success: Schema.Array(SessionDto), error: Forbidden })
     .annotate(RequiredOperation, "session.read"),
   HttpApiEndpoint.get("get", "/session/:id", {
-    params: { id: SessionId },
+    params: { id: pathId(SessionId) },
     success: SessionDto,
     error: [SessionNotFoundTextBody, Forbidden]
   }).annotate(RequiredOperation, "session.read"),
   HttpApiEndpoint.delete("delete", "/session/delete/:id", {
-    params: { id: SessionId },
+    params: { id: pathId(SessionId) },
     success: text(200),
     error: [SessionNotFoundTextBody, Forbidden]
   }).annotate(RequiredOperation, "session.delete"),
   HttpApiEndpoint.put("update", "/session/update/:id", {
-    params: { id: SessionId },
+    params: { id: pathId(SessionId) },
     payload: SessionInput,
     success: HttpApiSchema.NoContent,
     error: [NotFound, InvalidRequest, Forbidden]
   }).annotate(RequiredOperation, "session.update")
-).middleware(Authentication) {}
+).middleware(PathDelimiters).middleware(Authentication) {}
 
 const coachEndpoints = <const Name extends string>(name: Name, prefix: "" | "/coaches") =>
   HttpApiGroup.make(name).add(
     HttpApiEndpoint.post("create", `${prefix}/create`, {
-      payload: CoachInput,
+      payload: CoachCreateInput,
       success: created(CoachDto),
       error: [Conflict, Forbidden]
     }).annotate(RequiredOperation, "coach.create"),
     HttpApiEndpoint.get("all", `${prefix}/all`, { success: Schema.Array(CoachDto), error: Forbidden })
       .annotate(RequiredOperation, "coach.read"),
-    HttpApiEndpoint.get("get", `${prefix}/:id`, { params: { id: CoachId }, success: CoachDto, error: [NotFound, Forbidden] })
+    HttpApiEndpoint.get("get", `${prefix}/:id`, { params: { id: pathId(CoachId) }, success: CoachDto, error: [NotFound, Forbidden] })
       .annotate(RequiredOperation, "coach.read"),
     HttpApiEndpoint.put("update", `${prefix}/update/:id`, {
-      params: { id: CoachId },
+      params: { id: pathId(CoachId) },
       payload: CoachInput,
       success: CoachDto,
       error: [NotFound, Forbidden]
     }).annotate(RequiredOperation, "coach.update"),
     HttpApiEndpoint.delete("delete", `${prefix}/delete/:id`, {
-      params: { id: CoachId },
+      params: { id: pathId(CoachId) },
       success: HttpApiSchema.NoContent,
       error: [NotFound, Conflict, Forbidden]
     }).annotate(RequiredOperation, "coach.delete")
-  ).middleware(Authentication)
+  ).middleware(PathDelimiters).middleware(Authentication)
 
 /** The seed gives the coach paths without a prefix; CONTRACT.md serves them there and under `/coaches`. */
 export class CoachesGroup extends coachEndpoints("coaches", "/coaches") {}
@@ -204,40 +210,40 @@ export class UsersGroup extends HttpApiGroup.make("users").add(
   }).annotate(RequiredOperation, "user.create"),
   HttpApiEndpoint.get("all", "/users/all", { success: Schema.Array(UserDto), error: Forbidden })
     .annotate(RequiredOperation, "user.list"),
-  HttpApiEndpoint.get("get", "/users/:id", { params: { id: UserId }, success: UserDto, error: [NotFound, Forbidden] })
+  HttpApiEndpoint.get("get", "/users/:id", { params: { id: pathId(UserId) }, success: UserDto, error: [NotFound, Forbidden] })
     .annotate(RequiredOperation, "user.read"),
   HttpApiEndpoint.put("update", "/users/update/:id", {
-    params: { id: UserId },
+    params: { id: pathId(UserId) },
     payload: UserUpdateInput,
     success: UserDto,
     error: [InvalidRequest, NotFound, Conflict, Forbidden]
   }).annotate(RequiredOperation, "user.update"),
   HttpApiEndpoint.delete("delete", "/users/delete/:id", {
-    params: { id: UserId },
+    params: { id: pathId(UserId) },
     success: HttpApiSchema.NoContent,
-    error: [NotFound, Forbidden]
+    error: [NotFound, Conflict, Forbidden]
   }).annotate(RequiredOperation, "user.delete")
-).middleware(Authentication) {}
+).middleware(PathDelimiters).middleware(Authentication) {}
 
 export class AdminsGroup extends HttpApiGroup.make("admins").add(
   HttpApiEndpoint.post("create", "/admins/create", {
-    payload: AdminInput,
+    payload: AdminCreateInput,
     success: created(AdminDto),
     error: [Conflict, Forbidden]
   }).annotate(RequiredOperation, "admin.create"),
   HttpApiEndpoint.get("all", "/admins/all", { success: Schema.Array(AdminDto), error: Forbidden })
     .annotate(RequiredOperation, "admin.read"),
-  HttpApiEndpoint.get("get", "/admins/:id", { params: { id: AdminId }, success: AdminDto, error: [NotFound, Forbidden] })
+  HttpApiEndpoint.get("get", "/admins/:id", { params: { id: pathId(AdminId) }, success: AdminDto, error: [NotFound, Forbidden] })
     .annotate(RequiredOperation, "admin.read"),
   HttpApiEndpoint.put("update", "/admins/update/:id", {
-    params: { id: AdminId },
+    params: { id: pathId(AdminId) },
     payload: AdminInput,
     success: AdminDto,
     error: [NotFound, Forbidden]
   }).annotate(RequiredOperation, "admin.update"),
   HttpApiEndpoint.delete("delete", "/admins/delete/:id", {
-    params: { id: AdminId },
+    params: { id: pathId(AdminId) },
     success: HttpApiSchema.NoContent,
     error: [NotFound, Forbidden]
   }).annotate(RequiredOperation, "admin.delete")
-).middleware(Authentication) {}
+).middleware(PathDelimiters).middleware(Authentication) {}

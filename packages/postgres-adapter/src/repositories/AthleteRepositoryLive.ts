@@ -48,12 +48,15 @@ export const AthleteRepositoryLive = Layer.effect(
         }
       })
 
+    /** The insert and the decode of the stored row are one transaction: a row that cannot be answered is not kept. */
     const create = traced("AthleteRepository.create")(function*(input: AthleteCreate) {
-      const values = { name: input.name, categorie: input.categorie, niveau: input.niveau }
-      if (input.id === null) return yield* decodeAthlete(yield* insertWithGeneratedId(sql, "athletes", values))
-      const row = yield* insertWithSuppliedId(sql, "athletes", input.id, values)
-      if (Option.isNone(row)) return yield* new IdAlreadyInUse({ entity: "Athlete", id: input.id })
-      return yield* decodeAthlete(row.value)
+      return yield* transaction(sql)(Effect.gen(function*() {
+        const values = { name: input.name, categorie: input.categorie, niveau: input.niveau }
+        if (input.id === null) return yield* decodeAthlete(yield* insertWithGeneratedId(sql, "athletes", values))
+        const row = yield* insertWithSuppliedId(sql, "athletes", input.id, values)
+        if (Option.isNone(row)) return yield* new IdAlreadyInUse({ entity: "Athlete", id: input.id })
+        return yield* decodeAthlete(row.value)
+      }))
     }, dieOnInfrastructureError)
 
     const findById = traced("AthleteRepository.findById")(function*(id: AthleteId) {

@@ -1,6 +1,7 @@
 import { traced } from "@club/core"
 import {
   EntityNotFound,
+  LastAdminUser,
   type NewUser,
   RecordAlreadyLinked,
   type Role,
@@ -67,6 +68,20 @@ export const UserRepositoryLive = Layer.effect(
         return linkColumns(kind, id)
       })
 
+    /**
+     * Every write that can take the ADMIN role from a user takes this lock first, before any row
+     * lock, and holds it to its commit: two admins demoting or deleting each other at once are
+     * serialised, and the second counts the ADMIN users after the first has committed.
+     */
+    const lockAdminUsers = sql`SELECT pg_advisory_xact_lock(hashtext('club.admin-users'))`
+
+    /** Inside the transaction that holds the lock: the ADMIN user `id` must not be the only one. */
+    const requireAnotherAdmin = (id: UserId) =>
+      Effect.gen(function*() {
+        const [row] = yield* decodeCount(yield* sql`SELECT count(*)::int AS count FROM users WHERE role = 'ADMIN'`)
+        if ((row?.count ?? 0) <= 1) return yield* new LastAdminUser({ userId: id })
+      })
+
     /** The name and each link are UNIQUE; a concurrent writer can still take them first, so the constraints decide. */
     const refuseTaken = (name: string, links: LinkColumns | undefined) =>
       onUniqueViolation<UserNameTaken | RecordAlreadyLinked>({
@@ -115,8 +130,11 @@ export const UserRepositoryLive = Layer.effect(
     const update = traced("UserRepository.update")(function*(id: UserId, changes: UserChanges) {
       // One transaction (`invalidating` opens it): the row lock below holds until the update commits.
       return yield* cache.invalidating(Effect.gen(function*() {
+        const takesAdminRole = changes.role !== undefined && changes.role !== "ADMIN"
+        if (takesAdminRole) yield* lockAdminUsers
         const current = yield* firstUser(yield* sql`SELECT ${userColumns} FROM users WHERE id = ${id} FOR UPDATE`)
         if (Option.isNone(current)) return yield* new EntityNotFound({ entity: "User", id })
+        if (takesAdminRole && current.value.role === "ADMIN") yield* requireAnotherAdmin(id)
         const name = changes.name ?? current.value.name
         const links = changes.link === undefined
           ? undefined
@@ -140,8 +158,14 @@ export const UserRepositoryLive = Layer.effect(
     }, dieOnInfrastructureError)
 
     const remove = traced("UserRepository.delete")(function*(id: UserId) {
-      const deleted = yield* cache.invalidating(sql`DELETE FROM users WHERE id = ${id} RETURNING id`)
-      if (deleted.length === 0) return yield* new EntityNotFound({ entity: "User", id })
+      // One transaction (`invalidating` opens it), holding the admin lock and then the user's row.
+      yield* cache.invalidating(Effect.gen(function*() {
+        yield* lockAdminUsers
+        const [target] = yield* sql<{ role: string }>`SELECT role FROM users WHERE id = ${id} FOR UPDATE`
+        if (target === undefined) return yield* new EntityNotFound({ entity: "User", id })
+        if (target.role === "ADMIN") yield* requireAnotherAdmin(id)
+        yield* sql`DELETE FROM users WHERE id = ${id}`
+      }))
     }, dieOnInfrastructureError)
 
     const countByRole = traced("UserRepository.countByRole")(function*(role: Role) {

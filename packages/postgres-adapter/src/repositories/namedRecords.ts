@@ -4,6 +4,7 @@ import { Effect, Option, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
+import { transaction } from "../sql/transaction.ts"
 
 /**
  * Create, read, list and rename of a table of `{id, name}` records (coaches, admins): they differ
@@ -23,12 +24,15 @@ export const namedRecords = <A, Id extends number>(
   const span = `${entity}Repository`
 
   return {
+    /** The insert and the decode of the stored row are one transaction: a row that cannot be answered is not kept. */
     create: traced(`${span}.create`)(function*(input: { readonly id: Id | null; readonly name: string | null }) {
-      const values = { name: input.name }
-      if (input.id === null) return yield* decodeOne(yield* insertWithGeneratedId(sql, table, values))
-      const row = yield* insertWithSuppliedId(sql, table, input.id, values)
-      if (Option.isNone(row)) return yield* new IdAlreadyInUse({ entity, id: input.id })
-      return yield* decodeOne(row.value)
+      return yield* transaction(sql)(Effect.gen(function*() {
+        const values = { name: input.name }
+        if (input.id === null) return yield* decodeOne(yield* insertWithGeneratedId(sql, table, values))
+        const row = yield* insertWithSuppliedId(sql, table, input.id, values)
+        if (Option.isNone(row)) return yield* new IdAlreadyInUse({ entity, id: input.id })
+        return yield* decodeOne(row.value)
+      }))
     }, dieOnInfrastructureError),
 
     findById: traced(`${span}.findById`)(function*(id: Id) {

@@ -11,6 +11,8 @@ const maxGeneratedIdAttempts = 20
 
 /**
  * Inserts a row with an id drawn from the table's identity sequence and returns the stored row.
+ * Run it in one transaction with whatever reads the row back (its decode included), so that a
+ * failure there leaves no committed row behind.
  * A supplied id inserted concurrently can take the value the sequence hands out next:
  * `ON CONFLICT DO NOTHING` skips that row without aborting the surrounding transaction,
  * and the next attempt draws a fresh id.
@@ -28,7 +30,8 @@ export const insertWithGeneratedId = (sql: SqlClient, table: string, values: Row
 /**
  * Inserts a row with a supplied id, or returns none when a row already has it: an existing record
  * is never overwritten. The identity sequence is then moved past the id, so that generated ids
- * never collide with it. The advisory lock serialises supplied-id inserts per table, so the
+ * never collide with it; supplied ids are at most core's `Limits.maxSuppliedId`, far below the
+ * sequence's MAXVALUE, so generated ids keep their room. The advisory lock serialises supplied-id inserts per table, so the
  * sequence only moves forward between them.
  */
 export const insertWithSuppliedId = (sql: SqlClient, table: TableWithSuppliedIds, id: number, values: Row) =>

@@ -1,0 +1,182 @@
+import {
+  AdminCreate,
+  AdminId,
+  AdminRepository,
+  AthleteCreate,
+  AthleteId,
+  AthleteRepository,
+  CoachCreate,
+  CoachId,
+  CoachRepository,
+  Limits,
+  SessionId,
+  SessionRepository,
+  UserRepository
+} from "@club/core"
+import { expect } from "@effect/vitest"
+import { Effect, Exit, Option, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import boundIdentitySequences from "../src/migrations/0008_bound_identity_sequences.ts"
+import { newSession, newUser } from "./support/fixtures.ts"
+import { onEachDatabase } from "./support/onEachDatabase.ts"
+
+/**
+ * Ids: generated up to 2^53-1 (the database's own bound), supplied only up to 2^31-1 (core's
+ * create inputs), and a create either answers its stored row or leaves nothing behind.
+ */
+
+const Counts = Schema.Array(Schema.Struct({ count: Schema.Int }))
+const countOf = (table: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const [row] = yield* Schema.decodeUnknownEffect(Counts)(yield* sql`SELECT count(*)::int AS count FROM ${sql(table)}`)
+    return row!.count
+  })
+
+/** The create of a record whose id a caller may supply; `null` lets the database generate it. */
+interface Create {
+  readonly table: string
+  readonly create: (id: number | null) => Effect.Effect<{ readonly id: number }, unknown>
+}
+
+const createsOf = Effect.gen(function*() {
+  const athletes = yield* AthleteRepository
+  const coaches = yield* CoachRepository
+  const admins = yield* AdminRepository
+  const sessions = yield* SessionRepository
+  const creates: ReadonlyArray<Create> = [
+    {
+      table: "athletes",
+      create: (id: number | null) =>
+        athletes.create(new AthleteCreate({ id: id === null ? null : AthleteId.make(id), name: "a", categorie: null, niveau: null }))
+    },
+    { table: "coaches", create: (id: number | null) => coaches.create(new CoachCreate({ id: id === null ? null : CoachId.make(id), name: "c" })) },
+    { table: "admins", create: (id: number | null) => admins.create(new AdminCreate({ id: id === null ? null : AdminId.make(id), name: "a" })) },
+    {
+      table: "sessions",
+      create: (id: number | null) => sessions.create(newSession(id === null ? {} : { id: SessionId.make(id) }))
+    }
+  ]
+  return creates
+})
+
+onEachDatabase("Identity bounds", (it) => {
+  it.effect("every identity column stops at 2^53-1", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const columns = yield* sql<{ column: string; maximum: string }>`SELECT table_name || '.' || column_name AS column,
+          identity_maximum AS maximum
+        FROM information_schema.columns WHERE table_schema = 'public' AND is_identity = 'YES' ORDER BY 1`
+      expect(columns.map((c) => c.column)).toEqual([
+        "activities.id",
+        "admins.id",
+        "athletes.id",
+        "coaches.id",
+        "login_failures.id",
+        "sessions.id",
+        "tasks.insertion_order",
+        "users.id"
+      ])
+      for (const column of columns) expect(column.maximum, column.column).toBe(String(Limits.maxGeneratedId))
+    }))
+
+  it.effect("after a supplied id of 2^31-1, generated ids go on above it", () =>
+    Effect.gen(function*() {
+      for (const { create, table } of yield* createsOf) {
+        expect((yield* create(Limits.maxSuppliedId)).id, table).toBe(Limits.maxSuppliedId)
+        const generated = yield* Effect.forEach([1, 2, 3], () => create(null))
+        for (const record of generated) expect(record.id, table).toBeGreaterThan(Limits.maxSuppliedId)
+        expect(new Set(generated.map((record) => record.id)).size, table).toBe(3)
+      }
+    }))
+
+  it.effect("a sequence at 2^53-1 refuses the next id: the create fails, nothing is stored, the rest still reads", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      for (const { create, table } of yield* createsOf) {
+        const before = yield* countOf(table)
+        yield* sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), ${String(Limits.maxGeneratedId)}::bigint)`
+        expect(Exit.isFailure(yield* Effect.exit(create(null))), table).toBe(true)
+        expect(yield* countOf(table), table).toBe(before)
+      }
+      expect((yield* (yield* AthleteRepository).list()).length).toBeGreaterThan(0)
+      expect((yield* (yield* SessionRepository).list()).length).toBeGreaterThan(0)
+    }))
+})
+
+onEachDatabase("A create whose stored row cannot be read back", (it) => {
+  it.effect("leaves no row behind: the insert and its decode are one transaction", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      // What the database stores differs from what was asked, and cannot be answered: a name over
+      // 200 characters, a duration beyond the safe range (as an unsafe id once was).
+      yield* sql`CREATE FUNCTION spoil_name() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN NEW.name := repeat('x', 201); RETURN NEW; END $$`
+      yield* sql`CREATE FUNCTION spoil_duree() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN NEW.duree := 9007199254740993; RETURN NEW; END $$`
+      for (const table of ["athletes", "coaches", "admins", "users"]) {
+        yield* sql`CREATE TRIGGER spoil BEFORE INSERT ON ${sql(table)} FOR EACH ROW EXECUTE FUNCTION spoil_name()`
+      }
+      yield* sql`CREATE TRIGGER spoil BEFORE INSERT ON sessions FOR EACH ROW EXECUTE FUNCTION spoil_duree()`
+
+      const users = yield* UserRepository
+      const creates: ReadonlyArray<{ title: string; table: string; create: Effect.Effect<unknown, unknown> }> = [
+        ...(yield* createsOf).flatMap(({ create, table }) => [
+          { title: `${table} with a generated id`, table, create: create(null) },
+          { title: `${table} with a supplied id`, table, create: create(77) }
+        ]),
+        { title: "users", table: "users", create: users.create(newUser("spoiled", "COACH")) }
+      ]
+      for (const { create, table, title } of creates) {
+        const before = yield* countOf(table)
+        expect(Exit.isFailure(yield* Effect.exit(create)), title).toBe(true)
+        expect(yield* countOf(table), title).toBe(before)
+      }
+      // The coach that the user's link "create" inserted went with it.
+      expect(yield* countOf("coaches")).toBe(0)
+    }))
+})
+
+onEachDatabase("Migration 0008 on a database the old rule broke", (it) => {
+  it.effect("brings the sequences back, renumbers the unreadable rows with their references, then bounds them", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      // The state the old rule left: no bound, a supplied id of 2^53-1, then rows with generated ids
+      // beyond it (creates answered 500 but committed), one of them linked to a user and a session.
+      for (const table of ["athletes", "coaches", "sessions"]) {
+        yield* sql`ALTER TABLE ${sql(table)} ALTER COLUMN id SET MAXVALUE 9223372036854775807`
+      }
+      yield* sql`INSERT INTO athletes (id, name) VALUES (5, 'kept'), (9007199254740991, 'supplied at the top')`
+      yield* sql`SELECT setval(pg_get_serial_sequence('athletes', 'id'), 9007199254740991)`
+      yield* sql`INSERT INTO athletes (name) VALUES ('lost one'), ('lost two')`
+      yield* sql`INSERT INTO coaches (id, name) VALUES (9007199254740993, 'lost coach')`
+      yield* sql`SELECT setval(pg_get_serial_sequence('coaches', 'id'), 9007199254740993)`
+      yield* sql`SELECT setval(pg_get_serial_sequence('sessions', 'id'), 9007199254740995)`
+      yield* sql`INSERT INTO sessions (id, name, coach_id) VALUES (3, 'kept session', 9007199254740993)`
+      yield* sql`INSERT INTO session_athletes (session_id, athlete_id) VALUES (3, 9007199254740992)`
+      yield* sql`INSERT INTO users (name, role, password_hash, athlete_id) VALUES ('linked', 'ATHLETE', 'x', 9007199254740993)`
+
+      yield* boundIdentitySequences
+
+      const athletes = yield* (yield* AthleteRepository).list()
+      expect(athletes.map((athlete) => [athlete.id, athlete.name])).toEqual([
+        [5, "kept"],
+        [6, "lost one"],
+        [7, "lost two"],
+        [9007199254740991, "supplied at the top"]
+      ])
+      expect((yield* (yield* CoachRepository).list()).map((coach) => [coach.id, coach.name])).toEqual([[1, "lost coach"]])
+      const session = Option.getOrThrow(yield* (yield* SessionRepository).findById(SessionId.make(3)))
+      expect(session).toMatchObject({ coachId: 1, athleteIds: [6] })
+      expect(Option.getOrThrow(yield* (yield* UserRepository).findCredentialsByName("linked")).user.athleteId).toBe(7)
+
+      // Generation goes on from the ids in use, within the bound.
+      for (const { create, table } of yield* createsOf) {
+        const record = yield* create(null)
+        expect(record.id, table).toBeLessThan(Limits.maxSuppliedId)
+      }
+      const [bound] = yield* sql<{ maximum: string }>`SELECT identity_maximum AS maximum FROM information_schema.columns
+        WHERE table_name = 'athletes' AND column_name = 'id'`
+      expect(bound!.maximum).toBe(String(Limits.maxGeneratedId))
+    }))
+})
