@@ -1,4 +1,4 @@
-import { makeTodoNodeHandler } from "@club/connect-adapter"
+import { makeTodoNodeHandlerFactory } from "@club/connect-adapter"
 import { UseCasesLive, UserService } from "@club/core"
 import { makeFastReads, RestApiLive } from "@club/http-adapter"
 import { Cause, Effect, Layer } from "effect"
@@ -20,8 +20,11 @@ import { TrustedProxiesFromConfig } from "./TrustedProxiesFromConfig.ts"
 /** Everything served over HTTP except Connect: the REST API, health, `/openapi.json` and `/docs`. */
 export const Routes = RestApiLive.pipe(Layer.provide(ReadinessLive), Layer.provide(PersistenceLive))
 
-/** TodoService over Connect, gRPC-Web and gRPC, for requests under `/todo.TodoService/`. */
-export const ConnectLive = Layer.effect(Listener.ConnectHandler, makeTodoNodeHandler())
+/** TodoService over Connect, gRPC-Web and gRPC, in front of the Effect app, which serves every other request. */
+export const ConnectLive = Layer.effect(
+  Listener.ConnectHandler,
+  Effect.map(makeTodoNodeHandlerFactory, (make): Listener.ConnectFront => (fallback) => make({ fallback }))
+)
 
 export const Security = Layer.mergeAll(ScryptPasswordHasher.layer(), JwtTokenSigner.layer)
 

@@ -20,11 +20,14 @@ export type NodeResponse = Http.ServerResponse | Http2.Http2ServerResponse
 /** A node `request` listener that accepts both HTTP/1.1 and HTTP/2 compatibility objects. */
 export type NodeRequestHandler = (request: NodeRequest, response: NodeResponse) => void
 
-/** Requests under this path go to the Connect handler (Connect, gRPC-Web and gRPC). */
-export const connectPathPrefix = "/todo.TodoService/"
+/**
+ * Builds the Connect handler (Connect, gRPC-Web and gRPC) that receives every request first: it
+ * serves its RPCs and hands every other request to `fallback`, the Effect app (connect-node's
+ * documented `fallback`). Without one, every request goes to the Effect app.
+ */
+export type ConnectFront = (fallback: NodeRequestHandler) => NodeRequestHandler
 
-/** The Connect handler; while none is provided, those paths reach the Effect app (and its 404). */
-export const ConnectHandler = Context.Reference<NodeRequestHandler | undefined>("@club/server/ConnectHandler", {
+export const ConnectHandler = Context.Reference<ConnectFront | undefined>("@club/server/ConnectHandler", {
   defaultValue: () => undefined
 })
 
@@ -90,6 +93,15 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
     }
   }
 
+  /** The Effect app, once attached; the plain reads it knows are offered to the fast path first. */
+  const toApp: NodeRequestHandler = (request, response) => {
+    if (app === undefined) return void early.push([request, response])
+    const served = app
+    if (request.httpVersionMajor === 1 && fastReads?.(request as Http.IncomingMessage, response as Http.ServerResponse, () => served(request, response)) === true) return
+    served(request, response)
+  }
+  const dispatch = connect === undefined ? toApp : connect(toApp)
+
   const onRequest: NodeRequestHandler = (request, response) => {
     const socket = request.httpVersionMajor === 1 ? request.socket as Net.Socket : undefined
     const connection = socket === undefined ? undefined : connections.get(socket)
@@ -117,20 +129,14 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
       connection.refusing = true
       response.setHeader("connection", "close")
     }
-    if (connect !== undefined && request.url?.startsWith(connectPathPrefix) === true) {
-      try {
-        return connect(request, response)
-      } catch (error) {
-        // A throwing `request` listener would otherwise take the whole process down.
-        runLog(Effect.logError("The Connect handler threw", error))
-        if (!response.headersSent) response.statusCode = 500
-        return void response.end()
-      }
+    try {
+      dispatch(request, response)
+    } catch (error) {
+      // A throwing `request` listener would otherwise take the whole process down.
+      runLog(Effect.logError("A request handler threw", error))
+      if (!response.headersSent) response.statusCode = 500
+      response.end()
     }
-    if (app === undefined) return void early.push([request, response])
-    const served = app
-    if (request.httpVersionMajor === 1 && fastReads?.(request as Http.IncomingMessage, response as Http.ServerResponse, () => served(request, response)) === true) return
-    served(request, response)
   }
 
   const http1 = Http.createServer({

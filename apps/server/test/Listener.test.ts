@@ -19,6 +19,10 @@ const connectStub: Listener.NodeRequestHandler = (request, response) => {
   else answer()
 }
 
+/** The stub serves `/todo.TodoService/`, as the real Connect handler serves its RPCs; the rest goes to the app. */
+const inFrontOf = (connect: Listener.NodeRequestHandler): Listener.ConnectFront => (fallback) => (request, response) =>
+  request.url?.startsWith("/todo.TodoService/") === true ? connect(request, response) : fallback(request, response)
+
 const Routes = Layer.mergeAll(
   HttpRouter.add("GET", "/hello", Effect.succeed(HttpServerResponse.text("hello from effect"))),
   HttpRouter.add("GET", "/slow", Effect.as(Effect.sleep("1500 millis"), HttpServerResponse.text("slow from effect")))
@@ -43,7 +47,7 @@ const start = async (
     ),
     Layer.provide(NodeHttpServer.layerHttpServices),
     Layer.provide(
-      options.connect === undefined ? Layer.empty : Layer.succeed(Listener.ConnectHandler, options.connect)
+      options.connect === undefined ? Layer.empty : Layer.succeed(Listener.ConnectHandler, inFrontOf(options.connect))
     )
   )
   const scope = Effect.runSync(Scope.make())

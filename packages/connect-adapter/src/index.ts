@@ -4,7 +4,13 @@ export { bearerToken } from "./bearerToken.ts"
 export { categoryToCode } from "./categoryToCode.ts"
 export { type Call, type EdgeRunner, makeEdgeRunner } from "./EdgeRunner.ts"
 export { makeTodoConnect, type TodoConnect } from "./TodoConnect.ts"
-export { makeTodoNodeHandler, type TodoNodeHandler, type TodoNodeHandlerOptions, todoServicePathPrefix } from "./todoNodeHandler.ts"
+export {
+  makeTodoNodeHandler,
+  makeTodoNodeHandlerFactory,
+  type TodoNodeHandler,
+  type TodoNodeHandlerOptions,
+  todoServicePathPrefix
+} from "./todoNodeHandler.ts"
 export { makeTodoRoutes } from "./todoRoutes.ts"
 export { todoOperations } from "./todoOperations.ts"
 export { compileJsonWriter } from "./jsonWriter.ts"

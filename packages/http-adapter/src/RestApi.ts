@@ -15,7 +15,7 @@ import { AuthenticationLive } from "./middleware/AuthenticationLive.ts"
 import { AvailabilityLive } from "./middleware/AvailabilityLive.ts"
 import { BodyLimitLive } from "./middleware/BodyLimitLive.ts"
 import { MediaTypeLive } from "./middleware/MediaTypeLive.ts"
-import { PathDelimitersLive } from "./middleware/PathDelimitersLive.ts"
+import { RawInputLive } from "./middleware/RawInputLive.ts"
 import { RequestErrorsLive } from "./middleware/RequestErrorsLive.ts"
 import { UnmatchedRequestsLive } from "./routing/UnmatchedRequests.ts"
 
@@ -40,5 +40,5 @@ export const RestApiLive = Layer.mergeAll(
     SessionsHandlers,
     UsersHandlers
   ]),
-  Layer.provide([AuthenticationLive, AvailabilityLive, BodyLimitLive, MediaTypeLive, PathDelimitersLive, RequestErrorsLive])
+  Layer.provide([AuthenticationLive, AvailabilityLive, BodyLimitLive, MediaTypeLive, RawInputLive, RequestErrorsLive])
 )

@@ -16,13 +16,13 @@ import { callConnect, callGrpcWeb, codeNames, envelope, grpcSession, type Protoc
 const failureCodes = new Set(["internal", "unknown", "unavailable", "data_loss", "malformed", "no answer within 10 s"])
 
 /**
- * connect-es 2.2 reports bytes that do not parse as the message, or a compressed envelope without
- * an encoding, as `internal` (grpc-go does the same for unmarshalling); it does so before any
- * interceptor runs, so the adapter cannot map it. Clean, framed, and never logged as a failure:
- * counted apart, and accepted only with these messages.
+ * A compressed envelope without an encoding is a protocol violation that gRPC answers `internal`
+ * (grpc-go does the same), before any interceptor runs. Clean, framed, and never logged as a
+ * failure: counted apart, and accepted only with this message. Bytes that do not parse as the
+ * message are `invalid_argument` (the project's patch of connect-es, docs/DECISIONS.md).
  */
 const isLibraryDecodeError = (answer: RpcAnswer) =>
-  answer.code === "internal" && /^(parse binary: |received compressed envelope, but do not know how to decompress)/u.test(answer.message)
+  answer.code === "internal" && /^received compressed envelope, but do not know how to decompress/u.test(answer.message)
 const oneMiB = 1024 * 1024
 /** Node's HTTP/2 client gave up on a session after about 10 of them (docs/RELIABILITY.md, promise 2b). */
 const oversizeOnOneSession = 50
@@ -152,7 +152,7 @@ for (const kind of targets) {
               send(rpc),
               new Promise<RpcAnswer>((resolve) => setTimeout(() => resolve({ code: "no answer within 10 s", message: "", ms: 10_000 }), 10_000).unref())
             ]).catch((error: unknown): RpcAnswer => ({ code: "malformed", message: `no answer: ${String(error)}`, ms: 0 }))
-            const code = isLibraryDecodeError(answer) ? "internal (binary decode, by connect-es)" : answer.code
+            const code = isLibraryDecodeError(answer) ? "internal (compressed without an encoding)" : answer.code
             byCode[code] = (byCode[code] ?? 0) + 1
             latencies.push(answer.ms)
             const wrong = failureCodes.has(code) || (rpc.expect !== undefined && code !== rpc.expect)

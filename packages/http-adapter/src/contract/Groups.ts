@@ -34,7 +34,7 @@ import {
   Unauthorized,
   Unavailable
 } from "./Problems.ts"
-import { PathDelimiters } from "./PathDelimiters.ts"
+import { RawInput } from "./RawInput.ts"
 import { pathId } from "./PathId.ts"
 import { InputFailure } from "./RequestErrors.ts"
 import { RequiredOperation } from "./RequiredOperation.ts"
@@ -63,7 +63,7 @@ export class AuthGroup extends HttpApiGroup.make("auth").add(
     success: LoginDto,
     error: [Unauthorized, TooManyRequestsWithRetryAfter]
   })
-) {}
+).middleware(RawInput) {}
 
 export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
   HttpApiEndpoint.post("create", "/activite/create", {
@@ -94,7 +94,7 @@ export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
     success: ActiviteDto,
     error: [NotFoundEmptyBody, Forbidden]
   }).annotate(RequiredOperation, "activity.read")
-).middleware(PathDelimiters).middleware(Authentication) {}
+).middleware(RawInput).middleware(Authentication) {}
 
 export class AthletesGroup extends HttpApiGroup.make("athletes").add(
   HttpApiEndpoint.post("create", "/athletes/create", {
@@ -120,7 +120,7 @@ export class AthletesGroup extends HttpApiGroup.make("athletes").add(
     success: HttpApiSchema.NoContent,
     error: [NotFoundEmptyBody, Forbidden]
   }).annotate(RequiredOperation, "athlete.delete")
-).middleware(PathDelimiters).middleware(Authentication) {}
+).middleware(RawInput).middleware(Authentication) {}
 
 /** The seed's session queries under the athlete prefix: any authenticated caller. */
 export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
@@ -146,7 +146,7 @@ export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
     success: Schema.Array(Summary),
     error: Forbidden
   }).annotate(RequiredOperation, "schedule.read")
-).middleware(PathDelimiters).middleware(Authentication) {}
+).middleware(RawInput).middleware(Authentication) {}
 
 export class SessionsGroup extends HttpApiGroup.make("sessions").add(
   HttpApiEndpoint.post("create", "/session/create", {
@@ -172,7 +172,7 @@ export class SessionsGroup extends HttpApiGroup.make("sessions").add(
     success: HttpApiSchema.NoContent,
     error: [NotFound, InvalidRequest, Forbidden]
   }).annotate(RequiredOperation, "session.update")
-).middleware(PathDelimiters).middleware(Authentication) {}
+).middleware(RawInput).middleware(Authentication) {}
 
 const coachEndpoints = <const Name extends string>(name: Name, prefix: "" | "/coaches") =>
   HttpApiGroup.make(name).add(
@@ -196,7 +196,7 @@ const coachEndpoints = <const Name extends string>(name: Name, prefix: "" | "/co
       success: HttpApiSchema.NoContent,
       error: [NotFound, Conflict, Forbidden]
     }).annotate(RequiredOperation, "coach.delete")
-  ).middleware(PathDelimiters).middleware(Authentication)
+  ).middleware(RawInput).middleware(Authentication)
 
 /** The seed gives the coach paths without a prefix; CONTRACT.md serves them there and under `/coaches`. */
 export class CoachesGroup extends coachEndpoints("coaches", "/coaches") {}
@@ -223,7 +223,7 @@ export class UsersGroup extends HttpApiGroup.make("users").add(
     success: HttpApiSchema.NoContent,
     error: [NotFound, Conflict, Forbidden]
   }).annotate(RequiredOperation, "user.delete")
-).middleware(PathDelimiters).middleware(Authentication) {}
+).middleware(RawInput).middleware(Authentication) {}
 
 export class AdminsGroup extends HttpApiGroup.make("admins").add(
   HttpApiEndpoint.post("create", "/admins/create", {
@@ -246,4 +246,4 @@ export class AdminsGroup extends HttpApiGroup.make("admins").add(
     success: HttpApiSchema.NoContent,
     error: [NotFound, Forbidden]
   }).annotate(RequiredOperation, "admin.delete")
-).middleware(PathDelimiters).middleware(Authentication) {}
+).middleware(RawInput).middleware(Authentication) {}

@@ -1,0 +1,51 @@
+import { Effect, Layer } from "effect"
+import { HttpServerRequest } from "effect/http"
+import type { HttpApiEndpoint } from "effect/http-api"
+import { InvalidRequest } from "../contract/Problems.ts"
+import { RawInput } from "../contract/RawInput.ts"
+import { answerBadInput } from "./badInput.ts"
+
+/** The parameter of `template` (`/session/:id`) whose segment holds the character at `index` of `path`; `path` for a fixed segment. */
+const parameterAt = (template: string, path: string, index: number) => {
+  const segment = path.slice(0, index).split("/").length - 1
+  const name = template.split("/")[segment]
+  return { field: name?.startsWith(":") ? name.slice(1) : "path", value: path.split("/")[segment] ?? "" }
+}
+
+const delimiterIn = (endpoint: HttpApiEndpoint.Top, path: string) => {
+  const index = path.search(/[;#]/u)
+  if (index === -1) return undefined
+  const { field, value } = parameterAt(endpoint.path, path, index)
+  return { field, message: `Expected no ";" or "#" in a path segment (they are written %3B and %23), got ${JSON.stringify(value)}` }
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+const isUtf8 = (bytes: ArrayBuffer) => {
+  try {
+    utf8.decode(bytes)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const hasBody = (headers: HttpServerRequest.HttpServerRequest["headers"]) =>
+  headers["transfer-encoding"] !== undefined || (headers["content-length"] !== undefined && headers["content-length"] !== "0")
+
+export const RawInputLive = Layer.succeed(RawInput, (httpEffect, { endpoint }) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const path = request.url.split("?")[0]!
+    let issue = delimiterIn(endpoint, path)
+    if (issue === undefined && hasBody(request.headers)) {
+      // Read once: the payload's decoder reads the same buffer afterwards. A body over the limit
+      // is a defect here as in the decoder, which the BodyLimit middleware answers.
+      const bytes = yield* Effect.orDie(request.arrayBuffer)
+      if (!isUtf8(bytes)) issue = { field: "body", message: "Expected JSON text in UTF-8, got bytes that are not UTF-8" }
+    }
+    if (issue === undefined) return yield* httpEffect
+    const { field, message } = issue
+    const detail = `${field}: ${message}`
+    return yield* answerBadInput(endpoint, detail, (instance) => new InvalidRequest({ detail, instance, errors: [{ field, message }] }))
+  }))
