@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs"
 import * as Http2 from "node:http2"
 import * as Net from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { recordResult } from "../reliability/support/results.ts"
 import { http1, sleep } from "../support/requests.ts"
 import { type ServerProcess, startServer } from "../support/ServerProcess.ts"
 
@@ -147,14 +148,17 @@ describe("connections, streams and timeouts are bounded", { timeout: 120_000 }, 
     })()
     await sleep(500)
     const answers: Array<number> = []
+    const latencies: Array<number> = []
     let mostFds = 0
     // A client that sends at once, as clients do (an HTTP/2 session held open without a stream is idle).
     const normal = h2Session(server.port)
     answers.push(await h2Get(normal.session, "/health/live").catch(() => 0))
     for (let i = 0; i < 20; i++) {
       // A fresh HTTP/1.1 connection, and a new stream on a kept HTTP/2 session.
+      const started = performance.now()
       answers.push((await http1(server.port, "/health/ready")).status)
       answers.push(await h2Get(normal.session, "/health/live").catch(() => 0))
+      latencies.push(performance.now() - started)
       mostFds = Math.max(mostFds, openFds(server))
       await sleep(50)
     }
@@ -165,6 +169,15 @@ describe("connections, streams and timeouts are bounded", { timeout: 120_000 }, 
     for (const { session } of flood.sessions) session.destroy()
     normal.session.close()
 
+    recordResult("connection-flood", {
+      limits,
+      floodConnections: opened,
+      floodStalledStreams: flood.sessions.length * 20,
+      normalAnswers: answers.length,
+      normalAnswered200: answers.filter((status) => status === 200).length,
+      normalPairMsMax: Math.round(Math.max(...latencies)),
+      mostOpenDescriptors: mostFds
+    })
     expect(opened).toBeGreaterThan(5 * Number(limits.MAX_CONNECTIONS))
     expect(answers).toEqual(Array.from({ length: 41 }, () => 200))
     // The process's descriptors stay near MAX_CONNECTIONS: the database, the listener, and connections being closed.
