@@ -1,3 +1,3 @@
 import { defineConfig } from "tsup"
 
-export default defineConfig({ entry: ["src/index.ts", "src/gen.ts"], format: ["esm"], dts: true, sourcemap: true, clean: true })
+export default defineConfig({ entry: ["src/index.ts"], format: ["esm"], dts: true, sourcemap: true, clean: true })

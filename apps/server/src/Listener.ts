@@ -8,6 +8,7 @@ import * as Http2 from "node:http2"
 import * as Net from "node:net"
 import { AppConfig } from "./AppConfig.ts"
 import { detectProtocol } from "./Http2Preface.ts"
+import { answerClientError } from "./listener/clientErrors.ts"
 import { Connections } from "./listener/Connections.ts"
 import { Http2Sessions } from "./listener/Http2Sessions.ts"
 import { setSecurityHeaders } from "./listener/securityHeaders.ts"
@@ -150,6 +151,13 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
   http1.emit("listening")
   // An idle kept-alive connection reaching the idle timeout is closed gently too, not destroyed.
   http1.on("timeout", (socket: Net.Socket) => connections.closeGently(socket))
+  http1.on(
+    "clientError",
+    answerClientError(
+      (socket) => (connections.get(socket) === undefined ? socket.destroy() : connections.closeGently(socket)),
+      (socket) => Array.from(connections.get(socket)?.exchanges ?? []).some(({ response }) => response.headersSent)
+    )
+  )
   const http2 = Http2.createServer({ settings: { maxConcurrentStreams: limits.maxStreamsPerSession } }, onRequest)
   // The connection being handed to the HTTP/2 server, whose `session` event names no socket of ours.
   let handingOver: ReturnType<typeof connections.accept>

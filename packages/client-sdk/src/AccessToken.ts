@@ -1,4 +1,4 @@
-import type { LoginDto } from "@club/http-adapter/contract"
+import type { LoginDto } from "@club/contract/rest"
 
 /** A bearer token and the moment (epoch milliseconds) it stops being accepted, when known. */
 export interface AccessToken {

@@ -1,4 +1,4 @@
-import type { ClubApi, SessionInput } from "@club/http-adapter/contract"
+import type { ClubApi, SessionInput } from "@club/contract/rest"
 import type { Schema } from "effect"
 
 type Groups = (typeof ClubApi)["groups"]

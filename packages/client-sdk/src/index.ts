@@ -34,7 +34,7 @@ export * from "./Ids.ts"
 
 // ---- Shared
 export { type AccessToken, TOKEN_EXPIRED_MESSAGE } from "./AccessToken.ts"
-export type { ListTasksResponse, TaskResponse } from "@club/connect-adapter/gen"
+export type { ListTasksResponse, TaskResponse } from "@club/contract/todo"
 // The contract's error classes and DTO schemas (each also names its type).
 export {
   ActiviteDto,
@@ -58,4 +58,4 @@ export {
   Unauthorized,
   Unavailable,
   UserDto
-} from "@club/http-adapter/contract"
+} from "@club/contract/rest"

@@ -1,6 +1,6 @@
 import { InvalidInput, TaskCreate } from "@club/core"
 import { Effect, Schema, SchemaIssue } from "effect"
-import type { CreateTaskRequest } from "./gen.ts"
+import type { CreateTaskRequest } from "@club/contract/todo"
 
 /** The bound of a failed `isMaxLength` check, read from the check's own description. */
 const maxLengthOf = (issue: SchemaIssue.Filter): number | undefined => {

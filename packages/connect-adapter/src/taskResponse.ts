@@ -1,6 +1,6 @@
 import type { Task } from "@club/core"
 import type { MessageInitShape } from "@bufbuild/protobuf"
-import type { TaskResponseSchema } from "./gen.ts"
+import type { TaskResponseSchema } from "@club/contract/todo"
 
 export type TaskResponseInit = MessageInitShape<typeof TaskResponseSchema>
 

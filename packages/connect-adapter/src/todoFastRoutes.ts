@@ -1,7 +1,7 @@
 import { type AuthService, CurrentActor, type DomainError, type TaskService } from "@club/core"
 import { Effect } from "effect"
 import { authenticateBearer } from "./authenticateBearer.ts"
-import { TodoService } from "./gen.ts"
+import { TodoService } from "@club/contract/todo"
 import { todoOperations } from "./todoOperations.ts"
 import type { FastUnaryRoute } from "./unaryFastPath.ts"
 

@@ -4,7 +4,7 @@ import { type ConnectNodeAdapterOptions, connectNodeAdapter } from "@connectrpc/
 import { Effect } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2"
-import { TodoService } from "./gen.ts"
+import { TodoService } from "@club/contract/todo"
 import { makeTodoConnect } from "./TodoConnect.ts"
 import { makeUnaryFastPath } from "./unaryFastPath.ts"
 import { answerUnknownMethods } from "./unknownMethods.ts"

@@ -2,7 +2,7 @@ import type { TaskService } from "@club/core"
 import type { ConnectRouter } from "@connectrpc/connect"
 import { asCaller } from "./asCaller.ts"
 import type { EdgeRunner } from "./EdgeRunner.ts"
-import { TodoService } from "./gen.ts"
+import { TodoService } from "@club/contract/todo"
 import { todoOperations } from "./todoOperations.ts"
 
 /** Registers TodoService: each RPC is core's TaskService run as the authenticated caller. */

@@ -3,7 +3,7 @@ import { Code, createClient, createRouterTransport } from "@connectrpc/connect"
 import { createConnectTransport } from "@connectrpc/connect-node"
 import { Layer, Logger, ManagedRuntime } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { TodoService } from "../src/gen.ts"
+import { TodoService } from "@club/contract/todo"
 import { makeTodoConnect } from "../src/index.ts"
 import {
   BrokenTaskRepository,

@@ -1,7 +1,7 @@
 import { create, type DescMessage, type MessageInitShape, toJsonString } from "@bufbuild/protobuf"
 import { TimestampSchema } from "@bufbuild/protobuf/wkt"
 import { describe, expect, it } from "vitest"
-import { ListTasksResponseSchema, TaskResponseSchema } from "../src/gen.ts"
+import { ListTasksResponseSchema, TaskResponseSchema } from "@club/contract/todo"
 import { compileJsonWriter } from "../src/jsonWriter.ts"
 
 const protobufEs = <Desc extends DescMessage>(schema: Desc, init: MessageInitShape<Desc>) =>

@@ -1,6 +1,6 @@
 import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ClubApi } from "./contract/Api.ts"
+import { ClubApi } from "@club/contract/rest"
 import { DocsPageLive } from "./docs/DocsPage.ts"
 import { ActivitiesHandlers } from "./handlers/activities.ts"
 import { AdminsHandlers } from "./handlers/admins.ts"

@@ -1,4 +1,3 @@
-export * from "./contract.ts"
 export { Readiness } from "./handlers/health.ts"
 export { TrustedProxies, trustingProxies } from "./handlers/clientAddress.ts"
 export { RestApiLive } from "./RestApi.ts"

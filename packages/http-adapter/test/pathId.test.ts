@@ -3,8 +3,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Exit, Schema } from "effect"
 import { OpenApi } from "effect/http-api"
 import type { IncomingMessage } from "node:http"
-import { ClubApi } from "../src/contract/Api.ts"
-import { pathId } from "../src/contract/PathId.ts"
+import { ClubApi } from "@club/contract/rest"
+import { pathId } from "@club/contract/rest"
 import { plainReadPath } from "../src/fastReads/plainRead.ts"
 
 const SessionPathId = Schema.Struct({ id: pathId(SessionId) })

@@ -8,9 +8,9 @@ import { startServer, type ServerProcess } from "../support/ServerProcess.ts"
 import { createTemporaryDatabase } from "../support/TemporaryDatabase.ts"
 import { adminPassword, loginAsAdmin } from "./support/login.ts"
 
-const connectAdapter = fileURLToPath(new URL("../../../../packages/connect-adapter/", import.meta.url))
-const protoFile = `${connectAdapter}proto/todo.proto`
-const buf = `${connectAdapter}node_modules/.bin/buf`
+const contract = fileURLToPath(new URL("../../../../packages/contract/", import.meta.url))
+const protoFile = `${contract}proto/todo.proto`
+const buf = `${contract}node_modules/.bin/buf`
 
 const database = await createTemporaryDatabase()
 afterAll(() => database?.drop())

@@ -1,4 +1,4 @@
-import { TodoService } from "@club/connect-adapter/gen"
+import { TodoService } from "@club/contract/todo"
 import { Code, ConnectError, createClient, type Interceptor, type Transport } from "@connectrpc/connect"
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node"
 import { mkdtemp, rm } from "node:fs/promises"

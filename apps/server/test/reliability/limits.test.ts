@@ -1,4 +1,4 @@
-import { CreateTaskRequestSchema, ListTasksRequestSchema } from "@club/connect-adapter/gen"
+import { CreateTaskRequestSchema, ListTasksRequestSchema } from "@club/contract/todo"
 import { create, toBinary, toJsonString } from "@bufbuild/protobuf"
 import * as Http2 from "node:http2"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"

@@ -1,4 +1,4 @@
-import { CreateTaskRequestSchema, DeleteTaskRequestSchema, ListTasksRequestSchema, TodoService } from "@club/connect-adapter/gen"
+import { CreateTaskRequestSchema, DeleteTaskRequestSchema, ListTasksRequestSchema, TodoService } from "@club/contract/todo"
 import { create, toBinary, toJsonString } from "@bufbuild/protobuf"
 import { ConnectError, createClient } from "@connectrpc/connect"
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node"

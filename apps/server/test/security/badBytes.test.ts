@@ -1,4 +1,4 @@
-import { CreateTaskRequestSchema } from "@club/connect-adapter/gen"
+import { CreateTaskRequestSchema } from "@club/contract/todo"
 import { create, toBinary } from "@bufbuild/protobuf"
 import * as Http2 from "node:http2"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"

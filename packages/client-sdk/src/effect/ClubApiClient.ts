@@ -1,4 +1,4 @@
-import type { UserDto } from "@club/http-adapter/contract"
+import type { UserDto } from "@club/contract/rest"
 import { Clock, Context, Effect, Layer } from "effect"
 import { type AccessToken, fromBearer, fromLogin } from "../AccessToken.ts"
 import { login, type LoginOptions } from "../rest/login.ts"

@@ -1,4 +1,4 @@
-import type { UserDto } from "@club/http-adapter/contract"
+import type { UserDto } from "@club/contract/rest"
 import { Clock, Effect } from "effect"
 import { isExpired } from "../AccessToken.ts"
 import {

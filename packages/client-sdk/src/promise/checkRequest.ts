@@ -1,4 +1,4 @@
-import { ClubApi } from "@club/http-adapter/contract"
+import { ClubApi } from "@club/contract/rest"
 import { Effect, Schema } from "effect"
 import { InvalidInput } from "./InvalidInput.ts"
 import type { Plain } from "./Plain.ts"

@@ -1,4 +1,4 @@
-import type { ClubApi } from "@club/http-adapter/contract"
+import type { ClubApi } from "@club/contract/rest"
 import type { HttpApiClient } from "effect/http-api"
 
 /** The typed REST client of the whole contract: one object per group, one method per endpoint. */

@@ -1,4 +1,4 @@
-import { Authentication } from "@club/http-adapter/contract"
+import { Authentication } from "@club/contract/rest"
 import { Clock, Effect } from "effect"
 import { HttpClientRequest } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"

@@ -1,4 +1,4 @@
-import { ClubApi } from "@club/http-adapter/contract"
+import { ClubApi } from "@club/contract/rest"
 import { Effect } from "effect"
 import { FetchHttpClient, HttpClient } from "effect/http"
 import { HttpApiClient } from "effect/http-api"

@@ -1,5 +1,5 @@
-import type { TaskResponse } from "@club/connect-adapter/gen"
-import { TodoService } from "@club/connect-adapter/gen"
+import type { TaskResponse } from "@club/contract/todo"
+import { TodoService } from "@club/contract/todo"
 import { createClient, type Transport } from "@connectrpc/connect"
 import { Effect } from "effect"
 import { TodoRpcError } from "./TodoRpcError.ts"

@@ -2,7 +2,7 @@ import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiScalar } from "effect/http-api"
 import { createHash } from "node:crypto"
-import { ClubApi } from "../contract/Api.ts"
+import { ClubApi } from "@club/contract/rest"
 
 /** The inline scripts of a page, each as a CSP source expression (`'sha256-…'`). */
 const scriptHashes = (html: string): Array<string> =>

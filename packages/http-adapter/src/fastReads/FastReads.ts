@@ -2,8 +2,8 @@ import { AuthService, CurrentActor, type DomainError, isAllowed, type Operation 
 import { Cause, Context, Effect, Exit, Option, Schema } from "effect"
 import type { HttpApiEndpoint } from "effect/http-api"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { ActivitiesGroup, AdminsGroup, AthletesGroup, CoachesGroup, SessionsGroup, UsersGroup } from "../contract/Groups.ts"
-import { RequiredOperation } from "../contract/RequiredOperation.ts"
+import { ActivitiesGroup, AdminsGroup, AthletesGroup, CoachesGroup, SessionsGroup, UsersGroup } from "@club/contract/rest"
+import { RequiredOperation } from "@club/contract/rest"
 import { RecordReads } from "../handlers/recordReads.ts"
 import { plainBearerToken, plainReadPath } from "./plainRead.ts"
 

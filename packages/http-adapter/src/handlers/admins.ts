@@ -1,7 +1,7 @@
 import { AdminCreate, AdminService, AdminUpdate } from "@club/core"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ClubApi } from "../contract/Api.ts"
+import { ClubApi } from "@club/contract/rest"
 import { problems, problemsWithReason } from "./problems.ts"
 import { RecordReads } from "./recordReads.ts"
 import { toAdminDto } from "./toDto.ts"

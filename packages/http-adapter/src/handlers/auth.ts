@@ -1,7 +1,7 @@
 import { AuthService } from "@club/core"
 import { Effect, Redacted } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ClubApi } from "../contract/Api.ts"
+import { ClubApi } from "@club/contract/rest"
 import { clientAddress } from "./clientAddress.ts"
 import { problems } from "./problems.ts"
 import { toUserDto } from "./toDto.ts"

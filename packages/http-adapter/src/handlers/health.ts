@@ -1,8 +1,8 @@
 import { Context, Effect } from "effect"
 import { HttpMiddleware } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { ClubApi } from "../contract/Api.ts"
-import { Unavailable } from "../contract/Problems.ts"
+import { ClubApi } from "@club/contract/rest"
+import { Unavailable } from "@club/contract/rest"
 
 /** Whether the service can serve requests now (its database answers); the server provides it. */
 export class Readiness extends Context.Service<Readiness, {

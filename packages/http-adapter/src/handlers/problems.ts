@@ -1,7 +1,7 @@
 import type { DomainError } from "@club/core"
 import { Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { Conflict, Forbidden, InvalidRequest, NotFound, TooManyRequests, Unauthorized } from "../contract/Problems.ts"
+import { Conflict, Forbidden, InvalidRequest, NotFound, TooManyRequests, Unauthorized } from "@club/contract/rest"
 
 /** The problem each error category answers with. */
 export type ProblemFor<E extends DomainError> = E["category"] extends infer C ?

@@ -1,7 +1,7 @@
 import { ScheduleService } from "@club/core"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ClubApi } from "../contract/Api.ts"
+import { ClubApi } from "@club/contract/rest"
 import { problems } from "./problems.ts"
 import { toSummary } from "./toDto.ts"
 

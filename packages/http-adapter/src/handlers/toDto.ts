@@ -1,5 +1,5 @@
 import type { Activity, Admin, Athlete, Coach, Session, User } from "@club/core"
-import type { ActiviteDto, AdminDto, AthleteDto, CoachDto, SessionDto, Summary, UserDto } from "../contract/Dto.ts"
+import type { ActiviteDto, AdminDto, AthleteDto, CoachDto, SessionDto, Summary, UserDto } from "@club/contract/rest"
 
 /** Domain records to the seed's wire shapes, quirks included. */
 

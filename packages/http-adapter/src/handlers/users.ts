@@ -1,7 +1,7 @@
 import { UserCreate, UserService, UserUpdate } from "@club/core"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ClubApi } from "../contract/Api.ts"
+import { ClubApi } from "@club/contract/rest"
 import { problems, problemsWithReason } from "./problems.ts"
 import { RecordReads } from "./recordReads.ts"
 import { toUserDto } from "./toDto.ts"

@@ -1,8 +1,8 @@
 import { AuthService, CurrentActor } from "@club/core"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpServerRequest, HttpServerRespondable } from "effect/http"
-import { Authentication } from "../contract/Authentication.ts"
-import { Unauthorized } from "../contract/Problems.ts"
+import { Authentication } from "@club/contract/rest"
+import { Unauthorized } from "@club/contract/rest"
 import { respondWithHeaders } from "./respond.ts"
 import { roleRefusal } from "./RoleGate.ts"
 

@@ -1,7 +1,7 @@
 import { isUnavailable } from "@club/core"
 import { Effect, Layer } from "effect"
-import { Availability } from "../contract/Availability.ts"
-import { Unavailable } from "../contract/Problems.ts"
+import { Availability } from "@club/contract/rest"
+import { Unavailable } from "@club/contract/rest"
 import { requestPath } from "../handlers/problems.ts"
 
 const unavailableDetail = "The database is unreachable; retry later"

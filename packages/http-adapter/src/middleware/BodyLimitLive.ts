@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { HttpServerError, HttpServerRequest } from "effect/http"
-import { BodyLimit } from "../contract/BodyLimit.ts"
-import { ContentTooLarge } from "../contract/Problems.ts"
+import { BodyLimit } from "@club/contract/rest"
+import { ContentTooLarge } from "@club/contract/rest"
 
 const isBodyTooLarge = (defect: unknown) =>
   HttpServerError.isHttpServerError(defect) &&

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { MediaType } from "../contract/MediaType.ts"
-import { UnsupportedMediaType } from "../contract/Problems.ts"
+import { MediaType } from "@club/contract/rest"
+import { UnsupportedMediaType } from "@club/contract/rest"
 import { answerBadInput } from "./badInput.ts"
 
 /** The framework answers a body of another media type with a bare 415 before any handler runs. */

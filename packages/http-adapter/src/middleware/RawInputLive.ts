@@ -1,8 +1,8 @@
 import { Effect, Layer } from "effect"
 import { HttpServerRequest } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
-import { InvalidRequest } from "../contract/Problems.ts"
-import { RawInput } from "../contract/RawInput.ts"
+import { InvalidRequest } from "@club/contract/rest"
+import { RawInput } from "@club/contract/rest"
 import { answerBadInput } from "./badInput.ts"
 
 /** The parameter of `template` (`/session/:id`) whose segment holds the character at `index` of `path`; `path` for a fixed segment. */

@@ -1,7 +1,7 @@
 import { Effect, SchemaIssue } from "effect"
 import { HttpApiError, HttpApiMiddleware } from "effect/http-api"
-import { InvalidRequest } from "../contract/Problems.ts"
-import { RequestErrors } from "../contract/RequestErrors.ts"
+import { InvalidRequest } from "@club/contract/rest"
+import { RequestErrors } from "@club/contract/rest"
 import { answerBadInput } from "./badInput.ts"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()

@@ -2,8 +2,8 @@ import { type Actor, Forbidden as RoleRefused, isAllowed } from "@club/core"
 import { Context, Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
-import { Forbidden } from "../contract/Problems.ts"
-import { RequiredOperation } from "../contract/RequiredOperation.ts"
+import { Forbidden } from "@club/contract/rest"
+import { RequiredOperation } from "@club/contract/rest"
 
 /**
  * Core's role check, made before the request is decoded: a caller whose role may not perform the

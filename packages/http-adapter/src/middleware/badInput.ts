@@ -1,7 +1,7 @@
 import { Context, Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
-import { InputFailure } from "../contract/RequestErrors.ts"
+import { InputFailure } from "@club/contract/rest"
 import { requestPath } from "../handlers/problems.ts"
 
 /**

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRespondable, HttpServerResponse } from "effect/http"
 import { HttpApi } from "effect/http-api"
-import { ClubApi } from "../contract/Api.ts"
-import { MethodNotAllowed, NotFound } from "../contract/Problems.ts"
+import { ClubApi } from "@club/contract/rest"
+import { MethodNotAllowed, NotFound } from "@club/contract/rest"
 
 /** A path the server serves, and the methods it takes there. */
 interface ServedPath {

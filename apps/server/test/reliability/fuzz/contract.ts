@@ -1,4 +1,4 @@
-import { Authentication, ClubApi } from "@club/http-adapter/contract"
+import { Authentication, ClubApi } from "@club/contract/rest"
 import { Cause, Effect, Exit, type Schema } from "effect"
 import { HttpClientError, HttpClientRequest, HttpClientResponse } from "effect/http"
 import { HttpApi, HttpApiClient } from "effect/http-api"

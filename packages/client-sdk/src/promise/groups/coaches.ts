@@ -1,4 +1,4 @@
-import type { CoachDto, CoachInput } from "@club/http-adapter/contract"
+import type { CoachDto, CoachInput } from "@club/contract/rest"
 import { Effect } from "effect"
 import type { RestClient } from "../../rest/RestClient.ts"
 import { checkRequest } from "../checkRequest.ts"

@@ -1,4 +1,4 @@
-import type { HealthDto } from "@club/http-adapter/contract"
+import type { HealthDto } from "@club/contract/rest"
 import type { RestClient } from "../../rest/RestClient.ts"
 import { run } from "../run.ts"
 

@@ -1,4 +1,4 @@
-import type { TaskResponse } from "@club/connect-adapter/gen"
+import type { TaskResponse } from "@club/contract/todo"
 import type { NewTask, TodoClient } from "../../todo/TodoClient.ts"
 import { run } from "../run.ts"
 

@@ -1,4 +1,4 @@
-import type { UserCreateInput, UserDto, UserUpdateInput } from "@club/http-adapter/contract"
+import type { UserCreateInput, UserDto, UserUpdateInput } from "@club/contract/rest"
 import { Effect } from "effect"
 import type { RestClient } from "../../rest/RestClient.ts"
 import { checkRequest } from "../checkRequest.ts"

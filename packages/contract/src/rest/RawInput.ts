@@ -9,6 +9,6 @@ import { InvalidRequest } from "./Problems.ts"
  * or the body (see `InputFailure`). Added to a group before `Authentication`, so that it runs
  * after the role check, as decoding does.
  */
-export class RawInput extends HttpApiMiddleware.Service<RawInput>()("@club/http-adapter/RawInput", {
+export class RawInput extends HttpApiMiddleware.Service<RawInput>()("@club/contract/RawInput", {
   error: InvalidRequest
 }) {}

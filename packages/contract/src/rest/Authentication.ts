@@ -4,7 +4,7 @@ import { Unauthorized } from "./Problems.ts"
 
 /** `Authorization: Bearer <token>` on every endpoint but health, login and the docs; provides the actor. */
 export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: CurrentActor }>()(
-  "@club/http-adapter/Authentication",
+  "@club/contract/Authentication",
   {
     security: { bearer: HttpApiSecurity.bearer },
     error: Unauthorized,

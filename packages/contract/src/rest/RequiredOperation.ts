@@ -5,6 +5,6 @@ import { Context } from "effect"
  * The operation of core's role table that an endpoint performs. Authentication refuses a caller
  * whose role the table does not allow before the request is decoded (see `RoleGate`).
  */
-export const RequiredOperation = Context.Reference<Operation | undefined>("@club/http-adapter/RequiredOperation", {
+export const RequiredOperation = Context.Reference<Operation | undefined>("@club/contract/RequiredOperation", {
   defaultValue: () => undefined
 })

@@ -15,11 +15,11 @@ export type InputFailureShape =
   /** 400 plain text (session create). */
   | "badRequestText"
 
-export const InputFailure = Context.Reference<InputFailureShape>("@club/http-adapter/InputFailure", {
+export const InputFailure = Context.Reference<InputFailureShape>("@club/contract/InputFailure", {
   defaultValue: () => "problem"
 })
 
 /** Renders request decoding failures in the shape the endpoint's `InputFailure` annotation names. */
-export class RequestErrors extends HttpApiMiddleware.Service<RequestErrors>()("@club/http-adapter/RequestErrors", {
+export class RequestErrors extends HttpApiMiddleware.Service<RequestErrors>()("@club/contract/RequestErrors", {
   error: InvalidRequest
 }) {}
