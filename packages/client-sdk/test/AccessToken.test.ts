@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { fromBearer, fromLogin, isExpired } from "../src/AccessToken.ts"
+import { fromBearer, fromLogin, isExpired } from "../src/shared/AccessToken.ts"
+import { userId } from "../src/shared/Ids.ts"
 
 const jwt = (claims: object) => `e30.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.sig`
 
@@ -14,7 +15,7 @@ describe("AccessToken", () => {
   })
 
   it("measures a login's expiresIn on the local clock", () => {
-    const login = { token: "t", tokenType: "Bearer", expiresIn: 60, user: { id: 1, name: "a", email: null, role: "ADMIN" } } as const
+    const login = { token: "t", tokenType: "Bearer", expiresIn: 60, user: { id: userId(1), name: "a", email: null, role: "ADMIN" } } as const
     expect(fromLogin(login, 1_000).expiresAt).toBe(61_000)
   })
 

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { afterAll, beforeAll } from "vitest"
-import { ClubApiClient, coachId, sessionId, TOKEN_EXPIRED_MESSAGE } from "../src/index.ts"
+import { ClubApiClient, coachId, sessionId, TOKEN_EXPIRED_MESSAGE, withCallOptions } from "../src/index.ts"
 import { json, problem, startFakeServer, text } from "./fakeServer.ts"
 
 const jwt = (exp: number) => `e30.${Buffer.from(JSON.stringify({ exp })).toString("base64url")}.sig`
@@ -20,6 +20,8 @@ beforeAll(async () => {
         return problem(404, "Not Found", "Coach not found")
       case "POST /todo.TodoService/CreateTask":
         return json(400, { code: "invalid_argument", message: "title must not be blank" })
+      case "GET /session/1":
+        return { status: 200, hang: true }
     }
     return undefined
   })
@@ -56,4 +58,19 @@ describe("the Effect face", () => {
       assert.strictEqual(rpc.code, "unauthenticated")
       assert.strictEqual(server.requests.length, before)
     }).pipe(Effect.provide(ClubApiClient.layer({ baseUrl: server.baseUrl, token: jwt(now() - 5) }))))
+})
+
+describe("the Effect face's own idioms for one call's options", () => {
+  it.live("headers and an idempotency key with withCallOptions; a time limit with Effect.timeout; abandoning by interruption", () =>
+    Effect.gen(function*() {
+      const club = yield* ClubApiClient
+      yield* club.coaches.get({ params: { id: coachId(5) } }).pipe(
+        withCallOptions({ headers: { "x-call": "effect" }, idempotencyKey: "key-1" }),
+        Effect.flip
+      )
+      const sent = server.requests.at(-1)!.headers
+      assert.deepStrictEqual([sent["x-call"], sent["idempotency-key"]], ["effect", "key-1"])
+      const timedOut = yield* club.sessions.get({ params: { id: sessionId(1) } }).pipe(Effect.timeout("150 millis"), Effect.flip)
+      assert.strictEqual(timedOut._tag, "TimeoutError")
+    }).pipe(Effect.provide(ClubApiClient.layer({ baseUrl: server.baseUrl, token: jwt(now() + 600) }))))
 })

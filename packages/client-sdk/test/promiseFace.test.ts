@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ClubApiError, ClubClient } from "../src/index.ts"
+import { activityId, athleteId, ClubApiError, ClubClient, coachId, sessionId } from "../src/index.ts"
 import { json, problem, startFakeServer, text } from "./fakeServer.ts"
 
 const jwt = (exp: number) => `e30.${Buffer.from(JSON.stringify({ exp })).toString("base64url")}.sig`
@@ -27,13 +27,18 @@ beforeAll(async () => {
           ? json(200, { token: jwt(inAnHour()), tokenType: "Bearer", expiresIn: 3600, user: { id: 1, name: "coach", email: null, role: "COACH" } })
           : problem(401, "Unauthorized", "Wrong name or password")
       case "GET /session/7":
-        return json(200, session)
+        return json(200, session, { "x-request-id": "req-read-7" })
       case "GET /session/999":
-        return text(404, "Session not found with id 999")
+        return { ...text(404, "Session not found with id 999"), headers: { "x-request-id": "req-999" } }
       case "GET /coaches/5":
-        return problem(404, "Not Found", "Coach not found")
+        return problem(404, "Not Found", "Coach not found", { instance: "/coaches/5" }, { "x-request-id": "req-coach-5" })
       case "POST /session/create":
         return problem(403, "Forbidden", "Only a coach may create a session")
+      case "POST /coaches/create":
+        return problem(400, "Bad Request", "name: Expected a string", {
+          instance: "/coaches/create",
+          errors: [{ field: "name", message: "Expected a string" }]
+        })
       case "GET /activite/3":
         return { status: 404 }
       case "POST /activite/create":
@@ -47,7 +52,7 @@ beforeAll(async () => {
       case "POST /todo.TodoService/CreateTask":
         return json(400, { code: "invalid_argument", message: "title must not be blank" })
       case "POST /todo.TodoService/ListTasks":
-        return json(200, { tasks: [{ id: "t1", title: "Wax skis", description: "", success: false }] })
+        return json(200, { tasks: [{ id: "0b5f8a8e-8b2f-4b1e-9d3a-2f6c1e7d9a01", title: "Wax skis", description: "", success: false }] })
     }
     return undefined
   })
@@ -66,10 +71,10 @@ const failure = (promise: Promise<unknown>) =>
 
 describe("the Promise face", () => {
   it("logs in, keeps the user and the token's lifetime, and sends the token with every call", async () => {
-    const club = await ClubClient.login({ baseUrl: server.baseUrl, name: "coach", password: "right-password" })
+    const club = await ClubClient.login({ baseUrl: server.baseUrl, name: "coach", password: "right-password", retry: false })
     expect(club.user?.role).toBe("COACH")
     expect(club.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 3500_000)
-    expect(await club.sessions.get(7)).toEqual(session)
+    expect(await club.sessions.get({ params: { id: sessionId(7) } })).toEqual(session)
     expect(server.requests.at(-1)?.authorization).toBe(`Bearer ${club.token}`)
   })
 
@@ -79,33 +84,46 @@ describe("the Promise face", () => {
   })
 
   describe("with a client", () => {
-    const club = () => ClubClient.fromToken({ baseUrl: server.baseUrl, token: jwt(inAnHour()) })
+    const club = () => ClubClient.fromToken({ baseUrl: server.baseUrl, token: jwt(inAnHour()), retry: false })
 
-    it("reads the seed's plain-text 404", async () => {
-      const error = await failure(club().sessions.get(999))
-      expect(error).toMatchObject({ tag: "SessionNotFoundText", status: 404, message: "Session not found with id 999" })
+    it("reads the seed's plain-text 404, with the server's request id", async () => {
+      const error = await failure(club().sessions.get({ params: { id: sessionId(999) } }))
+      expect(error).toMatchObject({ tag: "SessionNotFoundText", status: 404, message: "Session not found with id 999", requestId: "req-999" })
     })
 
-    it("reads a problem's detail", async () => {
-      expect(await failure(club().coaches.get(5))).toMatchObject({ tag: "NotFound", status: 404, message: "Coach not found" })
-      expect(await failure(club().sessions.create({ name: "x" }))).toMatchObject({ tag: "Forbidden", status: 403 })
+    it("reads a problem whole: detail, title, instance, the fields it names, and the request id", async () => {
+      expect(await failure(club().coaches.get({ params: { id: coachId(5) } }))).toMatchObject({
+        tag: "NotFound",
+        status: 404,
+        message: "Coach not found",
+        requestId: "req-coach-5",
+        problem: { type: "about:blank", title: "Not Found", status: 404, detail: "Coach not found", instance: "/coaches/5" }
+      })
+      expect(await failure(club().sessions.create({ payload: { name: "x" } }))).toMatchObject({ tag: "Forbidden", status: 403 })
+      expect((await failure(club().coaches.create({ payload: { name: "x" } }))).problem?.errors).toEqual([
+        { field: "name", message: "Expected a string" }
+      ])
     })
 
     it("reads the seed's empty 404, its 500 'Error: ' text and its 204 failure", async () => {
-      expect(await failure(club().activities.get(3))).toMatchObject({ tag: "NotFoundEmpty", status: 404 })
-      expect(await failure(club().activities.create({ sessionId: 9, name: "Warm-up" }))).toMatchObject({
+      expect(await failure(club().activities.get({ params: { id: activityId(3) } }))).toMatchObject({ tag: "NotFoundEmpty", status: 404 })
+      expect(await failure(club().activities.create({ payload: { sessionId: sessionId(9), name: "Warm-up" } }))).toMatchObject({
         tag: "ActivityFailed",
         status: 500,
         message: "Session 9 not found"
       })
-      expect(await failure(club().athletes.update(4, { name: "A" }))).toMatchObject({ tag: "AthleteUpdateFailed", status: 204 })
+      expect(await failure(club().athletes.update({ params: { id: athleteId(4) }, payload: { name: "A" } }))).toMatchObject({
+        tag: "AthleteUpdateFailed",
+        status: 204
+      })
     })
 
     it("refuses arguments the contract refuses, before sending anything", async () => {
       const before = server.requests.length
-      expect(await failure(club().sessions.get(0))).toMatchObject({ tag: "InvalidInput", status: undefined })
-      expect((await failure(club().sessions.create({ creneau: "tomorrow" }))).message).toMatch(/creneau/)
-      expect(await failure(club().athletes.sessionsBetween(1, "2026-01-01", "31/01/2026"))).toMatchObject({ tag: "InvalidInput" })
+      // A value that escaped its brand (`sessionId(0)` would throw) is still refused before sending.
+      expect(await failure(club().sessions.get({ params: { id: 0 as never } }))).toMatchObject({ tag: "InvalidInput", status: undefined })
+      expect((await failure(club().sessions.create({ payload: { creneau: "tomorrow" as never } }))).message).toMatch(/creneau/)
+      expect(() => sessionId(1.5)).toThrow(RangeError)
       expect(server.requests.length).toBe(before)
     })
 
@@ -114,7 +132,7 @@ describe("the Promise face", () => {
     })
 
     it("reports a server-side expiry clearly", async () => {
-      expect(await failure(club().me())).toMatchObject({
+      expect(await failure(club().auth.me())).toMatchObject({
         tag: "TokenExpired",
         status: 401,
         message: "The session token has expired; log in again"
@@ -137,7 +155,7 @@ describe("the Promise face", () => {
     const club = ClubClient.fromToken({ baseUrl: server.baseUrl, token: jwt(Math.floor(Date.now() / 1000) - 1) })
     expect(club.isExpired()).toBe(true)
     const before = server.requests.length
-    expect(await failure(club.sessions.get(7))).toMatchObject({
+    expect(await failure(club.sessions.get({ params: { id: sessionId(7) } }))).toMatchObject({
       tag: "TokenExpired",
       status: 401,
       message: "The session token has expired; log in again"
@@ -147,7 +165,7 @@ describe("the Promise face", () => {
   })
 
   it("reports an unreachable server as a network error", async () => {
-    const club = ClubClient.fromToken({ baseUrl: "http://127.0.0.1:9", token: "opaque" })
+    const club = ClubClient.fromToken({ baseUrl: "http://127.0.0.1:9", token: "opaque", retry: false })
     expect(await failure(club.health.live())).toMatchObject({ tag: "NetworkError", status: undefined })
     expect(await failure(club.todo.listTasks())).toMatchObject({ code: "unavailable" })
   })

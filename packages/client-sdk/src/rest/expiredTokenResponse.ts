@@ -1,6 +1,6 @@
 import { HttpClientResponse } from "effect/http"
 import type { HttpClientRequest } from "effect/http"
-import { TOKEN_EXPIRED_MESSAGE } from "../AccessToken.ts"
+import { TOKEN_EXPIRED_MESSAGE } from "../shared/AccessToken.ts"
 
 /**
  * The 401 problem the server would answer for an expired token. Answering it locally saves the

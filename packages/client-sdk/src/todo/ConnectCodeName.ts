@@ -1,6 +1,6 @@
 import { Code } from "@connectrpc/connect"
+import type { ConnectCodeName } from "../shared/ConnectCodeNames.ts"
 
-/** Connect's error codes as they appear on the wire (`{"code":"invalid_argument", ...}`). */
 const names = {
   [Code.Canceled]: "canceled",
   [Code.Unknown]: "unknown",
@@ -18,12 +18,7 @@ const names = {
   [Code.Unavailable]: "unavailable",
   [Code.DataLoss]: "data_loss",
   [Code.Unauthenticated]: "unauthenticated"
-} as const satisfies Record<Code, string>
+} as const satisfies Record<Code, ConnectCodeName>
 
-export type ConnectCodeName = (typeof names)[Code]
-
+/** A Connect code as it appears on the wire. */
 export const connectCodeName = (code: Code): ConnectCodeName => names[code]
-
-/** `invalid_argument` → `InvalidArgument`: the name of the code in Connect's `Code` enum. */
-export const connectCodeTag = (name: ConnectCodeName): keyof typeof Code =>
-  name.replace(/(^|_)([a-z])/g, (_, __, letter: string) => letter.toUpperCase()) as keyof typeof Code

@@ -9,6 +9,7 @@ import {
   Email,
   LocalDateTime,
   Password,
+  Role,
   RoleFromAnyCase,
   SessionId,
   ShortText,
@@ -16,6 +17,7 @@ import {
   SuppliedAthleteId,
   SuppliedCoachId,
   SuppliedSessionId,
+  UserId,
   UserName
 } from "@club/core"
 
@@ -111,7 +113,7 @@ export const LoginInput = Schema.Struct({
 
 /** The seed's athlete endpoints fill only id, name, categorie and niveau. */
 export const AthleteDto = Schema.Struct({
-  id: Schema.Int,
+  id: AthleteId,
   name: Schema.NullOr(Schema.String),
   categorie: Schema.NullOr(Schema.String),
   niveau: Schema.NullOr(Schema.String),
@@ -128,40 +130,44 @@ export const ActiviteDto = Schema.Struct({
   theme: Schema.NullOr(Schema.String),
   duree: Schema.NullOr(Schema.Int),
   dataActivite: Schema.Array(Schema.String),
-  sessionId: Schema.NullOr(Schema.Int)
+  sessionId: Schema.NullOr(SessionId)
 })
 export type ActiviteDto = typeof ActiviteDto.Type
 
 export const SessionDto = Schema.Struct({
-  id: Schema.Int,
+  id: SessionId,
   name: Schema.NullOr(Schema.String),
   isRecurrent: Schema.NullOr(Schema.Boolean),
-  creneau: Schema.NullOr(Schema.String),
+  creneau: Schema.NullOr(LocalDateTime),
   duree: Schema.NullOr(Schema.Int),
   groupe: Schema.NullOr(Schema.String),
-  coachId: Schema.NullOr(Schema.Int),
-  athleteIds: Schema.Array(Schema.Int),
-  activiteIds: Schema.Array(Schema.Int)
+  coachId: Schema.NullOr(CoachId),
+  athleteIds: Schema.Array(AthleteId),
+  activiteIds: Schema.Array(ActivityId)
 })
 export type SessionDto = typeof SessionDto.Type
 
-export const CoachDto = Schema.Struct({ id: Schema.Int, name: Schema.NullOr(Schema.String) })
+export const CoachDto = Schema.Struct({ id: CoachId, name: Schema.NullOr(Schema.String) })
 export type CoachDto = typeof CoachDto.Type
 
-export const AdminDto = Schema.Struct({ id: Schema.Int, name: Schema.NullOr(Schema.String) })
+export const AdminDto = Schema.Struct({ id: AdminId, name: Schema.NullOr(Schema.String) })
 export type AdminDto = typeof AdminDto.Type
 
 export const UserDto = Schema.Struct({
-  id: Schema.Int,
+  id: UserId,
   name: Schema.String,
   email: Schema.NullOr(Schema.String),
-  role: Schema.Literals(["ADMIN", "COACH", "ATHLETE"])
+  role: Role
 })
 export type UserDto = typeof UserDto.Type
 
-/** `{id, name}` of a session or an activity, as the athlete-session queries answer. */
-export const Summary = Schema.Struct({ id: Schema.Int, name: Schema.NullOr(Schema.String) })
-export type Summary = typeof Summary.Type
+/** `{id, name}` of a session, as the athlete-session queries answer. */
+export const SessionSummaryDto = Schema.Struct({ id: SessionId, name: Schema.NullOr(Schema.String) })
+export type SessionSummaryDto = typeof SessionSummaryDto.Type
+
+/** `{id, name}` of an activity, as the activities-of-a-session query answers. */
+export const ActivitySummaryDto = Schema.Struct({ id: ActivityId, name: Schema.NullOr(Schema.String) })
+export type ActivitySummaryDto = typeof ActivitySummaryDto.Type
 
 export const LoginDto = Schema.Struct({
   token: Schema.String,

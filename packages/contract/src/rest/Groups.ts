@@ -20,7 +20,8 @@ import {
   SessionCreateInput,
   SessionDto,
   SessionInput,
-  Summary,
+  ActivitySummaryDto,
+  SessionSummaryDto,
   UserCreateInput,
   UserDto,
   UserUpdateInput
@@ -126,24 +127,24 @@ export class AthletesGroup extends HttpApiGroup.make("athletes").add(
 export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
   HttpApiEndpoint.get("sessionsOfAthlete", "/athletes/athlete/:id/session", {
     params: { id: pathId(AthleteId) },
-    success: Schema.Array(Summary),
+    success: Schema.Array(SessionSummaryDto),
     error: Forbidden
   }).annotate(RequiredOperation, "schedule.read"),
-  HttpApiEndpoint.get("allSessions", "/athletes/athletes/session", { success: Schema.Array(Summary), error: Forbidden })
+  HttpApiEndpoint.get("allSessions", "/athletes/athletes/session", { success: Schema.Array(SessionSummaryDto), error: Forbidden })
     .annotate(RequiredOperation, "schedule.read"),
   HttpApiEndpoint.get("activitiesOfSession", "/athletes/athletes/session/:id/activities", {
     params: { id: pathId(SessionId) },
-    success: Schema.Array(Summary),
+    success: Schema.Array(ActivitySummaryDto),
     error: Forbidden
   }).annotate(RequiredOperation, "schedule.read"),
   HttpApiEndpoint.get("sessionsAfter", "/athletes/athletes/:id/session/after/:date", {
     params: { id: pathId(AthleteId), date: CalendarDate },
-    success: Schema.Array(Summary),
+    success: Schema.Array(SessionSummaryDto),
     error: Forbidden
   }).annotate(RequiredOperation, "schedule.read"),
   HttpApiEndpoint.get("sessionsBetween", "/athletes/athletes/:id/session/between/:startDate/:endDate", {
     params: { id: pathId(AthleteId), startDate: CalendarDate, endDate: CalendarDate },
-    success: Schema.Array(Summary),
+    success: Schema.Array(SessionSummaryDto),
     error: Forbidden
   }).annotate(RequiredOperation, "schedule.read")
 ).middleware(RawInput).middleware(Authentication) {}

@@ -1,5 +1,5 @@
 import type { Activity, Admin, Athlete, Coach, Session, User } from "@club/core"
-import type { ActiviteDto, AdminDto, AthleteDto, CoachDto, SessionDto, Summary, UserDto } from "@club/contract/rest"
+import type { ActiviteDto, AdminDto, AthleteDto, CoachDto, SessionDto, UserDto } from "@club/contract/rest"
 
 /** Domain records to the seed's wire shapes, quirks included. */
 
@@ -37,4 +37,5 @@ export const toSessionDto = (s: Session): SessionDto => ({
 export const toCoachDto = (c: Coach): CoachDto => ({ id: c.id, name: c.name })
 export const toAdminDto = (a: Admin): AdminDto => ({ id: a.id, name: a.name })
 export const toUserDto = (u: User): UserDto => ({ id: u.id, name: u.name, email: u.email, role: u.role })
-export const toSummary = (s: { readonly id: number; readonly name: string | null }): Summary => ({ id: s.id, name: s.name })
+/** `{id, name}` of a session or an activity (the summary queries). */
+export const toSummary = <Id extends number>(s: { readonly id: Id; readonly name: string | null }) => ({ id: s.id, name: s.name })

@@ -1,0 +1,14 @@
+import { results } from "./check.ts"
+import { effectFace } from "./effectFace.ts"
+import { promiseFace } from "./promiseFace.ts"
+import { restOnly } from "./restOnly.ts"
+
+const baseUrl = process.env["CLUB_BASE_URL"] ?? "http://localhost:8080"
+const adminPassword = process.env["CLUB_ADMIN_PASSWORD"] ?? ""
+
+await promiseFace(baseUrl, adminPassword)
+await effectFace(baseUrl, adminPassword)
+await restOnly(baseUrl, adminPassword)
+
+console.log(JSON.stringify({ passed: results.filter((one) => one.ok).length, failed: results.filter((one) => !one.ok), steps: results.map((one) => one.name) }))
+process.exitCode = results.every((one) => one.ok) ? 0 : 1

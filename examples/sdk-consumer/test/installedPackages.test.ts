@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { copyReadmeExamples, type InstalledApp, installApp, node, npmInstall, type Packed, packPackages } from "./support/installedApp.ts"
+import { ADMIN_PASSWORD, type RunningServer, startServer } from "./support/startServer.ts"
+
+const packFolder = mkdtempSync(join(tmpdir(), "club-packed-"))
+let packed: ReadonlyArray<Packed>
+let server: RunningServer
+const apps: Array<InstalledApp> = []
+
+beforeAll(async () => {
+  ;[packed, server] = await Promise.all([packPackages(packFolder), startServer()])
+}, 300_000)
+afterAll(async () => {
+  await server?.stop()
+  for (const app of apps) app.remove()
+  rmSync(packFolder, { recursive: true, force: true })
+})
+
+/** Type-checks the app (strict, the installed packages' declarations included) and runs it against the server. */
+const buildAndRun = async (app: InstalledApp) => {
+  await app.exec(node, [join(app.dir, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"])
+  const output = await app.exec(node, ["dist/main.js"], { CLUB_BASE_URL: server.baseUrl, CLUB_ADMIN_PASSWORD: ADMIN_PASSWORD })
+    .catch((error: Error) => error.message)
+  const summary = JSON.parse(output.trim().split("\n").at(-1) ?? "{}") as { passed: number; failed: Array<{ name: string; error: string }> }
+  return summary
+}
+
+const effectVersions = (app: InstalledApp) =>
+  app.exec("npm", ["ls", "effect", "--all", "--json"]).then((text) => {
+    const versions = new Set<string>()
+    const walk = (tree: { dependencies?: Record<string, { version?: string; dependencies?: object }> }) => {
+      for (const [name, dependency] of Object.entries(tree.dependencies ?? {})) {
+        if (name === "effect" && dependency.version !== undefined) versions.add(dependency.version)
+        walk(dependency as never)
+      }
+    }
+    walk(JSON.parse(text) as never)
+    return versions
+  })
+
+describe("the packages as another team installs them: packed tarballs, plain npm, an app outside the workspace", { timeout: 600_000 }, () => {
+  it("every publishable package packs with its workspace dependencies turned into versions", () => {
+    expect(packed.map((one) => one.name)).toEqual(expect.arrayContaining(["@club/client-sdk", "@club/contract", "@club/core"]))
+  })
+
+  it("installs with npm, type-checks strict (README examples included), and runs both faces, every group and TodoService against the server", async () => {
+    const app = await installApp(packed)
+    apps.push(app)
+    await npmInstall(app)
+    // One copy of effect: the app's own, which the packages take as a peer.
+    expect([...await effectVersions(app)]).toHaveLength(1)
+    expect(copyReadmeExamples(app, packed).length).toBeGreaterThanOrEqual(3)
+    const summary = await buildAndRun(app)
+    expect(summary.failed).toEqual([])
+    expect(summary.passed).toBeGreaterThanOrEqual(9)
+  })
+
+  it("with another effect 4.x the app chooses: the newest 4.x the packages accept, or a clean refusal of one they do not", async () => {
+    const { stdout } = await import("node:child_process").then(({ execFileSync }) => ({
+      stdout: execFileSync("npm", ["view", "effect", "versions", "--json"], { encoding: "utf8" })
+    }))
+    const versions = (JSON.parse(stdout) as Array<string>).filter((version) => /^4\.\d+\.\d+$/u.test(version))
+    const minorOf = (version: string) => Number(version.split(".")[1])
+    // The packages were built and tested on effect 4.1; another minor they accept (>= 4.1) is tried when one exists.
+    const accepted = versions.filter((version) => minorOf(version) > 1).at(-1)
+    const app = await installApp(packed, accepted ?? versions.filter((version) => minorOf(version) === 0).at(-1)!)
+    apps.push(app)
+    if (accepted !== undefined) {
+      await npmInstall(app)
+      expect([...await effectVersions(app)]).toEqual([accepted])
+      expect((await buildAndRun(app)).failed).toEqual([])
+    } else {
+      // 4.0 lacks HttpApi's problem errors, which the contract needs: npm refuses the peer, naming it,
+      // rather than installing a second effect that would not type-check.
+      await expect(npmInstall(app)).rejects.toThrow(/ERESOLVE[\s\S]*peer effect@"\^4\.1\.0"/u)
+    }
+  })
+})

@@ -1,0 +1,80 @@
+import { execFile } from "node:child_process"
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
+
+const run = promisify(execFile)
+const repo = fileURLToPath(new URL("../../../../", import.meta.url))
+const appTemplate = fileURLToPath(new URL("../../app/", import.meta.url))
+/** The pinned Node of the workspace: the app runs on what the packages say they need. */
+export const node = join(repo, "node_modules", "node", "bin", "node")
+
+export interface Packed {
+  readonly name: string
+  readonly version: string
+  readonly tarball: string
+}
+
+/** Every publishable package of the workspace, packed as it would be published (scripts/pack-packages.mjs). */
+export const packPackages = async (folder: string): Promise<ReadonlyArray<Packed>> => {
+  const { stdout } = await run(node, [join(repo, "scripts", "pack-packages.mjs"), folder], { cwd: repo, maxBuffer: 16 * 1024 * 1024 })
+  return JSON.parse(stdout) as ReadonlyArray<Packed>
+}
+
+export interface InstalledApp {
+  readonly dir: string
+  /** Runs a command in the app's folder; rejects with its output when it fails. */
+  readonly exec: (command: string, args: ReadonlyArray<string>, env?: Record<string, string>) => Promise<string>
+  readonly remove: () => void
+}
+
+/**
+ * A copy of examples/sdk-consumer/app in a folder of its own, outside the workspace, with the
+ * tarballs in place of the registry's versions, installed by plain npm from the registry.
+ */
+export const installApp = async (packed: ReadonlyArray<Packed>, effectVersion?: string): Promise<InstalledApp> => {
+  const dir = mkdtempSync(join(tmpdir(), "club-consumer-"))
+  for (const entry of ["package.json", "tsconfig.json", "src"]) cpSync(join(appTemplate, entry), join(dir, entry), { recursive: true })
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string> }
+  for (const { name, tarball } of packed) manifest.dependencies[name] = `file:${tarball}`
+  if (effectVersion !== undefined) manifest.dependencies["effect"] = effectVersion
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`)
+  const exec = async (command: string, args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
+    try {
+      const { stderr, stdout } = await run(command, args, { cwd: dir, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 })
+      void stderr
+      return stdout
+    } catch (error) {
+      const failed = error as { stdout?: string; stderr?: string; message: string }
+      throw new Error(`${command} ${args.join(" ")} failed in ${dir}:\n${failed.stdout ?? ""}${failed.stderr ?? failed.message}`)
+    }
+  }
+  return { dir, exec, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+export const npmInstall = (app: InstalledApp) => app.exec("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"])
+
+/**
+ * Each TypeScript example of the installed packages' READMEs, written into the app's sources, so
+ * that the app's strict type-check covers what the READMEs promise another team.
+ */
+export const copyReadmeExamples = (app: InstalledApp, packed: ReadonlyArray<Packed>): ReadonlyArray<string> => {
+  const folder = join(app.dir, "src", "readme")
+  mkdirSync(folder, { recursive: true })
+  const written: Array<string> = []
+  for (const { name } of packed) {
+    const readme = readFileSync(join(app.dir, "node_modules", ...name.split("/"), "README.md"), "utf8")
+    const blocks = Array.from(readme.matchAll(/```ts\n([\s\S]*?)```/gu), ([, code]) => code!)
+    blocks.forEach((code, index) => {
+      const file = `${name.replace(/^@club\//u, "")}-${index + 1}.ts`
+      // A module of its own, even when the example has no import.
+      writeFileSync(join(folder, file), `${code}\nexport {}\n`)
+      written.push(file)
+    })
+  }
+  return written
+}
+
+export const listFiles = (dir: string) => readdirSync(dir)
