@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { bundlePage } from "./support/browserBundle.ts"
 import { copyReadmeExamples, type InstalledApp, installApp, node, npmInstall, type Packed, packPackages } from "./support/installedApp.ts"
 import { ADMIN_PASSWORD, type RunningServer, startServer } from "./support/startServer.ts"
 
@@ -9,6 +10,15 @@ const packFolder = mkdtempSync(join(tmpdir(), "club-packed-"))
 let packed: ReadonlyArray<Packed>
 let server: RunningServer
 const apps: Array<InstalledApp> = []
+/** The app installed with the packages as published, for the checks that follow the first. */
+let installed: InstalledApp
+
+/**
+ * The most a REST-only browser bundle (the SDK's `./rest` entry, with Effect's HTTP client and
+ * schemas) may weigh, minified: what it weighs today with a little room, but not the 130 KiB that
+ * protobuf and Connect would bring back.
+ */
+const restBundleBudgetBytes = 560 * 1024
 
 beforeAll(async () => {
   ;[packed, server] = await Promise.all([packPackages(packFolder), startServer()])
@@ -49,6 +59,7 @@ describe("the packages as another team installs them: packed tarballs, plain npm
   it("installs with npm, type-checks strict (README examples included), and runs both faces, every group and TodoService against the server", async () => {
     const app = await installApp(packed)
     apps.push(app)
+    installed = app
     await npmInstall(app)
     // One copy of effect: the app's own, which the packages take as a peer.
     expect([...await effectVersions(app)]).toHaveLength(1)
@@ -56,6 +67,15 @@ describe("the packages as another team installs them: packed tarballs, plain npm
     const summary = await buildAndRun(app)
     expect(summary.failed).toEqual([])
     expect(summary.passed).toBeGreaterThanOrEqual(9)
+  })
+
+  it("a browser page using only @club/client-sdk/rest bundles without protobuf or Connect, within its size budget", async () => {
+    const rest = await bundlePage(installed.dir, "restPage")
+    const full = await bundlePage(installed.dir, "fullPage")
+    console.log(`[bundle] restPage ${rest.bytes} bytes (${rest.packages.join(", ")}); fullPage ${full.bytes} bytes (${full.packages.join(", ")})`)
+    expect(rest.packages.filter((name) => name.startsWith("@bufbuild/") || name.startsWith("@connectrpc/"))).toEqual([])
+    expect(full.packages).toEqual(expect.arrayContaining(["@bufbuild/protobuf", "@connectrpc/connect", "@connectrpc/connect-web"]))
+    expect(rest.bytes).toBeLessThanOrEqual(restBundleBudgetBytes)
   })
 
   it("with another effect 4.x the app chooses: the newest 4.x the packages accept, or a clean refusal of one they do not", async () => {
