@@ -1,5 +1,6 @@
 import { makeTodoNodeHandlerFactory } from "@club/connect-adapter"
 import { UseCasesLive, UserService } from "@club/core"
+import { JwtTokenSigner, ScryptPasswordHasher } from "@club/crypto-adapter"
 import { makeFastReads, RestApiLive } from "@club/http-adapter"
 import { Cause, Effect, Layer } from "effect"
 import { logsEveryRequest } from "./AccessLog.ts"
@@ -7,12 +8,11 @@ import { AppConfig } from "./AppConfig.ts"
 import { AuthSettingsFromConfig } from "./AuthSettingsFromConfig.ts"
 import { PersistenceLive } from "./Database.ts"
 import * as FirstAdmin from "./FirstAdmin.ts"
-import * as JwtTokenSigner from "./JwtTokenSigner.ts"
+import { loadJwtSecret } from "./JwtSecret.ts"
 import * as Listener from "./Listener.ts"
 import { JsonLogger, MinimumLogLevelFromConfig } from "./Logging.ts"
 import { ReadinessLive } from "./ReadinessLive.ts"
 import { RequestLimits } from "./RequestLimits.ts"
-import * as ScryptPasswordHasher from "./ScryptPasswordHasher.ts"
 import * as Server from "./Server.ts"
 import { TracingDisabled } from "./Tracing.ts"
 import { TrustedProxiesFromConfig } from "./TrustedProxiesFromConfig.ts"
@@ -26,7 +26,11 @@ export const ConnectLive = Layer.effect(
   Effect.map(makeTodoNodeHandlerFactory, (make): Listener.ConnectFront => (fallback) => make({ fallback }))
 )
 
-export const Security = Layer.mergeAll(ScryptPasswordHasher.layer(), JwtTokenSigner.layer)
+/** The hasher at its default cost, and the signer on the secret from JWT_SECRET or the one kept in DATA_DIR (JwtSecret.ts). */
+export const Security = Layer.mergeAll(
+  ScryptPasswordHasher.layer(),
+  Layer.unwrap(AppConfig.use((config) => Effect.map(loadJwtSecret(config), JwtTokenSigner.layer)))
+)
 
 /**
  * Core's use-cases on their ports. Only the use-cases come out: whatever the program's context

@@ -9,7 +9,7 @@ import {
   type UserId,
   UserRepository
 } from "../src/index.ts"
-import { inMemoryLoginAttempts } from "./support/InMemoryLoginAttempts.ts"
+import { InMemoryLoginAttempts, InMemoryStore } from "../src/testing.ts"
 
 // Core's defaults: 5 failures free per name at an address, 20 per address, then 1 s doubling up to 300 s.
 const admin = new User({ id: 1 as UserId, name: "admin", email: null, role: "ADMIN", coachId: null, athleteId: null, adminId: null })
@@ -31,14 +31,16 @@ const hasher = (hashTime: number) =>
 
 const Signer = Layer.succeed(TokenSigner, TokenSigner.of({ sign: () => Effect.succeed("a-token"), verify: () => Effect.die("not used") }))
 
-/** The use-case on a fresh in-memory store; `stored` shows the store. */
-const authService = (hashTime = 0) => {
-  const attempts = inMemoryLoginAttempts()
-  return {
-    stored: attempts.stored,
-    layer: AuthService.layer.pipe(Layer.provide(Layer.mergeAll(Users, hasher(hashTime), Signer, attempts.layer)))
-  }
-}
+/** The use-case on a fresh in-memory store, which is provided too, for the tests to look at. */
+const authService = (hashTime = 0) => ({
+  layer: AuthService.layer.pipe(
+    Layer.provide(Layer.mergeAll(Users, hasher(hashTime), Signer, InMemoryLoginAttempts)),
+    Layer.provideMerge(InMemoryStore.layer)
+  )
+})
+
+/** The failures the store holds, by key. */
+const stored = InMemoryStore.useSync((store) => store.loginFailures)
 
 /** What a client sees: "ok", "401", or "429 retry after N s". */
 const login = (name: string, password: string, from: string | null) =>
@@ -119,13 +121,13 @@ describe("Login throttling", () => {
   })
 
   it.effect("a success clears the failures of its name at that address, not those of the address", () => {
-    const { layer, stored } = authService()
+    const { layer } = authService()
     return Effect.gen(function*() {
       for (let i = 1; i <= 4; i++) expect(yield* login("admin", "wrong", attacker)).toBe("401")
       expect(yield* login("admin", rightPassword, attacker)).toBe("ok")
       // The name starts afresh at that address: 5 free failures again.
       for (let i = 1; i <= 5; i++) expect(yield* login("admin", "wrong", attacker)).toBe("401")
-      expect([...stored.entries()].filter(([key]) => key.startsWith("address:"))).toEqual([
+      expect([...(yield* stored).entries()].filter(([key]) => key.startsWith("address:"))).toEqual([
         [`address:${attacker}`, { failures: 9, lastFailureEpochMs: 0 }]
       ])
       // The address kept its 9: 11 more and it waits, as if the success had not been there.
@@ -135,7 +137,7 @@ describe("Login throttling", () => {
   })
 
   it.effect("failures are forgotten once 15 minutes pass without a new one", () => {
-    const { layer, stored } = authService()
+    const { layer } = authService()
     return Effect.gen(function*() {
       for (let i = 1; i <= 5; i++) yield* login("admin", "wrong", attacker)
       yield* wait(1)
@@ -143,11 +145,11 @@ describe("Login throttling", () => {
       expect(yield* login("admin", "wrong", attacker)).toBe("429 retry after 2 s")
       yield* wait(899)
       expect(yield* login("admin", "wrong", attacker)).toBe("401")
-      expect(stored.get(`address:${attacker}`)).toEqual({ failures: 7, lastFailureEpochMs: 900_000 })
+      expect((yield* stored).get(`address:${attacker}`)).toEqual({ failures: 7, lastFailureEpochMs: 900_000 })
       yield* wait(901)
       for (let i = 1; i <= 5; i++) expect(yield* login("admin", "wrong", attacker)).toBe("401")
       // The next failure's clean-up dropped nothing still counting; the store holds the two keys.
-      expect(stored.size).toBe(2)
+      expect((yield* stored).size).toBe(2)
     }).pipe(Effect.provide(layer))
   })
 

@@ -8,7 +8,7 @@ import { PostgresServer } from "../src/database/PostgresServer.ts"
 import { CredentialsCache } from "../src/repositories/credentialsCache.ts"
 import { RepositoriesLive } from "../src/repositories/RepositoriesLive.ts"
 import { countStatements, serverAnswers, TemporaryServerDatabase, testServerUrl } from "../src/testing/index.ts"
-import { newUser } from "./support/fixtures.ts"
+import { newUser } from "../../core/test/repositoryContract/fixtures.ts"
 
 const serverUrl = testServerUrl()
 const serverAvailable = serverUrl !== undefined && await Effect.runPromise(serverAnswers(serverUrl))

@@ -17,7 +17,7 @@ import { DatabaseSharing } from "../src/database/DatabaseSharing.ts"
 import { CredentialsCache } from "../src/repositories/credentialsCache.ts"
 import { sessionsPerPage } from "../src/repositories/SessionRepositoryLive.ts"
 import { countStatements } from "../src/testing/index.ts"
-import { newActivity, newSession, newUser } from "./support/fixtures.ts"
+import { newActivity, newSession, newUser } from "../../core/test/repositoryContract/fixtures.ts"
 import { onEachDatabase } from "./support/onEachDatabase.ts"
 
 const Ids = Schema.Array(Schema.Struct({ id: Schema.Int }))

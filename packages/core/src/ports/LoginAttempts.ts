@@ -32,8 +32,10 @@ export const waitAfter = (failures: number, freeFailures: number, delaysMs: Read
 export class LoginAttempts extends Context.Service<LoginAttempts, {
   /**
    * Admits one attempt at `atEpochMs` when every key has waited `waitAfter` since its last failure,
-   * and then counts it as a failure of every key; otherwise changes nothing. Failures of a key whose
-   * last one is older than `forgetBeforeEpochMs` are forgotten first.
+   * and then counts it as a failure of every key (its last failure now `atEpochMs`); otherwise
+   * changes nothing, and the refusal's `waitMs` is the longest wait left. Failures of a key whose
+   * last one is older than `forgetBeforeEpochMs` are forgotten first: it starts again from none. A
+   * key listed twice counts once.
    */
   admit(
     keys: ReadonlyArray<ThrottledKey>,
@@ -41,7 +43,11 @@ export class LoginAttempts extends Context.Service<LoginAttempts, {
     atEpochMs: number,
     forgetBeforeEpochMs: number
   ): Effect.Effect<Admission>
-  /** An admitted attempt succeeded: the `cleared` keys forget all their failures, the `released` ones only that attempt. */
+  /**
+   * An admitted attempt succeeded: the `cleared` keys forget all their failures; the `released`
+   * ones only that attempt's (one failure fewer, the key forgotten at none), their last failure's
+   * time unchanged. A key in both lists is cleared; unknown keys are ignored.
+   */
   succeeded(cleared: ReadonlyArray<string>, released: ReadonlyArray<string>): Effect.Effect<void>
   /** Drops every key whose last failure is older than `beforeEpochMs`, so that the store stays bounded. */
   forget(beforeEpochMs: number): Effect.Effect<void>

@@ -5,24 +5,48 @@ import type { AthleteId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
 import type { Session, SessionCreate, SessionSummary, SessionUpdate } from "../domain/Session.ts"
 
-/** Bounds on `creneau`, both exclusive. */
+/**
+ * Bounds on `creneau`, both exclusive. A session without a `creneau` is within no bound: it is
+ * listed only when neither is given.
+ */
 export interface CreneauRange {
   readonly after?: LocalDateTime
   readonly before?: LocalDateTime
 }
 
+/**
+ * Sessions, their athletes (memberships) and their activities (see `ActivityRepository`).
+ *
+ * A session answers its `athleteIds` and `activiteIds` ascending, without repeats. Ids, supplied
+ * or generated, follow the rules of `AthleteRepository`. Every write is all or nothing: a refused
+ * one has changed nothing. Unknown ids are refused with `UnknownReferences` naming the field
+ * (`athleteIds`, `activiteIds`, `coachId`), its entity, and every unknown id of that field,
+ * ascending without repeats; fields are checked in that order, and the first with unknown ids is
+ * the one refused. Lists are in id order.
+ */
 export class SessionRepository extends Context.Service<SessionRepository, {
-  /** One transaction; every referenced id must exist, listed activities move into the new session. */
+  /**
+   * Every athlete, activity and the coach (when given) must exist; then a supplied id must be free
+   * (`IdAlreadyInUse`). The listed activities move into the new session, leaving any session they
+   * were in.
+   */
   create(input: SessionCreate): Effect.Effect<Session, IdAlreadyInUse | UnknownReferences>
   findById(id: SessionId): Effect.Effect<Option.Option<Session>>
   list(): Effect.Effect<ReadonlyArray<Session>>
   /** Every session in id order, read as it is consumed: memory does not grow with their number. */
   stream(): Stream.Stream<Session>
-  /** One transaction; activities no longer listed are detached, not deleted. */
+  /**
+   * Applies each field only when its key is present: `duree` (null too), `athleteIds` (the
+   * memberships become exactly these), `activiteIds` (listed activities move in from wherever
+   * they were; the session's activities no longer listed are detached, `sessionId` null, not
+   * deleted). A missing session: `EntityNotFound`, before any id is checked.
+   */
   update(id: SessionId, input: SessionUpdate): Effect.Effect<Session, EntityNotFound | UnknownReferences>
-  /** Deletes the session's activities and memberships too. */
+  /** Deletes the session's activities and memberships too; the athletes stay. */
   delete(id: SessionId): Effect.Effect<void, EntityNotFound>
   summaries(): Effect.Effect<ReadonlyArray<SessionSummary>>
+  /** The sessions the athlete is a member of, within the range; none for an unknown athlete. */
   summariesOfAthlete(athleteId: AthleteId, range: CreneauRange): Effect.Effect<ReadonlyArray<SessionSummary>>
+  /** The session's activities in id order; none for an unknown session. */
   activitySummaries(sessionId: SessionId): Effect.Effect<ReadonlyArray<ActivitySummary>>
 }>()("@club/core/SessionRepository") {}

@@ -3,10 +3,10 @@ import type { TaskId } from "../domain/Ids.ts"
 import type { Task, TaskCreate } from "../domain/Task.ts"
 
 export class TaskRepository extends Context.Service<TaskRepository, {
-  /** The store assigns the UUID and the creation time. */
+  /** The store assigns the id (a random UUID, distinct from every other task's) and the creation time (now). */
   create(input: TaskCreate): Effect.Effect<Task>
-  /** Oldest first. */
+  /** Oldest first: in the order of their creates, also when two share a creation time. */
   list(): Effect.Effect<ReadonlyArray<Task>>
-  /** The deleted task, or none when no task had that id. */
+  /** The deleted task, or none when no task had that id (so deleting twice is harmless). */
   delete(id: TaskId): Effect.Effect<Option.Option<Task>>
 }>()("@club/core/TaskRepository") {}

@@ -9,7 +9,9 @@ export interface RequestedLinks {
   readonly adminId?: AdminId | null | undefined
 }
 
-const linkFieldOf = { COACH: "coachId", ATHLETE: "athleteId", ADMIN: "adminId" } as const
+/** The field naming the record a user of each role is linked to. */
+export const linkFieldOf = { COACH: "coachId", ATHLETE: "athleteId", ADMIN: "adminId" } as const
+export type LinkField = (typeof linkFieldOf)[Role]
 
 /**
  * A user of a role is linked to one record of that kind: the one named, or (`create`) a new

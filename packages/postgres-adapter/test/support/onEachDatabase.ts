@@ -1,9 +1,8 @@
 import { describe, layer, type Vitest } from "@effect/vitest"
 import { Layer } from "effect"
 import { RepositoriesLive } from "../../src/repositories/RepositoriesLive.ts"
-import { type TestDatabase, testDatabases } from "../../src/testing/index.ts"
-
-const databases = await testDatabases()
+import type { TestDatabase } from "../../src/testing/index.ts"
+import { databases } from "./databases.ts"
 
 const repositoriesOn = (database: TestDatabase) => RepositoriesLive.pipe(Layer.provideMerge(database.layer))
 
@@ -11,7 +10,9 @@ export type TestServices = Layer.Success<ReturnType<typeof repositoriesOn>>
 
 /**
  * Registers the same tests once per test database, each block on a fresh database of its own.
- * A server that does not answer skips its block instead of failing it.
+ * A server that does not answer skips its block instead of failing it. For what only PostgreSQL
+ * shows (statements, sequences, locks); what every store must do is the repository contract
+ * (`onEachDatabaseContract`).
  */
 export const onEachDatabase = (title: string, tests: (it: Vitest.MethodsNonLive<TestServices>) => void) => {
   for (const database of databases) {

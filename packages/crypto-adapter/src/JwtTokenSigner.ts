@@ -1,8 +1,6 @@
 import { Role, type TokenClaims, TokenSigner, Unauthenticated, UserId } from "@club/core"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { createHmac, createSecretKey, timingSafeEqual } from "node:crypto"
-import { AppConfig } from "./AppConfig.ts"
-import { type JwtSecretError, loadJwtSecret } from "./JwtSecret.ts"
 
 // Only this exact header is ever issued or accepted: no `alg: none`, no algorithm confusion.
 const header = { alg: "HS256", typ: "JWT" } as const
@@ -39,7 +37,18 @@ const hasExactHeader = (value: unknown): boolean =>
 /** How many verified tokens are remembered; past it the memory starts over. */
 const maxRemembered = 10_000
 
+/** The shortest secret `make` takes: 256 bits, the size of the HMAC-SHA-256 output (RFC 7518, section 3.2). */
+export const minSecretBytes = 32
+
+/**
+ * Signs and verifies HS256 tokens with `secret`, which should be random bytes from the
+ * configuration, the same on every instance that must accept the others' tokens. Throws a
+ * `RangeError` for a secret shorter than `minSecretBytes`: such a key can be guessed.
+ */
 export const make = (secret: Uint8Array): TokenSigner["Service"] => {
+  if (secret.length < minSecretBytes) {
+    throw new RangeError(`An HS256 secret must be at least ${minSecretBytes} bytes, got ${secret.length}`)
+  }
   // Imported once: every request verifies a token, and importing raw key bytes each time showed on the profile.
   const key = createSecretKey(secret)
   const signature = (signingInput: string) => createHmac("sha256", key).update(signingInput).digest("base64url")
@@ -96,12 +105,5 @@ export const make = (secret: Uint8Array): TokenSigner["Service"] => {
   })
 }
 
-/** The secret from JWT_SECRET, or the one kept in DATA_DIR (see `JwtSecret.ts`). */
-export const layer: Layer.Layer<TokenSigner, JwtSecretError, AppConfig> = Layer.effect(
-  TokenSigner,
-  Effect.gen(function*() {
-    const config = yield* AppConfig
-    const secret = yield* loadJwtSecret(config)
-    return make(secret)
-  })
-)
+/** `make(secret)` as a layer; a secret shorter than `minSecretBytes` is a defect when the layer is built. */
+export const layer = (secret: Uint8Array): Layer.Layer<TokenSigner> => Layer.sync(TokenSigner, () => make(secret))

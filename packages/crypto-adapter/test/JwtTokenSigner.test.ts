@@ -1,4 +1,4 @@
-import { type TokenClaims, UserId } from "@club/core"
+import { type TokenClaims, TokenSigner, UserId } from "@club/core"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
@@ -86,6 +86,17 @@ describe("JwtTokenSigner", () => {
       yield* TestClock.adjust("2 hours")
       assert.strictEqual(yield* reasonOf(forge({ alg: "HS256", typ: "JWT" }, payload, Buffer.from("guess"))), "invalid")
     }))
+
+  it("refuses a secret shorter than 32 bytes, which could be guessed", () => {
+    assert.throws(() => JwtTokenSigner.make(new Uint8Array(31)), RangeError)
+    assert.doesNotThrow(() => JwtTokenSigner.make(new Uint8Array(JwtTokenSigner.minSecretBytes)))
+  })
+
+  it.effect("is provided as a layer for core's TokenSigner port", () =>
+    Effect.gen(function*() {
+      const token = yield* TokenSigner.use((tokens) => tokens.sign(claims))
+      assert.deepStrictEqual(yield* signer.verify(token), claims)
+    }).pipe(Effect.provide(JwtTokenSigner.layer(secret))))
 
   it.effect("refuses malformed tokens as invalid", () =>
     Effect.gen(function*() {

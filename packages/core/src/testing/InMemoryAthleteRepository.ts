@@ -1,0 +1,55 @@
+import { Effect, Layer, Option } from "effect"
+import { Athlete, type AthleteCreate, type AthleteUpdate } from "../domain/Athlete.ts"
+import { EntityNotFound, IdAlreadyInUse } from "../domain/Errors.ts"
+import type { AthleteId } from "../domain/Ids.ts"
+import { AthleteRepository } from "../ports/AthleteRepository.ts"
+import { traced } from "../tracing/traced.ts"
+import { InMemoryStore } from "./InMemoryStore.ts"
+import { clearUserLink } from "./userLinks.ts"
+
+export const InMemoryAthleteRepository = Layer.effect(
+  AthleteRepository,
+  Effect.gen(function*() {
+    const store = yield* InMemoryStore
+    const { athletes, sessions } = store
+
+    const create = traced("AthleteRepository.create")(function*(input: AthleteCreate) {
+      const id = athletes.newId(input.id)
+      if (id instanceof IdAlreadyInUse) return yield* id
+      return athletes.insert(new Athlete({ id, name: input.name, categorie: input.categorie, niveau: input.niveau }))
+    })
+
+    const findById = traced("AthleteRepository.findById")(function*(id: AthleteId) {
+      return Option.fromNullishOr(athletes.get(id))
+    })
+
+    const list = traced("AthleteRepository.list")(function*() {
+      return athletes.all()
+    })
+
+    const update = traced("AthleteRepository.update")(function*(id: AthleteId, input: AthleteUpdate) {
+      if (!athletes.has(id)) return yield* new EntityNotFound({ entity: "Athlete", id })
+      if (input.sessionIds !== null) {
+        const unknown = sessions.unknownReferences("sessionIds", input.sessionIds)
+        if (unknown !== undefined) return yield* unknown
+      }
+      const updated = new Athlete({ id, name: input.name, categorie: input.categorie, niveau: input.niveau })
+      if (input.sessionIds !== null) {
+        const member = new Set(input.sessionIds)
+        for (const session of sessions.values()) {
+          if (member.has(session.id)) session.athleteIds.add(id)
+          else session.athleteIds.delete(id)
+        }
+      }
+      return athletes.replace(updated)
+    })
+
+    const remove = traced("AthleteRepository.delete")(function*(id: AthleteId) {
+      if (!athletes.delete(id)) return yield* new EntityNotFound({ entity: "Athlete", id })
+      for (const session of sessions.values()) session.athleteIds.delete(id)
+      clearUserLink(store, { field: "athleteId", id })
+    })
+
+    return AthleteRepository.of({ create, findById, list, update, delete: remove })
+  })
+)

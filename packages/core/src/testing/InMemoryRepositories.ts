@@ -1,0 +1,26 @@
+import { Layer } from "effect"
+import { InMemoryActivityRepository } from "./InMemoryActivityRepository.ts"
+import { InMemoryAdminRepository } from "./InMemoryAdminRepository.ts"
+import { InMemoryAthleteRepository } from "./InMemoryAthleteRepository.ts"
+import { InMemoryCoachRepository } from "./InMemoryCoachRepository.ts"
+import { InMemoryLoginAttempts } from "./InMemoryLoginAttempts.ts"
+import { InMemorySessionRepository } from "./InMemorySessionRepository.ts"
+import { InMemoryStore } from "./InMemoryStore.ts"
+import { InMemoryTaskRepository } from "./InMemoryTaskRepository.ts"
+import { InMemoryUserRepository } from "./InMemoryUserRepository.ts"
+
+/**
+ * Every repository port of core, and the login attempts, on one fresh in-memory store per build of
+ * the layer (provided too, for tests to look at). With a `PasswordHasher` and a `TokenSigner`,
+ * enough for every use-case.
+ */
+export const InMemoryRepositories = Layer.mergeAll(
+  InMemoryAthleteRepository,
+  InMemoryCoachRepository,
+  InMemoryAdminRepository,
+  InMemoryUserRepository,
+  InMemorySessionRepository,
+  InMemoryActivityRepository,
+  InMemoryTaskRepository,
+  InMemoryLoginAttempts
+).pipe(Layer.provideMerge(InMemoryStore.layer))

@@ -1,0 +1,156 @@
+import { Effect, Layer, Option, Stream } from "effect"
+import { Activity, ActivitySummary } from "../domain/Activity.ts"
+import { EntityNotFound, IdAlreadyInUse } from "../domain/Errors.ts"
+import type { ActivityId, AthleteId, SessionId } from "../domain/Ids.ts"
+import type { LocalDateTime } from "../domain/LocalDateTime.ts"
+import { Session, type SessionCreate, SessionSummary, type SessionUpdate } from "../domain/Session.ts"
+import { type CreneauRange, SessionRepository } from "../ports/SessionRepository.ts"
+import { traced } from "../tracing/traced.ts"
+import { InMemoryStore, type StoredSession } from "./InMemoryStore.ts"
+
+const ascending = (a: number, b: number) => a - b
+
+/** Both bounds exclusive; a session without a creneau is outside any bound, as SQL's comparisons with NULL are. */
+const within = (creneau: LocalDateTime | null, range: CreneauRange): boolean =>
+  (range.after === undefined || (creneau !== null && creneau > range.after)) &&
+  (range.before === undefined || (creneau !== null && creneau < range.before))
+
+export const InMemorySessionRepository = Layer.effect(
+  SessionRepository,
+  Effect.gen(function*() {
+    const { activities, athletes, coaches, sessions } = yield* InMemoryStore
+
+    /** Each session's activity ids, ascending, from one pass over the activities. */
+    const activityIdsBySession = () => {
+      const bySession = new Map<SessionId, Array<ActivityId>>()
+      for (const activity of activities.all()) {
+        if (activity.sessionId === null) continue
+        const ids = bySession.get(activity.sessionId)
+        if (ids === undefined) bySession.set(activity.sessionId, [activity.id])
+        else ids.push(activity.id)
+      }
+      return bySession
+    }
+
+    const sessionOf = (stored: StoredSession, activiteIds: ReadonlyArray<ActivityId>) =>
+      new Session({
+        id: stored.id,
+        name: stored.name,
+        isRecurrent: stored.isRecurrent,
+        creneau: stored.creneau,
+        duree: stored.duree,
+        groupe: stored.groupe,
+        coachId: stored.coachId,
+        athleteIds: [...stored.athleteIds].sort(ascending),
+        activiteIds
+      })
+
+    const read = (stored: StoredSession) => sessionOf(stored, activityIdsBySession().get(stored.id) ?? [])
+
+    const readAll = () => {
+      const bySession = activityIdsBySession()
+      return sessions.all().map((stored) => sessionOf(stored, bySession.get(stored.id) ?? []))
+    }
+
+    /** An activity belongs to one session: listed activities leave the session they were in. */
+    const moveActivitiesInto = (sessionId: SessionId, activityIds: Iterable<ActivityId>) => {
+      for (const id of new Set(activityIds)) {
+        const activity = activities.get(id)!
+        if (activity.sessionId !== sessionId) activities.replace(new Activity({ ...activity, sessionId }))
+      }
+    }
+
+    /** The session's activities no longer listed are detached (sessionId null), not deleted. */
+    const replaceActivities = (sessionId: SessionId, activityIds: ReadonlyArray<ActivityId>) => {
+      const listed = new Set(activityIds)
+      for (const activity of [...activities.values()]) {
+        if (activity.sessionId === sessionId && !listed.has(activity.id)) {
+          activities.replace(new Activity({ ...activity, sessionId: null }))
+        }
+      }
+      moveActivitiesInto(sessionId, listed)
+    }
+
+    const create = traced("SessionRepository.create")(function*(input: SessionCreate) {
+      const unknown = athletes.unknownReferences("athleteIds", input.athleteIds) ??
+        activities.unknownReferences("activiteIds", input.activiteIds) ??
+        (input.coachId === null ? undefined : coaches.unknownReferences("coachId", [input.coachId]))
+      if (unknown !== undefined) return yield* unknown
+      const id = sessions.newId(input.id)
+      if (id instanceof IdAlreadyInUse) return yield* id
+      const stored = sessions.insert({
+        id,
+        name: input.name,
+        isRecurrent: input.isRecurrent,
+        creneau: input.creneau,
+        duree: input.duree,
+        groupe: input.groupe,
+        coachId: input.coachId,
+        athleteIds: new Set<AthleteId>(input.athleteIds)
+      })
+      moveActivitiesInto(id, input.activiteIds)
+      return read(stored)
+    })
+
+    const findById = traced("SessionRepository.findById")(function*(id: SessionId) {
+      return Option.map(Option.fromNullishOr(sessions.get(id)), read)
+    })
+
+    const list = traced("SessionRepository.list")(function*() {
+      return readAll()
+    })
+
+    const stream = () => Stream.suspend(() => Stream.fromIterable(readAll())).pipe(Stream.withSpan("SessionRepository.stream"))
+
+    const update = traced("SessionRepository.update")(function*(id: SessionId, input: SessionUpdate) {
+      const stored = sessions.get(id)
+      if (stored === undefined) return yield* new EntityNotFound({ entity: "Session", id })
+      const unknown = (input.athleteIds === undefined ? undefined : athletes.unknownReferences("athleteIds", input.athleteIds)) ??
+        (input.activiteIds === undefined ? undefined : activities.unknownReferences("activiteIds", input.activiteIds))
+      if (unknown !== undefined) return yield* unknown
+      const updated = sessions.replace({
+        ...stored,
+        duree: input.duree === undefined ? stored.duree : input.duree,
+        athleteIds: input.athleteIds === undefined ? stored.athleteIds : new Set(input.athleteIds)
+      })
+      if (input.activiteIds !== undefined) replaceActivities(id, input.activiteIds)
+      return read(updated)
+    })
+
+    const remove = traced("SessionRepository.delete")(function*(id: SessionId) {
+      if (!sessions.delete(id)) return yield* new EntityNotFound({ entity: "Session", id })
+      // Its memberships went with it; its activities go too.
+      for (const activity of [...activities.values()]) if (activity.sessionId === id) activities.delete(activity.id)
+    })
+
+    const summaries = traced("SessionRepository.summaries")(function*() {
+      return sessions.all().map((stored) => new SessionSummary({ id: stored.id, name: stored.name }))
+    })
+
+    const summariesOfAthlete = traced("SessionRepository.summariesOfAthlete")(
+      function*(athleteId: AthleteId, range: CreneauRange) {
+        return sessions.all()
+          .filter((stored) => stored.athleteIds.has(athleteId) && within(stored.creneau, range))
+          .map((stored) => new SessionSummary({ id: stored.id, name: stored.name }))
+      }
+    )
+
+    const activitySummaries = traced("SessionRepository.activitySummaries")(function*(sessionId: SessionId) {
+      return activities.all()
+        .filter((activity) => activity.sessionId === sessionId)
+        .map((activity) => new ActivitySummary({ id: activity.id, name: activity.name }))
+    })
+
+    return SessionRepository.of({
+      create,
+      findById,
+      list,
+      stream,
+      update,
+      delete: remove,
+      summaries,
+      summariesOfAthlete,
+      activitySummaries
+    })
+  })
+)

@@ -1,0 +1,64 @@
+import { Context, Layer, type Redacted } from "effect"
+import type { Activity } from "../domain/Activity.ts"
+import type { Admin } from "../domain/Admin.ts"
+import type { Athlete } from "../domain/Athlete.ts"
+import type { Coach } from "../domain/Coach.ts"
+import type { AthleteId, TaskId, UserId } from "../domain/Ids.ts"
+import type { Session } from "../domain/Session.ts"
+import type { Task } from "../domain/Task.ts"
+import type { User } from "../domain/User.ts"
+import { Table } from "./Table.ts"
+
+/** A user with what only login and token checks read. */
+export interface StoredUser {
+  readonly id: UserId
+  readonly user: User
+  readonly passwordHash: Redacted.Redacted<string>
+  /** Epoch seconds; see `UserCredentials.tokensValidAfter`. */
+  readonly tokensValidAfter: number
+}
+
+/** A session's own fields and its athletes; its activities are those whose `sessionId` names it. */
+export interface StoredSession extends Omit<Session, "athleteIds" | "activiteIds"> {
+  readonly athleteIds: Set<AthleteId>
+}
+
+/** A login throttling key's failures, and the time of the last one. */
+export interface LoginFailures {
+  readonly failures: number
+  readonly lastFailureEpochMs: number
+}
+
+export interface InMemoryTables {
+  readonly athletes: Table<Athlete>
+  readonly coaches: Table<Coach>
+  readonly admins: Table<Admin>
+  readonly users: Table<StoredUser>
+  readonly sessions: Table<StoredSession>
+  readonly activities: Table<Activity>
+  /** In creation order, which deletes keep. */
+  readonly tasks: Map<TaskId, Task>
+  readonly loginFailures: Map<string, LoginFailures>
+}
+
+/**
+ * What the in-memory ports keep, in this process only: one store per build of the layer. Tests may
+ * read it; writes go through the ports, which keep the rules.
+ *
+ * Every operation of an in-memory port reads and writes the store in one synchronous step, with
+ * every check before the first write: concurrent operations never see one half-done, and a refused
+ * one has changed nothing, as the database's transactions promise.
+ */
+export class InMemoryStore extends Context.Service<InMemoryStore, InMemoryTables>()("@club/core/testing/InMemoryStore") {
+  /** A new, empty store each time the layer is built. */
+  static readonly layer = Layer.sync(InMemoryStore, (): InMemoryTables => ({
+    athletes: new Table("Athlete"),
+    coaches: new Table("Coach"),
+    admins: new Table("Admin"),
+    users: new Table("User"),
+    sessions: new Table("Session"),
+    activities: new Table("Activity"),
+    tasks: new Map(),
+    loginFailures: new Map()
+  }))
+}

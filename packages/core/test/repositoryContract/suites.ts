@@ -1,0 +1,25 @@
+import { activityRepositoryContract } from "./activities.ts"
+import { adminRepositoryContract } from "./admins.ts"
+import { athleteRepositoryContract } from "./athletes.ts"
+import { coachRepositoryContract } from "./coaches.ts"
+import type { ContractSuite } from "./Contract.ts"
+import { lastAdminContract } from "./lastAdmin.ts"
+import { loginAttemptsContract } from "./loginAttempts.ts"
+import { sessionRepositoryContract } from "./sessions.ts"
+import { suppliedIdsContract } from "./suppliedIds.ts"
+import { taskRepositoryContract } from "./tasks.ts"
+import { userRepositoryContract } from "./users.ts"
+
+/** Every suite of the repository contract. */
+export const repositoryContract: ReadonlyArray<ContractSuite> = [
+  athleteRepositoryContract,
+  coachRepositoryContract,
+  adminRepositoryContract,
+  userRepositoryContract,
+  lastAdminContract,
+  sessionRepositoryContract,
+  activityRepositoryContract,
+  taskRepositoryContract,
+  suppliedIdsContract,
+  loginAttemptsContract
+]

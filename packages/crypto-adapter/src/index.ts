@@ -1,0 +1,2 @@
+export * as JwtTokenSigner from "./JwtTokenSigner.ts"
+export * as ScryptPasswordHasher from "./ScryptPasswordHasher.ts"
