@@ -1,4 +1,5 @@
 import { results } from "./check.ts"
+import { coreLibrary } from "./coreLibrary.ts"
 import { effectFace } from "./effectFace.ts"
 import { promiseFace } from "./promiseFace.ts"
 import { restOnly } from "./restOnly.ts"
@@ -9,6 +10,7 @@ const adminPassword = process.env["CLUB_ADMIN_PASSWORD"] ?? ""
 await promiseFace(baseUrl, adminPassword)
 await effectFace(baseUrl, adminPassword)
 await restOnly(baseUrl, adminPassword)
+await coreLibrary()
 
 console.log(JSON.stringify({ passed: results.filter((one) => one.ok).length, failed: results.filter((one) => !one.ok), steps: results.map((one) => one.name) }))
 process.exitCode = results.every((one) => one.ok) ? 0 : 1
