@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bundlePage } from "./support/browserBundle.ts"
+import { type Bundle, bundlePage } from "./support/browserBundle.ts"
+import { runInBrowser, servePages } from "./support/browserPage.ts"
 import { copyReadmeExamples, type InstalledApp, installApp, node, npmInstall, type Packed, packPackages } from "./support/installedApp.ts"
 import { ADMIN_PASSWORD, type RunningServer, startServer } from "./support/startServer.ts"
 
@@ -12,6 +13,8 @@ let server: RunningServer
 const apps: Array<InstalledApp> = []
 /** The app installed with the packages as published, for the checks that follow the first. */
 let installed: InstalledApp
+/** Its browser pages, bundled. */
+let pages: ReadonlyArray<Bundle> = []
 
 /**
  * The most a REST-only browser bundle (the SDK's `./rest` entry, with Effect's HTTP client and
@@ -73,10 +76,38 @@ describe("the packages as another team installs them: packed tarballs, plain npm
   it("a browser page using only @club/client-sdk/rest bundles without protobuf or Connect, within its size budget", async () => {
     const rest = await bundlePage(installed.dir, "restPage")
     const full = await bundlePage(installed.dir, "fullPage")
+    pages = [rest, full]
     console.log(`[bundle] restPage ${rest.bytes} bytes (${rest.packages.join(", ")}); fullPage ${full.bytes} bytes (${full.packages.join(", ")})`)
     expect(rest.packages.filter((name) => name.startsWith("@bufbuild/") || name.startsWith("@connectrpc/"))).toEqual([])
     expect(full.packages).toEqual(expect.arrayContaining(["@bufbuild/protobuf", "@connectrpc/connect", "@connectrpc/connect-web"]))
     expect(rest.bytes).toBeLessThanOrEqual(restBundleBudgetBytes)
+  })
+
+  it("a page in Chromium on another origin calls the server through the SDK (REST, Connect, gRPC-Web) with CORS on, and is refused with CORS off", async () => {
+    expect(pages).toHaveLength(2)
+    const site = await servePages(pages.map((page) => page.file))
+    const withCors = await startServer({ CORS_ORIGINS: site.origin })
+    try {
+      const calls = (baseUrl: string) => [
+        { fn: "clubRest", args: [baseUrl, ADMIN_PASSWORD] },
+        { fn: "clubFull", args: [baseUrl, ADMIN_PASSWORD] }
+      ]
+      const allowed = await runInBrowser(site.origin, calls(withCors.baseUrl))
+      expect(allowed.results).toEqual([
+        { ok: true, user: "admin", coaches: ["From the browser"] },
+        { ok: true, me: "admin", task: "Written by a browser", listed: ["Written by a browser"] }
+      ])
+      // The first server runs with CORS off, as by default: the browser withholds its answers.
+      const refused = await runInBrowser(site.origin, calls(server.baseUrl))
+      expect(refused.results).toEqual([
+        expect.objectContaining({ ok: false, tag: "NetworkError" }),
+        expect.objectContaining({ ok: false, tag: "NetworkError" })
+      ])
+      expect(refused.console.join("\n")).toMatch(/blocked by CORS policy/u)
+    } finally {
+      await withCors.stop()
+      await site.close()
+    }
   })
 
   it("with another effect 4.x the app chooses: the newest 4.x the packages accept, or a clean refusal of one they do not", async () => {

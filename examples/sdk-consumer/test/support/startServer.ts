@@ -27,8 +27,11 @@ export interface RunningServer {
   readonly stop: () => Promise<void>
 }
 
-/** Starts the built server (embedded in-memory database) the way an operator would, and waits until it answers. */
-export const startServer = async (): Promise<RunningServer> => {
+/**
+ * Starts the built server (embedded in-memory database) the way an operator would, with the
+ * settings given on top, and waits until it answers.
+ */
+export const startServer = async (settings: Record<string, string> = {}): Promise<RunningServer> => {
   if (!existsSync(main)) {
     throw new Error(`${main} is missing: build it first with pnpm turbo run build --filter=@club/server...`)
   }
@@ -43,7 +46,8 @@ export const startServer = async (): Promise<RunningServer> => {
       DATA_DIR: "memory://",
       ADMIN_NAME,
       ADMIN_PASSWORD,
-      LOG_LEVEL: "warn"
+      LOG_LEVEL: "warn",
+      ...settings
     },
     stdio: ["ignore", "pipe", "pipe"],
     // .bin/node is a shell shim that starts node as its child: signal the whole group, or node outlives the test.
