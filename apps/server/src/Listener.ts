@@ -11,6 +11,7 @@ import { detectProtocol } from "./Http2Preface.ts"
 import { answerClientError } from "./listener/clientErrors.ts"
 import { Connections } from "./listener/Connections.ts"
 import { Http2Sessions } from "./listener/Http2Sessions.ts"
+import { assignRequestId, withRequestIdInLogs } from "./listener/requestId.ts"
 import { setSecurityHeaders } from "./listener/securityHeaders.ts"
 import { defaultServingLimits, type ServingLimits } from "./listener/ServingLimits.ts"
 
@@ -125,6 +126,7 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
       response.once("close", done)
     }
     setSecurityHeaders(response)
+    const requestId = assignRequestId(request, response)
     if (closing && connection !== undefined) {
       // The last request this connection gets answered; Node then closes it (gently: `destroySoon` below).
       connection.refusing = true
@@ -134,7 +136,7 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
       dispatch(request, response)
     } catch (error) {
       // A throwing `request` listener would otherwise take the whole process down.
-      runLog(Effect.logError("A request handler threw", error))
+      runLog(Effect.logError("A request handler threw", error).pipe(Effect.annotateLogs("requestId", requestId)))
       if (!response.headersSent) response.statusCode = 500
       response.end()
     }
@@ -270,7 +272,11 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
         const serveScope = yield* Effect.scope
         // Closed after `shutdown` (finalizers run in reverse), so running requests are not interrupted.
         const handlerScope = yield* Scope.fork(serveScope, "parallel")
-        const handler = yield* NodeHttpServer.makeHandler(httpEffect, { scope: handlerScope, middleware })
+        const handler = yield* NodeHttpServer.makeHandler(httpEffect, {
+          scope: handlerScope,
+          // Outside the app's own middleware (the request logger's included), so that every line it logs names the request.
+          middleware: (app) => withRequestIdInLogs(middleware === undefined ? app : middleware(app))
+        })
         yield* Scope.addFinalizer(serveScope, shutdown)
         app = handler
         for (const [request, response] of early.splice(0)) handler(request, response)

@@ -17,6 +17,7 @@ import { BodyLimitLive } from "./middleware/BodyLimitLive.ts"
 import { MediaTypeLive } from "./middleware/MediaTypeLive.ts"
 import { RawInputLive } from "./middleware/RawInputLive.ts"
 import { RequestErrorsLive } from "./middleware/RequestErrorsLive.ts"
+import { RequestIdInProblemsLive } from "./problems/RequestIdInProblems.ts"
 import { UnmatchedRequestsLive } from "./routing/UnmatchedRequests.ts"
 
 /**
@@ -26,7 +27,8 @@ import { UnmatchedRequestsLive } from "./routing/UnmatchedRequests.ts"
 export const RestApiLive = Layer.mergeAll(
   HttpApiBuilder.layer(ClubApi, { openapiPath: "/openapi.json" }),
   DocsPageLive,
-  UnmatchedRequestsLive
+  UnmatchedRequestsLive,
+  RequestIdInProblemsLive
 ).pipe(
   Layer.provide([
     ActivitiesHandlers,
