@@ -22,6 +22,8 @@ export interface AppConfigShape {
   readonly loginThrottling: Omit<AuthSettings, "tokenTtlSeconds">
   /** Addresses and CIDR ranges whose `X-Forwarded-For` is believed; none by default. */
   readonly trustedProxies: ReadonlyArray<string>
+  /** Web origins whose pages may call the service, `*` for any; none (CORS off) by default. */
+  readonly corsOrigins: ReadonlyArray<string>
 }
 
 export const inMemoryDataDir = "memory://"
@@ -100,7 +102,8 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
     maxDelaySeconds: positiveInt("LOGIN_MAX_DELAY_SECONDS", defaultAuthSettings.maxDelaySeconds),
     failureWindowSeconds: positiveInt("LOGIN_FAILURE_WINDOW_SECONDS", defaultAuthSettings.failureWindowSeconds)
   }),
-  trustedProxies: commaSeparated("TRUSTED_PROXIES")
+  trustedProxies: commaSeparated("TRUSTED_PROXIES"),
+  corsOrigins: commaSeparated("CORS_ORIGINS")
 })
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@club/server/AppConfig") {

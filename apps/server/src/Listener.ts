@@ -10,6 +10,7 @@ import { AppConfig } from "./AppConfig.ts"
 import { detectProtocol } from "./Http2Preface.ts"
 import { answerClientError } from "./listener/clientErrors.ts"
 import { Connections } from "./listener/Connections.ts"
+import { makeCorsStep } from "./listener/cors.ts"
 import { Http2Sessions } from "./listener/Http2Sessions.ts"
 import { assignRequestId, withRequestIdInLogs } from "./listener/requestId.ts"
 import { setSecurityHeaders } from "./listener/securityHeaders.ts"
@@ -50,6 +51,8 @@ export interface ListenerOptions {
   readonly shutdownGracePeriod?: Duration.Input | undefined
   /** Connections, streams and timeouts; each defaults to `defaultServingLimits`. */
   readonly limits?: Partial<ServingLimits> | undefined
+  /** Web origins whose pages may call the service (`*`: any); empty or absent: CORS off. See `makeCorsStep`. */
+  readonly corsOrigins?: ReadonlyArray<string> | undefined
 }
 
 /**
@@ -103,6 +106,8 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
     served(request, response)
   }
   const dispatch = connect === undefined ? toApp : connect(toApp)
+  // In front of everything, before routing: a preflight is answered here, for REST and Connect alike.
+  const cors = makeCorsStep(options.corsOrigins ?? [])
 
   const onRequest: NodeRequestHandler = (request, response) => {
     const socket = request.httpVersionMajor === 1 ? request.socket as Net.Socket : undefined
@@ -133,7 +138,8 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
       response.setHeader("connection", "close")
     }
     try {
-      dispatch(request, response)
+      if (cors === undefined) dispatch(request, response)
+      else cors(request, response, () => dispatch(request, response))
     } catch (error) {
       // A throwing `request` listener would otherwise take the whole process down.
       runLog(Effect.logError("A request handler threw", error).pipe(Effect.annotateLogs("requestId", requestId)))
@@ -287,7 +293,9 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
 export const layer = (options: ListenerOptions): Layer.Layer<HttpServer.HttpServer, HttpServerError.ServeError> =>
   Layer.effect(HttpServer.HttpServer, make(options))
 
-/** PORT, HOST and the serving limits from the configuration. */
+/** PORT, HOST, the serving limits and the CORS origins from the configuration. */
 export const layerConfig: Layer.Layer<HttpServer.HttpServer, HttpServerError.ServeError, AppConfig> = Layer.unwrap(
-  AppConfig.useSync((config) => layer({ host: config.host, port: config.port, limits: config.servingLimits }))
+  AppConfig.useSync((config) =>
+    layer({ host: config.host, port: config.port, limits: config.servingLimits, corsOrigins: config.corsOrigins })
+  )
 )

@@ -22,7 +22,8 @@ const configuration = [
   "LOGIN_FIRST_DELAY_SECONDS",
   "LOGIN_MAX_DELAY_SECONDS",
   "LOGIN_FAILURE_WINDOW_SECONDS",
-  "TRUSTED_PROXIES"
+  "TRUSTED_PROXIES",
+  "CORS_ORIGINS"
 ]
 
 export interface LogLine {
