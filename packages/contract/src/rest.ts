@@ -1,4 +1,5 @@
 /** The REST contract only: schemas and endpoints, no server code. Safe to import from clients. */
+export * from "./rest/ActivityCreated.ts"
 export * from "./rest/Api.ts"
 export * from "./rest/Authentication.ts"
 export * from "./rest/Availability.ts"

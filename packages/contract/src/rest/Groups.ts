@@ -1,6 +1,7 @@
 import { ActivityId, AdminId, AthleteId, CalendarDate, CoachId, SessionId, ShortText, UserId } from "@club/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import { ActivityCreatedWithLocation } from "./ActivityCreated.ts"
 import { Authentication } from "./Authentication.ts"
 import {
   ActiviteDto,
@@ -69,7 +70,7 @@ export class AuthGroup extends HttpApiGroup.make("auth").add(
 export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
   HttpApiEndpoint.post("create", "/activite/create", {
     payload: ActiviteInput,
-    success: text(201),
+    success: ActivityCreatedWithLocation,
     error: [ActivityFailedText, Forbidden]
   }).annotate(InputFailure, "activityText").annotate(RequiredOperation, "activity.create"),
   HttpApiEndpoint.delete("delete", "/activite/delete/:id", {
