@@ -23,7 +23,8 @@ const configuration = [
   "LOGIN_MAX_DELAY_SECONDS",
   "LOGIN_FAILURE_WINDOW_SECONDS",
   "TRUSTED_PROXIES",
-  "CORS_ORIGINS"
+  "CORS_ORIGINS",
+  "IDEMPOTENCY_KEY_RETENTION_SECONDS"
 ]
 
 export interface LogLine {

@@ -80,6 +80,16 @@ export class Unavailable extends withoutStackTrace(HttpApiError.Problem<Unavaila
   title: "Service Unavailable"
 }, extensions)) {}
 
+/**
+ * A request whose idempotency key was already used for another request (draft-ietf-httpapi-
+ * idempotency-key-header: 422); the key's first request keeps its answer.
+ */
+export class UnprocessableContent extends withoutStackTrace(HttpApiError.Problem<UnprocessableContent>()("UnprocessableContent", {
+  type: "about:blank",
+  status: 422,
+  title: "Unprocessable Content"
+}, extensions)) {}
+
 /** A known path asked with a method it does not take; the answer's `Allow` header lists those it takes. */
 export class MethodNotAllowed extends withoutStackTrace(HttpApiError.Problem<MethodNotAllowed>()("MethodNotAllowed", {
   type: "about:blank",
