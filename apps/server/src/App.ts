@@ -1,5 +1,5 @@
 import { makeTodoNodeHandlerFactory } from "@club/connect-adapter"
-import { UseCasesLive, UserService } from "@club/core"
+import { IdempotentRequests, UseCasesLive, UserService } from "@club/core"
 import { JwtTokenSigner, ScryptPasswordHasher } from "@club/crypto-adapter"
 import { makeFastReads, RestApiLive } from "@club/http-adapter"
 import { Cause, Effect, Layer } from "effect"
@@ -8,6 +8,7 @@ import { AppConfig } from "./AppConfig.ts"
 import { AuthSettingsFromConfig } from "./AuthSettingsFromConfig.ts"
 import { PersistenceLive } from "./Database.ts"
 import * as FirstAdmin from "./FirstAdmin.ts"
+import { IdempotencySettingsFromConfig } from "./IdempotencySettingsFromConfig.ts"
 import { loadJwtSecret } from "./JwtSecret.ts"
 import * as Listener from "./Listener.ts"
 import { JsonLogger, MinimumLogLevelFromConfig } from "./Logging.ts"
@@ -40,6 +41,9 @@ export const Security = Layer.mergeAll(
  */
 export const UseCases = UseCasesLive.pipe(Layer.provide(Layer.mergeAll(PersistenceLive, Security)))
 
+/** Writes sent with an `Idempotency-Key`, served once per caller and key (the REST API's `Idempotency`). */
+export const IdempotentRequestsLive = IdempotentRequests.layer.pipe(Layer.provide(PersistenceLive))
+
 export const FirstAdminLive = FirstAdmin.layer((name, password) =>
   UserService.use((users) => users.ensureFirstAdmin(name, password))
 )
@@ -61,15 +65,20 @@ export const App = Server.layer(Routes).pipe(
   Layer.provide(ConnectLive),
   Layer.provide(FastReadsLive),
   Layer.provide(FirstAdminLive),
-  Layer.provide(UseCases)
+  Layer.provide(UseCases),
+  Layer.provide(IdempotentRequestsLive)
 )
 
-/** References read while requests run (log level, token lifetime, body limit, tracing, trusted proxies) are set for the whole program. */
+/**
+ * References read while requests run (log level, token lifetime, body limit, tracing, trusted
+ * proxies; and the retention of idempotency keys) are set for the whole program.
+ */
 const Settings = Layer.mergeAll(MinimumLogLevelFromConfig, AuthSettingsFromConfig, RequestLimits, TracingDisabled, TrustedProxiesFromConfig)
 
 /** The server until it is interrupted; failures are logged as JSON too. */
 export const program = Layer.launch(App).pipe(
   Effect.provide(Settings),
+  Effect.provide(IdempotencySettingsFromConfig),
   Effect.provide(AppConfig.layer),
   Effect.tapCause((cause) =>
     Cause.hasInterruptsOnly(cause) ? Effect.void : Effect.logError("The server stopped on a failure", cause)

@@ -1,4 +1,4 @@
-import { type AuthSettings, defaultAuthSettings } from "@club/core"
+import { type AuthSettings, defaultAuthSettings, defaultIdempotencySettings } from "@club/core"
 import { Config, Context, Effect, Layer, Option, Redacted, Schema, SchemaIssue } from "effect"
 import type { LogLevel } from "effect/LogLevel"
 import { defaultServingLimits, type ServingLimits } from "./listener/ServingLimits.ts"
@@ -22,6 +22,10 @@ export interface AppConfigShape {
   readonly loginThrottling: Omit<AuthSettings, "tokenTtlSeconds">
   /** Addresses and CIDR ranges whose `X-Forwarded-For` is believed; none by default. */
   readonly trustedProxies: ReadonlyArray<string>
+  /** Web origins whose pages may call the service, `*` for any; none (CORS off) by default. */
+  readonly corsOrigins: ReadonlyArray<string>
+  /** How long the answer to a write sent with an `Idempotency-Key` is replayed. */
+  readonly idempotencyKeyRetentionSeconds: number
 }
 
 export const inMemoryDataDir = "memory://"
@@ -100,7 +104,9 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
     maxDelaySeconds: positiveInt("LOGIN_MAX_DELAY_SECONDS", defaultAuthSettings.maxDelaySeconds),
     failureWindowSeconds: positiveInt("LOGIN_FAILURE_WINDOW_SECONDS", defaultAuthSettings.failureWindowSeconds)
   }),
-  trustedProxies: commaSeparated("TRUSTED_PROXIES")
+  trustedProxies: commaSeparated("TRUSTED_PROXIES"),
+  corsOrigins: commaSeparated("CORS_ORIGINS"),
+  idempotencyKeyRetentionSeconds: positiveInt("IDEMPOTENCY_KEY_RETENTION_SECONDS", defaultIdempotencySettings.retentionSeconds)
 })
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@club/server/AppConfig") {

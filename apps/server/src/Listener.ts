@@ -10,7 +10,9 @@ import { AppConfig } from "./AppConfig.ts"
 import { detectProtocol } from "./Http2Preface.ts"
 import { answerClientError } from "./listener/clientErrors.ts"
 import { Connections } from "./listener/Connections.ts"
+import { makeCorsStep } from "./listener/cors.ts"
 import { Http2Sessions } from "./listener/Http2Sessions.ts"
+import { assignRequestId, withRequestIdInLogs } from "./listener/requestId.ts"
 import { setSecurityHeaders } from "./listener/securityHeaders.ts"
 import { defaultServingLimits, type ServingLimits } from "./listener/ServingLimits.ts"
 
@@ -49,6 +51,8 @@ export interface ListenerOptions {
   readonly shutdownGracePeriod?: Duration.Input | undefined
   /** Connections, streams and timeouts; each defaults to `defaultServingLimits`. */
   readonly limits?: Partial<ServingLimits> | undefined
+  /** Web origins whose pages may call the service (`*`: any); empty or absent: CORS off. See `makeCorsStep`. */
+  readonly corsOrigins?: ReadonlyArray<string> | undefined
 }
 
 /**
@@ -102,6 +106,8 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
     served(request, response)
   }
   const dispatch = connect === undefined ? toApp : connect(toApp)
+  // In front of everything, before routing: a preflight is answered here, for REST and Connect alike.
+  const cors = makeCorsStep(options.corsOrigins ?? [])
 
   const onRequest: NodeRequestHandler = (request, response) => {
     const socket = request.httpVersionMajor === 1 ? request.socket as Net.Socket : undefined
@@ -125,16 +131,18 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
       response.once("close", done)
     }
     setSecurityHeaders(response)
+    const requestId = assignRequestId(request, response)
     if (closing && connection !== undefined) {
       // The last request this connection gets answered; Node then closes it (gently: `destroySoon` below).
       connection.refusing = true
       response.setHeader("connection", "close")
     }
     try {
-      dispatch(request, response)
+      if (cors === undefined) dispatch(request, response)
+      else cors(request, response, () => dispatch(request, response))
     } catch (error) {
       // A throwing `request` listener would otherwise take the whole process down.
-      runLog(Effect.logError("A request handler threw", error))
+      runLog(Effect.logError("A request handler threw", error).pipe(Effect.annotateLogs("requestId", requestId)))
       if (!response.headersSent) response.statusCode = 500
       response.end()
     }
@@ -270,7 +278,11 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
         const serveScope = yield* Effect.scope
         // Closed after `shutdown` (finalizers run in reverse), so running requests are not interrupted.
         const handlerScope = yield* Scope.fork(serveScope, "parallel")
-        const handler = yield* NodeHttpServer.makeHandler(httpEffect, { scope: handlerScope, middleware })
+        const handler = yield* NodeHttpServer.makeHandler(httpEffect, {
+          scope: handlerScope,
+          // Outside the app's own middleware (the request logger's included), so that every line it logs names the request.
+          middleware: (app) => withRequestIdInLogs(middleware === undefined ? app : middleware(app))
+        })
         yield* Scope.addFinalizer(serveScope, shutdown)
         app = handler
         for (const [request, response] of early.splice(0)) handler(request, response)
@@ -281,7 +293,9 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
 export const layer = (options: ListenerOptions): Layer.Layer<HttpServer.HttpServer, HttpServerError.ServeError> =>
   Layer.effect(HttpServer.HttpServer, make(options))
 
-/** PORT, HOST and the serving limits from the configuration. */
+/** PORT, HOST, the serving limits and the CORS origins from the configuration. */
 export const layerConfig: Layer.Layer<HttpServer.HttpServer, HttpServerError.ServeError, AppConfig> = Layer.unwrap(
-  AppConfig.useSync((config) => layer({ host: config.host, port: config.port, limits: config.servingLimits }))
+  AppConfig.useSync((config) =>
+    layer({ host: config.host, port: config.port, limits: config.servingLimits, corsOrigins: config.corsOrigins })
+  )
 )

@@ -9,7 +9,11 @@ import type { EdgeRunner } from "./EdgeRunner.ts"
  * the handlers; a missing or invalid token answers `unauthenticated` before any handler runs.
  */
 export const makeAuthInterceptor = (run: EdgeRunner<AuthService>): Interceptor => (next) => async (request) => {
-  const actor = await run(authenticateBearer(request.header.get("authorization")), request)
+  const actor = await run(authenticateBearer(request.header.get("authorization")), {
+    signal: request.signal,
+    method: request.method,
+    requestHeader: request.header
+  })
   request.contextValues.set(actorKey, actor)
   return next(request)
 }

@@ -37,6 +37,12 @@ interface CompiledRoute<R> extends FastUnaryRoute<R> {
 type NodeRequest = IncomingMessage | Http2ServerRequest
 type NodeResponse = ServerResponse | Http2ServerResponse
 
+/** One request header as a single value, as connect-node's `Headers` give it; a repeated one is joined by Node. */
+const headerOf = (request: IncomingMessage, name: string): string | null => {
+  const value = request.headers[name]
+  return typeof value === "string" ? value : null
+}
+
 /**
  * The Connect protocol's unary POST, JSON or binary, answered without connect-node's generic
  * machinery: its universal request and response (async iterables), its linked abort signals
@@ -88,7 +94,11 @@ export const makeUnaryFastPath = <R>(
     try {
       const input = route.serialization.getI(binary).parse(await readBody(request, length))
       const authorization = request.headers.authorization ?? null
-      const output = await run(route.invoke(input as never, authorization), { signal: gone.signal, method: route.method })
+      const output = await run(route.invoke(input as never, authorization), {
+        signal: gone.signal,
+        method: route.method,
+        requestHeader: { get: (name) => headerOf(request, name) }
+      })
       body = serialize(route, binary, output)
     } catch (cause) {
       if (gone.signal.aborted) return

@@ -1,10 +1,12 @@
 /** The REST contract only: schemas and endpoints, no server code. Safe to import from clients. */
+export * from "./rest/ActivityCreated.ts"
 export * from "./rest/Api.ts"
 export * from "./rest/Authentication.ts"
 export * from "./rest/Availability.ts"
 export * from "./rest/BodyLimit.ts"
 export * from "./rest/Dto.ts"
 export * from "./rest/Groups.ts"
+export * from "./rest/Idempotency.ts"
 export * from "./rest/MediaType.ts"
 export * from "./rest/RawInput.ts"
 export * from "./rest/PathId.ts"

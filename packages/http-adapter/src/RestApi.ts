@@ -14,19 +14,22 @@ import { UsersHandlers } from "./handlers/users.ts"
 import { AuthenticationLive } from "./middleware/AuthenticationLive.ts"
 import { AvailabilityLive } from "./middleware/AvailabilityLive.ts"
 import { BodyLimitLive } from "./middleware/BodyLimitLive.ts"
+import { IdempotencyLive } from "./middleware/IdempotencyLive.ts"
 import { MediaTypeLive } from "./middleware/MediaTypeLive.ts"
 import { RawInputLive } from "./middleware/RawInputLive.ts"
 import { RequestErrorsLive } from "./middleware/RequestErrorsLive.ts"
+import { RequestIdInProblemsLive } from "./problems/RequestIdInProblems.ts"
 import { UnmatchedRequestsLive } from "./routing/UnmatchedRequests.ts"
 
 /**
  * The whole REST API as routes, with `GET /openapi.json` (OpenAPI 3.1) and `GET /docs` (an
- * interactive reference). Needs core's use-cases and `Readiness`.
+ * interactive reference). Needs core's use-cases (IdempotentRequests included) and `Readiness`.
  */
 export const RestApiLive = Layer.mergeAll(
   HttpApiBuilder.layer(ClubApi, { openapiPath: "/openapi.json" }),
   DocsPageLive,
-  UnmatchedRequestsLive
+  UnmatchedRequestsLive,
+  RequestIdInProblemsLive
 ).pipe(
   Layer.provide([
     ActivitiesHandlers,
@@ -40,5 +43,6 @@ export const RestApiLive = Layer.mergeAll(
     SessionsHandlers,
     UsersHandlers
   ]),
-  Layer.provide([AuthenticationLive, AvailabilityLive, BodyLimitLive, MediaTypeLive, RawInputLive, RequestErrorsLive])
+  Layer.provide([AuthenticationLive, AvailabilityLive, BodyLimitLive, MediaTypeLive, RawInputLive, RequestErrorsLive]),
+  Layer.provide(IdempotencyLive)
 )

@@ -44,7 +44,7 @@ describe("Database layers", () => {
 
       const coach = yield* Effect.gen(function*() {
         expect(yield* serverVersion).toContain("PGlite")
-        expect(yield* appliedMigrations).toBe(8)
+        expect(yield* appliedMigrations).toBe(9)
         yield* pingDatabase
         return yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "persisted" }))
       }).pipe(Effect.provide(app))
@@ -53,7 +53,7 @@ describe("Database layers", () => {
 
       // A second start on the same folder finds the data, and nothing left to migrate.
       const reopened = yield* Effect.gen(function*() {
-        expect(yield* appliedMigrations).toBe(8)
+        expect(yield* appliedMigrations).toBe(9)
         return yield* (yield* CoachRepository).findById(coach.id)
       }).pipe(Effect.provide(app))
       expect(reopened).toEqual(Option.some(coach))
@@ -71,7 +71,7 @@ describe("Database layers", () => {
   it.live.skipIf(!serverAvailable)("a temporary server database is migrated, then dropped on release", () =>
     Effect.gen(function*() {
       const name = yield* Effect.gen(function*() {
-        expect(yield* appliedMigrations).toBe(8)
+        expect(yield* appliedMigrations).toBe(9)
         const sql = yield* SqlClient.SqlClient
         const [row] = yield* sql<{ name: string }>`SELECT current_database() AS name`
         return row!.name

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto"
 import { STATUS_CODES } from "node:http"
 import type * as Net from "node:net"
 
@@ -27,7 +28,11 @@ export const answerClientError = (closeGently: (socket: Net.Socket) => void, bus
   if (clientGone(error.code)) return void socket.destroy()
   if (socket.writable && !busy(socket)) {
     const status = statusOf(error.code)
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+    // No request was read, so no id could be taken from it: a new one, as every answer has.
+    const requestId = randomUUID()
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\nX-Request-Id: ${requestId}\r\n\r\n`
+    )
   }
   closeGently(socket)
 }

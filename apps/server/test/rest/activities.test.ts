@@ -29,6 +29,25 @@ await onEveryDatabase("The seed's activity endpoints", (club) => {
       })
     })
 
+    it("says where the new activity is: Location /activite/<its id>, the id its session lists", async () => {
+      const session = await createSession(club())
+      const name = unique("Located")
+      const reply = await club().coach.post("/activite/create", { name, theme: "agility", sessionId: session.id })
+      expectText(reply, 201, "Activity created")
+      const location = reply.headers.get("location")
+      expect(location).toMatch(/^\/activite\/[1-9][0-9]*$/u)
+      const [id] = (await readSession(club(), session.id)).activiteIds
+      expect(location).toBe(`/activite/${id}`)
+      expectJson(await club().coach.get(location!), 200, {
+        id: null,
+        name,
+        theme: "agility",
+        duree: null,
+        dataActivite: [],
+        sessionId: session.id
+      })
+    })
+
     it("ignores the id of the request body, and keeps a missing duree null", async () => {
       const session = await createSession(club())
       expectText(await club().coach.post("/activite/create", { id: 777_777, name: "Stretching", sessionId: session.id }), 201, "Activity created")

@@ -118,7 +118,8 @@ describe("requests no route takes", () => {
         title: "Method Not Allowed",
         status: 405,
         detail: `${method} is not allowed on ${path}; allowed: ${allow}`,
-        instance: path
+        instance: path,
+        requestId: answer.headers.get("x-request-id")
       })
     }
   })
@@ -134,7 +135,8 @@ describe("requests no route takes", () => {
           title: "Not Found",
           status: 404,
           detail: `No resource at ${path}`,
-          instance: path
+          instance: path,
+          requestId: answer.headers.get("x-request-id")
         })
       }
     }

@@ -1,6 +1,7 @@
 import { ActivityId, AdminId, AthleteId, CalendarDate, CoachId, SessionId, ShortText, UserId } from "@club/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import { ActivityCreatedWithLocation } from "./ActivityCreated.ts"
 import { Authentication } from "./Authentication.ts"
 import {
   ActiviteDto,
@@ -37,6 +38,7 @@ import {
 } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
 import { pathId } from "./PathId.ts"
+import { Idempotency } from "./Idempotency.ts"
 import { InputFailure } from "./RequestErrors.ts"
 import { RequiredOperation } from "./RequiredOperation.ts"
 import {
@@ -69,20 +71,20 @@ export class AuthGroup extends HttpApiGroup.make("auth").add(
 export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
   HttpApiEndpoint.post("create", "/activite/create", {
     payload: ActiviteInput,
-    success: text(201),
+    success: ActivityCreatedWithLocation,
     error: [ActivityFailedText, Forbidden]
-  }).annotate(InputFailure, "activityText").annotate(RequiredOperation, "activity.create"),
+  }).annotate(InputFailure, "activityText").annotate(RequiredOperation, "activity.create").middleware(Idempotency),
   HttpApiEndpoint.delete("delete", "/activite/delete/:id", {
     params: { id: pathId(ActivityId) },
     success: text(200),
     error: [ActivityFailedText, Forbidden]
-  }).annotate(InputFailure, "activityText").annotate(RequiredOperation, "activity.delete"),
+  }).annotate(InputFailure, "activityText").annotate(RequiredOperation, "activity.delete").middleware(Idempotency),
   HttpApiEndpoint.post("update", "/activite/update/:id", {
     params: { id: pathId(ActivityId) },
     payload: ActiviteInput,
     success: text(200),
     error: [ActivityFailedText, Forbidden]
-  }).annotate(InputFailure, "activityText").annotate(RequiredOperation, "activity.update"),
+  }).annotate(InputFailure, "activityText").annotate(RequiredOperation, "activity.update").middleware(Idempotency),
   HttpApiEndpoint.get("all", "/activite/all", { success: Schema.Array(ActiviteDto), error: [NotFoundEmptyBody, Forbidden] })
     .annotate(RequiredOperation, "activity.read"),
   HttpApiEndpoint.get("byTheme", "/activite/theme/:theme", {
@@ -102,7 +104,7 @@ export class AthletesGroup extends HttpApiGroup.make("athletes").add(
     payload: AthleteCreateInput,
     success: created(AthleteDto),
     error: [Conflict, Forbidden]
-  }).annotate(RequiredOperation, "athlete.create"),
+  }).annotate(RequiredOperation, "athlete.create").middleware(Idempotency),
   HttpApiEndpoint.post("all", "/athletes/all", { success: Schema.Array(AthleteDto), error: Forbidden })
     .annotate(RequiredOperation, "athlete.list"),
   HttpApiEndpoint.get("get", "/athletes/:id", {
@@ -115,12 +117,12 @@ export class AthletesGroup extends HttpApiGroup.make("athletes").add(
     payload: AthleteInput,
     success: AthleteDto,
     error: [AthleteUpdateFailedBody, Forbidden]
-  }).annotate(InputFailure, "emptyNoContent").annotate(RequiredOperation, "athlete.update"),
+  }).annotate(InputFailure, "emptyNoContent").annotate(RequiredOperation, "athlete.update").middleware(Idempotency),
   HttpApiEndpoint.delete("delete", "/athletes/:id", {
     params: { id: pathId(AthleteId) },
     success: HttpApiSchema.NoContent,
     error: [NotFoundEmptyBody, Forbidden]
-  }).annotate(RequiredOperation, "athlete.delete")
+  }).annotate(RequiredOperation, "athlete.delete").middleware(Idempotency)
 ).middleware(RawInput).middleware(Authentication) {}
 
 /** The seed's session queries under the athlete prefix: any authenticated caller. */
@@ -154,7 +156,7 @@ export class SessionsGroup extends HttpApiGroup.make("sessions").add(
     payload: SessionCreateInput,
     success: created(SessionDto),
     error: [SessionCreateFailedText, Forbidden]
-  }).annotate(InputFailure, "badRequestText").annotate(RequiredOperation, "session.create"),
+  }).annotate(InputFailure, "badRequestText").annotate(RequiredOperation, "session.create").middleware(Idempotency),
   HttpApiEndpoint.get("all", "/session/all", { success: Schema.Array(SessionDto), error: Forbidden })
     .annotate(RequiredOperation, "session.read"),
   HttpApiEndpoint.get("get", "/session/:id", {
@@ -166,13 +168,13 @@ export class SessionsGroup extends HttpApiGroup.make("sessions").add(
     params: { id: pathId(SessionId) },
     success: text(200),
     error: [SessionNotFoundTextBody, Forbidden]
-  }).annotate(RequiredOperation, "session.delete"),
+  }).annotate(RequiredOperation, "session.delete").middleware(Idempotency),
   HttpApiEndpoint.put("update", "/session/update/:id", {
     params: { id: pathId(SessionId) },
     payload: SessionInput,
     success: HttpApiSchema.NoContent,
     error: [NotFound, InvalidRequest, Forbidden]
-  }).annotate(RequiredOperation, "session.update")
+  }).annotate(RequiredOperation, "session.update").middleware(Idempotency)
 ).middleware(RawInput).middleware(Authentication) {}
 
 const coachEndpoints = <const Name extends string>(name: Name, prefix: "" | "/coaches") =>
@@ -181,7 +183,7 @@ const coachEndpoints = <const Name extends string>(name: Name, prefix: "" | "/co
       payload: CoachCreateInput,
       success: created(CoachDto),
       error: [Conflict, Forbidden]
-    }).annotate(RequiredOperation, "coach.create"),
+    }).annotate(RequiredOperation, "coach.create").middleware(Idempotency),
     HttpApiEndpoint.get("all", `${prefix}/all`, { success: Schema.Array(CoachDto), error: Forbidden })
       .annotate(RequiredOperation, "coach.read"),
     HttpApiEndpoint.get("get", `${prefix}/:id`, { params: { id: pathId(CoachId) }, success: CoachDto, error: [NotFound, Forbidden] })
@@ -191,12 +193,12 @@ const coachEndpoints = <const Name extends string>(name: Name, prefix: "" | "/co
       payload: CoachInput,
       success: CoachDto,
       error: [NotFound, Forbidden]
-    }).annotate(RequiredOperation, "coach.update"),
+    }).annotate(RequiredOperation, "coach.update").middleware(Idempotency),
     HttpApiEndpoint.delete("delete", `${prefix}/delete/:id`, {
       params: { id: pathId(CoachId) },
       success: HttpApiSchema.NoContent,
       error: [NotFound, Conflict, Forbidden]
-    }).annotate(RequiredOperation, "coach.delete")
+    }).annotate(RequiredOperation, "coach.delete").middleware(Idempotency)
   ).middleware(RawInput).middleware(Authentication)
 
 /** The seed gives the coach paths without a prefix; CONTRACT.md serves them there and under `/coaches`. */
@@ -208,7 +210,7 @@ export class UsersGroup extends HttpApiGroup.make("users").add(
     payload: UserCreateInput,
     success: created(UserDto),
     error: [InvalidRequest, Conflict, Forbidden]
-  }).annotate(RequiredOperation, "user.create"),
+  }).annotate(RequiredOperation, "user.create").middleware(Idempotency),
   HttpApiEndpoint.get("all", "/users/all", { success: Schema.Array(UserDto), error: Forbidden })
     .annotate(RequiredOperation, "user.list"),
   HttpApiEndpoint.get("get", "/users/:id", { params: { id: pathId(UserId) }, success: UserDto, error: [NotFound, Forbidden] })
@@ -218,12 +220,12 @@ export class UsersGroup extends HttpApiGroup.make("users").add(
     payload: UserUpdateInput,
     success: UserDto,
     error: [InvalidRequest, NotFound, Conflict, Forbidden]
-  }).annotate(RequiredOperation, "user.update"),
+  }).annotate(RequiredOperation, "user.update").middleware(Idempotency),
   HttpApiEndpoint.delete("delete", "/users/delete/:id", {
     params: { id: pathId(UserId) },
     success: HttpApiSchema.NoContent,
     error: [NotFound, Conflict, Forbidden]
-  }).annotate(RequiredOperation, "user.delete")
+  }).annotate(RequiredOperation, "user.delete").middleware(Idempotency)
 ).middleware(RawInput).middleware(Authentication) {}
 
 export class AdminsGroup extends HttpApiGroup.make("admins").add(
@@ -231,7 +233,7 @@ export class AdminsGroup extends HttpApiGroup.make("admins").add(
     payload: AdminCreateInput,
     success: created(AdminDto),
     error: [Conflict, Forbidden]
-  }).annotate(RequiredOperation, "admin.create"),
+  }).annotate(RequiredOperation, "admin.create").middleware(Idempotency),
   HttpApiEndpoint.get("all", "/admins/all", { success: Schema.Array(AdminDto), error: Forbidden })
     .annotate(RequiredOperation, "admin.read"),
   HttpApiEndpoint.get("get", "/admins/:id", { params: { id: pathId(AdminId) }, success: AdminDto, error: [NotFound, Forbidden] })
@@ -241,10 +243,10 @@ export class AdminsGroup extends HttpApiGroup.make("admins").add(
     payload: AdminInput,
     success: AdminDto,
     error: [NotFound, Forbidden]
-  }).annotate(RequiredOperation, "admin.update"),
+  }).annotate(RequiredOperation, "admin.update").middleware(Idempotency),
   HttpApiEndpoint.delete("delete", "/admins/delete/:id", {
     params: { id: pathId(AdminId) },
     success: HttpApiSchema.NoContent,
     error: [NotFound, Forbidden]
-  }).annotate(RequiredOperation, "admin.delete")
+  }).annotate(RequiredOperation, "admin.delete").middleware(Idempotency)
 ).middleware(RawInput).middleware(Authentication) {}

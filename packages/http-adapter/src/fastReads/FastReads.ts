@@ -80,7 +80,11 @@ export const makeFastReads = Effect.gen(function*() {
     if (path === undefined || route === undefined || token === undefined) return false
     const id = route.decodeId(path.id)
     if (Option.isNone(id)) return false
-    const fiber = run(answer(route, token, id.value))
+    const requestId = request.headers["x-request-id"]
+    // Its log lines name the request, as the API's do.
+    const fiber = run(
+      requestId === undefined ? answer(route, token, id.value) : Effect.annotateLogs(answer(route, token, id.value), "requestId", requestId)
+    )
     // A caller gone away interrupts its read, as the API does.
     const onClose = () => fiber.interruptUnsafe()
     response.once("close", onClose)

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ClubApi } from "@club/contract/rest"
 import type { ActiviteInput } from "@club/contract/rest"
-import { ActivityFailed, NotFoundEmpty } from "@club/contract/rest"
+import { ActivityFailed, activityLocation, NotFoundEmpty } from "@club/contract/rest"
 import { isNotForbidden, isNotFound, pinned } from "./problems.ts"
 import { RecordReads } from "./recordReads.ts"
 import { toActiviteDto } from "./toDto.ts"
@@ -29,7 +29,10 @@ export const ActivitiesHandlers = HttpApiBuilder.group(ClubApi, "activities", Ef
   const reads = yield* RecordReads
   return handlers
     .handle("create", ({ payload }) =>
-      activities.create(toInput(payload)).pipe(Effect.as("Activity created"), activityFailure))
+      activities.create(toInput(payload)).pipe(
+        Effect.map((activity) => ({ message: "Activity created", location: activityLocation(activity.id) })),
+        activityFailure
+      ))
     .handle("delete", ({ params }) => activities.delete(params.id).pipe(Effect.as("Activity deleted"), activityFailure))
     .handle("update", ({ params, payload }) =>
       activities.update(params.id, new ActivityInput({ ...toInput(payload), duree: payload.duree ?? 0 })).pipe(

@@ -4,6 +4,7 @@ import { AdminRepositoryLive } from "./AdminRepositoryLive.ts"
 import { AthleteRepositoryLive } from "./AthleteRepositoryLive.ts"
 import { CoachRepositoryLive } from "./CoachRepositoryLive.ts"
 import { CredentialsCacheLive } from "./credentialsCache.ts"
+import { IdempotencyKeysLive } from "./IdempotencyKeysLive.ts"
 import { LoginAttemptsLive } from "./LoginAttemptsLive.ts"
 import { SessionRepositoryLive } from "./SessionRepositoryLive.ts"
 import { TaskRepositoryLive } from "./TaskRepositoryLive.ts"
@@ -22,5 +23,6 @@ export const RepositoriesLive = Layer.mergeAll(
   SessionRepositoryLive,
   ActivityRepositoryLive,
   TaskRepositoryLive,
-  LoginAttemptsLive
+  LoginAttemptsLive,
+  IdempotencyKeysLive
 ).pipe(Layer.provideMerge(CredentialsCacheLive))

@@ -20,6 +20,9 @@ const checkProblem = (request: FuzzRequest, reply: RawReply, body: Record<string
   if (body["title"] !== problemTitles[reply.status]) problems.push(`problem title ${String(body["title"])} on a ${reply.status}`)
   if (typeof body["detail"] !== "string" || body["detail"].length === 0) problems.push("problem without a detail")
   if (body["instance"] !== request.path.split("?")[0]) problems.push(`problem instance ${String(body["instance"])}`)
+  if (body["requestId"] === undefined || body["requestId"] !== reply.headers["x-request-id"]) {
+    problems.push(`problem requestId ${String(body["requestId"])} on an answer whose X-Request-Id is ${String(reply.headers["x-request-id"])}`)
+  }
   return problems
 }
 
@@ -58,6 +61,7 @@ export const judge = (request: FuzzRequest, reply: RawReply, outcome: Outcome | 
     problems.push("401 without WWW-Authenticate: Bearer")
   }
   if (reply.status === 429 && !/^\d+$/u.test(String(reply.headers["retry-after"]))) problems.push("429 without Retry-After")
+  if (!/^[A-Za-z0-9._:-]{1,128}$/u.test(String(reply.headers["x-request-id"]))) problems.push("an answer without X-Request-Id")
   if (/scrypt\$|\$argon2/u.test(reply.text)) problems.push("a password hash in the answer")
   if (secrets.passwords.some((password) => reply.text.includes(password))) problems.push("a password in the answer")
   if (reply.text.includes(secrets.jwtSecret)) problems.push("the signing secret in the answer")

@@ -56,6 +56,14 @@ export interface Club {
   readonly replies: Array<Reply>
   /** Every password the file sent, so that no answer is found to contain one. */
   readonly passwords: Set<string>
+  /** The PostgreSQL database the server uses, on a real server; undefined on the embedded one. */
+  readonly databaseUrl: string | undefined
+}
+
+/** What a file may set for its servers beyond the suite's defaults. */
+export interface ClubOptions {
+  /** More environment variables for the server. */
+  readonly env?: Record<string, string>
 }
 
 let uniqueCounter = 0
@@ -75,13 +83,14 @@ const expectCreated = <A>(reply: Reply, what: string): A => {
   return reply.body as A
 }
 
-const startClub = async (database: TestedDatabase): Promise<{ club: Club; release: () => Promise<void> }> => {
+const startClub = async (database: TestedDatabase, options: ClubOptions): Promise<{ club: Club; release: () => Promise<void> }> => {
   let temporary: TemporaryDatabase | undefined
   const env: Record<string, string> = {
     ADMIN_NAME: adminName,
     ADMIN_PASSWORD: adminPassword,
     JWT_SECRET: jwtSecret,
-    LOG_LEVEL: "warn"
+    LOG_LEVEL: "warn",
+    ...options.env
   }
   if (database.kind === "server") {
     temporary = await createTemporaryDatabase()
@@ -147,7 +156,8 @@ const startClub = async (database: TestedDatabase): Promise<{ club: Club; releas
     coachId: coachRecord.id,
     athleteId: athleteRecord.id,
     replies,
-    passwords
+    passwords,
+    databaseUrl: env["DATABASE_URL"]
   }
   return {
     club,
@@ -164,13 +174,17 @@ type Started = Awaited<ReturnType<typeof startClub>>
  * Declares `define`'s tests once per database, each run against a server of its own. Both servers
  * start together (each takes seconds), before the first test of the file.
  */
-export const onEveryDatabase = async (title: string, define: (club: () => Club, database: TestedDatabase) => void) => {
+export const onEveryDatabase = async (
+  title: string,
+  define: (club: () => Club, database: TestedDatabase) => void,
+  options: ClubOptions = {}
+) => {
   const databases = await testedDatabases()
   const starting = new Map<TestedDatabase, Promise<Started | Error>>()
   beforeAll(() => {
     for (const database of databases) {
       if (!database.available) continue
-      const started = startClub(database).catch((error: unknown) => error instanceof Error ? error : new Error(String(error)))
+      const started = startClub(database, options).catch((error: unknown) => error instanceof Error ? error : new Error(String(error)))
       starting.set(database, started)
     }
   })

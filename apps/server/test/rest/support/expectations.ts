@@ -11,6 +11,7 @@ export const problemTitles: Readonly<Record<number, string>> = {
   409: "Conflict",
   413: "Content Too Large",
   415: "Unsupported Media Type",
+  422: "Unprocessable Content",
   429: "Too Many Requests",
   503: "Service Unavailable"
 }

@@ -1,0 +1,126 @@
+import { type Claim, IdempotencyKeys, type KeyedRequest, type StoredAnswer, traced } from "@club/core"
+import { Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { randomUUID } from "node:crypto"
+import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
+
+const ClaimRows = Schema.Array(Schema.Struct({
+  claimed: Schema.Boolean,
+  fingerprint: Schema.NullOr(Schema.String),
+  status: Schema.NullOr(Schema.Int),
+  headers: Schema.NullOr(Schema.Record(Schema.String, Schema.String)),
+  body: Schema.NullOr(Schema.Uint8Array)
+}))
+type ClaimRow = typeof ClaimRows.Type[number]
+
+/** Of the kept rows, this many expired ones are dropped with each answer kept: more than one write creates. */
+const expiredDroppedPerAnswer = 100
+
+/** A claim that found its key taken and then gone again (released meanwhile) is tried this many times more. */
+const retriesWhenGone = 3
+
+const claimOf = (row: ClaimRow, attempt: string): Claim | undefined => {
+  if (row.claimed) return { _tag: "Claimed", attempt }
+  if (row.fingerprint === null) return undefined
+  return row.status === null
+    ? { _tag: "Running", fingerprint: row.fingerprint }
+    : {
+      _tag: "Answered",
+      fingerprint: row.fingerprint,
+      answer: { status: row.status, headers: row.headers ?? {}, body: row.body ?? new Uint8Array() }
+    }
+}
+
+/**
+ * Idempotency keys in the database (`idempotency_keys`), so that a write retried through any
+ * instance is served once.
+ */
+export const IdempotencyKeysLive = Layer.effect(
+  IdempotencyKeys,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const decodeClaim = Schema.decodeUnknownEffect(ClaimRows)
+
+    /**
+     * One statement: the key is inserted, or taken over when its hold expired or was abandoned;
+     * `ON CONFLICT ... WHERE` judges that on the row's latest version, under its lock, so that of
+     * concurrent claims exactly one wins. Otherwise the row is read as this statement's snapshot
+     * saw it. A row committed by a concurrent claim after that snapshot was taken is not seen
+     * there (no row at all comes back): it is read again by a statement of its own.
+     */
+    const claimOnce = (request: KeyedRequest, attempt: string, at: bigint, expiresAt: bigint, abandonedBefore: bigint) => {
+      const caller = BigInt(request.caller)
+      return Effect.flatMap(
+        sql`WITH claimed AS (
+            INSERT INTO idempotency_keys AS k (user_id, key, fingerprint, attempt, claimed_at_ms, expires_at_ms)
+            VALUES (${caller}, ${request.key}, ${request.fingerprint}, ${attempt}, ${at}, ${expiresAt})
+            ON CONFLICT (user_id, key) DO UPDATE SET
+              fingerprint = EXCLUDED.fingerprint, attempt = EXCLUDED.attempt, claimed_at_ms = EXCLUDED.claimed_at_ms,
+              expires_at_ms = EXCLUDED.expires_at_ms, status = NULL, headers = NULL, body = NULL
+            WHERE k.expires_at_ms <= ${at} OR (k.status IS NULL AND k.claimed_at_ms < ${abandonedBefore})
+            RETURNING 1
+          )
+          SELECT true AS claimed, NULL AS fingerprint, NULL::integer AS status, NULL::jsonb AS headers, NULL::bytea AS body
+          FROM claimed
+          UNION ALL
+          SELECT false, fingerprint, status, headers, body FROM idempotency_keys
+          WHERE user_id = ${caller} AND key = ${request.key} AND NOT EXISTS (SELECT 1 FROM claimed)`,
+        decodeClaim
+      )
+    }
+
+    const readKey = (request: KeyedRequest) =>
+      Effect.flatMap(
+        sql`SELECT false AS claimed, fingerprint, status, headers, body FROM idempotency_keys
+          WHERE user_id = ${BigInt(request.caller)} AND key = ${request.key}`,
+        decodeClaim
+      )
+
+    const claim = traced("IdempotencyKeys.claim")(
+      function*(request: KeyedRequest, atEpochMs: number, expiresAtEpochMs: number, abandonedBeforeEpochMs: number) {
+        const attempt = randomUUID()
+        const at = BigInt(atEpochMs)
+        for (let tries = 0; tries <= retriesWhenGone; tries++) {
+          const [row] = yield* claimOnce(request, attempt, at, BigInt(expiresAtEpochMs), BigInt(abandonedBeforeEpochMs))
+          const found = row === undefined ? undefined : claimOf(row, attempt)
+          if (found !== undefined) return found
+          // Claimed by a request this statement's snapshot did not see yet: read it now.
+          const [latest] = yield* readKey(request)
+          const seen = latest === undefined ? undefined : claimOf(latest, attempt)
+          if (seen !== undefined) return seen
+        }
+        // Claimed and released again and again meanwhile: as busy as a running request.
+        return { _tag: "Running", fingerprint: request.fingerprint } satisfies Claim as Claim
+      },
+      dieOnInfrastructureError
+    )
+
+    /**
+     * The answer is kept only while `attempt` holds the key; expired keys (not this one) are dropped
+     * a few at a time, skipping any another statement holds, so that no one waits on the clean-up.
+     */
+    const answer = traced("IdempotencyKeys.answer")(
+      function*(request: KeyedRequest, attempt: string, stored: StoredAnswer, atEpochMs: number) {
+        const caller = BigInt(request.caller)
+        yield* sql`WITH expired AS (
+            DELETE FROM idempotency_keys WHERE (user_id, key) IN (
+              SELECT user_id, key FROM idempotency_keys
+              WHERE expires_at_ms <= ${BigInt(atEpochMs)} AND NOT (user_id = ${caller} AND key = ${request.key})
+              ORDER BY expires_at_ms LIMIT ${expiredDroppedPerAnswer} FOR UPDATE SKIP LOCKED)
+          )
+          UPDATE idempotency_keys SET status = ${stored.status}, headers = ${JSON.stringify(stored.headers)}::jsonb,
+            body = ${stored.body}
+          WHERE user_id = ${caller} AND key = ${request.key} AND attempt = ${attempt}`
+      },
+      dieOnInfrastructureError
+    )
+
+    const release = traced("IdempotencyKeys.release")(function*(request: KeyedRequest, attempt: string) {
+      const caller = BigInt(request.caller)
+      yield* sql`DELETE FROM idempotency_keys
+        WHERE user_id = ${caller} AND key = ${request.key} AND attempt = ${attempt} AND status IS NULL`
+    }, dieOnInfrastructureError)
+
+    return IdempotencyKeys.of({ claim, answer, release })
+  })
+)
