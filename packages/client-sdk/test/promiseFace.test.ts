@@ -41,8 +41,19 @@ beforeAll(async () => {
         })
       case "GET /activite/3":
         return { status: 404 }
-      case "POST /activite/create":
-        return text(500, "Error: Session 9 not found")
+      case "POST /activite/create": {
+        // Where the server puts the new activity's id, and what a proxy in front may make of it.
+        const locations: Record<number, string | undefined> = {
+          7: "/activite/12",
+          8: "https://club.example/api/activite/13",
+          10: undefined,
+          11: "/activite/twelve"
+        }
+        const { sessionId } = JSON.parse(request.body) as { sessionId: number }
+        if (sessionId === 9) return text(500, "Error: Session 9 not found")
+        const location = locations[sessionId]
+        return { ...text(201, "Activity created"), headers: location === undefined ? {} : { location } }
+      }
       case "PUT /athletes/4":
         return { status: 204 }
       case "GET /auth/me":
@@ -116,6 +127,19 @@ describe("the Promise face", () => {
         tag: "AthleteUpdateFailed",
         status: 204
       })
+    })
+
+    it("returns the created activity's id, read from the answer's Location, as the seed's body is only text", async () => {
+      expect(await club().activities.create({ payload: { sessionId: sessionId(7), name: "Warm-up" } })).toEqual({ message: "Activity created", id: 12 })
+      const proxied = await club().activities.create({ payload: { sessionId: sessionId(8), name: "Warm-up" } })
+      expect(proxied.id).toBe(activityId(13))
+      // A 201 without a Location the SDK can read is not an answer the contract declares.
+      for (const id of [10, 11]) {
+        expect(await failure(club().activities.create({ payload: { sessionId: sessionId(id), name: "Warm-up" } }))).toMatchObject({
+          tag: "UnexpectedResponse",
+          status: 201
+        })
+      }
     })
 
     it("refuses arguments the contract refuses, before sending anything", async () => {

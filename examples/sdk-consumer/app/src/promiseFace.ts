@@ -50,10 +50,11 @@ export const promiseFace = async (baseUrl: string, adminPassword: string) => {
     // A Date picked in a form is the same wall-clock time.
     assert.equal(localDateTime(new Date(2026, 0, 5, 18, 0, 0)), week.monday.creneau)
 
-    await coach.activities.create({ payload: { name: "Warm-up", theme: "endurance", duree: 15, dataActivite: ["jog"], sessionId: week.monday.id } })
-    const monday = await coach.sessions.get({ params: { id: week.monday.id } })
-    const warmUp = monday.activiteIds[0]
-    assert.ok(warmUp !== undefined)
+    // The seed answers the text; the SDK reads the new activity's id from the answer's Location.
+    const created = await coach.activities.create({ payload: { name: "Warm-up", theme: "endurance", duree: 15, dataActivite: ["jog"], sessionId: week.monday.id } })
+    assert.equal(created.message, "Activity created")
+    const warmUp = created.id
+    assert.deepEqual((await coach.sessions.get({ params: { id: week.monday.id } })).activiteIds, [warmUp])
     assert.deepEqual(await coach.activities.get({ params: { id: warmUp } }), {
       id: null,
       name: "Warm-up",
@@ -114,8 +115,7 @@ export const promiseFace = async (baseUrl: string, adminPassword: string) => {
     assert.equal((await admin.athletes.update({ params: { id: ids.other }, payload: { name: "Bea Roux", sessionIds: [drill.id] } })).name, "Bea Roux")
     assert.ok((await admin.athletes.all()).some((one) => one.id === ids.other))
     assert.equal((await admin.athletes.get({ params: { id: ids.other } })).niveau, null)
-    await coach.activities.create({ payload: { name: "Skips", sessionId: drill.id } })
-    const skips = (await coach.sessions.get({ params: { id: drill.id } })).activiteIds[0]!
+    const { id: skips } = await coach.activities.create({ payload: { name: "Skips", sessionId: drill.id } })
     assert.equal(await coach.activities.update({ params: { id: skips }, payload: { name: "High knees", sessionId: drill.id } }), "Activity modified")
     assert.ok((await coach.activities.all()).some((one) => one.name === "High knees"))
     assert.equal(await coach.activities.delete({ params: { id: skips } }), "Activity deleted")

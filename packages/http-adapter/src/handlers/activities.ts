@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ClubApi } from "@club/contract/rest"
 import type { ActiviteInput } from "@club/contract/rest"
-import { ActivityFailed, activityLocation, NotFoundEmpty } from "@club/contract/rest"
+import { ActivityFailed, NotFoundEmpty } from "@club/contract/rest"
 import { isNotForbidden, isNotFound, pinned } from "./problems.ts"
 import { RecordReads } from "./recordReads.ts"
 import { toActiviteDto } from "./toDto.ts"
@@ -30,7 +30,7 @@ export const ActivitiesHandlers = HttpApiBuilder.group(ClubApi, "activities", Ef
   return handlers
     .handle("create", ({ payload }) =>
       activities.create(toInput(payload)).pipe(
-        Effect.map((activity) => ({ message: "Activity created", location: activityLocation(activity.id) })),
+        Effect.map((activity) => ({ message: "Activity created", id: activity.id })),
         activityFailure
       ))
     .handle("delete", ({ params }) => activities.delete(params.id).pipe(Effect.as("Activity deleted"), activityFailure))
