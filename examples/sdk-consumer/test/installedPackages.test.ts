@@ -94,7 +94,7 @@ describe("the packages as another team installs them: packed tarballs, plain npm
       ]
       const allowed = await runInBrowser(site.origin, calls(withCors.baseUrl))
       expect(allowed.results).toEqual([
-        { ok: true, user: "admin", coaches: ["From the browser"] },
+        { ok: true, user: "admin", coaches: ["From the browser"], requestIdReadable: true },
         { ok: true, me: "admin", task: "Written by a browser", listed: ["Written by a browser"] }
       ])
       // The first server runs with CORS off, as by default: the browser withholds its answers.
