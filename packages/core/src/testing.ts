@@ -2,10 +2,12 @@
  * `@club/core/testing`: every port of core in memory, with the rules their JSDoc states, for tests
  * and examples. Nothing here is durable or shared between processes.
  */
+export * from "./testing/IdempotencyKeyTable.ts"
 export * from "./testing/InMemoryActivityRepository.ts"
 export * from "./testing/InMemoryAdminRepository.ts"
 export * from "./testing/InMemoryAthleteRepository.ts"
 export * from "./testing/InMemoryCoachRepository.ts"
+export * from "./testing/InMemoryIdempotencyKeys.ts"
 export * from "./testing/InMemoryLoginAttempts.ts"
 export * from "./testing/InMemoryRepositories.ts"
 export * from "./testing/InMemorySessionRepository.ts"

@@ -1,10 +1,15 @@
 import { InMemoryRepositories, InMemoryStore } from "@club/core/testing"
 import { Effect, Layer } from "effect"
-import { type Implementation, runContract, StoredLoginFailures } from "./repositoryContract/Contract.ts"
+import {
+  type Implementation,
+  runContract,
+  StoredIdempotencyKeys,
+  StoredLoginFailures
+} from "./repositoryContract/Contract.ts"
 import { repositoryContract } from "./repositoryContract/suites.ts"
 
 /** The store's login failures, as the contract's tests look at them. */
-const StoredInMemory = Layer.effect(
+const StoredFailuresInMemory = Layer.effect(
   StoredLoginFailures,
   Effect.gen(function*() {
     const { loginFailures } = yield* InMemoryStore
@@ -20,10 +25,22 @@ const StoredInMemory = Layer.effect(
   })
 )
 
+/** The store's idempotency keys, as the contract's tests look at them. */
+const StoredKeysInMemory = Layer.effect(
+  StoredIdempotencyKeys,
+  Effect.gen(function*() {
+    const { idempotencyKeys } = yield* InMemoryStore
+    return StoredIdempotencyKeys.of({
+      of: (caller, keys) =>
+        Effect.sync(() => [...new Set(keys)].sort().filter((key) => idempotencyKeys.get(caller, key) !== undefined))
+    })
+  })
+)
+
 const inMemory: Implementation = {
   name: "in-memory",
   available: true,
-  layer: StoredInMemory.pipe(Layer.provideMerge(InMemoryRepositories))
+  layer: Layer.mergeAll(StoredFailuresInMemory, StoredKeysInMemory).pipe(Layer.provideMerge(InMemoryRepositories))
 }
 
 // The same suites run on PostgreSQL and embedded PGlite in packages/postgres-adapter/test.

@@ -3,6 +3,7 @@ import { InMemoryActivityRepository } from "./InMemoryActivityRepository.ts"
 import { InMemoryAdminRepository } from "./InMemoryAdminRepository.ts"
 import { InMemoryAthleteRepository } from "./InMemoryAthleteRepository.ts"
 import { InMemoryCoachRepository } from "./InMemoryCoachRepository.ts"
+import { InMemoryIdempotencyKeys } from "./InMemoryIdempotencyKeys.ts"
 import { InMemoryLoginAttempts } from "./InMemoryLoginAttempts.ts"
 import { InMemorySessionRepository } from "./InMemorySessionRepository.ts"
 import { InMemoryStore } from "./InMemoryStore.ts"
@@ -10,9 +11,9 @@ import { InMemoryTaskRepository } from "./InMemoryTaskRepository.ts"
 import { InMemoryUserRepository } from "./InMemoryUserRepository.ts"
 
 /**
- * Every repository port of core, and the login attempts, on one fresh in-memory store per build of
- * the layer (provided too, for tests to look at). With a `PasswordHasher` and a `TokenSigner`,
- * enough for every use-case.
+ * Every repository port of core, the login attempts and the idempotency keys, on one fresh
+ * in-memory store per build of the layer (provided too, for tests to look at). With a
+ * `PasswordHasher` and a `TokenSigner`, enough for every use-case, `IdempotentRequests` included.
  */
 export const InMemoryRepositories = Layer.mergeAll(
   InMemoryAthleteRepository,
@@ -22,5 +23,6 @@ export const InMemoryRepositories = Layer.mergeAll(
   InMemorySessionRepository,
   InMemoryActivityRepository,
   InMemoryTaskRepository,
-  InMemoryLoginAttempts
+  InMemoryLoginAttempts,
+  InMemoryIdempotencyKeys
 ).pipe(Layer.provideMerge(InMemoryStore.layer))

@@ -7,6 +7,7 @@ import type { AthleteId, TaskId, UserId } from "../domain/Ids.ts"
 import type { Session } from "../domain/Session.ts"
 import type { Task } from "../domain/Task.ts"
 import type { User } from "../domain/User.ts"
+import { IdempotencyKeyTable } from "./IdempotencyKeyTable.ts"
 import { Table } from "./Table.ts"
 
 /** A user with what only login and token checks read. */
@@ -39,6 +40,7 @@ export interface InMemoryTables {
   /** In creation order, which deletes keep. */
   readonly tasks: Map<TaskId, Task>
   readonly loginFailures: Map<string, LoginFailures>
+  readonly idempotencyKeys: IdempotencyKeyTable
 }
 
 /**
@@ -59,6 +61,7 @@ export class InMemoryStore extends Context.Service<InMemoryStore, InMemoryTables
     sessions: new Table("Session"),
     activities: new Table("Activity"),
     tasks: new Map(),
-    loginFailures: new Map()
+    loginFailures: new Map(),
+    idempotencyKeys: new IdempotencyKeyTable()
   }))
 }

@@ -3,9 +3,11 @@ import type {
   AdminRepository,
   AthleteRepository,
   CoachRepository,
+  IdempotencyKeys,
   LoginAttempts,
   SessionRepository,
   TaskRepository,
+  UserId,
   UserRepository
 } from "@club/core"
 import { describe, layer, type Vitest } from "@effect/vitest"
@@ -30,6 +32,16 @@ export class StoredLoginFailures extends Context.Service<StoredLoginFailures, {
   of(keys: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<StoredKey>>
 }>()("test/StoredLoginFailures") {}
 
+/**
+ * A look at which idempotency keys the store holds, which the port itself does not show (a claim
+ * of a dropped key and of an expired one answer alike): each implementation provides it from its
+ * own storage, for the tests only.
+ */
+export class StoredIdempotencyKeys extends Context.Service<StoredIdempotencyKeys, {
+  /** The caller's keys among `keys` that are stored, expired or not, in code-point order. */
+  of(caller: UserId, keys: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<string>>
+}>()("test/StoredIdempotencyKeys") {}
+
 export type ContractServices =
   | AthleteRepository
   | CoachRepository
@@ -40,6 +52,8 @@ export type ContractServices =
   | TaskRepository
   | LoginAttempts
   | StoredLoginFailures
+  | IdempotencyKeys
+  | StoredIdempotencyKeys
 
 export interface Implementation {
   /** For test titles. */

@@ -3,6 +3,7 @@ import { adminRepositoryContract } from "./admins.ts"
 import { athleteRepositoryContract } from "./athletes.ts"
 import { coachRepositoryContract } from "./coaches.ts"
 import type { ContractSuite } from "./Contract.ts"
+import { idempotencyKeysContract } from "./idempotencyKeys.ts"
 import { lastAdminContract } from "./lastAdmin.ts"
 import { loginAttemptsContract } from "./loginAttempts.ts"
 import { sessionRepositoryContract } from "./sessions.ts"
@@ -21,5 +22,6 @@ export const repositoryContract: ReadonlyArray<ContractSuite> = [
   activityRepositoryContract,
   taskRepositoryContract,
   suppliedIdsContract,
-  loginAttemptsContract
+  loginAttemptsContract,
+  idempotencyKeysContract
 ]

@@ -14,7 +14,7 @@ const ClaimRows = Schema.Array(Schema.Struct({
 type ClaimRow = typeof ClaimRows.Type[number]
 
 /** Of the kept rows, this many expired ones are dropped with each answer kept: more than one write creates. */
-const expiredDroppedPerAnswer = 100
+export const expiredDroppedPerAnswer = 100
 
 /** A claim that found its key taken and then gone again (released meanwhile) is tried this many times more. */
 const retriesWhenGone = 3

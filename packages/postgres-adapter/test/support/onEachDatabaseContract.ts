@@ -4,6 +4,7 @@ import {
   type ContractSuite,
   type Implementation,
   runContract,
+  StoredIdempotencyKeys,
   StoredLoginFailures
 } from "../../../core/test/repositoryContract/Contract.ts"
 import { RepositoriesLive } from "../../src/repositories/RepositoriesLive.ts"
@@ -13,7 +14,7 @@ import { databases } from "./databases.ts"
 const StoredRows = Schema.Array(Schema.Struct({ key: Schema.String, failures: Schema.Int, last: Schema.String }))
 
 /** The `login_throttle` rows of the keys, as the contract's tests look at them (in code-point order, as in memory). */
-const StoredInDatabase = Layer.effect(
+const StoredFailuresInDatabase = Layer.effect(
   StoredLoginFailures,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -29,10 +30,29 @@ const StoredInDatabase = Layer.effect(
   })
 )
 
+const StoredKeyRows = Schema.Array(Schema.Struct({ key: Schema.String }))
+
+/** The `idempotency_keys` rows of the caller's keys, as the contract's tests look at them (in code-point order, as in memory). */
+const StoredKeysInDatabase = Layer.effect(
+  StoredIdempotencyKeys,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return StoredIdempotencyKeys.of({
+      of: (caller, keys) =>
+        sql`SELECT key FROM idempotency_keys
+          WHERE user_id = ${BigInt(caller)} AND key = ANY(${[...keys]}::text[]) ORDER BY key COLLATE "C"`.pipe(
+          Effect.flatMap(Schema.decodeUnknownEffect(StoredKeyRows)),
+          Effect.map((rows) => rows.map((row) => row.key)),
+          Effect.orDie
+        )
+    })
+  })
+)
+
 const implementationOn = (database: TestDatabase): Implementation => ({
   name: database.name,
   available: database.available,
-  layer: Layer.mergeAll(RepositoriesLive, StoredInDatabase).pipe(Layer.provideMerge(database.layer))
+  layer: Layer.mergeAll(RepositoriesLive, StoredFailuresInDatabase, StoredKeysInDatabase).pipe(Layer.provideMerge(database.layer))
 })
 
 /**
