@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -32,10 +32,10 @@ afterAll(async () => {
   rmSync(packFolder, { recursive: true, force: true })
 })
 
-/** Type-checks the app (strict, the installed packages' declarations included) and runs it against the server. */
-const buildAndRun = async (app: InstalledApp) => {
+/** Type-checks the app (strict, the installed packages' declarations included) and runs it against a server that it has not run against before. */
+const buildAndRun = async (app: InstalledApp, target: RunningServer = server) => {
   await app.exec(node, [join(app.dir, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"])
-  const output = await app.exec(node, ["dist/main.js"], { CLUB_BASE_URL: server.baseUrl, CLUB_ADMIN_PASSWORD: ADMIN_PASSWORD })
+  const output = await app.exec(node, ["dist/main.js"], { CLUB_BASE_URL: target.baseUrl, CLUB_ADMIN_PASSWORD: ADMIN_PASSWORD })
     .catch((error: Error) => error.message)
   const summary = JSON.parse(output.trim().split("\n").at(-1) ?? "{}") as { passed: number; failed: Array<{ name: string; error: string }>; steps: Array<string> }
   return summary
@@ -110,24 +110,38 @@ describe("the packages as another team installs them: packed tarballs, plain npm
     }
   })
 
-  it("with another effect 4.x the app chooses: the newest 4.x the packages accept, or a clean refusal of one they do not", async () => {
-    const { stdout } = await import("node:child_process").then(({ execFileSync }) => ({
-      stdout: execFileSync("npm", ["view", "effect", "versions", "--json"], { encoding: "utf8" })
-    }))
-    const versions = (JSON.parse(stdout) as Array<string>).filter((version) => /^4\.\d+\.\d+$/u.test(version))
-    const minorOf = (version: string) => Number(version.split(".")[1])
-    // The packages were built and tested on effect 4.1; another minor they accept (>= 4.1) is tried when one exists.
-    const accepted = versions.filter((version) => minorOf(version) > 1).at(-1)
-    const app = await installApp(packed, accepted ?? versions.filter((version) => minorOf(version) === 0).at(-1)!)
-    apps.push(app)
-    if (accepted !== undefined) {
-      await npmInstall(app)
-      expect([...await effectVersions(app)]).toEqual([accepted])
-      expect((await buildAndRun(app)).failed).toEqual([])
-    } else {
-      // 4.0 lacks HttpApi's problem errors, which the contract needs: npm refuses the peer, naming it,
-      // rather than installing a second effect that would not type-check.
-      await expect(npmInstall(app)).rejects.toThrow(/ERESOLVE[\s\S]*peer effect@"\^4\.1\.0"/u)
+  it("with the newest effect 4.x of another minor that the packages accept, the app installs one copy, type-checks strict and runs", async () => {
+    const { execFileSync } = await import("node:child_process")
+    const versions = (JSON.parse(execFileSync("npm", ["view", "effect", "versions", "--json"], { encoding: "utf8" })) as Array<string>)
+      .filter((version) => /^4\.\d+\.\d+$/u.test(version))
+    const parts = (version: string) => version.split(".").map(Number) as [number, number, number]
+    const manifest = JSON.parse(readFileSync(new URL("../../../packages/contract/package.json", import.meta.url), "utf8")) as {
+      peerDependencies: { effect: string }
+      devDependencies: { effect: string }
     }
+    // The packages' peer range, `^4.x.y`: this version or a later 4.x; they are built on the exact devDependency.
+    const peerRange = manifest.peerDependencies.effect
+    const [, floorMinor, floorPatch] = parts(peerRange.replace(/^\^/u, ""))
+    const builtOn = parts(manifest.devDependencies.effect)[1]
+    const accepted = versions.filter((version) => {
+      const [, minor, patch] = parts(version)
+      return minor > floorMinor || (minor === floorMinor && patch >= floorPatch)
+    })
+    const other = accepted.filter((version) => parts(version)[1] !== builtOn).at(-1)
+    expect(other, `an effect 4.x of a minor other than 4.${builtOn} within ${peerRange}`).toBeDefined()
+    const app = await installApp(packed, other!)
+    apps.push(app)
+    await npmInstall(app)
+    expect([...await effectVersions(app)]).toEqual([other])
+    // The app creates the club it checks, so it runs against a server of its own.
+    const fresh = await startServer()
+    try {
+      const summary = await buildAndRun(app, fresh)
+      expect(summary.failed).toEqual([])
+      expect(summary.passed).toBeGreaterThanOrEqual(10)
+    } finally {
+      await fresh.stop()
+    }
+
   })
 })

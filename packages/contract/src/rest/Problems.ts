@@ -1,6 +1,7 @@
 import { Schema } from "effect"
-import { HttpApiError, HttpApiSchema } from "effect/http-api"
+import { HttpApiSchema } from "effect/http-api"
 import { withoutStackTrace } from "@club/core"
+import { Problem } from "./Problem.ts"
 
 /**
  * RFC 9457 problems (`application/problem+json`) for every failure the seed does not pin to
@@ -15,49 +16,49 @@ const Issue = Schema.Struct({ field: Schema.String, message: Schema.String })
  */
 const extensions = { requestId: Schema.optionalKey(Schema.String) }
 
-export class InvalidRequest extends withoutStackTrace(HttpApiError.Problem<InvalidRequest>()("InvalidRequest", {
+export class InvalidRequest extends withoutStackTrace(Problem<InvalidRequest>()("InvalidRequest", {
   type: "about:blank",
   status: 400,
   title: "Bad Request"
 }, { errors: Schema.optionalKey(Schema.Array(Issue)), ...extensions })) {}
 
-export class Unauthorized extends withoutStackTrace(HttpApiError.Problem<Unauthorized>()("Unauthorized", {
+export class Unauthorized extends withoutStackTrace(Problem<Unauthorized>()("Unauthorized", {
   type: "about:blank",
   status: 401,
   title: "Unauthorized"
 }, extensions)) {}
 
-export class Forbidden extends withoutStackTrace(HttpApiError.Problem<Forbidden>()("Forbidden", {
+export class Forbidden extends withoutStackTrace(Problem<Forbidden>()("Forbidden", {
   type: "about:blank",
   status: 403,
   title: "Forbidden"
 }, extensions)) {}
 
-export class NotFound extends withoutStackTrace(HttpApiError.Problem<NotFound>()("NotFound", {
+export class NotFound extends withoutStackTrace(Problem<NotFound>()("NotFound", {
   type: "about:blank",
   status: 404,
   title: "Not Found"
 }, extensions)) {}
 
-export class Conflict extends withoutStackTrace(HttpApiError.Problem<Conflict>()("Conflict", {
+export class Conflict extends withoutStackTrace(Problem<Conflict>()("Conflict", {
   type: "about:blank",
   status: 409,
   title: "Conflict"
 }, extensions)) {}
 
-export class ContentTooLarge extends withoutStackTrace(HttpApiError.Problem<ContentTooLarge>()("ContentTooLarge", {
+export class ContentTooLarge extends withoutStackTrace(Problem<ContentTooLarge>()("ContentTooLarge", {
   type: "about:blank",
   status: 413,
   title: "Content Too Large"
 }, extensions)) {}
 
-export class UnsupportedMediaType extends withoutStackTrace(HttpApiError.Problem<UnsupportedMediaType>()("UnsupportedMediaType", {
+export class UnsupportedMediaType extends withoutStackTrace(Problem<UnsupportedMediaType>()("UnsupportedMediaType", {
   type: "about:blank",
   status: 415,
   title: "Unsupported Media Type"
 }, extensions)) {}
 
-export class TooManyRequests extends withoutStackTrace(HttpApiError.Problem<TooManyRequests>()("TooManyRequests", {
+export class TooManyRequests extends withoutStackTrace(Problem<TooManyRequests>()("TooManyRequests", {
   type: "about:blank",
   status: 429,
   title: "Too Many Requests"
@@ -74,7 +75,7 @@ export const TooManyRequestsWithRetryAfter = TooManyRequests.pipe(
   })
 )
 
-export class Unavailable extends withoutStackTrace(HttpApiError.Problem<Unavailable>()("Unavailable", {
+export class Unavailable extends withoutStackTrace(Problem<Unavailable>()("Unavailable", {
   type: "about:blank",
   status: 503,
   title: "Service Unavailable"
@@ -84,14 +85,14 @@ export class Unavailable extends withoutStackTrace(HttpApiError.Problem<Unavaila
  * A request whose idempotency key was already used for another request (draft-ietf-httpapi-
  * idempotency-key-header: 422); the key's first request keeps its answer.
  */
-export class UnprocessableContent extends withoutStackTrace(HttpApiError.Problem<UnprocessableContent>()("UnprocessableContent", {
+export class UnprocessableContent extends withoutStackTrace(Problem<UnprocessableContent>()("UnprocessableContent", {
   type: "about:blank",
   status: 422,
   title: "Unprocessable Content"
 }, extensions)) {}
 
 /** A known path asked with a method it does not take; the answer's `Allow` header lists those it takes. */
-export class MethodNotAllowed extends withoutStackTrace(HttpApiError.Problem<MethodNotAllowed>()("MethodNotAllowed", {
+export class MethodNotAllowed extends withoutStackTrace(Problem<MethodNotAllowed>()("MethodNotAllowed", {
   type: "about:blank",
   status: 405,
   title: "Method Not Allowed"
