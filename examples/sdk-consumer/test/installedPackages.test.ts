@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -56,7 +57,15 @@ const effectVersions = (app: InstalledApp) =>
 
 describe("the packages as another team installs them: packed tarballs, plain npm, an app outside the workspace", { timeout: 600_000 }, () => {
   it("every publishable package packs with its workspace dependencies turned into versions", () => {
-    expect(packed.map((one) => one.name)).toEqual(expect.arrayContaining(["@club/client-sdk", "@club/contract", "@club/core"]))
+    expect(packed.map((one) => one.name)).toEqual(expect.arrayContaining(["@club/client-sdk", "@club/contract", "@club/core", "@club/crypto-adapter"]))
+  })
+
+  it("every tarball carries its README, LICENSE and CHANGELOG beside dist, and no sources or tests", () => {
+    for (const { tarball } of packed) {
+      const files = execFileSync("tar", ["tzf", tarball], { encoding: "utf8" }).trim().split("\n")
+      expect(files).toEqual(expect.arrayContaining(["package/README.md", "package/LICENSE", "package/CHANGELOG.md", "package/package.json"]))
+      expect(files.filter((file) => /^package\/(src|test)\//u.test(file))).toEqual([])
+    }
   })
 
   it("installs with npm, type-checks strict (README examples included), and runs both faces, every group and TodoService against the server", async () => {
@@ -111,7 +120,6 @@ describe("the packages as another team installs them: packed tarballs, plain npm
   })
 
   it("with the newest effect 4.x of another minor that the packages accept, the app installs one copy, type-checks strict and runs", async () => {
-    const { execFileSync } = await import("node:child_process")
     const versions = (JSON.parse(execFileSync("npm", ["view", "effect", "versions", "--json"], { encoding: "utf8" })) as Array<string>)
       .filter((version) => /^4\.\d+\.\d+$/u.test(version))
     const parts = (version: string) => version.split(".").map(Number) as [number, number, number]
