@@ -18,6 +18,8 @@ The seed's REST contract is kept exactly, quirks included: its paths, methods, s
 
 **Retries.** Writes take an \`Idempotency-Key\`: a repeat of the request within 24 hours gets the first answer again instead of writing twice.
 
+**Request ids.** Every answer carries \`X-Request-Id\`: the one the request came with when it is plainly an id (1 to 128 of \`A-Za-z0-9._:-\`), a new UUID otherwise.
+
 **The database unreachable**: 503 problem+json on every operation that needs it; retry later.`
 
 export const servers: ReadonlyArray<OpenApi.OpenAPISpecServer> = [
