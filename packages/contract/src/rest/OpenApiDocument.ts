@@ -1,5 +1,4 @@
-import { IdempotencyKey, Limits } from "@club/core"
-import { Schema } from "effect"
+import { idempotencyKeyPattern, Limits } from "@club/core"
 import type { OpenApi } from "effect/http-api"
 import { idempotentReplayedHeader } from "./Idempotency.ts"
 
@@ -75,7 +74,8 @@ const idempotencyKeyParameter = {
   in: "header",
   required: false,
   description: "Makes a retry of this write safe (draft-ietf-httpapi-idempotency-key-header): the first request with a key is served and its answer kept for 24 hours; a repeat gets that answer again, with `Idempotent-Replayed: true`. Keys are the caller's own. The same key with another request: 422; a repeat while the first is served: 409 with `Retry-After`; a malformed key: 400.",
-  schema: { ...Schema.toJsonSchemaDocument(IdempotencyKey).schema, examples: ["5f0c7e1a-3b7d-4a8e-9c51-2f4e8d6a1b90"] }
+  // Core's IdempotencyKey, whose only check is this pattern.
+  schema: { type: "string", pattern: idempotencyKeyPattern.source, examples: ["5f0c7e1a-3b7d-4a8e-9c51-2f4e8d6a1b90"] }
 }
 
 const idempotentReplayedResponseHeader = {
