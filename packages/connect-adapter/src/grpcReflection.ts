@@ -1,6 +1,6 @@
 import { type DescFile, type DescMessage, type DescService, toBinary } from "@bufbuild/protobuf"
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt"
-import { Code, type ConnectRouter } from "@connectrpc/connect"
+import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect"
 import * as v1 from "./gen/grpc/reflection/v1/reflection_pb.ts"
 import * as v1alpha from "./gen/grpc/reflection/v1alpha/reflection_pb.ts"
 
@@ -124,17 +124,39 @@ export const makeReflection = (services: ReadonlyArray<DescService>) => {
     }
   }
 
-  /** One answer per request, in order, until the client ends its side of the stream. */
-  async function* stream<R extends Request>(requests: AsyncIterable<R>) {
+  /**
+   * One answer per request, in order, until the client ends its side of the stream, or the server
+   * drains: a tool may keep its reflection stream open while it calls (buf curl does), and the
+   * drain would wait for it. The stream then ends `unavailable` between two requests.
+   */
+  async function* stream<R extends Request>(requests: AsyncIterable<R>, draining: AbortSignal | undefined) {
     const sent = new Set<string>()
-    for await (const request of requests) {
-      yield { validHost: request.host, originalRequest: request, messageResponse: answer(request, sent) }
+    const pending = requests[Symbol.asyncIterator]()
+    let onDrain: (() => void) | undefined
+    const drained = new Promise<"drained">((resolve) => {
+      onDrain = () => resolve("drained")
+      if (draining?.aborted === true) onDrain()
+      else draining?.addEventListener("abort", onDrain, { once: true })
+    })
+    try {
+      for (;;) {
+        const next = await Promise.race([pending.next(), drained])
+        if (next === "drained") throw new ConnectError("The server is shutting down", Code.Unavailable)
+        if (next.done === true) return
+        const request = next.value
+        yield { validHost: request.host, originalRequest: request, messageResponse: answer(request, sent) }
+      }
+    } finally {
+      draining?.removeEventListener("abort", onDrain!)
     }
   }
 
-  /** Registers both versions of the service; neither needs a caller's credentials (docs/DECISIONS.md). */
-  return (router: ConnectRouter): void => {
-    router.service(v1.ServerReflection, { serverReflectionInfo: (requests) => stream(requests) })
-    router.service(v1alpha.ServerReflection, { serverReflectionInfo: (requests) => stream(requests) })
+  /**
+   * Registers both versions of the service; neither needs a caller's credentials (docs/DECISIONS.md).
+   * Their streams end when `draining` aborts.
+   */
+  return (router: ConnectRouter, draining?: AbortSignal): void => {
+    router.service(v1.ServerReflection, { serverReflectionInfo: (requests) => stream(requests, draining) })
+    router.service(v1alpha.ServerReflection, { serverReflectionInfo: (requests) => stream(requests, draining) })
   }
 }

@@ -36,8 +36,9 @@ export type TodoNodeHandlerOptions = Partial<Omit<ConnectNodeAdapterOptions, "ro
   readonly fallback?: TodoNodeHandler | undefined
   /**
    * Aborted when the server begins to shut down: gRPC health answers NOT_SERVING from then on and
-   * ends its Watch streams, which would otherwise hold the drain open. Unlike connect's own
-   * `shutdownSignal`, it does not cancel the calls being served.
+   * ends its Watch streams, and reflection streams end between two requests; either would otherwise
+   * hold the drain open as long as its client likes. Unlike connect's own `shutdownSignal`, it does
+   * not cancel the calls being served.
    */
   readonly draining?: AbortSignal | undefined
   /** Bounds of gRPC health's Watch streams. */
@@ -97,7 +98,7 @@ export const makeTodoNodeHandlerFactory: Effect.Effect<
         // and reflection need no credentials.
         routes(router)
         health.routes(router)
-        reflection(router)
+        reflection(router, draining)
       },
       // The same objects connect-node hands its fallback, typed by it without `write`.
       fallback: answerUnknownMethods(servedServices.map((service) => `/${service.typeName}/`), fallback) as NonNullable<

@@ -128,3 +128,25 @@ it("reflection needs no credentials, TodoService on the same handler still does"
   const { TodoService } = await import("@club/contract/todo")
   await expect(createClient(TodoService, transport).listTasks({})).rejects.toMatchObject({ code: Code.Unauthenticated })
 })
+
+it("a reflection stream the client keeps open ends unavailable when the server drains, after answering what it was asked", async () => {
+  const draining = new AbortController()
+  const own = await serveTodo(Layer.mergeAll(TaskService.layer.pipe(Layer.provide(MemoryTaskRepository)), TestAuthService), { draining: draining.signal })
+  try {
+    const client = createClient(v1.ServerReflection, createGrpcTransport({ baseUrl: own.http2Url }))
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    async function* requests() {
+      yield { host: "", messageRequest: { case: "listServices" as const, value: "" } }
+      // The client keeps its side open.
+      await held
+    }
+    const answers = client.serverReflectionInfo(requests())[Symbol.asyncIterator]()
+    expect((await answers.next()).value?.messageResponse.case).toBe("listServicesResponse")
+    draining.abort()
+    await expect(answers.next()).rejects.toMatchObject({ code: Code.Unavailable, rawMessage: "The server is shutting down" })
+    release()
+  } finally {
+    await own.close()
+  }
+})
