@@ -184,9 +184,9 @@ describe("GrpcHealth's bounds", () => {
     expect(health.pollingReadiness).toBe(true)
     const before = calls
     await sleep(210)
-    // One shared poll every 20 ms: about 10 checks, not 20 watches × 10.
-    expect(calls - before).toBeGreaterThan(3)
-    expect(calls - before).toBeLessThan(15)
+    // One shared poll every 20 ms: about 10 checks (fewer on a busy machine), not 20 watches × 10.
+    expect(calls - before).toBeGreaterThan(0)
+    expect(calls - before).toBeLessThan(20)
     // The clients go away while each stream waits for news.
     const ends = streams.map((stream) => stream.next())
     for (const client of clients) client.abort()

@@ -326,7 +326,7 @@ describe.skipIf(database === undefined)("gRPC health follows the database (Postg
 
       await proxy.stop()
       // The watches hear of it by themselves (a poll every 5 s), within the poll and a readiness timeout.
-      expect(await eventually(async () => watched.received.includes("NOT_SERVING") && watchedTodo.received.includes("NOT_SERVING"), 10_000)).toBe(true)
+      expect(await eventually(async () => watched.received.includes("NOT_SERVING") && watchedTodo.received.includes("NOT_SERVING"), 15_000)).toBe(true)
       expect(await check(client, "")).toBe("NOT_SERVING")
       expect(await check(client, "todo.TodoService")).toBe("NOT_SERVING")
       // REST says the same.
