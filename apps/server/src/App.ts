@@ -13,6 +13,7 @@ import { loadJwtSecret } from "./JwtSecret.ts"
 import * as Listener from "./Listener.ts"
 import { JsonLogger, MinimumLogLevelFromConfig } from "./Logging.ts"
 import { ReadinessLive } from "./ReadinessLive.ts"
+import type { ServingLimits } from "./listener/ServingLimits.ts"
 import { RequestLimits } from "./RequestLimits.ts"
 import * as Server from "./Server.ts"
 import { TracingDisabled } from "./Tracing.ts"
@@ -21,11 +22,26 @@ import { TrustedProxiesFromConfig } from "./TrustedProxiesFromConfig.ts"
 /** Everything served over HTTP except Connect: the REST API, health, `/openapi.json` and `/docs`. */
 export const Routes = RestApiLive.pipe(Layer.provide(ReadinessLive), Layer.provide(PersistenceLive))
 
-/** TodoService over Connect, gRPC-Web and gRPC, in front of the Effect app, which serves every other request. */
+/**
+ * gRPC health's Watch streams take at most a tenth of the places the listener has (HTTP/2 streams,
+ * connections): each one is answered for as long as its client stays, so the listener never evicts
+ * it, and the other requests keep the rest.
+ */
+export const maxHealthWatches = (limits: ServingLimits) => Math.max(1, Math.floor(Math.min(limits.maxStreams, limits.maxConnections) / 10))
+
+/**
+ * TodoService over Connect, gRPC-Web and gRPC, with gRPC health (on the same readiness as REST's
+ * `/health/ready`) and reflection, in front of the Effect app, which serves every other request.
+ * Health answers NOT_SERVING and ends its watches once the listener starts draining.
+ */
 export const ConnectLive = Layer.effect(
   Listener.ConnectHandler,
-  Effect.map(makeTodoNodeHandlerFactory, (make): Listener.ConnectFront => (fallback) => make({ fallback }))
-)
+  Effect.gen(function*() {
+    const make = yield* makeTodoNodeHandlerFactory
+    const { servingLimits } = yield* AppConfig
+    return (fallback, draining) => make({ fallback, draining, health: { maxWatches: maxHealthWatches(servingLimits) } })
+  })
+).pipe(Layer.provide(ReadinessLive), Layer.provide(PersistenceLive))
 
 /** The hasher at its default cost, and the signer on the secret from JWT_SECRET or the one kept in DATA_DIR (JwtSecret.ts). */
 export const Security = Layer.mergeAll(
