@@ -2,7 +2,7 @@ export { actorKey } from "./actorKey.ts"
 export { makeAuthInterceptor } from "./authInterceptor.ts"
 export { bearerToken } from "./bearerToken.ts"
 export { categoryToCode } from "./categoryToCode.ts"
-export { type Call, type EdgeRunner, makeEdgeRunner } from "./EdgeRunner.ts"
+export { type Call, type EdgeRunner, makeEdgeRunner, rpcSpanKey } from "./EdgeRunner.ts"
 export { makeTodoConnect, type TodoConnect } from "./TodoConnect.ts"
 export {
   makeTodoNodeHandler,
