@@ -24,8 +24,14 @@ const configuration = [
   "LOGIN_FAILURE_WINDOW_SECONDS",
   "TRUSTED_PROXIES",
   "CORS_ORIGINS",
-  "IDEMPOTENCY_KEY_RETENTION_SECONDS"
+  "IDEMPOTENCY_KEY_RETENTION_SECONDS",
+  "METRICS",
+  "METRICS_PORT",
+  "METRICS_HOST"
 ]
+
+/** OpenTelemetry's variables (tracing): the tests set them, never inherit them. */
+const isOpenTelemetryVariable = (name: string) => name.startsWith("OTEL_")
 
 export interface LogLine {
   readonly message: unknown
@@ -71,7 +77,7 @@ const parseLines = (lines: Array<string>): Array<LogLine> =>
 export const spawnServer = async (env: Record<string, string>): Promise<ServerProcess> => {
   if (!existsSync(mainJs)) throw new Error(`${mainJs} is missing: run pnpm --filter @club/server build`)
   const port = env["PORT"] === undefined ? await freePort() : Number(env["PORT"])
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !configuration.includes(name)))
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !configuration.includes(name) && !isOpenTelemetryVariable(name)))
   const child = spawn(process.execPath, ["--enable-source-maps", mainJs], {
     env: { ...inherited, HOST: "127.0.0.1", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"]
