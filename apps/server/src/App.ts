@@ -2,7 +2,7 @@ import { makeTodoNodeHandlerFactory } from "@club/connect-adapter"
 import { IdempotentRequests, UseCasesLive, UserService } from "@club/core"
 import { JwtTokenSigner, ScryptPasswordHasher } from "@club/crypto-adapter"
 import { makeFastReads, RestApiLive } from "@club/http-adapter"
-import { Cause, Effect, Layer } from "effect"
+import { Cause, Effect, Layer, Option } from "effect"
 import { logsEveryRequest } from "./AccessLog.ts"
 import { AppConfig } from "./AppConfig.ts"
 import { AuthSettingsFromConfig } from "./AuthSettingsFromConfig.ts"
@@ -16,7 +16,8 @@ import { ReadinessLive } from "./ReadinessLive.ts"
 import type { ServingLimits } from "./listener/ServingLimits.ts"
 import { RequestLimits } from "./RequestLimits.ts"
 import * as Server from "./Server.ts"
-import { TracingDisabled } from "./Tracing.ts"
+import { MetricsLive } from "./metrics/MetricsLive.ts"
+import { TracingFromConfig } from "./Tracing.ts"
 import { TrustedProxiesFromConfig } from "./TrustedProxiesFromConfig.ts"
 
 /** Everything served over HTTP except Connect: the REST API, health, `/openapi.json` and `/docs`. */
@@ -66,11 +67,17 @@ export const FirstAdminLive = FirstAdmin.layer((name, password) =>
 
 /**
  * Plain reads by id answered before the API (see `makeFastReads`). Off when every request is
- * logged (LOG_LEVEL=debug): the API's request logger is what writes those lines.
+ * logged (LOG_LEVEL=debug): the API's request logger is what writes those lines; and when spans
+ * are exported (OTEL_EXPORTER_OTLP_ENDPOINT): the API's tracer is what opens each request's span.
  */
 export const FastReadsLive = Layer.unwrap(AppConfig.useSync((config) =>
-  logsEveryRequest(config.logLevel) ? Layer.empty : Layer.effect(Listener.FastReads, makeFastReads)
+  logsEveryRequest(config.logLevel) || Option.isSome(config.tracing)
+    ? Layer.empty
+    : Layer.effect(Listener.FastReads, makeFastReads)
 ))
+
+/** Request metrics and `/metrics` (METRICS), with the database pool's use. */
+export const RequestMetricsLive = MetricsLive.pipe(Layer.provide(PersistenceLive))
 
 /**
  * `provide` builds its argument first: the database (with its migrations), then the first
@@ -80,16 +87,18 @@ export const FastReadsLive = Layer.unwrap(AppConfig.useSync((config) =>
 export const App = Server.layer(Routes).pipe(
   Layer.provide(ConnectLive),
   Layer.provide(FastReadsLive),
+  Layer.provide(RequestMetricsLive),
   Layer.provide(FirstAdminLive),
   Layer.provide(UseCases),
   Layer.provide(IdempotentRequestsLive)
 )
 
 /**
- * References read while requests run (log level, token lifetime, body limit, tracing, trusted
- * proxies; and the retention of idempotency keys) are set for the whole program.
+ * References read while requests run (log level, token lifetime, body limit, tracing: off, or the
+ * OTLP exporter; trusted proxies; and the retention of idempotency keys) are set for the whole
+ * program.
  */
-const Settings = Layer.mergeAll(MinimumLogLevelFromConfig, AuthSettingsFromConfig, RequestLimits, TracingDisabled, TrustedProxiesFromConfig)
+const Settings = Layer.mergeAll(MinimumLogLevelFromConfig, AuthSettingsFromConfig, RequestLimits, TracingFromConfig, TrustedProxiesFromConfig)
 
 /** The server until it is interrupted; failures are logged as JSON too. */
 export const program = Layer.launch(App).pipe(

@@ -44,6 +44,20 @@ export const FastReads = Context.Reference<FastReadsHandler | undefined>("@club/
   defaultValue: () => undefined
 })
 
+/**
+ * The request metrics (`metrics/`): `scrape` answers a scrape of `/metrics` on this port (true) or
+ * leaves the request alone (false); `observe` is given every other request the listener serves,
+ * once, before anything answers it, and reads its answer when the exchange closes.
+ */
+export interface RequestMetrics {
+  readonly scrape: (request: NodeRequest, response: NodeResponse) => boolean
+  readonly observe: (request: NodeRequest, response: NodeResponse) => void
+}
+
+export const Metrics = Context.Reference<RequestMetrics | undefined>("@club/server/Metrics", {
+  defaultValue: () => undefined
+})
+
 export interface ListenerOptions {
   readonly host: string
   readonly port: number
@@ -80,6 +94,7 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
   const scope = yield* Effect.scope
   const connect = yield* ConnectHandler
   const fastReads = yield* FastReads
+  const metrics = yield* Metrics
   const runLog = Effect.runForkWith(yield* Effect.context())
   const limits: ServingLimits = { ...defaultServingLimits, ...options.limits }
 
@@ -142,6 +157,11 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
       response.setHeader("connection", "close")
     }
     try {
+      if (metrics !== undefined) {
+        // A scrape is not counted: it would show up between every two scrapes.
+        if (metrics.scrape(request, response)) return
+        metrics.observe(request, response)
+      }
       if (cors === undefined) dispatch(request, response)
       else cors(request, response, () => dispatch(request, response))
     } catch (error) {

@@ -24,8 +24,14 @@ const configuration = [
   "LOGIN_FAILURE_WINDOW_SECONDS",
   "TRUSTED_PROXIES",
   "CORS_ORIGINS",
-  "IDEMPOTENCY_KEY_RETENTION_SECONDS"
+  "IDEMPOTENCY_KEY_RETENTION_SECONDS",
+  "METRICS",
+  "METRICS_PORT",
+  "METRICS_HOST"
 ]
+
+/** OpenTelemetry's variables (tracing): the tests set them, never inherit them. */
+const isOpenTelemetryVariable = (name: string) => name.startsWith("OTEL_")
 
 export interface LogLine {
   readonly message: unknown
@@ -82,7 +88,7 @@ export const spawnServer = async (env: Record<string, string>, options: SpawnOpt
   const main = options.main ?? mainJs
   if (!existsSync(main)) throw new Error(`${main} is missing: run pnpm --filter @club/server build`)
   const port = env["PORT"] === undefined ? await freePort() : Number(env["PORT"])
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !configuration.includes(name)))
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !configuration.includes(name) && !isOpenTelemetryVariable(name)))
   const child = spawn(process.execPath, ["--enable-source-maps", main], {
     env: { ...inherited, HOST: "127.0.0.1", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],
