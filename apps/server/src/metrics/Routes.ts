@@ -1,5 +1,5 @@
+import { servedServices } from "@club/connect-adapter"
 import { ClubApi } from "@club/contract/rest"
-import { TodoService } from "@club/contract/todo"
 import { FindMyWay } from "effect/http"
 import { HttpApi } from "effect/http-api"
 
@@ -12,11 +12,11 @@ export const otherMethod = "OTHER"
 /** The methods a label names as themselves; any other is `OTHER`. */
 const knownMethods = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"])
 
-/** A TodoService call, as the listener sees it from the request line and content type. */
+/** An RPC (TodoService, gRPC health, reflection), as the listener sees it from the request line and content type. */
 export interface RpcCall {
-  /** `todo.TodoService`, or `unknown` for a call of a service this server does not serve. */
+  /** `todo.TodoService`, `grpc.health.v1.Health`, …, or `unknown` for a call of a service this server does not serve. */
   readonly service: string
-  /** `CreateTask`, …, or `unknown` for a method the service does not have. */
+  /** `CreateTask`, `Check`, …, or `unknown` for a method the service does not have. */
   readonly method: string
   readonly protocol: "connect" | "grpc" | "grpc_web"
 }
@@ -40,7 +40,8 @@ const unknownRpc = "unknown"
 /**
  * Classifies requests into a bounded set of labels: the route templates of the contract (matched
  * with the router's own matcher and settings, so that a request gets the route that serves it),
- * the two documents, TodoService's methods, and `unmatched` for everything else. A label never
+ * the two documents, the methods of the services served over Connect and gRPC (TodoService,
+ * health, reflection), and `unmatched` for everything else. A label never
  * holds anything a client chose: ids, unknown paths and odd methods all fold into fixed labels.
  */
 export const makeRouteClassifier = (options: { readonly maxParamLength: number; readonly caseSensitive: boolean }) => {
@@ -61,8 +62,11 @@ export const makeRouteClassifier = (options: { readonly maxParamLength: number; 
       router.on(method, template as FindMyWay.PathInput, templateLabel(template))
     }
   }
-  const rpcMethods = new Map(TodoService.methods.map((method) => [`/${TodoService.typeName}/${method.name}`, method.name]))
-  const servicePrefix = `/${TodoService.typeName}/`
+  const rpcMethods = new Map<string, { readonly service: string; readonly method: string }>(servedServices.flatMap((service) =>
+    service.methods.map((method) => [`/${service.typeName}/${method.name}`, { service: service.typeName, method: method.name }] as const)
+  ))
+  const servedPrefixes = servedServices.map((service) => `/${service.typeName}/`)
+  const servedServiceOf = (path: string) => servedServices.find((_, index) => path.startsWith(servedPrefixes[index]!))?.typeName
 
   const restRoute = (method: string, url: string): string => {
     const found = router.find(method, url) ?? (method === "HEAD" ? router.find("GET", url) : undefined)
@@ -80,7 +84,8 @@ export const makeRouteClassifier = (options: { readonly maxParamLength: number; 
     const path = url === undefined ? "" : url.split("?", 1)[0]!
     const rpcMethod = rpcMethods.get(path)
     const grpc = contentType !== undefined && grpcContentType.test(contentType)
-    if (rpcMethod !== undefined || grpc || path.startsWith(servicePrefix)) {
+    const servedService = rpcMethod === undefined ? servedServiceOf(path) : rpcMethod.service
+    if (rpcMethod !== undefined || grpc || servedService !== undefined) {
       const route = rpcMethod === undefined ? unmatchedRoute : path
       // What connect-node answers as a call (a POST, or any gRPC request); a GET of an RPC's path is not one.
       if (method !== "POST" && !grpc) return { method: methodLabel, route, rpc: undefined }
@@ -89,8 +94,8 @@ export const makeRouteClassifier = (options: { readonly maxParamLength: number; 
         method: methodLabel,
         route,
         rpc: rpcMethod === undefined
-          ? { service: path.startsWith(servicePrefix) ? TodoService.typeName : unknownRpc, method: unknownRpc, protocol }
-          : { service: TodoService.typeName, method: rpcMethod, protocol }
+          ? { service: servedService ?? unknownRpc, method: unknownRpc, protocol }
+          : { service: rpcMethod.service, method: rpcMethod.method, protocol }
       }
     }
     return { method: methodLabel, route: url === undefined ? unmatchedRoute : restRoute(method ?? "GET", url), rpc: undefined }

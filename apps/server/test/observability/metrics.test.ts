@@ -64,7 +64,8 @@ const rpcKey = (method: string, protocol: string, code: string, service = "todo.
   seriesKey(calls, { service, method, protocol, code })
 
 /** One gRPC call of a path no route serves (the unknown-method answer), over h2c; its grpc-status. */
-const grpcUnknownMethod = (port: number, path: string) =>
+/** A gRPC call of `path` with an empty message; resolves to its `grpc-status`. */
+const grpcCall = (port: number, path: string) =>
   new Promise<string>((resolve, reject) => {
     const session = Http2.connect(`http://127.0.0.1:${port}`)
     session.on("error", reject)
@@ -201,8 +202,10 @@ describe("/metrics: every answer counted once, by route template and status, RPC
       grpcWebRefused: await repeat(2, () => codeOf(client(grpcWeb, false).listTasks({}))),
       grpc: await repeat(1, () => codeOf(client(grpc).deleteTask({ id: created.id }))),
       grpcRefused: await repeat(1, () => codeOf(client(grpc, false).createTask({ title: "x", description: "y" }))),
-      grpcUnknownMethod: await repeat(1, () => grpcUnknownMethod(server.port, "/todo.TodoService/Nope")),
-      grpcUnknownService: await repeat(1, () => grpcUnknownMethod(server.port, "/grpc.health.v1.Health/Check"))
+      grpcUnknownMethod: await repeat(1, () => grpcCall(server.port, "/todo.TodoService/Nope")),
+      grpcUnknownService: await repeat(1, () => grpcCall(server.port, "/grpc.unknown.v1.Nowhere/Check")),
+      grpcHealth: await repeat(2, () => grpcCall(server.port, "/grpc.health.v1.Health/Check")),
+      grpcHealthUnknownMethod: await repeat(1, () => grpcCall(server.port, "/grpc.health.v1.Health/Nope"))
     }
     expect(answers).toEqual({
       connectFast: ["ok", "ok"],
@@ -213,7 +216,9 @@ describe("/metrics: every answer counted once, by route template and status, RPC
       grpc: ["ok"],
       grpcRefused: ["Unauthenticated"],
       grpcUnknownMethod: ["12"],
-      grpcUnknownService: ["12"]
+      grpcUnknownService: ["12"],
+      grpcHealth: ["0", "0"],
+      grpcHealthUnknownMethod: ["12"]
     })
     const expected = new Map([
       [rpcKey("CreateTask", "connect", "ok"), 1],
@@ -224,7 +229,10 @@ describe("/metrics: every answer counted once, by route template and status, RPC
       [rpcKey("DeleteTask", "grpc", "ok"), 1],
       [rpcKey("CreateTask", "grpc", "unauthenticated"), 1],
       [rpcKey("unknown", "grpc", "unimplemented"), 1],
-      [rpcKey("unknown", "grpc", "unimplemented", "unknown"), 1]
+      [rpcKey("unknown", "grpc", "unimplemented", "unknown"), 1],
+      // The other services on the port are counted by their own names.
+      [rpcKey("Check", "grpc", "ok", "grpc.health.v1.Health"), 2],
+      [rpcKey("unknown", "grpc", "unimplemented", "grpc.health.v1.Health"), 1]
     ])
     const { after, moved } = await scrapeUntilMoved(server.port, before, calls, expected)
     expect(moved).toEqual(expected)
@@ -236,7 +244,8 @@ describe("/metrics: every answer counted once, by route template and status, RPC
         [httpKey("POST", "/todo.TodoService/ListTasks", "200"), 7],
         [httpKey("POST", "/todo.TodoService/ListTasks", "401"), 1],
         [httpKey("POST", "/todo.TodoService/DeleteTask", "200"), 1],
-        [httpKey("POST", "unmatched", "200"), 2]
+        [httpKey("POST", "/grpc.health.v1.Health/Check", "200"), 2],
+        [httpKey("POST", "unmatched", "200"), 3]
       ])
     )
   })
