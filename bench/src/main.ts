@@ -5,6 +5,7 @@ import { join } from "node:path"
 import { runSql } from "./database/runSql.ts"
 import { embeddedPhase } from "./phases/embedded.ts"
 import { memoryPhase } from "./phases/memory.ts"
+import { observabilityPhase } from "./phases/observability.ts"
 import { queryCountPhase } from "./phases/queryCounts.ts"
 import { throughputPhase } from "./phases/throughput.ts"
 import { installSignalHandlers, runCleanups } from "./process/cleanup.ts"
@@ -59,6 +60,11 @@ const main = async () => {
     console.log("the same scenarios on the embedded database (no baseline)")
     const run = await embeddedPhase()
     results = { ...results, embedded: { peakRssMiB: run.peakRssMiB, results: run.results.map((r) => ({ ...r, scenario: ref(r.scenario) })) } }
+  }
+  if (settings.phases.includes("observability")) {
+    console.log("what measuring costs: METRICS=off vs metrics on vs metrics and OTLP tracing, on PostgreSQL")
+    const rows = await observabilityPhase()
+    results = { ...results, observability: rows.map((r) => ({ ...r, scenario: ref(r.scenario) })) }
   }
   const written = writeResults(results, settings.writeResults ? undefined : join(tmpDir, "results"))
   console.log(`\ndone in ${((Date.now() - started) / 60_000).toFixed(1)} min; wrote ${written.join(", ")}`)

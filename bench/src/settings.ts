@@ -4,8 +4,11 @@ const env = process.env
 const number = (name: string, fallback: number) => (env[name] === undefined ? fallback : Number(env[name]))
 const list = (name: string) => env[name]?.split(",").map((s) => s.trim()).filter((s) => s.length > 0)
 
-export const phaseNames = ["throughput", "queries", "memory", "embedded"] as const
+export const phaseNames = ["throughput", "queries", "memory", "embedded", "observability"] as const
 export type PhaseName = (typeof phaseNames)[number]
+
+/** What `pnpm bench` runs unless BENCH_PHASES says otherwise; `observability` is asked for by name. */
+export const defaultPhases: ReadonlyArray<PhaseName> = ["throughput", "queries", "memory", "embedded"]
 
 /** What a run measures; every knob has an environment variable, for quick partial runs. */
 export const settings = {
@@ -20,7 +23,7 @@ export const settings = {
   logLevel: env["BENCH_LOG_LEVEL"] ?? "info",
   /** Scenario names to run (default: all). */
   scenarios: list("BENCH_SCENARIOS"),
-  phases: (list("BENCH_PHASES") ?? phaseNames) as ReadonlyArray<PhaseName>,
+  phases: (list("BENCH_PHASES") ?? defaultPhases) as ReadonlyArray<PhaseName>,
   /** Start the project's server and the baseline with `--cpu-prof`, profiles under bench/.tmp/profiles/<server>. */
   profile: env["BENCH_PROFILE"] === "1",
   /** Write results/ (off for partial runs that should not replace the committed results). */

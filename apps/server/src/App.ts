@@ -2,7 +2,7 @@ import { makeTodoNodeHandlerFactory } from "@club/connect-adapter"
 import { IdempotentRequests, UseCasesLive, UserService } from "@club/core"
 import { JwtTokenSigner, ScryptPasswordHasher } from "@club/crypto-adapter"
 import { makeFastReads, RestApiLive } from "@club/http-adapter"
-import { Cause, Effect, Layer } from "effect"
+import { Cause, Effect, Layer, Option } from "effect"
 import { logsEveryRequest } from "./AccessLog.ts"
 import { AppConfig } from "./AppConfig.ts"
 import { AuthSettingsFromConfig } from "./AuthSettingsFromConfig.ts"
@@ -13,19 +13,36 @@ import { loadJwtSecret } from "./JwtSecret.ts"
 import * as Listener from "./Listener.ts"
 import { JsonLogger, MinimumLogLevelFromConfig } from "./Logging.ts"
 import { ReadinessLive } from "./ReadinessLive.ts"
+import type { ServingLimits } from "./listener/ServingLimits.ts"
 import { RequestLimits } from "./RequestLimits.ts"
 import * as Server from "./Server.ts"
-import { TracingDisabled } from "./Tracing.ts"
+import { MetricsLive } from "./metrics/MetricsLive.ts"
+import { TracingFromConfig } from "./Tracing.ts"
 import { TrustedProxiesFromConfig } from "./TrustedProxiesFromConfig.ts"
 
 /** Everything served over HTTP except Connect: the REST API, health, `/openapi.json` and `/docs`. */
 export const Routes = RestApiLive.pipe(Layer.provide(ReadinessLive), Layer.provide(PersistenceLive))
 
-/** TodoService over Connect, gRPC-Web and gRPC, in front of the Effect app, which serves every other request. */
+/**
+ * gRPC health's Watch streams take at most a tenth of the places the listener has (HTTP/2 streams,
+ * connections): each one is answered for as long as its client stays, so the listener never evicts
+ * it, and the other requests keep the rest.
+ */
+export const maxHealthWatches = (limits: ServingLimits) => Math.max(1, Math.floor(Math.min(limits.maxStreams, limits.maxConnections) / 10))
+
+/**
+ * TodoService over Connect, gRPC-Web and gRPC, with gRPC health (on the same readiness as REST's
+ * `/health/ready`) and reflection, in front of the Effect app, which serves every other request.
+ * Health answers NOT_SERVING and ends its watches once the listener starts draining.
+ */
 export const ConnectLive = Layer.effect(
   Listener.ConnectHandler,
-  Effect.map(makeTodoNodeHandlerFactory, (make): Listener.ConnectFront => (fallback) => make({ fallback }))
-)
+  Effect.gen(function*() {
+    const make = yield* makeTodoNodeHandlerFactory
+    const { servingLimits } = yield* AppConfig
+    return (fallback, draining) => make({ fallback, draining, health: { maxWatches: maxHealthWatches(servingLimits) } })
+  })
+).pipe(Layer.provide(ReadinessLive), Layer.provide(PersistenceLive))
 
 /** The hasher at its default cost, and the signer on the secret from JWT_SECRET or the one kept in DATA_DIR (JwtSecret.ts). */
 export const Security = Layer.mergeAll(
@@ -50,11 +67,17 @@ export const FirstAdminLive = FirstAdmin.layer((name, password) =>
 
 /**
  * Plain reads by id answered before the API (see `makeFastReads`). Off when every request is
- * logged (LOG_LEVEL=debug): the API's request logger is what writes those lines.
+ * logged (LOG_LEVEL=debug): the API's request logger is what writes those lines; and when spans
+ * are exported (OTEL_EXPORTER_OTLP_ENDPOINT): the API's tracer is what opens each request's span.
  */
 export const FastReadsLive = Layer.unwrap(AppConfig.useSync((config) =>
-  logsEveryRequest(config.logLevel) ? Layer.empty : Layer.effect(Listener.FastReads, makeFastReads)
+  logsEveryRequest(config.logLevel) || Option.isSome(config.tracing)
+    ? Layer.empty
+    : Layer.effect(Listener.FastReads, makeFastReads)
 ))
+
+/** Request metrics and `/metrics` (METRICS), with the database pool's use. */
+export const RequestMetricsLive = MetricsLive.pipe(Layer.provide(PersistenceLive))
 
 /**
  * `provide` builds its argument first: the database (with its migrations), then the first
@@ -64,16 +87,18 @@ export const FastReadsLive = Layer.unwrap(AppConfig.useSync((config) =>
 export const App = Server.layer(Routes).pipe(
   Layer.provide(ConnectLive),
   Layer.provide(FastReadsLive),
+  Layer.provide(RequestMetricsLive),
   Layer.provide(FirstAdminLive),
   Layer.provide(UseCases),
   Layer.provide(IdempotentRequestsLive)
 )
 
 /**
- * References read while requests run (log level, token lifetime, body limit, tracing, trusted
- * proxies; and the retention of idempotency keys) are set for the whole program.
+ * References read while requests run (log level, token lifetime, body limit, tracing: off, or the
+ * OTLP exporter; trusted proxies; and the retention of idempotency keys) are set for the whole
+ * program.
  */
-const Settings = Layer.mergeAll(MinimumLogLevelFromConfig, AuthSettingsFromConfig, RequestLimits, TracingDisabled, TrustedProxiesFromConfig)
+const Settings = Layer.mergeAll(MinimumLogLevelFromConfig, AuthSettingsFromConfig, RequestLimits, TracingFromConfig, TrustedProxiesFromConfig)
 
 /** The server until it is interrupted; failures are logged as JSON too. */
 export const program = Layer.launch(App).pipe(

@@ -26,7 +26,32 @@ export interface AppConfigShape {
   readonly corsOrigins: ReadonlyArray<string>
   /** How long the answer to a write sent with an `Idempotency-Key` is replayed. */
   readonly idempotencyKeyRetentionSeconds: number
+  /** METRICS, METRICS_PORT and METRICS_HOST: whether requests are measured, and where `/metrics` is served. */
+  readonly metrics: MetricsSettings
+  /** The OTEL_* variables: where spans are exported to; none (tracing off) by default. */
+  readonly tracing: Option.Option<OtlpTracing>
 }
+
+export interface MetricsSettings {
+  /** Off: nothing is measured and nothing answers `/metrics`. */
+  readonly enabled: boolean
+  /** Set: `/metrics` on a listener of its own at `host:port`, and not on the service's port. */
+  readonly port: number | undefined
+  readonly host: string
+}
+
+/** OTLP over HTTP, as the OpenTelemetry environment variables describe it. */
+export interface OtlpTracing {
+  /** Where the spans are posted: `<OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces`, or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as is. */
+  readonly url: string
+  readonly protocol: "http/protobuf" | "http/json"
+  /** OTEL_SERVICE_NAME; undefined where OTEL_RESOURCE_ATTRIBUTES names it (read by the exporter). */
+  readonly serviceName: string | undefined
+  readonly headers: Readonly<Record<string, string>>
+}
+
+/** The service's name in its spans when the environment gives none. */
+export const defaultServiceName = "club-training-service"
 
 export const inMemoryDataDir = "memory://"
 
@@ -81,6 +106,99 @@ const commaSeparated = (name: string) =>
     Config.map((value) => value.split(",").map((entry) => entry.trim()).filter((entry) => entry.length > 0))
   )
 
+// An empty variable means unset, as for the secrets above.
+const optionalString = (name: string) =>
+  Config.String(name).pipe(
+    Config.withDefault(""),
+    Config.map((value) => (value.trim() === "" ? undefined : value.trim()))
+  )
+
+const metrics: Config.Config<MetricsSettings> = Config.all({
+  enabled: Config.Literals(["on", "off"], "METRICS").pipe(Config.withDefault("on"), Config.map((value) => value === "on")),
+  port: optionalString("METRICS_PORT").pipe(
+    Config.mapEffect((value) => {
+      if (value === undefined) return Effect.succeed(undefined)
+      const port = Number(value)
+      return /^[0-9]+$/u.test(value) && port >= 1 && port <= 65_535
+        ? Effect.succeed(port)
+        : Effect.fail(invalid(`METRICS_PORT must be a port number (1 to 65535), got ${JSON.stringify(value)}`))
+    })
+  ),
+  host: Config.NonEmptyString("METRICS_HOST").pipe(Config.withDefault("127.0.0.1"))
+})
+
+/** `key1=value1,key2=value2`, values percent-encoded (the OpenTelemetry specification's W3C Baggage subset). */
+const otlpHeaders = (value: string | undefined): Effect.Effect<Record<string, string>, Config.ConfigError> => {
+  const headers: Record<string, string> = {}
+  for (const entry of (value ?? "").split(",")) {
+    if (entry.trim() === "") continue
+    const equals = entry.indexOf("=")
+    if (equals <= 0) return Effect.fail(invalid(`OTEL_EXPORTER_OTLP_HEADERS: expected key=value, got ${JSON.stringify(entry.trim())}`))
+    try {
+      headers[decodeURIComponent(entry.slice(0, equals).trim())] = decodeURIComponent(entry.slice(equals + 1).trim())
+    } catch {
+      return Effect.fail(invalid(`OTEL_EXPORTER_OTLP_HEADERS: bad percent-encoding in ${JSON.stringify(entry.trim())}`))
+    }
+  }
+  return Effect.succeed(headers)
+}
+
+const otlpUrl = (name: string, value: string, signalPath: string | undefined) => {
+  try {
+    const url = new URL(value)
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http")
+    if (signalPath !== undefined) url.pathname = `${url.pathname.replace(/\/+$/u, "")}/${signalPath}`
+    return Effect.succeed(url.toString())
+  } catch {
+    return Effect.fail(invalid(`${name} must be an http:// or https:// URL, got ${JSON.stringify(value)}`))
+  }
+}
+
+/**
+ * Tracing is on when an OTLP endpoint is given (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as is, or
+ * OTEL_EXPORTER_OTLP_ENDPOINT with `/v1/traces`), unless OTEL_SDK_DISABLED is true or
+ * OTEL_TRACES_EXPORTER names another exporter (`none`). OTLP over HTTP only: protobuf (the
+ * specification's default) or JSON; `grpc` stops the start, naming the variable.
+ */
+const tracing: Config.Config<Option.Option<OtlpTracing>> = Config.all({
+  disabled: optionalString("OTEL_SDK_DISABLED").pipe(Config.map((value) => value?.toLowerCase() === "true")),
+  exporter: optionalString("OTEL_TRACES_EXPORTER"),
+  endpoint: optionalString("OTEL_EXPORTER_OTLP_ENDPOINT"),
+  tracesEndpoint: optionalString("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"),
+  protocol: optionalString("OTEL_EXPORTER_OTLP_PROTOCOL"),
+  tracesProtocol: optionalString("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"),
+  headers: optionalString("OTEL_EXPORTER_OTLP_HEADERS"),
+  tracesHeaders: optionalString("OTEL_EXPORTER_OTLP_TRACES_HEADERS"),
+  serviceName: optionalString("OTEL_SERVICE_NAME"),
+  resourceAttributes: optionalString("OTEL_RESOURCE_ATTRIBUTES")
+}).pipe(
+  Config.mapEffect((env) =>
+    Effect.gen(function*() {
+      const exporters = (env.exporter ?? "otlp").split(",").map((name) => name.trim().toLowerCase())
+      if (env.disabled || !exporters.includes("otlp")) return Option.none()
+      const url = env.tracesEndpoint !== undefined
+        ? yield* otlpUrl("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", env.tracesEndpoint, undefined)
+        : env.endpoint !== undefined
+        ? yield* otlpUrl("OTEL_EXPORTER_OTLP_ENDPOINT", env.endpoint, "v1/traces")
+        : undefined
+      if (url === undefined) return Option.none()
+      const protocol = env.tracesProtocol ?? env.protocol ?? "http/protobuf"
+      if (protocol !== "http/protobuf" && protocol !== "http/json") {
+        return yield* Effect.fail(
+          invalid(`OTEL_EXPORTER_OTLP_PROTOCOL ${JSON.stringify(protocol)} is not supported: use http/protobuf or http/json`)
+        )
+      }
+      const namedByAttributes = /(^|,)\s*service\.name\s*=/u.test(env.resourceAttributes ?? "")
+      return Option.some({
+        url,
+        protocol,
+        serviceName: env.serviceName ?? (namedByAttributes ? undefined : defaultServiceName),
+        headers: yield* otlpHeaders(env.tracesHeaders ?? env.headers)
+      } satisfies OtlpTracing)
+    })
+  )
+)
+
 export const appConfig: Config.Config<AppConfigShape> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8080)),
   host: Config.NonEmptyString("HOST").pipe(Config.withDefault("0.0.0.0")),
@@ -106,7 +224,9 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   }),
   trustedProxies: commaSeparated("TRUSTED_PROXIES"),
   corsOrigins: commaSeparated("CORS_ORIGINS"),
-  idempotencyKeyRetentionSeconds: positiveInt("IDEMPOTENCY_KEY_RETENTION_SECONDS", defaultIdempotencySettings.retentionSeconds)
+  idempotencyKeyRetentionSeconds: positiveInt("IDEMPOTENCY_KEY_RETENTION_SECONDS", defaultIdempotencySettings.retentionSeconds),
+  metrics,
+  tracing
 })
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@club/server/AppConfig") {

@@ -1,5 +1,5 @@
 import type { FirstAdminOutcome } from "@club/core"
-import { Effect, Layer, Option, Redacted, References } from "effect"
+import { Console, Effect, Layer, Option, Redacted, References } from "effect"
 import { randomBytes } from "node:crypto"
 import { AppConfig } from "./AppConfig.ts"
 
@@ -18,10 +18,26 @@ export const generatePassword: Effect.Effect<Redacted.Redacted<string>> = Effect
 )
 
 /**
+ * What an operator reads on the terminal after the first start: the only place a generated
+ * password is ever written, on a line of its own (`  password: ...`).
+ */
+export const generatedPasswordNotice = (adminName: string, password: Redacted.Redacted<string>): string =>
+  [
+    "",
+    "================================================================",
+    `  First admin created: ${adminName}`,
+    `  password: ${Redacted.value(password)}`,
+    "  Shown only this once. Sign in and change it, or set",
+    "  ADMIN_PASSWORD before the first start.",
+    "================================================================",
+    ""
+  ].join("\n")
+
+/**
  * ADMIN_NAME and ADMIN_PASSWORD from the configuration; without ADMIN_PASSWORD a password is
- * generated, and logged once if the admin was created with it. When no ADMIN user exists and the
- * name belongs to a user of another role, nothing is created: the server serves on, and says in
- * one ERROR line what is wrong and how to recover.
+ * generated, and printed once on standard error (never in the JSON log) if the admin was created
+ * with it. When no ADMIN user exists and the name belongs to a user of another role, nothing is
+ * created: the server serves on, and says in one ERROR line what is wrong and how to recover.
  */
 export const ensureFirstAdmin = <E, R>(ensure: EnsureFirstAdmin<E, R>): Effect.Effect<void, E, R | AppConfig> =>
   Effect.gen(function*() {
@@ -37,7 +53,7 @@ export const ensureFirstAdmin = <E, R>(ensure: EnsureFirstAdmin<E, R>): Effect.E
           `No ADMIN user exists, and ADMIN_NAME '${config.adminName}' is taken by a user of role ${outcome.role}, ` +
             `so no admin was created and no user was promoted. To recover, start the server with ADMIN_NAME set to ` +
             `a name no user has: a new ADMIN user of that name is then created, with ADMIN_PASSWORD as its password ` +
-            `or, when ADMIN_PASSWORD is unset, a generated password printed once in this log.`
+            `or, when ADMIN_PASSWORD is unset, a generated password printed once on standard error.`
         ).pipe(Effect.annotateLogs({ event: "no-admin-user", adminName: config.adminName, takenByRole: outcome.role }))
       case "Created":
         if (!generated) {
@@ -45,13 +61,15 @@ export const ensureFirstAdmin = <E, R>(ensure: EnsureFirstAdmin<E, R>): Effect.E
             Effect.annotateLogs({ event: "first-admin-created", adminName: config.adminName })
           )
         }
-        // The only log line that ever carries a password: there is no other way to hand it over.
+        // The password goes to standard error as plain text, on lines of their own that stand out
+        // in a terminal, apart from the JSON log lines that are parsed and shipped.
+        yield* Console.error(generatedPasswordNotice(config.adminName, password))
         return yield* Effect.logWarning(
-          `Created the first admin '${config.adminName}' with the generated password: ${Redacted.value(password)} ` +
-            `(shown only this once; sign in and change it, or set ADMIN_PASSWORD before the first start)`
+          `Created the first admin '${config.adminName}' with a generated password, printed once on standard error ` +
+            `(not in this log); sign in and change it, or set ADMIN_PASSWORD before the first start`
         ).pipe(
           Effect.annotateLogs({ event: "first-admin-created", adminName: config.adminName }),
-          // Shown whatever LOG_LEVEL says: filtered out, the password would be lost.
+          // Shown whatever LOG_LEVEL says: the operator must learn that a password was printed.
           Effect.provideService(References.MinimumLogLevel, "All")
         )
     }

@@ -26,9 +26,11 @@ export type NodeRequestHandler = (request: NodeRequest, response: NodeResponse) 
 /**
  * Builds the Connect handler (Connect, gRPC-Web and gRPC) that receives every request first: it
  * serves its RPCs and hands every other request to `fallback`, the Effect app (connect-node's
- * documented `fallback`). Without one, every request goes to the Effect app.
+ * documented `fallback`). Without one, every request goes to the Effect app. `draining` is aborted
+ * when shutdown begins, before the listener waits for the requests it has: answers that last as
+ * long as their client (gRPC health's Watch streams) end then, so that they do not hold it open.
  */
-export type ConnectFront = (fallback: NodeRequestHandler) => NodeRequestHandler
+export type ConnectFront = (fallback: NodeRequestHandler, draining: AbortSignal) => NodeRequestHandler
 
 export const ConnectHandler = Context.Reference<ConnectFront | undefined>("@club/server/ConnectHandler", {
   defaultValue: () => undefined
@@ -39,6 +41,20 @@ export const ConnectHandler = Context.Reference<ConnectFront | undefined>("@club
  * (`makeFastReads` of the http-adapter) and hands the rest, or back, to the app.
  */
 export const FastReads = Context.Reference<FastReadsHandler | undefined>("@club/server/FastReads", {
+  defaultValue: () => undefined
+})
+
+/**
+ * The request metrics (`metrics/`): `scrape` answers a scrape of `/metrics` on this port (true) or
+ * leaves the request alone (false); `observe` is given every other request the listener serves,
+ * once, before anything answers it, and reads its answer when the exchange closes.
+ */
+export interface RequestMetrics {
+  readonly scrape: (request: NodeRequest, response: NodeResponse) => boolean
+  readonly observe: (request: NodeRequest, response: NodeResponse) => void
+}
+
+export const Metrics = Context.Reference<RequestMetrics | undefined>("@club/server/Metrics", {
   defaultValue: () => undefined
 })
 
@@ -78,6 +94,7 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
   const scope = yield* Effect.scope
   const connect = yield* ConnectHandler
   const fastReads = yield* FastReads
+  const metrics = yield* Metrics
   const runLog = Effect.runForkWith(yield* Effect.context())
   const limits: ServingLimits = { ...defaultServingLimits, ...options.limits }
 
@@ -105,7 +122,9 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
     if (request.httpVersionMajor === 1 && fastReads?.(request as Http.IncomingMessage, response as Http.ServerResponse, () => served(request, response)) === true) return
     served(request, response)
   }
-  const dispatch = connect === undefined ? toApp : connect(toApp)
+  // Aborted as shutdown begins (see ConnectFront).
+  const draining = new AbortController()
+  const dispatch = connect === undefined ? toApp : connect(toApp, draining.signal)
   // In front of everything, before routing: a preflight is answered here, for REST and Connect alike.
   const cors = makeCorsStep(options.corsOrigins ?? [])
 
@@ -138,6 +157,11 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
       response.setHeader("connection", "close")
     }
     try {
+      if (metrics !== undefined) {
+        // A scrape is not counted: it would show up between every two scrapes.
+        if (metrics.scrape(request, response)) return
+        metrics.observe(request, response)
+      }
       if (cors === undefined) dispatch(request, response)
       else cors(request, response, () => dispatch(request, response))
     } catch (error) {
@@ -234,6 +258,7 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
   const drain = (gracePeriod: Duration.Duration) =>
     Effect.callback<void>((resume) => {
       closing = true
+      draining.abort()
       // Connections the kernel has completed but Node has not accepted yet would be reset by closing
       // the listener now: a turn of the event loop accepts them first (and they are served as above).
       setImmediate(() => setImmediate(() => net.close()))

@@ -1,4 +1,4 @@
-import { Readiness } from "@club/http-adapter"
+import { Readiness } from "@club/core"
 import { pingDatabase } from "@club/postgres-adapter"
 import { Cause, Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"

@@ -27,7 +27,7 @@ const announce = Effect.gen(function*() {
  * positions: a parameter holding a character whose lowercase is longer (`İ`) shifted the others,
  * and `GET /athletes/athlete/%C4%B0/session` matched no route (docs/DECISIONS.md).
  */
-const routerConfig = { maxParamLength: 2_400, caseSensitive: true }
+export const routerConfig = { maxParamLength: 2_400, caseSensitive: true }
 
 export const layer = <E, R>(routes: Layer.Layer<never, E, R>) =>
   Layer.effectDiscard(announce).pipe(

@@ -111,7 +111,7 @@ for (const database of databases) {
         "No ADMIN user exists, and ADMIN_NAME 'founder' is taken by a user of role COACH, so no admin was created " +
           "and no user was promoted. To recover, start the server with ADMIN_NAME set to a name no user has: a new " +
           "ADMIN user of that name is then created, with ADMIN_PASSWORD as its password or, when ADMIN_PASSWORD is " +
-          "unset, a generated password printed once in this log."
+          "unset, a generated password printed once on standard error."
       )
       expect(linesOf(stuck, "first-admin-created")).toEqual([])
       expect((await http1(stuck.port, "/health/ready")).status).toBe(200)
@@ -125,7 +125,7 @@ for (const database of databases) {
       const [created, ...others] = linesOf(recovered, "first-admin-created")
       expect(others).toEqual([])
       expect(created?.annotations["adminName"]).toBe("rescuer")
-      const password = /generated password: ([A-Za-z0-9_-]{20,}) /u.exec(messageOf(created!))?.[1]
+      const password = recovered.errorOutput.map((line) => /^ {2}password: ([A-Za-z0-9_-]{24})$/u.exec(line)?.[1]).find((found) => found !== undefined)
       expect(password).toBeDefined()
       const rescuer = await login(recovered, "rescuer", password!)
       expect(rescuer.status).toBe(200)

@@ -67,16 +67,21 @@ describe("the built server", { timeout: 180_000 }, () => {
     expect(await h2c(server.port, "/health/ready")).toMatchObject({ status: 200, body: "{\"status\":\"ready\"}" })
   })
 
-  it("writes JSON log lines, and the generated admin password in exactly one of them, whatever LOG_LEVEL", async () => {
+  it("writes JSON log lines on stdout, and the generated admin password only on stderr, on a line of its own, whatever LOG_LEVEL", async () => {
     const server = await start({ DATA_DIR: await freshDataDir(), LOG_LEVEL: "error" })
     expect(server.logs().filter((line) => line.level === "INFO")).toEqual([])
-    const nonEmpty = server.output.filter((line) => line.trim() !== "")
-    for (const line of nonEmpty) expect(() => JSON.parse(line), line).not.toThrow()
+    const stdout = server.output.filter((line) => line.trim() !== "" && !server.errorOutput.includes(line))
+    for (const line of stdout) expect(() => JSON.parse(line), line).not.toThrow()
+    // The JSON line says that a password was printed, and where, without it.
     const [created, ...others] = firstAdminLines(server)
     expect(others).toEqual([])
-    const password = /generated password: ([A-Za-z0-9_-]{20,}) /.exec(messageOf(created!))?.[1]
+    expect(messageOf(created!)).toMatch(/generated password, printed once on standard error/u)
+    const passwordLines = server.errorOutput.filter((line) => /^ {2}password: /u.test(line))
+    expect(passwordLines).toHaveLength(1)
+    const password = /^ {2}password: ([A-Za-z0-9_-]{24})$/u.exec(passwordLines[0]!)?.[1]
     expect(password).toBeDefined()
-    expect(nonEmpty.filter((line) => line.includes(password!))).toHaveLength(1)
+    expect(server.output.filter((line) => line.includes(password!))).toEqual(passwordLines)
+    expect((await login(server.port, password!)).length).toBeGreaterThan(20)
   })
 
   it("keeps its data across a restart on the same DATA_DIR: no second admin, the same token secret, the same records", async () => {

@@ -85,6 +85,31 @@ const embeddedTable = (embedded: NonNullable<Results["embedded"]>) => {
   return `${lines.join("\n")}\n\nPeak RSS of the server over the whole embedded run: ${n0(embedded.peakRssMiB)} MiB.`
 }
 
+const observabilityTable = (rows: NonNullable<Results["observability"]>) => {
+  const lines = [
+    row(["Scenario", "Server", "req/s", "vs off", "p50 ms", "p99 ms", "server CPU µs/req", "vs off", "other CPU %", "failed requests"]),
+    row(["---", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"])
+  ]
+  for (const { scenario, variants } of rows) {
+    const off = variants.find((v) => v.name === "off")?.measurement
+    for (const { name, measurement: m } of variants) {
+      lines.push(row([
+        scenario.title,
+        name,
+        n0(m.requestsPerSecond),
+        off === undefined ? "" : `${n2(m.requestsPerSecond / off.requestsPerSecond)}×`,
+        n0(m.p50Ms),
+        n0(m.p99Ms),
+        n0(m.serverCpuMicrosPerRequest),
+        off === undefined ? "" : `${n2(m.serverCpuMicrosPerRequest / off.serverCpuMicrosPerRequest)}×`,
+        n0(m.otherCpuPercent),
+        m.failures
+      ]))
+    }
+  }
+  return lines.join("\n")
+}
+
 /** results/results.md: the tables of one run. */
 export const renderMarkdown = (results: Results): string => {
   const { environment: env, settings } = results
@@ -111,6 +136,14 @@ export const renderMarkdown = (results: Results): string => {
   }
   if (results.listing !== undefined) {
     sections.push("## GET /session/all at 10k / 50k / 100k sessions", "", listingTable(results.listing), "")
+  }
+  if (results.observability !== undefined) {
+    sections.push(
+      "## What measuring costs: METRICS=off, metrics on (the default), metrics and OTLP tracing",
+      "",
+      observabilityTable(results.observability),
+      ""
+    )
   }
   if (results.embedded !== undefined) {
     sections.push("## The same scenarios on the embedded database (DATA_DIR; no target)", "", embeddedTable(results.embedded), "")

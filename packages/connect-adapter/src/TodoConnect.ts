@@ -9,7 +9,9 @@ import type { FastUnaryRoute } from "./unaryFastPath.ts"
 
 /** TodoService for any Connect adapter: the routes, and the interceptors they rely on (auth). */
 export interface TodoConnect {
+  /** TodoService, with its interceptors on the service itself: other services on the router are not authenticated. */
   readonly routes: (router: ConnectRouter) => void
+  /** The interceptors `routes` applies (authentication); a router given them too runs them once. */
   readonly interceptors: Array<Interceptor>
   /** The same RPCs with authentication folded in, for the node handler's unary fast path. */
   readonly fastRoutes: ReadonlyArray<FastUnaryRoute<TaskService | AuthService>>
@@ -19,5 +21,6 @@ export interface TodoConnect {
 /** Captures the application's services once; every call then runs with them. */
 export const makeTodoConnect: Effect.Effect<TodoConnect, never, TaskService | AuthService> = Effect.gen(function*() {
   const run = makeEdgeRunner(yield* Effect.context<TaskService | AuthService>())
-  return { routes: makeTodoRoutes(run), interceptors: [makeAuthInterceptor(run)], fastRoutes: todoFastRoutes, run }
+  const interceptors = [makeAuthInterceptor(run)]
+  return { routes: makeTodoRoutes(run, interceptors), interceptors, fastRoutes: todoFastRoutes, run }
 })

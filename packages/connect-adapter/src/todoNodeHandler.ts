@@ -1,16 +1,21 @@
-import type { AuthService, TaskService } from "@club/core"
+import { type AuthService, Readiness, type TaskService } from "@club/core"
 import type { JsonReadOptions, JsonWriteOptions } from "@bufbuild/protobuf"
 import { type ConnectNodeAdapterOptions, connectNodeAdapter } from "@connectrpc/connect-node"
 import { Effect } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2"
 import { TodoService } from "@club/contract/todo"
+import { GrpcHealth, type GrpcHealthOptions, Health } from "./grpcHealth.ts"
+import { makeReflection, reflectionServices } from "./grpcReflection.ts"
 import { makeTodoConnect } from "./TodoConnect.ts"
 import { makeUnaryFastPath } from "./unaryFastPath.ts"
 import { answerUnknownMethods } from "./unknownMethods.ts"
 
 /** Requests whose path starts with this belong to the handler below. */
 export const todoServicePathPrefix = `/${TodoService.typeName}/`
+
+/** Every service the handler serves: TodoService, gRPC health checking, gRPC reflection (v1, v1alpha). */
+export const servedServices = [TodoService, Health, ...reflectionServices]
 
 /** The request body limit of CONTRACT.md ("Limits"): 1 MiB. */
 const readMaxBytes = 1024 * 1024
@@ -29,6 +34,15 @@ export type TodoNodeHandlerOptions = Partial<Omit<ConnectNodeAdapterOptions, "ro
    * and Connect ones under `/todo.TodoService/`), which are answered `unimplemented`. A 404 by default.
    */
   readonly fallback?: TodoNodeHandler | undefined
+  /**
+   * Aborted when the server begins to shut down: gRPC health answers NOT_SERVING from then on and
+   * ends its Watch streams, and reflection streams end between two requests; either would otherwise
+   * hold the drain open as long as its client likes. Unlike connect's own `shutdownSignal`, it does
+   * not cancel the calls being served.
+   */
+  readonly draining?: AbortSignal | undefined
+  /** Bounds of gRPC health's Watch streams. */
+  readonly health?: GrpcHealthOptions | undefined
 }
 
 const notFound: TodoNodeHandler = (_request, response) => {
@@ -49,33 +63,53 @@ const strictUtf8: Utf8Decoder = new TextDecoder("utf-8", { fatal: true })
 /**
  * Captures the application's services once; the returned function builds a node:http / node:http2
  * request handler serving TodoService over Connect (JSON and binary), gRPC-Web and gRPC. JSON
- * answers carry every field, defaults included (`"success": false`).
+ * answers carry every field, defaults included (`"success": false`). Beside it, the standard gRPC
+ * services that tools and load balancers call, without credentials: health checking
+ * (`grpc.health.v1.Health`, following `Readiness`) and server reflection (v1 and v1alpha).
  */
 export const makeTodoNodeHandlerFactory: Effect.Effect<
   (options?: TodoNodeHandlerOptions) => TodoNodeHandler,
   never,
-  TaskService | AuthService
-> = Effect.map(makeTodoConnect, ({ fastRoutes, interceptors, routes, run }) => (options = {}) => {
-  const { fallback = notFound, fastPath: useFastPath = true, ...adapterOptions } = options
-  // connect's own type for these options leaves out the decoder its JSON serialization reads.
-  const jsonOptions: Partial<JsonReadOptions & JsonWriteOptions> & { readonly textDecoder: Utf8Decoder } = {
-    alwaysEmitImplicit: true,
-    textDecoder: strictUtf8,
-    ...adapterOptions.jsonOptions
-  }
-  const stock = connectNodeAdapter({
-    readMaxBytes,
-    ...adapterOptions,
-    jsonOptions,
-    routes,
-    interceptors,
-    // The same objects connect-node hands its fallback, typed by it without `write`.
-    fallback: answerUnknownMethods([todoServicePathPrefix], fallback) as NonNullable<ConnectNodeAdapterOptions["fallback"]>
-  })
-  if (!useFastPath) return stock
-  const fast = makeUnaryFastPath(fastRoutes, run, { readMaxBytes: adapterOptions.readMaxBytes ?? readMaxBytes, jsonOptions })
-  return (request, response) => {
-    if (!fast(request, response)) stock(request, response)
+  TaskService | AuthService | Readiness
+> = Effect.gen(function*() {
+  const { fastRoutes, routes, run } = yield* makeTodoConnect
+  const readiness = yield* Readiness
+  // The readiness check runs with the application's services (its logger).
+  const runWithServices = Effect.runPromiseWith(yield* Effect.context<never>())
+  const checkReadiness = () => runWithServices(readiness.check)
+  const reflection = makeReflection(servedServices)
+  return (options: TodoNodeHandlerOptions = {}): TodoNodeHandler => {
+    const { draining, fallback = notFound, fastPath: useFastPath = true, health: healthOptions, ...adapterOptions } = options
+    const health = new GrpcHealth(checkReadiness, ["", TodoService.typeName], healthOptions)
+    draining?.addEventListener("abort", () => health.drain(), { once: true })
+    if (draining?.aborted === true) health.drain()
+    // connect's own type for these options leaves out the decoder its JSON serialization reads.
+    const jsonOptions: Partial<JsonReadOptions & JsonWriteOptions> & { readonly textDecoder: Utf8Decoder } = {
+      alwaysEmitImplicit: true,
+      textDecoder: strictUtf8,
+      ...adapterOptions.jsonOptions
+    }
+    const stock = connectNodeAdapter({
+      readMaxBytes,
+      ...adapterOptions,
+      jsonOptions,
+      routes: (router) => {
+        // TodoService authenticates every call itself (its interceptors are on the service); health
+        // and reflection need no credentials.
+        routes(router)
+        health.routes(router)
+        reflection(router, draining)
+      },
+      // The same objects connect-node hands its fallback, typed by it without `write`.
+      fallback: answerUnknownMethods(servedServices.map((service) => `/${service.typeName}/`), fallback) as NonNullable<
+        ConnectNodeAdapterOptions["fallback"]
+      >
+    })
+    if (!useFastPath) return stock
+    const fast = makeUnaryFastPath(fastRoutes, run, { readMaxBytes: adapterOptions.readMaxBytes ?? readMaxBytes, jsonOptions })
+    return (request, response) => {
+      if (!fast(request, response)) stock(request, response)
+    }
   }
 })
 

@@ -4,7 +4,7 @@ import { createConnectTransport } from "@connectrpc/connect-node"
 import { Layer, Logger, ManagedRuntime } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { TodoService } from "@club/contract/todo"
-import { makeTodoConnect } from "../src/index.ts"
+import { makeTodoConnect, makeTodoRoutes } from "../src/index.ts"
 import {
   BrokenTaskRepository,
   hangingTaskRepository,
@@ -59,9 +59,16 @@ describe("failures at the edge", () => {
   })
 
   it("routes mounted without the auth interceptor refuse every call rather than run anonymously", async () => {
+    const { run } = await healthy.runPromise(makeTodoConnect)
+    const client = createClient(TodoService, createRouterTransport(makeTodoRoutes(run)))
+    await expect(client.listTasks({}, athlete)).rejects.toMatchObject({ code: Code.Unauthenticated })
+  })
+
+  it("TodoConnect's routes carry their authentication on the service: mounted alone, they still authenticate", async () => {
     const { routes } = await healthy.runPromise(makeTodoConnect)
     const client = createClient(TodoService, createRouterTransport(routes))
-    await expect(client.listTasks({}, athlete)).rejects.toMatchObject({ code: Code.Unauthenticated })
+    await expect(client.listTasks({})).rejects.toMatchObject({ code: Code.Unauthenticated })
+    await expect(client.listTasks({}, athlete)).resolves.toHaveProperty("tasks")
   })
 
   it("a call the client gives up on interrupts the use-case on the server", async () => {

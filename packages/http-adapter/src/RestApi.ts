@@ -23,7 +23,7 @@ import { UnmatchedRequestsLive } from "./routing/UnmatchedRequests.ts"
 
 /**
  * The whole REST API as routes, with `GET /openapi.json` (OpenAPI 3.1) and `GET /docs` (an
- * interactive reference). Needs core's use-cases (IdempotentRequests included) and `Readiness`.
+ * interactive reference). Needs core's use-cases (IdempotentRequests included) and core's `Readiness`.
  */
 export const RestApiLive = Layer.mergeAll(
   HttpApiBuilder.layer(ClubApi, { openapiPath: "/openapi.json" }),

@@ -129,8 +129,8 @@ describe("an unknown method, asked the gRPC way, is unimplemented the gRPC way",
       stream.end(envelope(Buffer.alloc(0)))
     })
 
-  it("over HTTP/2: HTTP 200 with grpc-status 12, for an unknown method of TodoService and an unknown service", async () => {
-    for (const path of ["/todo.TodoService/Nope", "/grpc.health.v1.Health/Check", "/foo.Bar/Baz"]) {
+  it("over HTTP/2: HTTP 200 with grpc-status 12, for an unknown method of a served service and an unknown service", async () => {
+    for (const path of ["/todo.TodoService/Nope", "/grpc.health.v1.Health/Nope", "/foo.Bar/Baz"]) {
       const answer = await grpcCall(path)
       expect(answer, path).toMatchObject({ status: 200, grpcStatus: "12" })
       expect(decodeURIComponent(answer.grpcMessage ?? "")).toBe(`unknown method ${path}`)

@@ -24,8 +24,14 @@ const configuration = [
   "LOGIN_FAILURE_WINDOW_SECONDS",
   "TRUSTED_PROXIES",
   "CORS_ORIGINS",
-  "IDEMPOTENCY_KEY_RETENTION_SECONDS"
+  "IDEMPOTENCY_KEY_RETENTION_SECONDS",
+  "METRICS",
+  "METRICS_PORT",
+  "METRICS_HOST"
 ]
+
+/** OpenTelemetry's variables (tracing): the tests set them, never inherit them. */
+const isOpenTelemetryVariable = (name: string) => name.startsWith("OTEL_")
 
 export interface LogLine {
   readonly message: unknown
@@ -37,8 +43,10 @@ export interface LogLine {
 export interface ServerProcess {
   readonly port: number
   readonly child: ChildProcess
-  /** Every stdout line, as printed. */
+  /** Every stdout and stderr line, as printed. */
   readonly output: Array<string>
+  /** Every stderr line, as printed. */
+  readonly errorOutput: Array<string>
   readonly logs: () => Array<LogLine>
   readonly exited: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>
   /** Sends SIGTERM and waits for the exit. */
@@ -67,14 +75,25 @@ const parseLines = (lines: Array<string>): Array<LogLine> =>
     }
   })
 
+export interface SpawnOptions {
+  /** Another build of the server to run (a laid-out copy, as in the container image). */
+  readonly main?: string
+  /** Run as this OS user and group (root only). */
+  readonly uid?: number
+  readonly gid?: number
+}
+
 /** Runs the built server (`dist/main.js`) on the pinned Node. */
-export const spawnServer = async (env: Record<string, string>): Promise<ServerProcess> => {
-  if (!existsSync(mainJs)) throw new Error(`${mainJs} is missing: run pnpm --filter @club/server build`)
+export const spawnServer = async (env: Record<string, string>, options: SpawnOptions = {}): Promise<ServerProcess> => {
+  const main = options.main ?? mainJs
+  if (!existsSync(main)) throw new Error(`${main} is missing: run pnpm --filter @club/server build`)
   const port = env["PORT"] === undefined ? await freePort() : Number(env["PORT"])
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !configuration.includes(name)))
-  const child = spawn(process.execPath, ["--enable-source-maps", mainJs], {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !configuration.includes(name) && !isOpenTelemetryVariable(name)))
+  const child = spawn(process.execPath, ["--enable-source-maps", main], {
     env: { ...inherited, HOST: "127.0.0.1", PORT: String(port), ...env },
-    stdio: ["ignore", "pipe", "pipe"]
+    stdio: ["ignore", "pipe", "pipe"],
+    ...(options.uid === undefined ? {} : { uid: options.uid }),
+    ...(options.gid === undefined ? {} : { gid: options.gid })
   })
   const output: Array<string> = []
   let pending = ""
@@ -83,7 +102,12 @@ export const spawnServer = async (env: Record<string, string>): Promise<ServerPr
     pending = lines.pop() ?? ""
     output.push(...lines)
   })
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => output.push(...chunk.split("\n")))
+  const errorOutput: Array<string> = []
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+    const lines = chunk.split("\n")
+    output.push(...lines)
+    errorOutput.push(...lines)
+  })
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal }))
   )
@@ -91,6 +115,7 @@ export const spawnServer = async (env: Record<string, string>): Promise<ServerPr
     port,
     child,
     output,
+    errorOutput,
     logs: () => parseLines(output),
     exited,
     stop: () => {

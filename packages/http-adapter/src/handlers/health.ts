@@ -1,13 +1,9 @@
-import { Context, Effect } from "effect"
+import { Readiness } from "@club/core"
+import { Effect } from "effect"
 import { HttpMiddleware } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { ClubApi } from "@club/contract/rest"
 import { Unavailable } from "@club/contract/rest"
-
-/** Whether the service can serve requests now (its database answers); the server provides it. */
-export class Readiness extends Context.Service<Readiness, {
-  readonly check: Effect.Effect<boolean>
-}>()("@club/http-adapter/Readiness") {}
 
 export const HealthHandlers = HttpApiBuilder.group(ClubApi, "health", Effect.fn(function*(handlers) {
   const readiness = yield* Readiness
