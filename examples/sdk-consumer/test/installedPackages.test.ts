@@ -20,9 +20,11 @@ let pages: ReadonlyArray<Bundle> = []
 /**
  * The most a REST-only browser bundle (the SDK's `./rest` entry, with Effect's HTTP client and
  * schemas) may weigh, minified: what it weighs today with a little room, but not the 130 KiB that
- * protobuf and Connect would bring back.
+ * protobuf and Connect would bring back. It was 560 KiB until the contract carried the OpenAPI
+ * document's text (each schema's and endpoint's description and examples: 23 KiB minified), which
+ * took the bundle from 523 KiB to 549 KiB.
  */
-const restBundleBudgetBytes = 560 * 1024
+const restBundleBudgetBytes = 590 * 1024
 
 beforeAll(async () => {
   ;[packed, server] = await Promise.all([packPackages(packFolder), startServer()])

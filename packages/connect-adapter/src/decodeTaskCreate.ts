@@ -2,12 +2,15 @@ import { InvalidInput, TaskCreate } from "@club/core"
 import { Effect, Schema, SchemaIssue } from "effect"
 import type { CreateTaskRequest } from "@club/contract/todo"
 
-/** The bound of a failed `isMaxLength` check, read from the check's own description. */
+/**
+ * The bound of a failed `isMaxCodePoints` check (core counts characters as Unicode code points),
+ * read from the check's own description.
+ */
 const maxLengthOf = (issue: SchemaIssue.Filter): number | undefined => {
   const representation = issue.filter.annotations?.representation
-  const payload = representation?.id === "effect/schema/isMaxLength" ? representation.payload : undefined
-  const maxLength = typeof payload === "object" && payload !== null && "maxLength" in payload
-    ? payload.maxLength
+  const payload = representation?.id === "effect/schema/isMaxCodePoints" ? representation.payload : undefined
+  const maxLength = typeof payload === "object" && payload !== null && "maxCodePoints" in payload
+    ? payload.maxCodePoints
     : undefined
   return typeof maxLength === "number" ? maxLength : undefined
 }

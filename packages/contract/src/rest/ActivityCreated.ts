@@ -13,8 +13,11 @@ const idInLocation = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#]*)?(?:\/[^?#]*)?\/activite
 
 const ActivityLocation = Schema.String.check(Schema.makeFilter(
   (location: string) => idInLocation.test(location) || `Expected the path of an activity, /activite/<id>, got ${JSON.stringify(location)}`,
-  { expected: "the path of an activity, /activite/<id>" }
-)).pipe(Schema.decodeTo(ActivityId, {
+  { expected: "the path of an activity, /activite/<id>", toJsonSchema: () => ({ format: "uri-reference" }) }
+)).annotate({
+  description: "Where the new activity is read: `/activite/<id>`, its id (the activity answers say `id: null`).",
+  examples: ["/activite/12"]
+}).pipe(Schema.decodeTo(ActivityId, {
   decode: SchemaGetter.transform((location: string) => Number(idInLocation.exec(location)![1])),
   encode: SchemaGetter.transform((id: number) => activityLocation(ActivityId.make(id)))
 }))
@@ -26,14 +29,16 @@ const ActivityLocation = Schema.String.check(Schema.makeFilter(
  * client reads it back as `id`.
  */
 export const ActivityCreated = Schema.Struct({
-  message: Schema.String,
+  message: Schema.Literal("Activity created"),
   id: ActivityId
 })
 export type ActivityCreated = typeof ActivityCreated.Type
 
 export const ActivityCreatedWithLocation = ActivityCreated.pipe(
   HttpApiSchema.encodeToWithHeaders({
-    body: Schema.String.pipe(HttpApiSchema.asText(), HttpApiSchema.status(201)),
+    body: Schema.Literal("Activity created").annotate({
+      description: "Created: the seed's plain text, and the new activity's path in `Location`."
+    }).pipe(HttpApiSchema.asText(), HttpApiSchema.status(201)),
     headers: { location: ActivityLocation }
   }, {
     decode: ({ body, headers }) => ({ message: body, id: headers.location }),

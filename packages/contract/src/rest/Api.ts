@@ -1,4 +1,4 @@
-import { HttpApi, OpenApi } from "effect/http-api"
+import { HttpApi, HttpApiSecurity, OpenApi } from "effect/http-api"
 import {
   ActivitiesGroup,
   AdminsGroup,
@@ -13,22 +13,39 @@ import {
 } from "./Groups.ts"
 import { Availability } from "./Availability.ts"
 import { BodyLimit } from "./BodyLimit.ts"
+import { Idempotency } from "./Idempotency.ts"
 import { MediaType } from "./MediaType.ts"
+import { apiDescription, completeDocument, license, servers } from "./OpenApiDocument.ts"
 import { RequestErrors } from "./RequestErrors.ts"
 
-/**
- * The REST contract of the training-session service. The root coach paths (`/all`, `/:id`, ...)
- * come last, so that every more specific path is tried before them.
- */
-export class ClubApi extends HttpApi.make("club")
+const api = HttpApi.make("club")
   .add(HealthGroup, AuthGroup, ActivitiesGroup, AthletesGroup, ScheduleGroup, SessionsGroup, CoachesGroup, UsersGroup, AdminsGroup, RootCoachesGroup)
   .middleware(RequestErrors)
   .middleware(MediaType)
   .middleware(BodyLimit)
   .middleware(Availability)
-  .annotateMerge(OpenApi.annotations({
-    title: "Club Training Service",
-    version: "1.0.0",
-    description: "Athletes, coaches, training sessions and their activities, with role-based access."
-  }))
-{}
+
+/** The OpenAPI operation ids of the endpoints that take `Idempotency-Key`. */
+const idempotentOperations = (): ReadonlySet<string> => {
+  const ids = new Set<string>()
+  HttpApi.reflect(api, {
+    onGroup: () => undefined,
+    onEndpoint: ({ endpoint, group, middleware }) => {
+      if ([...middleware].some((service) => service === (Idempotency as unknown))) ids.add(`${group.identifier}.${endpoint.identifier}`)
+    }
+  })
+  return ids
+}
+
+/**
+ * The REST contract of the training-session service. The root coach paths (`/all`, `/:id`, ...)
+ * come last, so that every more specific path is tried before them.
+ */
+export class ClubApi extends api.annotateMerge(OpenApi.annotations({
+  title: "Club Training Service",
+  version: "1.0.0",
+  description: apiDescription,
+  license,
+  servers,
+  transform: (spec) => completeDocument(idempotentOperations())(spec)
+})) {}

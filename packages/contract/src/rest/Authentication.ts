@@ -1,12 +1,18 @@
 import { CurrentActor } from "@club/core"
-import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import { Unauthorized } from "./Problems.ts"
+
+/** The bearer token `POST /auth/login` issues, as the OpenAPI document describes it. */
+const bearer = HttpApiSecurity.bearer.pipe(HttpApiSecurity.annotateMerge(OpenApi.annotations({
+  format: "JWT",
+  description: "`Authorization: Bearer <token>`, the token `POST /auth/login` answers (a signed JWT, valid `expiresIn` seconds). A token stops counting when its user is deleted or its role or password changes."
+})))
 
 /** `Authorization: Bearer <token>` on every endpoint but health, login and the docs; provides the actor. */
 export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: CurrentActor }>()(
   "@club/contract/Authentication",
   {
-    security: { bearer: HttpApiSecurity.bearer },
+    security: { bearer },
     error: Unauthorized,
     requiredForClient: true
   }

@@ -1,6 +1,6 @@
 import { ActivityId, AdminId, AthleteId, CalendarDate, CoachId, SessionId, ShortText, UserId } from "@club/core"
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { ActivityCreatedWithLocation } from "./ActivityCreated.ts"
 import { Authentication } from "./Authentication.ts"
 import {
@@ -37,10 +37,10 @@ import {
   Unavailable
 } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
+import { operation } from "./Operation.ts"
 import { pathId } from "./PathId.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { InputFailure } from "./RequestErrors.ts"
-import { RequiredOperation } from "./RequiredOperation.ts"
 import {
   ActivityFailedText,
   AthleteUpdateFailedBody,
@@ -49,204 +49,330 @@ import {
   SessionNotFoundTextBody
 } from "./SeedFailures.ts"
 
-const text = (status: number) => Schema.String.pipe(HttpApiSchema.asText(), HttpApiSchema.status(status))
+/** A success in plain text: exactly the seed's words. */
+const text = <const Text extends string>(status: number, words: Text, description: string) =>
+  Schema.Literal(words).annotate({ description }).pipe(HttpApiSchema.asText(), HttpApiSchema.status(status))
 const created = <S extends Schema.Top>(schema: S) => schema.pipe(HttpApiSchema.status(201))
+/** A list answer, described for the operation that gives it. */
+const listOf = <S extends Schema.Top>(item: S, description: string) => Schema.Array(item).annotate({ description })
+/** 204, empty: the success of a delete or update that answers nothing. */
+const noContent = (description: string) => HttpApiSchema.Empty(204).annotate({ description })
+
+/** The tag of a group in the OpenAPI document: its name and what it holds. */
+const tag = (title: string, description: string) => OpenApi.annotations({ title, description })
+
+/** Said of every write that takes `Idempotency-Key` (the `Idempotency` middleware). */
+const idempotent = "Send `Idempotency-Key` to make a retry safe: a repeat within 24 hours gets the first answer again, marked `Idempotent-Replayed: true`."
 
 export class HealthGroup extends HttpApiGroup.make("health").add(
-  HttpApiEndpoint.get("live", "/health/live", { success: HealthDto }),
+  HttpApiEndpoint.get("live", "/health/live", { success: HealthDto })
+    .annotateMerge(operation("Liveness", "Answers `{\"status\":\"ok\"}` while the process serves requests, whether or not its database answers.")),
   HttpApiEndpoint.get("ready", "/health/ready", { success: HealthDto, error: Unavailable })
-) {}
+    .annotateMerge(operation("Readiness", "Answers `{\"status\":\"ready\"}` when the service can serve requests, 503 while its database is unreachable."))
+).annotateMerge(tag("Health", "Liveness and readiness probes, for load balancers and orchestrators. No token needed.")) {}
 
 export class AuthGroup extends HttpApiGroup.make("auth").add(
   HttpApiEndpoint.get("me", "/auth/me", { success: UserDto, error: [NotFound, Forbidden] })
-    .annotate(RequiredOperation, "auth.me")
+    .annotateMerge(operation("The caller's user", "The user the bearer token was issued to.", "auth.me"))
 ).middleware(Authentication).add(
   HttpApiEndpoint.post("login", "/auth/login", {
     payload: LoginInput,
     success: LoginDto,
     error: [Unauthorized, TooManyRequestsWithRetryAfter]
-  })
-).middleware(RawInput) {}
+  }).annotateMerge(operation(
+    "Log in",
+    "Exchanges a user's name and password for a bearer token. A wrong name or a wrong password get the same 401. Repeated failures for a name from one address, or from one address, make further attempts from there wait (429 with `Retry-After`); a user who knows the password is never locked out from elsewhere."
+  ))
+).middleware(RawInput).annotateMerge(tag("Authentication", "Log in for a bearer token, and read the user a token was issued to.")) {}
 
 export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
   HttpApiEndpoint.post("create", "/activite/create", {
     payload: ActiviteInput,
     success: ActivityCreatedWithLocation,
     error: [ActivityFailedText, Forbidden]
-  }).annotate(InputFailure, "activityText").annotate(RequiredOperation, "activity.create").middleware(Idempotency),
+  }).annotate(InputFailure, "activityText").annotateMerge(operation(
+    "Create an activity",
+    `Creates an activity in the session \`sessionId\` names; \`Location\` gives its path, and so its id. Any failure (bad input, an unknown session) is the seed's 500 \`text/plain\` \`Error: <what was wrong>\`. ${idempotent}`,
+    "activity.create"
+  )).middleware(Idempotency),
   HttpApiEndpoint.delete("delete", "/activite/delete/:id", {
     params: { id: pathId(ActivityId) },
-    success: text(200),
+    success: text(200, "Activity deleted", "Deleted (the seed's plain text)."),
     error: [ActivityFailedText, Forbidden]
-  }).annotate(InputFailure, "activityText").annotate(RequiredOperation, "activity.delete").middleware(Idempotency),
+  }).annotate(InputFailure, "activityText").annotateMerge(operation(
+    "Delete an activity",
+    `Any failure (an unknown activity, a malformed id) is the seed's 500 \`text/plain\` \`Error: <what was wrong>\`. ${idempotent}`,
+    "activity.delete"
+  )).middleware(Idempotency),
   HttpApiEndpoint.post("update", "/activite/update/:id", {
     params: { id: pathId(ActivityId) },
     payload: ActiviteInput,
-    success: text(200),
+    success: text(200, "Activity modified", "Modified (the seed's plain text)."),
     error: [ActivityFailedText, Forbidden]
-  }).annotate(InputFailure, "activityText").annotate(RequiredOperation, "activity.update").middleware(Idempotency),
-  HttpApiEndpoint.get("all", "/activite/all", { success: Schema.Array(ActiviteDto), error: [NotFoundEmptyBody, Forbidden] })
-    .annotate(RequiredOperation, "activity.read"),
-  HttpApiEndpoint.get("byTheme", "/activite/theme/:theme", {
-    params: { theme: ShortText },
-    success: Schema.Array(ActiviteDto),
+  }).annotate(InputFailure, "activityText").annotateMerge(operation(
+    "Update an activity",
+    `Replaces the activity's name, theme, duree (null or absent: 0), dataActivite and session (\`sessionId\`). Any failure (bad input, an unknown activity or session) is the seed's 500 \`text/plain\` \`Error: <what was wrong>\`. ${idempotent}`,
+    "activity.update"
+  )).middleware(Idempotency),
+  HttpApiEndpoint.get("all", "/activite/all", {
+    success: listOf(ActiviteDto, "Every activity."),
     error: [NotFoundEmptyBody, Forbidden]
-  }).annotate(RequiredOperation, "activity.read"),
+  }).annotateMerge(operation("List activities", "Every activity. A failure to read them is the seed's empty 404.", "activity.read")),
+  HttpApiEndpoint.get("byTheme", "/activite/theme/:theme", {
+    params: { theme: ShortText.annotate({ description: "The theme, matched exactly.", examples: ["cardio"] }) },
+    success: listOf(ActiviteDto, "The activities of this theme; empty when none."),
+    error: [NotFoundEmptyBody, Forbidden]
+  }).annotateMerge(operation("List activities by theme", "The activities whose theme equals the path value exactly (an empty list when none).", "activity.read")),
   HttpApiEndpoint.get("get", "/activite/:id", {
     params: { id: pathId(ActivityId) },
     success: ActiviteDto,
     error: [NotFoundEmptyBody, Forbidden]
-  }).annotate(RequiredOperation, "activity.read")
-).middleware(RawInput).middleware(Authentication) {}
+  }).annotateMerge(operation("Read an activity", "The activity with this id (its `id` member is null, as the seed says); the seed's empty 404 when there is none.", "activity.read"))
+).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
+  "Activities",
+  "The activities of sessions (the seed's ActiviteDTO). Their writes answer the seed's plain texts, and any of their failures the seed's 500 `Error: ...`; their reads answer an empty 404."
+)) {}
 
 export class AthletesGroup extends HttpApiGroup.make("athletes").add(
   HttpApiEndpoint.post("create", "/athletes/create", {
     payload: AthleteCreateInput,
     success: created(AthleteDto),
     error: [Conflict, Forbidden]
-  }).annotate(RequiredOperation, "athlete.create").middleware(Idempotency),
-  HttpApiEndpoint.post("all", "/athletes/all", { success: Schema.Array(AthleteDto), error: Forbidden })
-    .annotate(RequiredOperation, "athlete.list"),
+  }).annotateMerge(operation(
+    "Create an athlete",
+    `Stores name, categorie and niveau; a supplied \`id\` becomes the athlete's id (409 when taken). ${idempotent}`,
+    "athlete.create"
+  )).middleware(Idempotency),
+  HttpApiEndpoint.post("all", "/athletes/all", { success: listOf(AthleteDto, "Every athlete."), error: Forbidden })
+    .annotateMerge(operation("List athletes", "Every athlete. A POST that only reads, as the seed spells it; it takes no body.", "athlete.list")),
   HttpApiEndpoint.get("get", "/athletes/:id", {
     params: { id: pathId(AthleteId) },
     success: AthleteDto,
     error: [NotFoundEmptyBody, Forbidden]
-  }).annotate(RequiredOperation, "athlete.read"),
+  }).annotateMerge(operation("Read an athlete", "The athlete with this id; the seed's empty 404 when there is none.", "athlete.read")),
   HttpApiEndpoint.put("update", "/athletes/:id", {
     params: { id: pathId(AthleteId) },
     payload: AthleteInput,
     success: AthleteDto,
     error: [AthleteUpdateFailedBody, Forbidden]
-  }).annotate(InputFailure, "emptyNoContent").annotate(RequiredOperation, "athlete.update").middleware(Idempotency),
+  }).annotate(InputFailure, "emptyNoContent").annotateMerge(operation(
+    "Update an athlete",
+    `Replaces name, categorie and niveau, and, when \`sessionIds\` is present, the athlete's sessions. Any failure (an unknown athlete or session id, bad input) is the seed's 204 with an empty body, and changes nothing. ${idempotent}`,
+    "athlete.update"
+  )).middleware(Idempotency),
   HttpApiEndpoint.delete("delete", "/athletes/:id", {
     params: { id: pathId(AthleteId) },
-    success: HttpApiSchema.NoContent,
+    success: noContent("Deleted, with the athlete's session memberships and any user link to it."),
     error: [NotFoundEmptyBody, Forbidden]
-  }).annotate(RequiredOperation, "athlete.delete").middleware(Idempotency)
-).middleware(RawInput).middleware(Authentication) {}
+  }).annotateMerge(operation("Delete an athlete", `The seed's empty 404 when there is no such athlete. ${idempotent}`, "athlete.delete"))
+    .middleware(Idempotency)
+).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
+  "Athletes",
+  "Athletes (the seed's AthleteDTO). As the seed says, their answers fill only id, name, categorie and niveau."
+)) {}
+
+const athleteIdParameter = pathId(AthleteId)
 
 /** The seed's session queries under the athlete prefix: any authenticated caller. */
 export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
   HttpApiEndpoint.get("sessionsOfAthlete", "/athletes/athlete/:id/session", {
-    params: { id: pathId(AthleteId) },
-    success: Schema.Array(SessionSummaryDto),
+    params: { id: athleteIdParameter },
+    success: listOf(SessionSummaryDto, "The athlete's sessions; empty for an unknown athlete."),
     error: Forbidden
-  }).annotate(RequiredOperation, "schedule.read"),
-  HttpApiEndpoint.get("allSessions", "/athletes/athletes/session", { success: Schema.Array(SessionSummaryDto), error: Forbidden })
-    .annotate(RequiredOperation, "schedule.read"),
+  }).annotateMerge(operation("Sessions of an athlete", "The sessions the athlete takes part in (an empty list for an unknown athlete).", "schedule.read")),
+  HttpApiEndpoint.get("allSessions", "/athletes/athletes/session", {
+    success: listOf(SessionSummaryDto, "Every session."),
+    error: Forbidden
+  }).annotateMerge(operation("All sessions, in summary", "Every session, as `{id, name}`.", "schedule.read")),
   HttpApiEndpoint.get("activitiesOfSession", "/athletes/athletes/session/:id/activities", {
     params: { id: pathId(SessionId) },
-    success: Schema.Array(ActivitySummaryDto),
+    success: listOf(ActivitySummaryDto, "The session's activities; empty for an unknown session."),
     error: Forbidden
-  }).annotate(RequiredOperation, "schedule.read"),
+  }).annotateMerge(operation("Activities of a session", "The session's activities as `{id, name}` (an empty list for an unknown session).", "schedule.read")),
   HttpApiEndpoint.get("sessionsAfter", "/athletes/athletes/:id/session/after/:date", {
-    params: { id: pathId(AthleteId), date: CalendarDate },
-    success: Schema.Array(SessionSummaryDto),
+    params: { id: athleteIdParameter, date: CalendarDate.annotate({ examples: ["2026-11-21" as CalendarDate] }) },
+    success: listOf(SessionSummaryDto, "The athlete's sessions after the date; empty for an unknown athlete."),
     error: Forbidden
-  }).annotate(RequiredOperation, "schedule.read"),
+  }).annotateMerge(operation(
+    "Sessions of an athlete after a date",
+    "The athlete's sessions whose `creneau` is strictly after the start (00:00) of `{date}` (an empty list for an unknown athlete). A date that does not parse: 400 naming it.",
+    "schedule.read"
+  )),
   HttpApiEndpoint.get("sessionsBetween", "/athletes/athletes/:id/session/between/:startDate/:endDate", {
-    params: { id: pathId(AthleteId), startDate: CalendarDate, endDate: CalendarDate },
-    success: Schema.Array(SessionSummaryDto),
+    params: { id: athleteIdParameter, startDate: CalendarDate, endDate: CalendarDate },
+    success: listOf(SessionSummaryDto, "The athlete's sessions between the dates; empty for an unknown athlete."),
     error: Forbidden
-  }).annotate(RequiredOperation, "schedule.read")
-).middleware(RawInput).middleware(Authentication) {}
+  }).annotateMerge(operation(
+    "Sessions of an athlete between two dates",
+    "The athlete's sessions whose `creneau` is strictly after the start of `{startDate}` and strictly before the start of `{endDate}` (an empty list for an unknown athlete). A date that does not parse: 400 naming it.",
+    "schedule.read"
+  ))
+).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
+  "Schedules",
+  "The seed's session and activity queries under `/athletes`, open to any authenticated user. Unknown ids answer an empty list."
+)) {}
 
 export class SessionsGroup extends HttpApiGroup.make("sessions").add(
   HttpApiEndpoint.post("create", "/session/create", {
     payload: SessionCreateInput,
     success: created(SessionDto),
     error: [SessionCreateFailedText, Forbidden]
-  }).annotate(InputFailure, "badRequestText").annotate(RequiredOperation, "session.create").middleware(Idempotency),
-  HttpApiEndpoint.get("all", "/session/all", { success: Schema.Array(SessionDto), error: Forbidden })
-    .annotate(RequiredOperation, "session.read"),
+  }).annotate(InputFailure, "badRequestText").annotateMerge(operation(
+    "Create a session",
+    `Creates a session with its coach, athletes and activities (the activities listed move into it). Any failure (bad input, unknown ids, a supplied id taken) is the seed's 400 \`text/plain\` message naming what was wrong; nothing is written. ${idempotent}`,
+    "session.create"
+  )).middleware(Idempotency),
+  HttpApiEndpoint.get("all", "/session/all", { success: listOf(SessionDto, "Every session, in id order."), error: Forbidden })
+    .annotateMerge(operation("List sessions", "Every session, in id order, streamed as one JSON array.", "session.read")),
   HttpApiEndpoint.get("get", "/session/:id", {
     params: { id: pathId(SessionId) },
     success: SessionDto,
     error: [SessionNotFoundTextBody, Forbidden]
-  }).annotate(RequiredOperation, "session.read"),
+  }).annotateMerge(operation("Read a session", "The session with this id; the seed's 404 `text/plain` message when there is none.", "session.read")),
   HttpApiEndpoint.delete("delete", "/session/delete/:id", {
     params: { id: pathId(SessionId) },
-    success: text(200),
+    success: text(200, "Session deleted successfully", "Deleted, with its activities and athlete memberships (the seed's plain text)."),
     error: [SessionNotFoundTextBody, Forbidden]
-  }).annotate(RequiredOperation, "session.delete").middleware(Idempotency),
+  }).annotateMerge(operation(
+    "Delete a session",
+    `Deletes the session, its activities and its athlete memberships; the seed's 404 \`text/plain\` message when there is no such session. ${idempotent}`,
+    "session.delete"
+  )).middleware(Idempotency),
   HttpApiEndpoint.put("update", "/session/update/:id", {
     params: { id: pathId(SessionId) },
     payload: SessionInput,
-    success: HttpApiSchema.NoContent,
+    success: noContent("Updated."),
     error: [NotFound, InvalidRequest, Forbidden]
-  }).annotate(RequiredOperation, "session.update").middleware(Idempotency)
-).middleware(RawInput).middleware(Authentication) {}
+  }).annotateMerge(operation(
+    "Update a session",
+    `Applies \`duree\`, \`athleteIds\` and \`activiteIds\`, each only when present, at once; other fields are checked and ignored, as the seed says. 404 \`Session not found with id <id>\`; unknown athlete or activity ids: 400 naming them, nothing changed. ${idempotent}`,
+    "session.update"
+  )).middleware(Idempotency)
+).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
+  "Sessions",
+  "Training sessions (the seed's SessionDTO): a coach, athletes and activities at a `creneau`."
+)) {}
 
-const coachEndpoints = <const Name extends string>(name: Name, prefix: "" | "/coaches") =>
-  HttpApiGroup.make(name).add(
+const coachEndpoints = <const Name extends string>(name: Name, prefix: "" | "/coaches") => {
+  const where = prefix === "" ? "" : " (also served without the `/coaches` prefix, as the seed spells it)"
+  return HttpApiGroup.make(name).add(
     HttpApiEndpoint.post("create", `${prefix}/create`, {
       payload: CoachCreateInput,
       success: created(CoachDto),
       error: [Conflict, Forbidden]
-    }).annotate(RequiredOperation, "coach.create").middleware(Idempotency),
-    HttpApiEndpoint.get("all", `${prefix}/all`, { success: Schema.Array(CoachDto), error: Forbidden })
-      .annotate(RequiredOperation, "coach.read"),
+    }).annotateMerge(operation(
+      "Create a coach",
+      `A supplied \`id\` becomes the coach's id (409 when taken)${where}. ${idempotent}`,
+      "coach.create"
+    )).middleware(Idempotency),
+    HttpApiEndpoint.get("all", `${prefix}/all`, { success: listOf(CoachDto, "Every coach."), error: Forbidden })
+      .annotateMerge(operation("List coaches", `Every coach${where}.`, "coach.read")),
     HttpApiEndpoint.get("get", `${prefix}/:id`, { params: { id: pathId(CoachId) }, success: CoachDto, error: [NotFound, Forbidden] })
-      .annotate(RequiredOperation, "coach.read"),
+      .annotateMerge(operation("Read a coach", `The coach with this id; 404 \`Coach not found\` when there is none${where}.`, "coach.read")),
     HttpApiEndpoint.put("update", `${prefix}/update/:id`, {
       params: { id: pathId(CoachId) },
       payload: CoachInput,
       success: CoachDto,
       error: [NotFound, Forbidden]
-    }).annotate(RequiredOperation, "coach.update").middleware(Idempotency),
+    }).annotateMerge(operation(
+      "Update a coach",
+      `Replaces the name when present and not null; 404 \`Coach not found\`${where}. ${idempotent}`,
+      "coach.update"
+    )).middleware(Idempotency),
     HttpApiEndpoint.delete("delete", `${prefix}/delete/:id`, {
       params: { id: pathId(CoachId) },
-      success: HttpApiSchema.NoContent,
+      success: noContent("Deleted."),
       error: [NotFound, Conflict, Forbidden]
-    }).annotate(RequiredOperation, "coach.delete").middleware(Idempotency)
+    }).annotateMerge(operation(
+      "Delete a coach",
+      `404 \`Coach not found\`; 409 while the coach still owns sessions (nothing is deleted)${where}. ${idempotent}`,
+      "coach.delete"
+    )).middleware(Idempotency)
   ).middleware(RawInput).middleware(Authentication)
+}
 
 /** The seed gives the coach paths without a prefix; CONTRACT.md serves them there and under `/coaches`. */
-export class CoachesGroup extends coachEndpoints("coaches", "/coaches") {}
-export class RootCoachesGroup extends coachEndpoints("rootCoaches", "") {}
+export class CoachesGroup extends coachEndpoints("coaches", "/coaches").annotateMerge(tag(
+  "Coaches",
+  "Coaches (the seed's CoachDTO), under `/coaches`: the same operations as the seed's unprefixed paths."
+)) {}
+export class RootCoachesGroup extends coachEndpoints("rootCoaches", "").annotateMerge(tag(
+  "Coaches, seed paths",
+  "The coach operations at the paths the seed gives them, without a prefix (`/create`, `/all`, `/{id}`, ...). The same operations are served under `/coaches`."
+)) {}
 
 export class UsersGroup extends HttpApiGroup.make("users").add(
   HttpApiEndpoint.post("create", "/users/create", {
     payload: UserCreateInput,
     success: created(UserDto),
     error: [InvalidRequest, Conflict, Forbidden]
-  }).annotate(RequiredOperation, "user.create").middleware(Idempotency),
-  HttpApiEndpoint.get("all", "/users/all", { success: Schema.Array(UserDto), error: Forbidden })
-    .annotate(RequiredOperation, "user.list"),
+  }).annotateMerge(operation(
+    "Create a user",
+    `Creates a user who can log in, linked to a record of its role. 409 when the name is taken or the record is linked to another user. ${idempotent}`,
+    "user.create"
+  )).middleware(Idempotency),
+  HttpApiEndpoint.get("all", "/users/all", { success: listOf(UserDto, "Every user."), error: Forbidden })
+    .annotateMerge(operation("List users", "Every user.", "user.list")),
   HttpApiEndpoint.get("get", "/users/:id", { params: { id: pathId(UserId) }, success: UserDto, error: [NotFound, Forbidden] })
-    .annotate(RequiredOperation, "user.read"),
+    .annotateMerge(operation("Read a user", "The user with this id; 404 when there is none.", "user.read")),
   HttpApiEndpoint.put("update", "/users/update/:id", {
     params: { id: pathId(UserId) },
     payload: UserUpdateInput,
     success: UserDto,
     error: [InvalidRequest, NotFound, Conflict, Forbidden]
-  }).annotate(RequiredOperation, "user.update").middleware(Idempotency),
+  }).annotateMerge(operation(
+    "Update a user",
+    `Replaces each field present. A role or password change ends the tokens issued before it. 409 for a name taken, a record linked to another user, or the demotion of the last ADMIN user. ${idempotent}`,
+    "user.update"
+  )).middleware(Idempotency),
   HttpApiEndpoint.delete("delete", "/users/delete/:id", {
     params: { id: pathId(UserId) },
-    success: HttpApiSchema.NoContent,
+    success: noContent("Deleted."),
     error: [NotFound, Conflict, Forbidden]
-  }).annotate(RequiredOperation, "user.delete").middleware(Idempotency)
-).middleware(RawInput).middleware(Authentication) {}
+  }).annotateMerge(operation(
+    "Delete a user",
+    `404 when there is no such user; 409 for the last ADMIN user. ${idempotent}`,
+    "user.delete"
+  )).middleware(Idempotency)
+).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
+  "Users",
+  "The users who log in, each with a role (ADMIN, COACH, ATHLETE) and linked to a record of that kind. Not in the seed; CONTRACT.md gives them."
+)) {}
 
 export class AdminsGroup extends HttpApiGroup.make("admins").add(
   HttpApiEndpoint.post("create", "/admins/create", {
     payload: AdminCreateInput,
     success: created(AdminDto),
     error: [Conflict, Forbidden]
-  }).annotate(RequiredOperation, "admin.create").middleware(Idempotency),
-  HttpApiEndpoint.get("all", "/admins/all", { success: Schema.Array(AdminDto), error: Forbidden })
-    .annotate(RequiredOperation, "admin.read"),
+  }).annotateMerge(operation(
+    "Create an admin record",
+    `A supplied \`id\` becomes the record's id (409 when taken). ${idempotent}`,
+    "admin.create"
+  )).middleware(Idempotency),
+  HttpApiEndpoint.get("all", "/admins/all", { success: listOf(AdminDto, "Every admin record."), error: Forbidden })
+    .annotateMerge(operation("List admin records", "Every admin record.", "admin.read")),
   HttpApiEndpoint.get("get", "/admins/:id", { params: { id: pathId(AdminId) }, success: AdminDto, error: [NotFound, Forbidden] })
-    .annotate(RequiredOperation, "admin.read"),
+    .annotateMerge(operation("Read an admin record", "The admin record with this id; 404 `Admin not found` when there is none.", "admin.read")),
   HttpApiEndpoint.put("update", "/admins/update/:id", {
     params: { id: pathId(AdminId) },
     payload: AdminInput,
     success: AdminDto,
     error: [NotFound, Forbidden]
-  }).annotate(RequiredOperation, "admin.update").middleware(Idempotency),
+  }).annotateMerge(operation(
+    "Update an admin record",
+    `Replaces the name when present and not null; 404 when there is no such record. ${idempotent}`,
+    "admin.update"
+  )).middleware(Idempotency),
   HttpApiEndpoint.delete("delete", "/admins/delete/:id", {
     params: { id: pathId(AdminId) },
-    success: HttpApiSchema.NoContent,
+    success: noContent("Deleted; a user linked to it keeps its role."),
     error: [NotFound, Forbidden]
-  }).annotate(RequiredOperation, "admin.delete").middleware(Idempotency)
-).middleware(RawInput).middleware(Authentication) {}
+  }).annotateMerge(operation(
+    "Delete an admin record",
+    `404 when there is no such record. A user linked to it keeps its role and loses the link. ${idempotent}`,
+    "admin.delete"
+  )).middleware(Idempotency)
+).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
+  "Admins",
+  "The admin records ADMIN users are linked to. Not in the seed; CONTRACT.md gives them."
+)) {}

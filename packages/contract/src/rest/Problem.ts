@@ -34,6 +34,8 @@ export interface ProblemDeclaration<Type extends string, Status extends number> 
   readonly status: Status
   /** The short summary of the problem type. */
   readonly title: string
+  /** When the service answers it: the description of the answer in the OpenAPI document. */
+  readonly description?: string
 }
 
 type FixedMember<L extends string | number> = Schema.middlewareDecoding<Schema.withDecodingDefaultKey<Schema.tag<L>>, never>
@@ -68,18 +70,22 @@ export const Problem = <Self>() =>
   declaration: ProblemDeclaration<Type, Status>,
   fields?: Fields
 ): ProblemClass<Self, Tag, Type, Status, Fields> => {
+  // The body as it travels, named after the class in the OpenAPI document (`components/schemas`).
   const struct = Schema.Struct({
-    detail: optionalMember(Schema.String),
-    instance: optionalMember(Schema.String),
+    detail: optionalMember(Schema.String.annotate({ description: "What was wrong, for a person to read." })),
+    instance: optionalMember(Schema.String.annotate({ description: "The path of the request." })),
     ...fields,
     type: Schema.tag(declaration.type),
     status: fixedMember(declaration.status),
     title: fixedMember(declaration.title)
+  }).annotate({
+    identifier: tag,
+    description: `An RFC 9457 problem (application/problem+json), status ${declaration.status} ${declaration.title}.`
   })
   const encode = Schema.encodeUnknownEffect(struct)
   // `Self` is the caller's class, unknown here: the factory's own signature keeps it checked.
   const Base = Schema.Error<{ readonly _tag: Tag }>(tag)(struct, {
-    description: declaration.title,
+    description: declaration.description ?? declaration.title,
     httpApiStatus: declaration.status,
     "~httpApiEncoding": { _tag: "Json", contentType }
   }) as unknown as { readonly prototype: object }

@@ -6,7 +6,8 @@ import { withoutStackTrace } from "./withoutStackTrace.ts"
  * draft-ietf-httpapi-idempotency-key-header): 1 to 255 visible ASCII characters, so that a UUID,
  * a ULID or any token a client library makes fits, and nothing that could break a header or a log.
  */
-export const IdempotencyKey = Schema.String.check(Schema.isPattern(/^[\x21-\x7E]{1,255}$/u))
+export const idempotencyKeyPattern = /^[\x21-\x7E]{1,255}$/u
+export const IdempotencyKey = Schema.String.check(Schema.isPattern(idempotencyKeyPattern))
 export type IdempotencyKey = typeof IdempotencyKey.Type
 
 export const isIdempotencyKey = Schema.is(IdempotencyKey)

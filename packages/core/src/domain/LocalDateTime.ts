@@ -23,17 +23,32 @@ const isValidCalendarDate = (s: string): boolean => {
 }
 
 /**
+ * What JSON Schema can say of the two formats: the digits in their places, months 01-12, days
+ * 01-31, hours 00-23, and years 0100 to 9999 (a year below 100 is not read as itself, so it is
+ * refused). That the day exists in its month is checked by the server beyond the pattern.
+ */
+const datePattern = "(?:[1-9][0-9]{3}|0[1-9][0-9]{2})-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])"
+const timePattern = "(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
+
+/**
  * An ISO 8601 local date-time without offset, `2026-11-21T18:30:00`, as the seed's `creneau`.
- * Kept as a string: it names a wall-clock time at the club, not an instant.
+ * Kept as a string: it names a wall-clock time at the club, not an instant. (Not JSON Schema's
+ * `date-time` format, which requires an offset.)
  */
 export const LocalDateTime = Schema.String.check(
-  Schema.makeFilter(isValidLocalDateTime, { expected: "a local date-time like 2026-11-21T18:30:00" })
+  Schema.makeFilter(isValidLocalDateTime, {
+    expected: "a local date-time like 2026-11-21T18:30:00",
+    toJsonSchema: () => ({ pattern: `^${datePattern}T${timePattern}$` })
+  })
 ).pipe(Schema.brand("LocalDateTime"))
 export type LocalDateTime = typeof LocalDateTime.Type
 
 /** An ISO 8601 calendar date, `2026-11-21`. */
 export const CalendarDate = Schema.String.check(
-  Schema.makeFilter(isValidCalendarDate, { expected: "a calendar date like 2026-11-21" })
+  Schema.makeFilter(isValidCalendarDate, {
+    expected: "a calendar date like 2026-11-21",
+    toJsonSchema: () => ({ format: "date", pattern: `^${datePattern}$` })
+  })
 ).pipe(Schema.brand("CalendarDate"))
 export type CalendarDate = typeof CalendarDate.Type
 

@@ -2,13 +2,14 @@ import { Redacted, Schema } from "effect"
 import { AdminId, AthleteId, CoachId, UserId } from "./Ids.ts"
 import { Limits } from "./Limits.ts"
 import { Role } from "./Role.ts"
-import { ShortText } from "./Text.ts"
+import { isMaxCharacters, isMinCharacters, ShortText } from "./Text.ts"
 
 export const UserName = ShortText.check(Schema.isNonEmpty(), Schema.isTrimmed())
 export const Email = ShortText.check(Schema.isPattern(/^[^\s@]+@[^\s@]+$/u, { expected: "an e-mail address" }))
+/** 8 to 1,000 characters, counted in Unicode code points as JSON Schema's `minLength` and `maxLength` count them. */
 export const Password = Schema.String.check(
-  Schema.isMinLength(Limits.minPasswordLength),
-  Schema.isMaxLength(Limits.maxPasswordLength)
+  isMinCharacters(Limits.minPasswordLength),
+  isMaxCharacters(Limits.maxPasswordLength)
 )
 
 /** A user as every output shows it: the password hash is not part of it. */

@@ -30,13 +30,13 @@ export const ActivitiesHandlers = HttpApiBuilder.group(ClubApi, "activities", Ef
   return handlers
     .handle("create", ({ payload }) =>
       activities.create(toInput(payload)).pipe(
-        Effect.map((activity) => ({ message: "Activity created", id: activity.id })),
+        Effect.map((activity) => ({ message: "Activity created" as const, id: activity.id })),
         activityFailure
       ))
-    .handle("delete", ({ params }) => activities.delete(params.id).pipe(Effect.as("Activity deleted"), activityFailure))
+    .handle("delete", ({ params }) => activities.delete(params.id).pipe(Effect.as("Activity deleted" as const), activityFailure))
     .handle("update", ({ params, payload }) =>
       activities.update(params.id, new ActivityInput({ ...toInput(payload), duree: payload.duree ?? 0 })).pipe(
-        Effect.as("Activity modified"),
+        Effect.as("Activity modified" as const),
         activityFailure
       ))
     .handle("all", () => activities.list().pipe(Effect.map((all) => all.map(toActiviteDto)), emptyNotFound))

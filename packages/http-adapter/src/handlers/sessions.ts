@@ -37,7 +37,7 @@ export const SessionsHandlers = HttpApiBuilder.group(ClubApi, "sessions", Effect
       sessions.stream().pipe(Effect.flatMap((all) => jsonArrayResponse(all, toSessionDto)), problems))
     .handle("get", ({ params }) => reads.session(params.id).pipe(textNotFound))
     .handle("delete", ({ params }) =>
-      sessions.delete(params.id).pipe(Effect.as("Session deleted successfully"), textNotFound))
+      sessions.delete(params.id).pipe(Effect.as("Session deleted successfully" as const), textNotFound))
     .handle("update", ({ params, payload }) =>
       // The seed applies only these three, each only when present; null counts as absent on input.
       sessions.update(
