@@ -45,6 +45,8 @@ describe("Dockerfile", () => {
   it("runs on the Node the workspace pins, as a user that is not root, with Node as process 1 (exec form, no shell)", () => {
     const pinned = (JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as { devDependencies: { node: string } }).devDependencies.node
     expect(dockerfile).toContain(`ARG NODE_IMAGE=node:${pinned}-bookworm-slim`)
+    // pnpm checks the packages' engines against the same version.
+    expect((parse(readFileSync(join(repo, "pnpm-workspace.yaml"), "utf8")) as { nodeVersion: string }).nodeVersion).toBe(pinned)
     const user = runtimeStage.filter((line) => line.startsWith("USER ")).at(-1)
     expect(user).toBe("USER node")
     expect(jsonArgument("ENTRYPOINT", runtimeStage)).toEqual(["node", "--enable-source-maps", "dist/main.js"])
