@@ -33,7 +33,10 @@ export class LoginAttempts extends Context.Service<LoginAttempts, {
   /**
    * Admits one attempt at `atEpochMs` when every key has waited `waitAfter` since its last failure,
    * and then counts it as a failure of every key (its last failure now `atEpochMs`); otherwise
-   * changes nothing, and the refusal's `waitMs` is the longest wait left. Failures of a key whose
+   * changes nothing, and the refusal's `waitMs` is the longest wait left. A key with no wait (free
+   * failures left) admits whatever `atEpochMs` is, and its last failure's time never moves back:
+   * concurrent attempts are timed before they reach the store, so they may arrive out of order.
+   * Failures of a key whose
    * last one is older than `forgetBeforeEpochMs` are forgotten first: it starts again from none. A
    * key listed twice counts once.
    */

@@ -18,11 +18,13 @@ export const InMemoryLoginAttempts = Layer.effect(
         }
         const waitMs = Math.max(0, ...distinct.map(({ freeFailures, key }) => {
           const entry = current(key)
-          return entry === undefined ? 0 : entry.lastFailureEpochMs + waitAfter(entry.failures, freeFailures, delaysMs) - atEpochMs
+          const wait = entry === undefined ? 0 : waitAfter(entry.failures, freeFailures, delaysMs)
+          return wait === 0 ? 0 : entry!.lastFailureEpochMs + wait - atEpochMs
         }))
         if (waitMs > 0) return { _tag: "Refused", waitMs } satisfies Admission as Admission
         for (const { key } of distinct) {
-          loginFailures.set(key, { failures: (current(key)?.failures ?? 0) + 1, lastFailureEpochMs: atEpochMs })
+          const entry = current(key)
+          loginFailures.set(key, { failures: (entry?.failures ?? 0) + 1, lastFailureEpochMs: Math.max(entry?.lastFailureEpochMs ?? atEpochMs, atEpochMs) })
         }
         return { _tag: "Admitted" } satisfies Admission as Admission
       }

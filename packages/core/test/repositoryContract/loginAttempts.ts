@@ -34,6 +34,20 @@ export const loginAttemptsContract: ContractSuite = {
         expect(yield* stored("address:a", "name-at-address:a")).toEqual([["address:a", 4, t0 + 1_400], ["name-at-address:a", 3, t0 + 1_400]])
       }))
 
+    it.effect("attempts that arrive out of order: one timed before the last failure is admitted while free failures are left, and the last failure's time does not move back", () =>
+      Effect.gen(function*() {
+        const attempts = yield* LoginAttempts
+        const t0 = 1_780_000_000_000
+        const keys = [{ key: "name-at-address:late", freeFailures: 3 }, { key: "address:late", freeFailures: 20 }]
+        expect(yield* attempts.admit(keys, delays, t0 + 50, t0 - 900_000)).toEqual({ _tag: "Admitted" })
+        // Timed 50 ms earlier than the failure already counted (another request's), and admitted.
+        expect(yield* attempts.admit(keys, delays, t0, t0 - 900_000)).toEqual({ _tag: "Admitted" })
+        expect(yield* stored("address:late", "name-at-address:late")).toEqual([["address:late", 2, t0 + 50], ["name-at-address:late", 2, t0 + 50]])
+        expect(yield* attempts.admit(keys, delays, t0 + 20, t0 - 900_000)).toEqual({ _tag: "Admitted" })
+        // The free failures used up: the wait runs from the latest failure, not from the last admitted.
+        expect(yield* attempts.admit(keys, delays, t0 + 30, t0 - 900_000)).toEqual({ _tag: "Refused", waitMs: 1_020 })
+      }))
+
     it.effect("the delays double up to the last one, which repeats", () =>
       Effect.gen(function*() {
         const attempts = yield* LoginAttempts

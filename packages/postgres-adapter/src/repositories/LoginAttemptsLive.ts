@@ -29,7 +29,9 @@ export const LoginAttemptsLive = Layer.effect(
      * waiting refuses the attempt, and nothing is written. Otherwise each key's row is inserted or
      * counted up, and `ON CONFLICT ... WHERE` checks the wait again on the row's latest version,
      * under its lock: of concurrent attempts that all saw the keys free, the first counts and the
-     * others find its count. The attempt is admitted only when every key was counted.
+     * others find its count. The attempt is admitted only when every key was counted. A key with
+     * no wait (free failures left) admits whatever the times: concurrent attempts are timed before
+     * their statements run, so one timed earlier may find a later one's failure already counted.
      */
     const admit = traced("LoginAttempts.admit")(
       function*(keys: ReadonlyArray<ThrottledKey>, delaysMs: ReadonlyArray<number>, atEpochMs: number, forgetBeforeEpochMs: number) {
@@ -46,7 +48,8 @@ export const LoginAttemptsLive = Layer.effect(
         const rows = yield* sql`WITH schedule AS (SELECT ${delays}::bigint[] AS delays),
           requested AS (SELECT key, free FROM unnest(${names}::text[], ${free}::int[]) AS requested(key, free)),
           waiting AS (
-            SELECT t.last_failure_at_ms + ${waitAfter("t", "r.free")} - ${at} AS wait_ms
+            SELECT CASE WHEN ${waitAfter("t", "r.free")} = 0 THEN 0
+              ELSE t.last_failure_at_ms + ${waitAfter("t", "r.free")} - ${at} END AS wait_ms
             FROM requested r JOIN login_throttle t USING (key)
             WHERE t.last_failure_at_ms >= ${forgetBefore}
           ),
@@ -56,8 +59,10 @@ export const LoginAttemptsLive = Layer.effect(
             ORDER BY key
             ON CONFLICT (key) DO UPDATE SET
               failures = CASE WHEN t.last_failure_at_ms < ${forgetBefore} THEN 1 ELSE t.failures + 1 END,
-              last_failure_at_ms = ${at}
+              last_failure_at_ms = CASE WHEN t.last_failure_at_ms < ${forgetBefore} THEN ${at}
+                ELSE greatest(t.last_failure_at_ms, ${at}) END
             WHERE t.last_failure_at_ms < ${forgetBefore}
+              OR ${waitAfter("t", "(SELECT free FROM requested WHERE requested.key = t.key)")} = 0
               OR t.last_failure_at_ms + ${waitAfter("t", "(SELECT free FROM requested WHERE requested.key = t.key)")} <= ${at}
             RETURNING t.key
           )
