@@ -17,6 +17,7 @@ import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { IdRow } from "../sql/IdRow.ts"
 import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
 import { int8Array } from "../sql/int8Array.ts"
+import { toDefect } from "../sql/outage.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { transaction } from "../sql/transaction.ts"
 
@@ -59,7 +60,7 @@ export const SessionRepositoryLive = Layer.effect(
         ),
         (sessions) => [sessions, sessions.length < sessionsPerPage ? Option.none() : Option.some(sessions.at(-1)!.id)] as const
       )
-    const streamAll = Stream.paginate(0, page).pipe(Stream.orDie)
+    const streamAll = Stream.paginate(0, page).pipe(Stream.mapError(toDefect), Stream.orDie)
 
     const summariesOf = (rows: ReadonlyArray<Record<string, unknown>>) =>
       Effect.sync(() => rows.map(sessionSummaryFromRow))
