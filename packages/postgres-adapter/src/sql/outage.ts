@@ -17,7 +17,7 @@ const sqlStateOf = (cause: unknown): unknown =>
  * or a refused statement. The one rule of this adapter that tells an outage from the rest; core
  * knows only its outcome, `StoreUnavailable`.
  */
-export const isOutage = (error: unknown): error is SqlError.SqlError => {
+export const isOutage = (error: unknown): boolean => {
   if (!SqlError.isSqlError(error)) return false
   const reason = error.reason
   return reason._tag === "ConnectionError" || unavailableStates.has(String(sqlStateOf(reason.cause)))
