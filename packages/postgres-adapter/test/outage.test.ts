@@ -61,4 +61,17 @@ describe("the defect a port dies with", () => {
     const refused = Effect.runSyncExit(dieOnInfrastructureError(Effect.fail("refused" as const)))
     expect(Exit.isFailure(refused) ? Option.getOrUndefined(Cause.findErrorOption(refused.cause)) : undefined).toBe("refused")
   })
+
+  it("dieOnInfrastructureError: a SQL error the SQL client died with (a rollback on a connection gone) is classified too", () => {
+    const rollbackCut = sqlError(new SqlError.ConnectionError(props))
+    expect(isUnavailable(defectOf(Effect.runSyncExit(dieOnInfrastructureError(Effect.die(rollbackCut)))))).toBe(true)
+
+    const bug = new Error("a bug")
+    expect(defectOf(Effect.runSyncExit(dieOnInfrastructureError(Effect.die(bug))))).toBe(bug)
+    const syntax = sqlError(new SqlError.SqlSyntaxError(withState("42601")))
+    expect(defectOf(Effect.runSyncExit(dieOnInfrastructureError(Effect.die(syntax))))).toBe(syntax)
+
+    const interrupted = Effect.runSyncExit(dieOnInfrastructureError(Effect.interrupt))
+    expect(Exit.isFailure(interrupted) && Cause.hasInterruptsOnly(interrupted.cause)).toBe(true)
+  })
 })
