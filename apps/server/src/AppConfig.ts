@@ -1,4 +1,5 @@
 import { type AuthSettings, defaultAuthSettings, defaultIdempotencySettings } from "@club/core"
+import { inMemory } from "@club/postgres-adapter"
 import { Config, Context, Effect, Layer, Option, Redacted, Schema, SchemaIssue } from "effect"
 import type { LogLevel } from "effect/LogLevel"
 import { defaultServingLimits, type ServingLimits } from "./listener/ServingLimits.ts"
@@ -53,9 +54,8 @@ export interface OtlpTracing {
 /** The service's name in its spans when the environment gives none. */
 export const defaultServiceName = "club-training-service"
 
-export const inMemoryDataDir = "memory://"
-
-export const isInMemory = (dataDir: string): boolean => dataDir === inMemoryDataDir
+/** `DATA_DIR=memory://`: nothing on disk (the embedded database's own spelling for that). */
+export const isInMemory = (dataDir: string): boolean => dataDir === inMemory
 
 const logLevels = { debug: "Debug", info: "Info", warn: "Warn", error: "Error" } as const satisfies Record<string, LogLevel>
 

@@ -16,6 +16,8 @@ const privateDataDir = (dataDir: string) =>
 /**
  * DATABASE_URL's PostgreSQL server, or embedded PostgreSQL under DATA_DIR; migrated before
  * anything uses it. Closed (pool, then the embedded database) when the program's scope closes.
+ * The one place where configuration chooses the database: the adapter offers the two layers and
+ * reads no environment (docs/DECISIONS.md, "One database layer, configured by the server").
  */
 export const DatabaseLive = Layer.unwrap(
   AppConfig.useSync((config) =>

@@ -1,7 +1,5 @@
-export { DatabaseLive, embeddedDataDir } from "./database/DatabaseLive.ts"
 export { DatabaseSharing } from "./database/DatabaseSharing.ts"
-export { EmbeddedPostgres, type EmbeddedPostgresOptions, inMemory } from "./database/EmbeddedPostgres.ts"
-export { MigratedDatabaseLive } from "./database/MigratedDatabaseLive.ts"
+export { EmbeddedPostgres, type EmbeddedPostgresOptions, embeddedDataDir, inMemory } from "./database/EmbeddedPostgres.ts"
 export { migrated, MigrationsLive } from "./database/MigrationsLive.ts"
 export { pingDatabase } from "./database/pingDatabase.ts"
 export { PostgresServer, type PostgresServerOptions } from "./database/PostgresServer.ts"

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { CoachCreate, CoachRepository } from "@club/core"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { DatabaseLive } from "../src/database/DatabaseLive.ts"
-import { MigratedDatabaseLive } from "../src/database/MigratedDatabaseLive.ts"
+import { EmbeddedPostgres, embeddedDataDir, inMemory } from "../src/database/EmbeddedPostgres.ts"
+import { migrated } from "../src/database/MigrationsLive.ts"
 import { pingDatabase } from "../src/database/pingDatabase.ts"
 import { PostgresServer } from "../src/database/PostgresServer.ts"
 import { RepositoriesLive } from "../src/repositories/RepositoriesLive.ts"
@@ -14,8 +14,6 @@ import { serverAnswers, TemporaryServerDatabase, testServerUrl } from "../src/te
 
 const serverUrl = testServerUrl()
 const serverAvailable = serverUrl !== undefined && await Effect.runPromise(serverAnswers(serverUrl))
-
-const withConfig = (env: Record<string, string>) => ConfigProvider.layer(ConfigProvider.fromUnknown(env))
 
 const VersionRow = Schema.Array(Schema.Struct({ version: Schema.String }))
 const serverVersion = Effect.gen(function*() {
@@ -35,12 +33,13 @@ const appliedMigrations = Effect.gen(function*() {
 
 // `it.live`: the pool and the socket server need the real clock.
 describe("Database layers", () => {
-  it.live("without DATABASE_URL: embedded PostgreSQL under DATA_DIR, kept across restarts", () =>
+  // Which of the two a server uses, from its configuration, is the server's (apps/server, Database.ts).
+  it.live("embedded PostgreSQL in a data directory's own folder (created when missing), migrated, kept across restarts", () =>
     Effect.gen(function*() {
       const parent = mkdtempSync(join(tmpdir(), "club-data-"))
       yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(parent, { recursive: true, force: true })))
       const dataDir = join(parent, "not-yet-there")
-      const app = RepositoriesLive.pipe(Layer.provideMerge(MigratedDatabaseLive), Layer.provide(withConfig({ DATA_DIR: dataDir })))
+      const app = RepositoriesLive.pipe(Layer.provideMerge(migrated(EmbeddedPostgres({ dataDir: embeddedDataDir(dataDir) }))))
 
       const coach = yield* Effect.gen(function*() {
         expect(yield* serverVersion).toContain("PGlite")
@@ -59,11 +58,14 @@ describe("Database layers", () => {
       expect(reopened).toEqual(Option.some(coach))
     }), 120_000)
 
-  it.live.skipIf(!serverAvailable)("with DATABASE_URL: that PostgreSQL server", () =>
+  it("a data directory's embedded database is its folder `postgres`; memory:// stays in memory", () => {
+    expect(embeddedDataDir(inMemory)).toBe("memory://")
+    expect(embeddedDataDir("/var/lib/club")).toBe("/var/lib/club/postgres")
+  })
+
+  it.live.skipIf(!serverAvailable)("a PostgreSQL server given by its URL", () =>
     Effect.gen(function*() {
-      const version = yield* serverVersion.pipe(
-        Effect.provide(DatabaseLive.pipe(Layer.provide(withConfig({ DATABASE_URL: serverUrl!, DATA_DIR: "memory://" }))))
-      )
+      const version = yield* serverVersion.pipe(Effect.provide(PostgresServer(Redacted.make(serverUrl!))))
       expect(version).toMatch(/^PostgreSQL/u)
       expect(version).not.toContain("PGlite")
     }))

@@ -8,8 +8,9 @@ const unavailableDetail = "The database is unreachable; retry later"
 
 /**
  * The one place where an outage becomes the caller's 503: a port's defect that `isUnavailable`
- * recognises (the database refused, cut or timed out the connection) is answered as a problem,
- * so the caller learns to retry rather than receiving an empty 500. Every other defect stays one.
+ * recognises (core's `StoreUnavailable`: the store refused, cut or timed out the connection) is
+ * answered as a problem, so the caller learns to retry rather than receiving an empty 500. Every
+ * other defect stays one.
  */
 export const AvailabilityLive = Layer.succeed(Availability, (httpEffect) =>
   Effect.catchDefect(httpEffect, (defect) =>

@@ -15,7 +15,15 @@ export interface EmbeddedPostgresOptions {
   readonly startFrom?: Blob | undefined
 }
 
+/** PGlite's name for a database kept in memory only, nothing on disk; also what `DATA_DIR` takes for that. */
 export const inMemory = "memory://"
+
+/**
+ * Where the embedded database of a server's data directory lives: a folder of its own inside it,
+ * because the server keeps other files there (its generated token secret) and PostgreSQL wants a
+ * data directory to itself. `memory://` stays `memory://`.
+ */
+export const embeddedDataDir = (dataDir: string): string => dataDir === inMemory ? inMemory : join(dataDir, "postgres")
 
 /**
  * PGlite is a single PostgreSQL backend. pglite-socket lets several connections share it by queueing

@@ -13,7 +13,7 @@ import { Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import { ActivitySummaryFromRow } from "../rows/ActivityRow.ts"
 import { sessionFromRow, sessionSummaryFromRow } from "../rows/SessionRow.ts"
-import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
+import { classifyCause, dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { IdRow } from "../sql/IdRow.ts"
 import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
 import { int8Array } from "../sql/int8Array.ts"
@@ -59,7 +59,7 @@ export const SessionRepositoryLive = Layer.effect(
         ),
         (sessions) => [sessions, sessions.length < sessionsPerPage ? Option.none() : Option.some(sessions.at(-1)!.id)] as const
       )
-    const streamAll = Stream.paginate(0, page).pipe(Stream.orDie)
+    const streamAll = Stream.paginate(0, page).pipe(Stream.catchCause((cause) => Stream.failCause(classifyCause(cause))))
 
     const summariesOf = (rows: ReadonlyArray<Record<string, unknown>>) =>
       Effect.sync(() => rows.map(sessionSummaryFromRow))
