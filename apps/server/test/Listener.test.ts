@@ -1,7 +1,6 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
-import * as Http from "node:http"
 import * as Http2 from "node:http2"
 import { afterEach, describe, expect, it } from "vitest"
 import * as Listener from "../src/Listener.ts"

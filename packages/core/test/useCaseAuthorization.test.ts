@@ -64,6 +64,7 @@ const anyInput = {} as never
 const taskId = "0b0f1f6e-8a55-4a53-9a4e-1f1f1f1f1f1f"
 
 /** Every use-case method that a request can reach, with the operation it must check. */
+// oxlint-disable-next-line no-explicit-any -- each call needs its own use-case service; the test provides them all
 const calls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unknown, unknown, any>]> = [
   ["ActivityService.create", "activity.create", Effect.flatMap(Effect.service(ActivityService), (s) => s.create(anyInput))],
   ["ActivityService.get", "activity.read", Effect.flatMap(Effect.service(ActivityService), (s) => s.get(1 as never))],

@@ -32,8 +32,6 @@ const schemaNodes = (value: unknown, into: Array<Schema> = []): Array<Schema> =>
 }
 
 const operation = (method: string, path: string) => served.document.paths[path]![method]!
-const requestSchema = (method: string, path: string) =>
-  resolve(served.document, operation(method, path).requestBody!.content["application/json"]!.schema)
 const component = (name: string) => served.document.components.schemas[name]!
 
 describe("the served /openapi.json", () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { type Club, onEveryDatabase, unique } from "../rest/support/club.ts"
+import { onEveryDatabase, unique } from "../rest/support/club.ts"
 import { type Reply, type RequestOptions, send } from "../rest/support/http.ts"
 import { type Prism, startPrism, type Violation, violationsOf } from "./support/prism.ts"
 

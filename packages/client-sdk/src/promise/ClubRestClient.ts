@@ -32,6 +32,7 @@ export const loggedIn = (options: LoginClientOptions): Promise<ClientIdentity> =
  * `schedule`, …), each call a Promise of the typed answer or a rejection with a `ClubApiError`.
  * This entry point (`@club/client-sdk/rest`) carries no protobuf; `ClubClient` adds TodoService.
  */
+// oxlint-disable-next-line no-unsafe-declaration-merging -- the interface below declares the groups the constructor assigns
 export class ClubRestClient {
   /** `POST /auth/login`, then a client that sends the new token with every call. */
   static async login(options: LoginClientOptions): Promise<ClubRestClient> {

@@ -1,4 +1,4 @@
-import { HttpApi, HttpApiSecurity, OpenApi } from "effect/http-api"
+import { HttpApi, OpenApi } from "effect/http-api"
 import {
   ActivitiesGroup,
   AdminsGroup,

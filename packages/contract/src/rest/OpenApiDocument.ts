@@ -104,7 +104,7 @@ const idempotentReplayedResponseHeader = {
  *   operations that take it (`idempotentOperations`, found from the middleware), with the
  *   `Idempotent-Replayed` header of their successes.
  */
-export const completeDocument = (idempotentOperations: ReadonlySet<string>) => (spec: Record<string, any>): Record<string, any> => {
+export const completeDocument = (idempotentOperations: ReadonlySet<string>) => (spec: Record<string, unknown>): Record<string, unknown> => {
   const document: JsonObject = JSON.parse(JSON.stringify(spec))
   const components = ((document["components"] as JsonObject)["schemas"] ?? {}) as JsonObject
   const operations = operationsOf(document)

@@ -63,7 +63,7 @@ export const InMemorySessionRepository = Layer.effect(
     /** The session's activities no longer listed are detached (sessionId null), not deleted. */
     const replaceActivities = (sessionId: SessionId, activityIds: ReadonlyArray<ActivityId>) => {
       const listed = new Set(activityIds)
-      for (const activity of [...activities.values()]) {
+      for (const activity of activities.values()) {
         if (activity.sessionId === sessionId && !listed.has(activity.id)) {
           activities.replace(new Activity({ ...activity, sessionId: null }))
         }
@@ -120,7 +120,7 @@ export const InMemorySessionRepository = Layer.effect(
     const remove = traced("SessionRepository.delete")(function*(id: SessionId) {
       if (!sessions.delete(id)) return yield* new EntityNotFound({ entity: "Session", id })
       // Its memberships went with it; its activities go too.
-      for (const activity of [...activities.values()]) if (activity.sessionId === id) activities.delete(activity.id)
+      for (const activity of activities.values()) if (activity.sessionId === id) activities.delete(activity.id)
     })
 
     const summaries = traced("SessionRepository.summaries")(function*() {

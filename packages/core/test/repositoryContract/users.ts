@@ -36,7 +36,7 @@ export const userRepositoryContract: ContractSuite = {
         expect(yield* users.findById(coach.id)).toEqual(Option.some(coach))
         const listed = yield* users.list()
         expect(listed).toEqual(expect.arrayContaining([coach, athlete, admin]))
-        expect(listed.map((user) => user.id)).toEqual([...listed.map((user) => user.id)].sort((a, b) => a - b))
+        expect(listed.map((user) => user.id)).toEqual(listed.map((user) => user.id).sort((a, b) => a - b))
       }))
 
     it.effect("links to an existing coach, athlete or admin", () =>
