@@ -33,7 +33,11 @@ afterEach(async () => {
 })
 
 const start = async (
-  options: { readonly connect?: Listener.NodeRequestHandler; readonly shutdownTimeoutMs?: number; readonly gracePeriodMs?: number }
+  options: {
+    readonly connect?: Listener.NodeRequestHandler
+    readonly shutdownTimeoutMs?: number
+    readonly gracePeriodMs?: number
+  }
 ) => {
   const app = HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(

@@ -19,7 +19,9 @@ describe("isUnavailable", () => {
 
   it("leaves every other failure a defect: bugs, constraint violations, and what is not a SQL error", () => {
     expect(isUnavailable(sqlError(new SqlError.SqlSyntaxError(withState("42601"))))).toBe(false)
-    expect(isUnavailable(sqlError(new SqlError.UniqueViolation({ ...withState("23505"), constraint: "users_name_key" })))).toBe(false)
+    expect(
+      isUnavailable(sqlError(new SqlError.UniqueViolation({ ...withState("23505"), constraint: "users_name_key" })))
+    ).toBe(false)
     expect(isUnavailable(sqlError(new SqlError.UnknownError(withState("XX000"))))).toBe(false)
     expect(isUnavailable(sqlError(new SqlError.UnknownError(props)))).toBe(false)
     expect(isUnavailable(new Error("ECONNREFUSED"))).toBe(false)

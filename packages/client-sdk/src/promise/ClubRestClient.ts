@@ -22,7 +22,9 @@ export interface TokenClientOptions extends ClientOptions {
 /** `POST /auth/login` with the client's options, then who the new client calls as. */
 export const loggedIn = (options: LoginClientOptions): Promise<ClientIdentity> =>
   runCall(
-    login(options).pipe(Effect.flatMap((session) => Effect.map(Clock.currentTimeMillis, (now) => identityOfLogin(session, now)))),
+    login(options).pipe(
+      Effect.flatMap((session) => Effect.map(Clock.currentTimeMillis, (now) => identityOfLogin(session, now)))
+    ),
     undefined,
     options.timeoutMs
   )

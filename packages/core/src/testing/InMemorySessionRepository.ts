@@ -100,13 +100,15 @@ export const InMemorySessionRepository = Layer.effect(
       return readAll()
     })
 
-    const stream = () => Stream.suspend(() => Stream.fromIterable(readAll())).pipe(Stream.withSpan("SessionRepository.stream"))
+    const stream = () =>
+      Stream.suspend(() => Stream.fromIterable(readAll())).pipe(Stream.withSpan("SessionRepository.stream"))
 
     const update = traced("SessionRepository.update")(function*(id: SessionId, input: SessionUpdate) {
       const stored = sessions.get(id)
       if (stored === undefined) return yield* new EntityNotFound({ entity: "Session", id })
-      const unknown = (input.athleteIds === undefined ? undefined : athletes.unknownReferences("athleteIds", input.athleteIds)) ??
-        (input.activiteIds === undefined ? undefined : activities.unknownReferences("activiteIds", input.activiteIds))
+      const unknown =
+        (input.athleteIds === undefined ? undefined : athletes.unknownReferences("athleteIds", input.athleteIds)) ??
+          (input.activiteIds === undefined ? undefined : activities.unknownReferences("activiteIds", input.activiteIds))
       if (unknown !== undefined) return yield* unknown
       const updated = sessions.replace({
         ...stored,

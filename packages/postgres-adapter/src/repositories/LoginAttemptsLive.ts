@@ -32,7 +32,12 @@ export const LoginAttemptsLive = Layer.effect(
      * others find its count. The attempt is admitted only when every key was counted.
      */
     const admit = traced("LoginAttempts.admit")(
-      function*(keys: ReadonlyArray<ThrottledKey>, delaysMs: ReadonlyArray<number>, atEpochMs: number, forgetBeforeEpochMs: number) {
+      function*(
+        keys: ReadonlyArray<ThrottledKey>,
+        delaysMs: ReadonlyArray<number>,
+        atEpochMs: number,
+        forgetBeforeEpochMs: number
+      ) {
         const sorted = [...new Map(keys.map((key) => [key.key, key])).values()].sort((a, b) => a.key < b.key ? -1 : 1)
         const names = sorted.map((key) => key.key)
         const free = sorted.map((key) => key.freeFailures)
@@ -58,7 +63,9 @@ export const LoginAttemptsLive = Layer.effect(
               failures = CASE WHEN t.last_failure_at_ms < ${forgetBefore} THEN 1 ELSE t.failures + 1 END,
               last_failure_at_ms = ${at}
             WHERE t.last_failure_at_ms < ${forgetBefore}
-              OR t.last_failure_at_ms + ${waitAfter("t", "(SELECT free FROM requested WHERE requested.key = t.key)")} <= ${at}
+              OR t.last_failure_at_ms + ${
+          waitAfter("t", "(SELECT free FROM requested WHERE requested.key = t.key)")
+        } <= ${at}
             RETURNING t.key
           )
           SELECT (SELECT count(*) FROM counted)::int AS admitted,

@@ -73,7 +73,9 @@ export const listenForCredentialChanges = (pg: PgClient.PgClient, memory: Creden
     const notifications = yield* startListening(pg, memory)
     memory.enable()
     yield* reportBack
-    const clearOnEach = Effect.forever(Effect.flatMap(Queue.take(notifications), () => Effect.sync(() => memory.invalidate())))
+    const clearOnEach = Effect.forever(
+      Effect.flatMap(Queue.take(notifications), () => Effect.sync(() => memory.invalidate()))
+    )
     const ended = yield* Effect.flip(clearOnEach)
     memory.disable()
     return ended

@@ -45,7 +45,10 @@ export class CredentialsMemory {
     return this.enabled
   }
 
-  lookup(id: UserId, load: Effect.Effect<Option.Option<UserCredentials>>): Effect.Effect<Option.Option<UserCredentials>> {
+  lookup(
+    id: UserId,
+    load: Effect.Effect<Option.Option<UserCredentials>>
+  ): Effect.Effect<Option.Option<UserCredentials>> {
     return Effect.suspend(() => {
       if (!this.enabled) return load
       const now = Date.now()
