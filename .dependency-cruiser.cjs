@@ -2,8 +2,8 @@
 // test command). docs/DECISIONS.md, "Conventions kept by tools".
 //
 // A workspace package is matched both as it resolves (through its node_modules link to
-// packages/<name>/, once built) and by its name (before a build, when its `exports` point at a dist/
-// that is not there yet), so the rules hold either way.
+// packages/<name>/) and by its name (how an import that did not resolve is reported: before a build,
+// its `exports` point at a dist/ that is not there yet), so a rule names the right one either way.
 const workspace = (name) => `^(packages/${name}/|@club/${name}(/|$))`
 // A package from npm, as pnpm lays it out (node_modules/.pnpm/<name>@<version>/node_modules/<name>/).
 const npm = (name) => `(^|/)node_modules/${name}/`
