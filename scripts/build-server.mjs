@@ -15,6 +15,8 @@ if (build.status !== 0) {
   process.stderr.write(build.stdout ?? "")
   process.stderr.write(build.stderr ?? "")
   if (build.error !== undefined) process.stderr.write(`${build.error.message}\n`)
-  process.stderr.write(`\nThe build failed (turbo exited ${build.status ?? build.signal}); the server was not started.\n`)
+  process.stderr.write(
+    `\nThe build failed (turbo exited ${build.status ?? build.signal}); the server was not started.\n`
+  )
   process.exit(build.status ?? 1)
 }

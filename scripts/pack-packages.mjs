@@ -14,7 +14,10 @@ mkdirSync(destination, { recursive: true })
 
 const packagesDir = join(root, "packages")
 const publishable = readdirSync(packagesDir)
-  .map((name) => ({ dir: join(packagesDir, name), manifest: JSON.parse(readFileSync(join(packagesDir, name, "package.json"), "utf8")) }))
+  .map((name) => ({
+    dir: join(packagesDir, name),
+    manifest: JSON.parse(readFileSync(join(packagesDir, name, "package.json"), "utf8"))
+  }))
   .filter(({ manifest }) => manifest.private !== true)
 
 // pnpm itself when a pnpm script runs this (its path is in npm_execpath), else the pinned pnpm through npx.
@@ -23,7 +26,10 @@ const pnpm = process.env["npm_execpath"]?.includes("pnpm") === true
   : ["npx", ["--yes", "pnpm@10.34.8"]]
 
 const packed = publishable.map(({ dir, manifest }) => {
-  execFileSync(pnpm[0], [...pnpm[1], "pack", "--pack-destination", destination], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] })
+  execFileSync(pnpm[0], [...pnpm[1], "pack", "--pack-destination", destination], {
+    cwd: dir,
+    stdio: ["ignore", "ignore", "inherit"]
+  })
   const file = `${manifest.name.replace(/^@/u, "").replace("/", "-")}-${manifest.version}.tgz`
   return { name: manifest.name, version: manifest.version, tarball: join(destination, file) }
 })

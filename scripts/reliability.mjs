@@ -18,7 +18,14 @@ env.TEST_DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres"
 const started = Date.now()
 const run = spawnSync(
   join(root, "node_modules", ".bin", "vitest"),
-  ["run", "apps/server/test/reliability", "--reporter=default", "--reporter=json", `--outputFile=${vitestReport}`, ...process.argv.slice(2)],
+  [
+    "run",
+    "apps/server/test/reliability",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile=${vitestReport}`,
+    ...process.argv.slice(2)
+  ],
   { cwd: root, env, stdio: "inherit" }
 )
 const minutes = ((Date.now() - started) / 60_000).toFixed(1)
@@ -38,9 +45,10 @@ let skipped = 0
 try {
   const report = JSON.parse(readFileSync(vitestReport, "utf8"))
   passed = report.numPassedTests
-  failed = report.numFailedTests + report.testResults.filter((file) =>
-    file.status === "failed" && !file.assertionResults.some((test) => test.status === "failed")
-  ).length
+  failed = report.numFailedTests +
+    report.testResults.filter((file) =>
+      file.status === "failed" && !file.assertionResults.some((test) => test.status === "failed")
+    ).length
   skipped = report.numPendingTests + report.numTodoTests
 } catch {
   failed = Math.max(failed, 1)

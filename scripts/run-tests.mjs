@@ -14,7 +14,13 @@ const env = { ...process.env }
 env.TEST_DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/postgres"
 
 const vitest = join(root, "node_modules", ".bin", "vitest")
-const run = spawnSync(vitest, ["run", "--reporter=default", "--reporter=json", `--outputFile=${report}`, ...process.argv.slice(2)], {
+const run = spawnSync(vitest, [
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile=${report}`,
+  ...process.argv.slice(2)
+], {
   cwd: root,
   env,
   stdio: "inherit"
@@ -28,7 +34,9 @@ try {
   passed = results.numPassedTests
   // A file that fails to load has no failed assertion of its own: count it as one failure.
   const brokenFiles = results.testResults.filter((file) =>
-    file.status === "failed" && !file.assertionResults.some((test) => test.status === "failed")
+    file.status === "failed" && !file.assertionResults.some((test) =>
+      test.status === "failed"
+    )
   ).length
   failed = results.numFailedTests + brokenFiles
   skipped = results.numPendingTests + results.numTodoTests

@@ -59,7 +59,10 @@ const main = async () => {
   if (settings.phases.includes("embedded")) {
     console.log("the same scenarios on the embedded database (no baseline)")
     const run = await embeddedPhase()
-    results = { ...results, embedded: { peakRssMiB: run.peakRssMiB, results: run.results.map((r) => ({ ...r, scenario: ref(r.scenario) })) } }
+    results = {
+      ...results,
+      embedded: { peakRssMiB: run.peakRssMiB, results: run.results.map((r) => ({ ...r, scenario: ref(r.scenario) })) }
+    }
   }
   if (settings.phases.includes("observability")) {
     console.log("what measuring costs: METRICS=off vs metrics on vs metrics and OTLP tracing, on PostgreSQL")

@@ -16,7 +16,9 @@ const defectsOf = (cause: Cause.Cause<unknown>) =>
 /** How Node reports a request body cut off by its client: a reset or closed HTTP/2 stream or HTTP/1.1 connection. */
 const clientGoneCodes = new Set(["ERR_STREAM_PREMATURE_CLOSE", "ECONNRESET", "ECONNABORTED", "ERR_HTTP2_STREAM_ERROR"])
 
-const codeOf = (error: unknown): unknown => (typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined)
+const codeOf = (
+  error: unknown
+): unknown => (typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined)
 
 /**
  * Whether a request failed because its client went away while sending the body: nothing the server
@@ -25,7 +27,8 @@ const codeOf = (error: unknown): unknown => (typeof error === "object" && error 
 const clientWentAway = (defect: unknown) =>
   HttpServerError.isHttpServerError(defect) &&
   defect.reason._tag === "RequestParseError" &&
-  (clientGoneCodes.has(String(codeOf(defect.reason.cause))) || (defect.reason.cause as Error | undefined)?.message === "aborted")
+  (clientGoneCodes.has(String(codeOf(defect.reason.cause))) ||
+    (defect.reason.cause as Error | undefined)?.message === "aborted")
 
 /**
  * A request that ends on a defect is logged at every level: without the request logger nothing
@@ -39,7 +42,9 @@ export const logDefects = HttpMiddleware.make((httpApp) =>
       onSome: (defects) =>
         Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
           const gone = defects.reasons.filter(Cause.isDieReason).every((reason) => clientWentAway(reason.defect))
-          const log = gone ? Effect.logDebug("The client went away during its request") : Effect.logError("Request failed", defects)
+          const log = gone
+            ? Effect.logDebug("The client went away during its request")
+            : Effect.logError("Request failed", defects)
           return log.pipe(Effect.annotateLogs({ "http.method": request.method, "http.url": request.url.split("?")[0] }))
         })
     }))

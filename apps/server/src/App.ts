@@ -28,7 +28,8 @@ export const Routes = RestApiLive.pipe(Layer.provide(ReadinessLive), Layer.provi
  * connections): each one is answered for as long as its client stays, so the listener never evicts
  * it, and the other requests keep the rest.
  */
-export const maxHealthWatches = (limits: ServingLimits) => Math.max(1, Math.floor(Math.min(limits.maxStreams, limits.maxConnections) / 10))
+export const maxHealthWatches = (limits: ServingLimits) =>
+  Math.max(1, Math.floor(Math.min(limits.maxStreams, limits.maxConnections) / 10))
 
 /**
  * TodoService over Connect, gRPC-Web and gRPC, with gRPC health (on the same readiness as REST's
@@ -70,11 +71,13 @@ export const FirstAdminLive = FirstAdmin.layer((name, password) =>
  * logged (LOG_LEVEL=debug): the API's request logger is what writes those lines; and when spans
  * are exported (OTEL_EXPORTER_OTLP_ENDPOINT): the API's tracer is what opens each request's span.
  */
-export const FastReadsLive = Layer.unwrap(AppConfig.useSync((config) =>
-  logsEveryRequest(config.logLevel) || Option.isSome(config.tracing)
-    ? Layer.empty
-    : Layer.effect(Listener.FastReads, makeFastReads)
-))
+export const FastReadsLive = Layer.unwrap(
+  AppConfig.useSync((config) =>
+    logsEveryRequest(config.logLevel) || Option.isSome(config.tracing)
+      ? Layer.empty
+      : Layer.effect(Listener.FastReads, makeFastReads)
+  )
+)
 
 /** Request metrics and `/metrics` (METRICS), with the database pool's use. */
 export const RequestMetricsLive = MetricsLive.pipe(Layer.provide(PersistenceLive))
@@ -98,7 +101,13 @@ export const App = Server.layer(Routes).pipe(
  * OTLP exporter; trusted proxies; and the retention of idempotency keys) are set for the whole
  * program.
  */
-const Settings = Layer.mergeAll(MinimumLogLevelFromConfig, AuthSettingsFromConfig, RequestLimits, TracingFromConfig, TrustedProxiesFromConfig)
+const Settings = Layer.mergeAll(
+  MinimumLogLevelFromConfig,
+  AuthSettingsFromConfig,
+  RequestLimits,
+  TracingFromConfig,
+  TrustedProxiesFromConfig
+)
 
 /** The server until it is interrupted; failures are logged as JSON too. */
 export const program = Layer.launch(App).pipe(

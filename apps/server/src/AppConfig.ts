@@ -57,7 +57,10 @@ export const defaultServiceName = "club-training-service"
 /** `DATA_DIR=memory://`: nothing on disk (the embedded database's own spelling for that). */
 export const isInMemory = (dataDir: string): boolean => dataDir === inMemory
 
-const logLevels = { debug: "Debug", info: "Info", warn: "Warn", error: "Error" } as const satisfies Record<string, LogLevel>
+const logLevels = { debug: "Debug", info: "Info", warn: "Warn", error: "Error" } as const satisfies Record<
+  string,
+  LogLevel
+>
 
 // An empty variable (`JWT_SECRET=`) means unset, as a shell or a compose file easily produces one.
 const optionalSecret = (name: string) =>
@@ -65,7 +68,8 @@ const optionalSecret = (name: string) =>
     Config.map(Option.filter((value) => Redacted.value(value).length > 0))
   )
 
-const invalid = (message: string) => new Config.ConfigError(new Schema.SchemaError(new SchemaIssue.InvalidValue({ message })))
+const invalid = (message: string) =>
+  new Config.ConfigError(new Schema.SchemaError(new SchemaIssue.InvalidValue({ message })))
 
 /** HS256 signs with a key of the hash's size; a shorter secret can be guessed offline from any token. */
 export const minJwtSecretBytes = 32
@@ -94,7 +98,9 @@ const servingLimits: Config.Config<ServingLimits> = Config.all({
     limits.headersTimeoutMs <= limits.requestTimeoutMs
       ? Effect.succeed(limits)
       : Effect.fail(
-        invalid(`HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs})`)
+        invalid(
+          `HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs})`
+        )
       )
   )
 )
@@ -114,7 +120,10 @@ const optionalString = (name: string) =>
   )
 
 const metrics: Config.Config<MetricsSettings> = Config.all({
-  enabled: Config.Literals(["on", "off"], "METRICS").pipe(Config.withDefault("on"), Config.map((value) => value === "on")),
+  enabled: Config.Literals(["on", "off"], "METRICS").pipe(
+    Config.withDefault("on"),
+    Config.map((value) => value === "on")
+  ),
   port: optionalString("METRICS_PORT").pipe(
     Config.mapEffect((value) => {
       if (value === undefined) return Effect.succeed(undefined)
@@ -133,7 +142,9 @@ const otlpHeaders = (value: string | undefined): Effect.Effect<Record<string, st
   for (const entry of (value ?? "").split(",")) {
     if (entry.trim() === "") continue
     const equals = entry.indexOf("=")
-    if (equals <= 0) return Effect.fail(invalid(`OTEL_EXPORTER_OTLP_HEADERS: expected key=value, got ${JSON.stringify(entry.trim())}`))
+    if (equals <= 0) {
+      return Effect.fail(invalid(`OTEL_EXPORTER_OTLP_HEADERS: expected key=value, got ${JSON.stringify(entry.trim())}`))
+    }
     try {
       headers[decodeURIComponent(entry.slice(0, equals).trim())] = decodeURIComponent(entry.slice(equals + 1).trim())
     } catch {
@@ -185,16 +196,20 @@ const tracing: Config.Config<Option.Option<OtlpTracing>> = Config.all({
       const protocol = env.tracesProtocol ?? env.protocol ?? "http/protobuf"
       if (protocol !== "http/protobuf" && protocol !== "http/json") {
         return yield* Effect.fail(
-          invalid(`OTEL_EXPORTER_OTLP_PROTOCOL ${JSON.stringify(protocol)} is not supported: use http/protobuf or http/json`)
+          invalid(
+            `OTEL_EXPORTER_OTLP_PROTOCOL ${JSON.stringify(protocol)} is not supported: use http/protobuf or http/json`
+          )
         )
       }
       const namedByAttributes = /(^|,)\s*service\.name\s*=/u.test(env.resourceAttributes ?? "")
-      return Option.some({
-        url,
-        protocol,
-        serviceName: env.serviceName ?? (namedByAttributes ? undefined : defaultServiceName),
-        headers: yield* otlpHeaders(env.tracesHeaders ?? env.headers)
-      } satisfies OtlpTracing)
+      return Option.some(
+        {
+          url,
+          protocol,
+          serviceName: env.serviceName ?? (namedByAttributes ? undefined : defaultServiceName),
+          headers: yield* otlpHeaders(env.tracesHeaders ?? env.headers)
+        } satisfies OtlpTracing
+      )
     })
   )
 )
@@ -216,7 +231,10 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   ),
   servingLimits,
   loginThrottling: Config.all({
-    freeFailuresPerNameAndAddress: positiveInt("LOGIN_FREE_FAILURES_PER_NAME_AND_ADDRESS", defaultAuthSettings.freeFailuresPerNameAndAddress),
+    freeFailuresPerNameAndAddress: positiveInt(
+      "LOGIN_FREE_FAILURES_PER_NAME_AND_ADDRESS",
+      defaultAuthSettings.freeFailuresPerNameAndAddress
+    ),
     freeFailuresPerAddress: positiveInt("LOGIN_FREE_FAILURES_PER_ADDRESS", defaultAuthSettings.freeFailuresPerAddress),
     firstDelaySeconds: positiveInt("LOGIN_FIRST_DELAY_SECONDS", defaultAuthSettings.firstDelaySeconds),
     maxDelaySeconds: positiveInt("LOGIN_MAX_DELAY_SECONDS", defaultAuthSettings.maxDelaySeconds),
@@ -224,7 +242,10 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   }),
   trustedProxies: commaSeparated("TRUSTED_PROXIES"),
   corsOrigins: commaSeparated("CORS_ORIGINS"),
-  idempotencyKeyRetentionSeconds: positiveInt("IDEMPOTENCY_KEY_RETENTION_SECONDS", defaultIdempotencySettings.retentionSeconds),
+  idempotencyKeyRetentionSeconds: positiveInt(
+    "IDEMPOTENCY_KEY_RETENTION_SECONDS",
+    defaultIdempotencySettings.retentionSeconds
+  ),
   metrics,
   tracing
 })

@@ -25,7 +25,9 @@ export const DatabaseLive = Layer.unwrap(
       Option.match(config.databaseUrl, {
         onSome: (url) => PostgresServer(url),
         onNone: () =>
-          EmbeddedPostgres({ dataDir: embeddedDataDir(config.dataDir) }).pipe(Layer.provide(privateDataDir(config.dataDir)))
+          EmbeddedPostgres({ dataDir: embeddedDataDir(config.dataDir) }).pipe(
+            Layer.provide(privateDataDir(config.dataDir))
+          )
       })
     )
   )

@@ -5,5 +5,8 @@ import { AppConfig } from "./AppConfig.ts"
 /** IDEMPOTENCY_KEY_RETENTION_SECONDS. */
 export const IdempotencySettingsFromConfig: Layer.Layer<never, never, AppConfig> = Layer.effect(
   IdempotencySettings,
-  AppConfig.useSync((config) => ({ ...defaultIdempotencySettings, retentionSeconds: config.idempotencyKeyRetentionSeconds }))
+  AppConfig.useSync((config) => ({
+    ...defaultIdempotencySettings,
+    retentionSeconds: config.idempotencyKeyRetentionSeconds
+  }))
 )

@@ -78,7 +78,9 @@ export const loadJwtSecret = (config: AppConfigShape): Effect.Effect<Uint8Array,
       Effect.gen(function*() {
         if (Option.isSome(config.databaseUrl)) {
           // Each instance would otherwise sign with its own secret and refuse the others' tokens.
-          yield* Effect.logWarning("JWT_SECRET is unset: tokens are valid on this instance only; set it when running several")
+          yield* Effect.logWarning(
+            "JWT_SECRET is unset: tokens are valid on this instance only; set it when running several"
+          )
         }
         if (isInMemory(config.dataDir)) return randomBytes(secretBytes)
         return yield* fromDataDir(config.dataDir)

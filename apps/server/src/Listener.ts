@@ -119,7 +119,11 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
   const toApp: NodeRequestHandler = (request, response) => {
     if (app === undefined) return void early.push([request, response])
     const served = app
-    if (request.httpVersionMajor === 1 && fastReads?.(request as Http.IncomingMessage, response as Http.ServerResponse, () => served(request, response)) === true) return
+    if (
+      request.httpVersionMajor === 1 &&
+      fastReads?.(request as Http.IncomingMessage, response as Http.ServerResponse, () => served(request, response)) ===
+        true
+    ) return
     served(request, response)
   }
   // Aborted as shutdown begins (see ConnectFront).
@@ -290,7 +294,9 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
     Effect.timeoutOrElse({
       duration: options.shutdownTimeout ?? Duration.seconds(10),
       orElse: () =>
-        Effect.logWarning(`Shutdown: ${inFlight} request(s) still running and ${connections.size} connection(s) are cut`)
+        Effect.logWarning(
+          `Shutdown: ${inFlight} request(s) still running and ${connections.size} connection(s) are cut`
+        )
     }),
     Effect.ensuring(cutConnections)
   )

@@ -1,4 +1,4 @@
-import { Effect, Layer, Logger, References } from "effect"
+import { Layer, Logger, References } from "effect"
 import { AppConfig } from "./AppConfig.ts"
 
 /** One JSON object per line on stdout. */

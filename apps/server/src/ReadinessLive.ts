@@ -6,18 +6,21 @@ import { SqlClient } from "effect/sql"
 export const readinessTimeout = Duration.seconds(2)
 
 /** Ready when the database answers `SELECT 1` in time; a failed check is worth a log line, a passing one is not. */
-export const ReadinessLive = Layer.effect(Readiness, Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  return Readiness.of({
-    check: pingDatabase.pipe(
-      Effect.provideService(SqlClient.SqlClient, sql),
-      Effect.timeoutOrElse({ duration: readinessTimeout, orElse: () => Effect.fail("timed out" as const) }),
-      Effect.as(true),
-      Effect.catchCause((cause) =>
-        Cause.hasInterruptsOnly(cause)
-          ? Effect.interrupt
-          : Effect.logWarning("Not ready: the database does not answer", cause).pipe(Effect.as(false))
+export const ReadinessLive = Layer.effect(
+  Readiness,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return Readiness.of({
+      check: pingDatabase.pipe(
+        Effect.provideService(SqlClient.SqlClient, sql),
+        Effect.timeoutOrElse({ duration: readinessTimeout, orElse: () => Effect.fail("timed out" as const) }),
+        Effect.as(true),
+        Effect.catchCause((cause) =>
+          Cause.hasInterruptsOnly(cause)
+            ? Effect.interrupt
+            : Effect.logWarning("Not ready: the database does not answer", cause).pipe(Effect.as(false))
+        )
       )
-    )
+    })
   })
-}))
+)

@@ -1,7 +1,6 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
-import * as Http from "node:http"
 import * as Http2 from "node:http2"
 import { afterEach, describe, expect, it } from "vitest"
 import * as Listener from "../src/Listener.ts"
@@ -34,7 +33,11 @@ afterEach(async () => {
 })
 
 const start = async (
-  options: { readonly connect?: Listener.NodeRequestHandler; readonly shutdownTimeoutMs?: number; readonly gracePeriodMs?: number }
+  options: {
+    readonly connect?: Listener.NodeRequestHandler
+    readonly shutdownTimeoutMs?: number
+    readonly gracePeriodMs?: number
+  }
 ) => {
   const app = HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(

@@ -39,7 +39,8 @@ describe("request limits", () => {
       Layer.provide(NodeHttpServer.layerHttpServices),
       Layer.provide(RequestLimits)
     )
-    const address = Context.get(await Effect.runPromise(Layer.buildWithScope(app, scope)), HttpServer.HttpServer).address
+    const address =
+      Context.get(await Effect.runPromise(Layer.buildWithScope(app, scope)), HttpServer.HttpServer).address
     if (address._tag !== "UnixPathAddress") port = address.port
   })
   afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))

@@ -16,7 +16,10 @@ const serverAvailable = serverUrl !== undefined && await Effect.runPromise(serve
 
 /** The server's persistence as configured by `env` alone (not the process environment). */
 const persistence = (env: Record<string, string>) =>
-  PersistenceLive.pipe(Layer.provide(AppConfig.layer), Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env))))
+  PersistenceLive.pipe(
+    Layer.provide(AppConfig.layer),
+    Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
+  )
 
 const Row = Schema.Array(Schema.Struct({ version: Schema.String, migrations: Schema.Int }))
 const versionAndMigrations = Effect.gen(function*() {
@@ -29,26 +32,32 @@ const versionAndMigrations = Effect.gen(function*() {
 
 // `it.live`: the pool and the socket server need the real clock.
 describe("the server's database, from DATABASE_URL and DATA_DIR", () => {
-  it.live("without DATABASE_URL: embedded PostgreSQL in DATA_DIR/postgres, DATA_DIR its owner's only, migrated", () =>
-    Effect.gen(function*() {
-      const parent = yield* Effect.promise(() => mkdtemp(join(tmpdir(), "club-data-")))
-      yield* Effect.addFinalizer(() => Effect.promise(() => rm(parent, { recursive: true, force: true })))
-      const dataDir = join(parent, "not-yet-there")
+  it.live(
+    "without DATABASE_URL: embedded PostgreSQL in DATA_DIR/postgres, DATA_DIR its owner's only, migrated",
+    () =>
+      Effect.gen(function*() {
+        const parent = yield* Effect.promise(() => mkdtemp(join(tmpdir(), "club-data-")))
+        yield* Effect.addFinalizer(() => Effect.promise(() => rm(parent, { recursive: true, force: true })))
+        const dataDir = join(parent, "not-yet-there")
 
-      yield* Effect.gen(function*() {
-        const { version, migrations } = yield* versionAndMigrations
-        expect(version).toContain("PGlite")
-        expect(migrations).toBe(9)
-        yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "stored" }))
-      }).pipe(Effect.provide(persistence({ DATA_DIR: dataDir })))
+        yield* Effect.gen(function*() {
+          const { version, migrations } = yield* versionAndMigrations
+          expect(version).toContain("PGlite")
+          expect(migrations).toBe(9)
+          yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "stored" }))
+        }).pipe(Effect.provide(persistence({ DATA_DIR: dataDir })))
 
-      expect(existsSync(join(dataDir, "postgres", "PG_VERSION"))).toBe(true)
-      expect((yield* Effect.promise(() => stat(dataDir))).mode & 0o777).toBe(0o700)
-    }), 120_000)
+        expect(existsSync(join(dataDir, "postgres", "PG_VERSION"))).toBe(true)
+        expect((yield* Effect.promise(() => stat(dataDir))).mode & 0o777).toBe(0o700)
+      }),
+    120_000
+  )
 
   it.live("DATA_DIR=memory://: embedded PostgreSQL with nothing on disk", () =>
     Effect.gen(function*() {
-      const { version, migrations } = yield* versionAndMigrations.pipe(Effect.provide(persistence({ DATA_DIR: "memory://" })))
+      const { version, migrations } = yield* versionAndMigrations.pipe(
+        Effect.provide(persistence({ DATA_DIR: "memory://" }))
+      )
       expect(version).toContain("PGlite")
       expect(migrations).toBe(9)
       expect(existsSync("memory:")).toBe(false)

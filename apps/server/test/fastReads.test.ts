@@ -39,7 +39,10 @@ const login = (name: string, password: string) =>
     Effect.map((result) => result.token)
   )
 const as = <A, E, R>(token: string, effect: Effect.Effect<A, E, R>) =>
-  Effect.flatMap(AuthService.use((auth) => auth.authenticate(token)), (actor) => Effect.provideService(effect, CurrentActor, actor))
+  Effect.flatMap(
+    AuthService.use((auth) => auth.authenticate(token)),
+    (actor) => Effect.provideService(effect, CurrentActor, actor)
+  )
 
 let server: Server
 let port: number
@@ -51,30 +54,47 @@ let coachUserId: number
 beforeAll(async () => {
   const setup = Effect.gen(function*() {
     const admin = yield* login("fast-admin", "fast-admin-password")
-    const coach = yield* as(admin, CoachService.use((coaches) => coaches.create(Schema.decodeUnknownSync(CoachCreate)({ id: null, name: "Coach Fast" }))))
-    const user = yield* as(admin, UserService.use((users) =>
-      users.create(Schema.decodeUnknownSync(UserCreate)({
-        name: "fast-coach",
-        email: null,
-        role: "COACH",
-        password: "fast-coach-password",
-        coachId: coach.id,
-        athleteId: null,
-        adminId: null
-      }))))
+    const coach = yield* as(
+      admin,
+      CoachService.use((coaches) =>
+        coaches.create(Schema.decodeUnknownSync(CoachCreate)({ id: null, name: "Coach Fast" }))
+      )
+    )
+    const user = yield* as(
+      admin,
+      UserService.use((users) =>
+        users.create(
+          Schema.decodeUnknownSync(UserCreate)({
+            name: "fast-coach",
+            email: null,
+            role: "COACH",
+            password: "fast-coach-password",
+            coachId: coach.id,
+            athleteId: null,
+            adminId: null
+          })
+        )
+      )
+    )
     const coachToken = yield* login("fast-coach", "fast-coach-password")
-    const session = yield* as(coachToken, SessionService.use((sessions) =>
-      sessions.create(Schema.decodeUnknownSync(SessionCreate)({
-        id: null,
-        name: "Morning run",
-        isRecurrent: true,
-        creneau: "2026-03-01T07:30:00",
-        duree: 45,
-        groupe: "A",
-        coachId: coach.id,
-        athleteIds: [],
-        activiteIds: []
-      }))))
+    const session = yield* as(
+      coachToken,
+      SessionService.use((sessions) =>
+        sessions.create(
+          Schema.decodeUnknownSync(SessionCreate)({
+            id: null,
+            name: "Morning run",
+            isRecurrent: true,
+            creneau: "2026-03-01T07:30:00",
+            duree: 45,
+            groupe: "A",
+            coachId: coach.id,
+            athleteIds: [],
+            activiteIds: []
+          })
+        )
+      )
+    )
     const handler = yield* makeFastReads
     return { admin, coachToken, session, user, handler }
   })
@@ -111,7 +131,10 @@ const send = (path: string, options: { method?: string; authorization?: string; 
       let body = ""
       response.setEncoding("utf8")
       response.on("data", (chunk: string) => (body += chunk))
-      response.on("end", () => resolve({ status: response.statusCode!, contentType: response.headers["content-type"], body }))
+      response.on(
+        "end",
+        () => resolve({ status: response.statusCode!, contentType: response.headers["content-type"], body })
+      )
     })
     outgoing.on("error", reject)
     outgoing.end(options.body)

@@ -68,7 +68,12 @@ afterEach(() => Promise.all(running.splice(0).map((server) => server.stop())))
 afterAll(() => Promise.all(kept.splice(0).map((database) => database.release())))
 
 const start = async (database: KeptDatabase, env: Record<string, string>) => {
-  const server = await startServer({ ...database.env, JWT_SECRET: "first-admin-suite-secret-first-admin-suite", LOG_LEVEL: "info", ...env })
+  const server = await startServer({
+    ...database.env,
+    JWT_SECRET: "first-admin-suite-secret-first-admin-suite",
+    LOG_LEVEL: "info",
+    ...env
+  })
   running.push(server)
   return server
 }
@@ -91,45 +96,50 @@ const linesOf = (server: ServerProcess, event: string): Array<LogLine> =>
 
 for (const database of databases) {
   // Each start opens a database (seconds, more on a busy machine).
-  describe.skipIf(!database.available)(`Start-up without an ADMIN user, on ${database.name}`, { timeout: 180_000 }, () => {
-    it("ADMIN_NAME taken by a non-admin: one ERROR line saying how to recover, nobody promoted, still serving; a free ADMIN_NAME then recovers", async () => {
-      const db = await database.open()
-      kept.push(db)
+  describe.skipIf(!database.available)(
+    `Start-up without an ADMIN user, on ${database.name}`,
+    { timeout: 180_000 },
+    () => {
+      it("ADMIN_NAME taken by a non-admin: one ERROR line saying how to recover, nobody promoted, still serving; a free ADMIN_NAME then recovers", async () => {
+        const db = await database.open()
+        kept.push(db)
 
-      // A club whose only ADMIN user lost the role behind the API's back (the API now refuses that).
-      const first = await start(db, { ADMIN_NAME: "founder", ADMIN_PASSWORD: "founder-password-0" })
-      expect(linesOf(first, "first-admin-created")).toHaveLength(1)
-      await stop(first)
-      await db.execute("UPDATE users SET role = 'COACH', admin_id = NULL WHERE role = 'ADMIN'")
+        // A club whose only ADMIN user lost the role behind the API's back (the API now refuses that).
+        const first = await start(db, { ADMIN_NAME: "founder", ADMIN_PASSWORD: "founder-password-0" })
+        expect(linesOf(first, "first-admin-created")).toHaveLength(1)
+        await stop(first)
+        await db.execute("UPDATE users SET role = 'COACH', admin_id = NULL WHERE role = 'ADMIN'")
 
-      const stuck = await start(db, { ADMIN_NAME: "founder", ADMIN_PASSWORD: "founder-password-0" })
-      const errors = stuck.logs().filter((line) => line.level === "ERROR")
-      expect(errors.map(messageOf)).toHaveLength(1)
-      const [line] = linesOf(stuck, "no-admin-user")
-      expect(line?.level).toBe("ERROR")
-      expect(messageOf(line!)).toBe(
-        "No ADMIN user exists, and ADMIN_NAME 'founder' is taken by a user of role COACH, so no admin was created " +
-          "and no user was promoted. To recover, start the server with ADMIN_NAME set to a name no user has: a new " +
-          "ADMIN user of that name is then created, with ADMIN_PASSWORD as its password or, when ADMIN_PASSWORD is " +
-          "unset, a generated password printed once on standard error."
-      )
-      expect(linesOf(stuck, "first-admin-created")).toEqual([])
-      expect((await http1(stuck.port, "/health/ready")).status).toBe(200)
-      const founder = await login(stuck, "founder", "founder-password-0")
-      expect(founder.status).toBe(200)
-      expect(founder.body.user?.role).toBe("COACH")
-      await stop(stuck)
+        const stuck = await start(db, { ADMIN_NAME: "founder", ADMIN_PASSWORD: "founder-password-0" })
+        const errors = stuck.logs().filter((line) => line.level === "ERROR")
+        expect(errors.map(messageOf)).toHaveLength(1)
+        const [line] = linesOf(stuck, "no-admin-user")
+        expect(line?.level).toBe("ERROR")
+        expect(messageOf(line!)).toBe(
+          "No ADMIN user exists, and ADMIN_NAME 'founder' is taken by a user of role COACH, so no admin was created " +
+            "and no user was promoted. To recover, start the server with ADMIN_NAME set to a name no user has: a new " +
+            "ADMIN user of that name is then created, with ADMIN_PASSWORD as its password or, when ADMIN_PASSWORD is " +
+            "unset, a generated password printed once on standard error."
+        )
+        expect(linesOf(stuck, "first-admin-created")).toEqual([])
+        expect((await http1(stuck.port, "/health/ready")).status).toBe(200)
+        const founder = await login(stuck, "founder", "founder-password-0")
+        expect(founder.status).toBe(200)
+        expect(founder.body.user?.role).toBe("COACH")
+        await stop(stuck)
 
-      const recovered = await start(db, { ADMIN_NAME: "rescuer" })
-      expect(recovered.logs().filter((line) => line.level === "ERROR")).toEqual([])
-      const [created, ...others] = linesOf(recovered, "first-admin-created")
-      expect(others).toEqual([])
-      expect(created?.annotations["adminName"]).toBe("rescuer")
-      const password = recovered.errorOutput.map((line) => /^ {2}password: ([A-Za-z0-9_-]{24})$/u.exec(line)?.[1]).find((found) => found !== undefined)
-      expect(password).toBeDefined()
-      const rescuer = await login(recovered, "rescuer", password!)
-      expect(rescuer.status).toBe(200)
-      expect(rescuer.body.user).toMatchObject({ name: "rescuer", role: "ADMIN" })
-    })
-  })
+        const recovered = await start(db, { ADMIN_NAME: "rescuer" })
+        expect(recovered.logs().filter((line) => line.level === "ERROR")).toEqual([])
+        const [created, ...others] = linesOf(recovered, "first-admin-created")
+        expect(others).toEqual([])
+        expect(created?.annotations["adminName"]).toBe("rescuer")
+        const password = recovered.errorOutput.map((line) => /^ {2}password: ([A-Za-z0-9_-]{24})$/u.exec(line)?.[1])
+          .find((found) => found !== undefined)
+        expect(password).toBeDefined()
+        const rescuer = await login(recovered, "rescuer", password!)
+        expect(rescuer.status).toBe(200)
+        expect(rescuer.body.user).toMatchObject({ name: "rescuer", role: "ADMIN" })
+      })
+    }
+  )
 }

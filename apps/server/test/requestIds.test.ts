@@ -24,8 +24,18 @@ interface Answer {
   readonly text: string
 }
 
-const send = async (port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> => {
-  const response = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers, ...(body === undefined ? {} : { body }) })
+const send = async (
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string
+): Promise<Answer> => {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body })
+  })
   return {
     status: response.status,
     requestId: response.headers.get("x-request-id"),
@@ -39,7 +49,13 @@ const grpc = (port: number, path: string, headers: Record<string, string>) =>
   new Promise<Http2.IncomingHttpHeaders>((resolve, reject) => {
     const session = Http2.connect(`http://127.0.0.1:${port}`)
     session.on("error", reject)
-    const stream = session.request({ ":method": "POST", ":path": path, "content-type": "application/grpc", te: "trailers", ...headers })
+    const stream = session.request({
+      ":method": "POST",
+      ":path": path,
+      "content-type": "application/grpc",
+      te: "trailers",
+      ...headers
+    })
     let received: Http2.IncomingHttpHeaders = {}
     stream.on("response", (answer) => (received = answer))
     stream.on("trailers", (trailers) => (received = { ...received, ...trailers }))
@@ -103,13 +119,19 @@ describe("X-Request-Id: on every answer, in problems and in the log lines of the
       ["GET /openapi.json", await send(server.port, "GET", "/openapi.json")],
       ["GET /docs", await send(server.port, "GET", "/docs")],
       ["Connect ListTasks", await send(server.port, "POST", "/todo.TodoService/ListTasks", json, "{}")],
-      ["Connect CreateTask blank", await send(server.port, "POST", "/todo.TodoService/CreateTask", json, "{\"title\":\" \"}")],
+      [
+        "Connect CreateTask blank",
+        await send(server.port, "POST", "/todo.TodoService/CreateTask", json, "{\"title\":\" \"}")
+      ],
       ["Connect unknown method", await send(server.port, "POST", "/todo.TodoService/Nope", json, "{}")],
-      ["gRPC-Web ListTasks", await send(server.port, "POST", "/todo.TodoService/ListTasks", {
-        ...auth,
-        "content-type": "application/grpc-web+proto",
-        "x-grpc-web": "1"
-      }, "\u0000\u0000\u0000\u0000\u0000")]
+      [
+        "gRPC-Web ListTasks",
+        await send(server.port, "POST", "/todo.TodoService/ListTasks", {
+          ...auth,
+          "content-type": "application/grpc-web+proto",
+          "x-grpc-web": "1"
+        }, "\u0000\u0000\u0000\u0000\u0000")
+      ]
     ]
     for (const [what, answer] of answers) {
       expect(answer.requestId, what).toMatch(uuid)
@@ -117,14 +139,15 @@ describe("X-Request-Id: on every answer, in problems and in the log lines of the
         expect(JSON.parse(answer.text), what).toMatchObject({ requestId: answer.requestId })
       }
     }
-    expect(answers.filter(([, answer]) => answer.contentType === "application/problem+json").map(([what]) => what)).toEqual([
-      "GET /auth/me without a token",
-      "GET /users/999999",
-      "GET /session/07",
-      "POST /users/create bad body",
-      "GET /nothing/here/at/all",
-      "PATCH /session/1"
-    ])
+    expect(answers.filter(([, answer]) => answer.contentType === "application/problem+json").map(([what]) => what))
+      .toEqual([
+        "GET /auth/me without a token",
+        "GET /users/999999",
+        "GET /session/07",
+        "POST /users/create bad body",
+        "GET /nothing/here/at/all",
+        "PATCH /session/1"
+      ])
     const call = await grpc(server.port, "/todo.TodoService/ListTasks", { ...auth, "x-request-id": "grpc-call-1" })
     expect(call["grpc-status"]).toBe("0")
     expect(call["x-request-id"]).toBe("grpc-call-1")
@@ -134,7 +157,10 @@ describe("X-Request-Id: on every answer, in problems and in the log lines of the
   })
 
   it("a problem's requestId is the id sent, when sane", async () => {
-    const answer = await send(server.port, "GET", "/users/999999", { authorization: `Bearer ${token}`, "x-request-id": "client-chosen-7" })
+    const answer = await send(server.port, "GET", "/users/999999", {
+      authorization: `Bearer ${token}`,
+      "x-request-id": "client-chosen-7"
+    })
     expect(answer.requestId).toBe("client-chosen-7")
     expect(JSON.parse(answer.text)).toEqual({
       type: "about:blank",
@@ -157,9 +183,13 @@ describe("X-Request-Id: on every answer, in problems and in the log lines of the
     await sleep(200)
     const lines = linesOf(server, id)
     expect(lines.length).toBeGreaterThan(0)
-    expect(lines.some((line) => line.annotations["http.url"] === "/users/create" && line.annotations["http.status"] === 400)).toBe(true)
+    expect(
+      lines.some((line) => line.annotations["http.url"] === "/users/create" && line.annotations["http.status"] === 400)
+    ).toBe(true)
     // Each line about that request names it.
-    const aboutIt = server.logs().filter((line) => line.annotations?.["http.url"] === "/users/create" && line.annotations["http.status"] === 400)
+    const aboutIt = server.logs().filter((line) =>
+      line.annotations?.["http.url"] === "/users/create" && line.annotations["http.status"] === 400
+    )
     expect(aboutIt.every((line) => typeof line.annotations["requestId"] === "string")).toBe(true)
   })
 })
@@ -167,53 +197,60 @@ describe("X-Request-Id: on every answer, in problems and in the log lines of the
 const database = await createTemporaryDatabase()
 afterAll(() => database?.drop())
 
-describe.skipIf(database === undefined)("request ids in the log lines of the REST and Connect handlers (PostgreSQL behind a proxy, cut)", {
-  timeout: 120_000
-}, () => {
-  let proxy: TcpProxy
-  let server: ServerProcess
-  let token: string
-  beforeAll(async () => {
-    proxy = await startTcpProxy(database!.server)
-    server = await startServer({
-      DATABASE_URL: database!.urlVia("127.0.0.1", proxy.port),
-      ADMIN_PASSWORD: adminPassword,
-      JWT_SECRET: "request-ids-secret-long-enough-0123456789",
-      LOG_LEVEL: "debug"
+describe.skipIf(database === undefined)(
+  "request ids in the log lines of the REST and Connect handlers (PostgreSQL behind a proxy, cut)",
+  {
+    timeout: 120_000
+  },
+  () => {
+    let proxy: TcpProxy
+    let server: ServerProcess
+    let token: string
+    beforeAll(async () => {
+      proxy = await startTcpProxy(database!.server)
+      server = await startServer({
+        DATABASE_URL: database!.urlVia("127.0.0.1", proxy.port),
+        ADMIN_PASSWORD: adminPassword,
+        JWT_SECRET: "request-ids-secret-long-enough-0123456789",
+        LOG_LEVEL: "debug"
+      })
+      token = await login(server.port)
+    }, 120_000)
+    afterAll(async () => {
+      await server?.stop()
+      await proxy?.stop()
     })
-    token = await login(server.port)
-  }, 120_000)
-  afterAll(async () => {
-    await server?.stop()
-    await proxy?.stop()
-  })
 
-  it("while the database is unreachable, the debug line each handler logs names the request it failed", async () => {
-    await proxy.stop()
-    // Past the credentials cache's lifetime, so that every call needs the database.
-    await sleep(1_500)
-    const auth = { authorization: `Bearer ${token}` }
-    const rest = await send(server.port, "GET", "/session/all", { ...auth, "x-request-id": "outage-rest-1" })
-    expect(rest.status).toBe(503)
-    expect(JSON.parse(rest.text)).toMatchObject({ status: 503, requestId: "outage-rest-1" })
-    // The unary fast path (Connect JSON over HTTP/1.1), and connect-node's routes with the auth interceptor (gRPC).
-    const connect = await send(server.port, "POST", "/todo.TodoService/ListTasks", {
-      ...auth,
-      "content-type": "application/json",
-      "x-request-id": "outage-connect-1"
-    }, "{}")
-    expect(JSON.parse(connect.text)).toMatchObject({ code: "unavailable" })
-    expect(connect.requestId).toBe("outage-connect-1")
-    const call = await grpc(server.port, "/todo.TodoService/ListTasks", { ...auth, "x-request-id": "outage-grpc-1" })
-    expect(call["grpc-status"]).toBe("14")
-    expect(call["x-request-id"]).toBe("outage-grpc-1")
-    await sleep(200)
+    it("while the database is unreachable, the debug line each handler logs names the request it failed", async () => {
+      await proxy.stop()
+      // Past the credentials cache's lifetime, so that every call needs the database.
+      await sleep(1_500)
+      const auth = { authorization: `Bearer ${token}` }
+      const rest = await send(server.port, "GET", "/session/all", { ...auth, "x-request-id": "outage-rest-1" })
+      expect(rest.status).toBe(503)
+      expect(JSON.parse(rest.text)).toMatchObject({ status: 503, requestId: "outage-rest-1" })
+      // The unary fast path (Connect JSON over HTTP/1.1), and connect-node's routes with the auth interceptor (gRPC).
+      const connect = await send(server.port, "POST", "/todo.TodoService/ListTasks", {
+        ...auth,
+        "content-type": "application/json",
+        "x-request-id": "outage-connect-1"
+      }, "{}")
+      expect(JSON.parse(connect.text)).toMatchObject({ code: "unavailable" })
+      expect(connect.requestId).toBe("outage-connect-1")
+      const call = await grpc(server.port, "/todo.TodoService/ListTasks", { ...auth, "x-request-id": "outage-grpc-1" })
+      expect(call["grpc-status"]).toBe("14")
+      expect(call["x-request-id"]).toBe("outage-grpc-1")
+      await sleep(200)
 
-    const logged = (id: string, message: string) => linesOf(server, id).some((line) => messageOf(line).startsWith(message))
-    expect(logged("outage-rest-1", "Answered 503: the database is unreachable")).toBe(true)
-    expect(logged("outage-connect-1", "TodoService call answered unavailable: the database is unreachable")).toBe(true)
-    expect(logged("outage-grpc-1", "TodoService call answered unavailable: the database is unreachable")).toBe(true)
-    expect(linesOf(server, "outage-grpc-1")[0]?.annotations["rpc"]).toBe("ListTasks")
-    await proxy.restart()
-  })
-})
+      const logged = (id: string, message: string) =>
+        linesOf(server, id).some((line) => messageOf(line).startsWith(message))
+      expect(logged("outage-rest-1", "Answered 503: the database is unreachable")).toBe(true)
+      expect(logged("outage-connect-1", "TodoService call answered unavailable: the database is unreachable")).toBe(
+        true
+      )
+      expect(logged("outage-grpc-1", "TodoService call answered unavailable: the database is unreachable")).toBe(true)
+      expect(linesOf(server, "outage-grpc-1")[0]?.annotations["rpc"]).toBe("ListTasks")
+      await proxy.restart()
+    })
+  }
+)

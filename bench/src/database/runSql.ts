@@ -9,7 +9,9 @@ export const runSql = <A>(url: string, use: (sql: SqlClient.SqlClient) => Effect
       const sql = yield* SqlClient.SqlClient
       return yield* use(sql)
     }).pipe(
-      Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1, connectTimeout: Duration.seconds(10) })),
+      Effect.provide(
+        PgClient.layer({ url: Redacted.make(url), maxConnections: 1, connectTimeout: Duration.seconds(10) })
+      ),
       Effect.orDie
     )
   )

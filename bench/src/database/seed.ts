@@ -30,14 +30,16 @@ export const addSessions = (sql: SqlClient.SqlClient, count: number, people: Omi
   Effect.gen(function*() {
     const coaches = people.coaches.max - people.coaches.min + 1
     const athletes = people.athletes.max - people.athletes.min + 1
-    const sessions = rangeOf(yield* sql<{ min: unknown; max: unknown }>`WITH inserted AS (
+    const sessions = rangeOf(
+      yield* sql<{ min: unknown; max: unknown }>`WITH inserted AS (
         INSERT INTO sessions (name, is_recurrent, creneau, duree, groupe, coach_id)
         SELECT 'Session ' || g, g % 2 = 0,
           timestamp '2026-01-01 08:00:00' + (g % 365) * interval '1 day' + (g % 10) * interval '1 hour',
           30 + (g % 4) * 15, 'G' || (g % 5), ${people.coaches.min} + (g % ${coaches})
         FROM generate_series(1, ${count}) AS g
         RETURNING id)
-      SELECT min(id), max(id) FROM inserted`)
+      SELECT min(id), max(id) FROM inserted`
+    )
     yield* sql`INSERT INTO session_athletes (session_id, athlete_id)
       SELECT s.id, ${people.athletes.min} + ((s.id * 7 + k * 101) % ${athletes})
       FROM sessions s, generate_series(0, ${athletesPerSession - 1}) AS k
@@ -52,13 +54,17 @@ export const addSessions = (sql: SqlClient.SqlClient, count: number, people: Omi
 /** Coaches and athletes; the admin the server created on start is left as it is. */
 export const addPeople = (sql: SqlClient.SqlClient, sizes: { readonly coaches: number; readonly athletes: number }) =>
   Effect.gen(function*() {
-    const coaches = rangeOf(yield* sql<{ min: unknown; max: unknown }>`WITH inserted AS (
+    const coaches = rangeOf(
+      yield* sql<{ min: unknown; max: unknown }>`WITH inserted AS (
         INSERT INTO coaches (name) SELECT 'Coach ' || g FROM generate_series(1, ${sizes.coaches}) AS g RETURNING id)
-      SELECT min(id), max(id) FROM inserted`)
-    const athletes = rangeOf(yield* sql<{ min: unknown; max: unknown }>`WITH inserted AS (
+      SELECT min(id), max(id) FROM inserted`
+    )
+    const athletes = rangeOf(
+      yield* sql<{ min: unknown; max: unknown }>`WITH inserted AS (
         INSERT INTO athletes (name, categorie, niveau)
         SELECT 'Athlete ' || g, 'Senior', 'N' || (g % 3) FROM generate_series(1, ${sizes.athletes}) AS g RETURNING id)
-      SELECT min(id), max(id) FROM inserted`)
+      SELECT min(id), max(id) FROM inserted`
+    )
     return { coaches, athletes }
   })
 

@@ -18,7 +18,9 @@ declare module "autocannon" {
     readonly connections?: number
     readonly duration?: number
     readonly timeout?: number
-    readonly requests?: ReadonlyArray<{ readonly setupRequest?: (request: Record<string, unknown>) => Record<string, unknown> }>
+    readonly requests?: ReadonlyArray<
+      { readonly setupRequest?: (request: Record<string, unknown>) => Record<string, unknown> }
+    >
   }
   const autocannon: (options: Options) => Promise<Result>
   export default autocannon

@@ -20,7 +20,13 @@ const loadFor = (server: ServerProcess, scenario: Scenario, options: MeasureOpti
 })
 
 /** One measured run, with the CPU time of the server, PostgreSQL and everything else read around it. */
-const measureOnce = async (server: ServerProcess, scenario: Scenario, context: LoadContext, options: MeasureOptions, seconds: number) => {
+const measureOnce = async (
+  server: ServerProcess,
+  scenario: Scenario,
+  context: LoadContext,
+  options: MeasureOptions,
+  seconds: number
+) => {
   const before = snapshot(server.child.pid)
   const result = await runLoad({ ...loadFor(server, scenario, options), durationSeconds: seconds }, context)
   const cpu = sharesBetween(before, snapshot(server.child.pid), result.loadgenCpuMillis)
@@ -41,7 +47,9 @@ const combine = (runs: ReadonlyArray<Measurement>): Measurement => {
   const weighted = (f: (r: Measurement) => number) =>
     requests === 0 ? 0 : runs.reduce((sum, r) => sum + f(r) * r.requests, 0) / requests
   const statusCodes: Record<string, number> = {}
-  for (const run of runs) for (const [code, count] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count
+  for (const run of runs) {
+    for (const [code, count] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count
+  }
   return {
     requestsPerSecond: mean(runs.map((r) => r.requestsPerSecond)),
     p50Ms: mean(runs.map((r) => r.p50Ms)),

@@ -85,8 +85,12 @@ export const memoryPhase = async (): Promise<ReadonlyArray<ListingStep>> => {
       await baseline.child.stop()
 
       console.log(
-        `  ${String(sessions).padStart(7)} sessions: project ${projectRun.medianMs.toFixed(0)} ms, peak ${projectRun.peakRssMiB.toFixed(0)} MiB;` +
-          ` (idle ${projectRun.idleRssMiB.toFixed(0)}); baseline ${baselineRun.medianMs.toFixed(0)} ms, peak ${baselineRun.peakRssMiB.toFixed(0)} MiB; ${(projectRun.bytes / 1e6).toFixed(1)} MB`
+        `  ${String(sessions).padStart(7)} sessions: project ${projectRun.medianMs.toFixed(0)} ms, peak ${
+          projectRun.peakRssMiB.toFixed(0)
+        } MiB;` +
+          ` (idle ${projectRun.idleRssMiB.toFixed(0)}); baseline ${baselineRun.medianMs.toFixed(0)} ms, peak ${
+            baselineRun.peakRssMiB.toFixed(0)
+          } MiB; ${(projectRun.bytes / 1e6).toFixed(1)} MB`
       )
       steps.push({ sessions, project: projectRun, baseline: baselineRun })
     }

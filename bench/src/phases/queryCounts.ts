@@ -41,17 +41,32 @@ const probes: ReadonlyArray<Probe> = [
   },
   {
     title: "GET /athletes/athletes/{id}/session/between/… (athlete in 10 vs 1,000 sessions)",
-    small: (f) => ({ method: "GET", path: `/athletes/athletes/${f.casualAthlete}/session/between/2025-12-31/2027-01-01` }),
+    small: (f) => ({
+      method: "GET",
+      path: `/athletes/athletes/${f.casualAthlete}/session/between/2025-12-31/2027-01-01`
+    }),
     large: (f) => ({ method: "GET", path: `/athletes/athletes/${f.busyAthlete}/session/between/2025-12-31/2027-01-01` })
   },
   {
     title: "PUT /session/update/{id} (10 vs 1,000 athleteIds)",
-    small: (f) => ({ method: "PUT", path: `/session/update/${f.smallSession}`, body: { duree: 45, athleteIds: f.allAthletes.slice(0, 10) } }),
-    large: (f) => ({ method: "PUT", path: `/session/update/${f.largeSession}`, body: { duree: 45, athleteIds: f.allAthletes } })
+    small: (f) => ({
+      method: "PUT",
+      path: `/session/update/${f.smallSession}`,
+      body: { duree: 45, athleteIds: f.allAthletes.slice(0, 10) }
+    }),
+    large: (f) => ({
+      method: "PUT",
+      path: `/session/update/${f.largeSession}`,
+      body: { duree: 45, athleteIds: f.allAthletes }
+    })
   },
   {
     title: "POST /session/create (10 vs 1,000 athleteIds)",
-    small: (f) => ({ method: "POST", path: "/session/create", body: { name: "Probe", athleteIds: f.allAthletes.slice(0, 10) } }),
+    small: (f) => ({
+      method: "POST",
+      path: "/session/create",
+      body: { name: "Probe", athleteIds: f.allAthletes.slice(0, 10) }
+    }),
     large: (f) => ({ method: "POST", path: "/session/create", body: { name: "Probe", athleteIds: f.allAthletes } })
   }
 ]
@@ -69,8 +84,10 @@ const addFixtures = (url: string, seeded: Seeded): Promise<Fixtures> =>
   runSql(url, (sql) =>
     Effect.gen(function*() {
       const id = (rows: ReadonlyArray<{ readonly id: unknown }>) => Number(rows[0]!.id)
-      const largeSession = id(yield* sql<{ id: unknown }>`INSERT INTO sessions (name, creneau, duree, coach_id)
-        VALUES ('Large session', '2026-03-02 10:00:00', 60, ${seeded.coaches.min}) RETURNING id`)
+      const largeSession = id(
+        yield* sql<{ id: unknown }>`INSERT INTO sessions (name, creneau, duree, coach_id)
+        VALUES ('Large session', '2026-03-02 10:00:00', 60, ${seeded.coaches.min}) RETURNING id`
+      )
       yield* sql`INSERT INTO session_athletes (session_id, athlete_id) SELECT ${largeSession}, id FROM athletes`
       yield* sql`INSERT INTO activities (name, session_id)
         SELECT 'Large activity ' || g, ${largeSession} FROM generate_series(1, ${relatedRows.large}) AS g`
@@ -78,9 +95,13 @@ const addFixtures = (url: string, seeded: Seeded): Promise<Fixtures> =>
       const busyAthlete = id(yield* sql<{ id: unknown }>`INSERT INTO athletes (name) VALUES ('Busy') RETURNING id`)
       for (const [athlete, count] of [[casualAthlete, relatedRows.small], [busyAthlete, relatedRows.large]] as const) {
         yield* sql`INSERT INTO session_athletes (session_id, athlete_id)
-          SELECT id, ${athlete} FROM sessions WHERE id BETWEEN ${seeded.sessions.min} AND ${seeded.sessions.min + count - 1}`
+          SELECT id, ${athlete} FROM sessions WHERE id BETWEEN ${seeded.sessions.min} AND ${
+          seeded.sessions.min + count - 1
+        }`
       }
-      const athletes = yield* sql<{ id: unknown }>`SELECT id FROM athletes WHERE id BETWEEN ${seeded.athletes.min} AND ${seeded.athletes.max} ORDER BY id`
+      const athletes = yield* sql<
+        { id: unknown }
+      >`SELECT id FROM athletes WHERE id BETWEEN ${seeded.athletes.min} AND ${seeded.athletes.max} ORDER BY id`
       return {
         smallSession: seeded.sessions.min,
         largeSession,
@@ -106,7 +127,13 @@ const send = async (server: ServerProcess, token: string, request: ProbeRequest)
  * connection opening) is counted; then, for the project, after its cache of the caller's
  * credentials has expired, so the count includes the authentication lookup a request can need.
  */
-const countOne = async (server: ServerProcess, counter: StatementCounter, token: string, request: ProbeRequest, coldAuth: boolean) => {
+const countOne = async (
+  server: ServerProcess,
+  counter: StatementCounter,
+  token: string,
+  request: ProbeRequest,
+  coldAuth: boolean
+) => {
   await send(server, token, request)
   if (coldAuth) await sleep(1_100)
   counter.reset()
@@ -123,7 +150,11 @@ export const queryCountPhase = async (): Promise<ReadonlyArray<ProbeCount>> => {
   const counter = await startStatementCounter(settings.serverUrl)
   try {
     const countedUrl = counter.url(database.url)
-    const project = await startProject({ name: "project-counted", port: await freePort(), database: { kind: "server", url: countedUrl } })
+    const project = await startProject({
+      name: "project-counted",
+      port: await freePort(),
+      database: { kind: "server", url: countedUrl }
+    })
     const seeded = await runSql(database.url, (sql) => seed(sql, settings.dataSet))
     const fixtures = await addFixtures(database.url, seeded)
     const baseline = await startBaseline({ port: await freePort(), databaseUrl: countedUrl })
@@ -140,8 +171,12 @@ export const queryCountPhase = async (): Promise<ReadonlyArray<ProbeCount>> => {
         baseline: { small: baselineSmall.length, large: baselineLarge.length },
         projectStatements: projectSmall
       }
-      if (process.env["BENCH_DEBUG"]) console.log(JSON.stringify({ projectSmall, projectLarge, baselineSmall, baselineLarge }, null, 1))
-      console.log(`  ${probe.title}: project ${count.project.small} / ${count.project.large}, baseline ${count.baseline.small} / ${count.baseline.large}`)
+      if (process.env["BENCH_DEBUG"]) {
+        console.log(JSON.stringify({ projectSmall, projectLarge, baselineSmall, baselineLarge }, null, 1))
+      }
+      console.log(
+        `  ${probe.title}: project ${count.project.small} / ${count.project.large}, baseline ${count.baseline.small} / ${count.baseline.large}`
+      )
       counts.push(count)
     }
     await baseline.child.stop()

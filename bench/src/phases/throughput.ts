@@ -54,7 +54,12 @@ export const throughputPhase = async (): Promise<ReadonlyArray<ScenarioResult>> 
     const context = await prepareCallers(project.url, seeded)
     const results: Array<ScenarioResult> = []
     for (const scenario of selectedScenarios()) {
-      const [baselineResult, projectResult] = await measureSideBySide([baseline, project], scenario, context, loadOptions())
+      const [baselineResult, projectResult] = await measureSideBySide(
+        [baseline, project],
+        scenario,
+        context,
+        loadOptions()
+      )
       results.push({ scenario, project: projectResult!, baseline: baselineResult! })
     }
     await baseline.child.stop()

@@ -8,7 +8,7 @@ const steps: Array<{ readonly name: string; readonly step: Step }> = []
 /** Kills that must still happen when the process exits without running async code. */
 const onExit = new Set<() => void>()
 
-export const registerCleanup = (name: string, step: Step): (() => void) => {
+export const registerCleanup = (name: string, step: Step): () => void => {
   const entry = { name, step }
   steps.push(entry)
   return () => {
@@ -17,7 +17,7 @@ export const registerCleanup = (name: string, step: Step): (() => void) => {
   }
 }
 
-export const registerExitKill = (kill: () => void): (() => void) => {
+export const registerExitKill = (kill: () => void): () => void => {
   onExit.add(kill)
   return () => onExit.delete(kill)
 }

@@ -32,7 +32,11 @@ export interface CpuSnapshot {
   readonly server: number
 }
 
-export const snapshot = (serverPid: number): CpuSnapshot => ({ machine: machine(), postgres: postgres(), server: cpuMillisOf(serverPid) })
+export const snapshot = (serverPid: number): CpuSnapshot => ({
+  machine: machine(),
+  postgres: postgres(),
+  server: cpuMillisOf(serverPid)
+})
 
 export interface CpuShares {
   readonly serverMillis: number

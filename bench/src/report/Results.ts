@@ -21,12 +21,16 @@ export interface Results {
     readonly rounds: number
     readonly dataSet: Readonly<Record<string, number>>
   }
-  readonly throughput?: ReadonlyArray<{ readonly scenario: ScenarioRef; readonly project: Measurement; readonly baseline: Measurement }>
+  readonly throughput?: ReadonlyArray<
+    { readonly scenario: ScenarioRef; readonly project: Measurement; readonly baseline: Measurement }
+  >
   readonly queries?: ReadonlyArray<ProbeCount>
   readonly listing?: ReadonlyArray<ListingStep>
   readonly observability?: ReadonlyArray<{
     readonly scenario: ScenarioRef
-    readonly variants: ReadonlyArray<{ readonly name: string; readonly env: Readonly<Record<string, string>>; readonly measurement: Measurement }>
+    readonly variants: ReadonlyArray<
+      { readonly name: string; readonly env: Readonly<Record<string, string>>; readonly measurement: Measurement }
+    >
   }>
   readonly embedded?: {
     readonly peakRssMiB: number

@@ -8,7 +8,9 @@ const font = "DejaVu Sans, Arial, sans-serif"
 
 const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
 const text = (x: number, y: number, content: string, attributes = "") =>
-  `<text x="${x}" y="${y}" font-family="${font}" ${attributes.includes("font-size") ? "" : 'font-size="13" '}${attributes}>${escape(content)}</text>`
+  `<text x="${x}" y="${y}" font-family="${font}" ${
+    attributes.includes("font-size") ? "" : "font-size=\"13\" "
+  }${attributes}>${escape(content)}</text>`
 
 interface Panel {
   readonly title: string
@@ -38,8 +40,13 @@ export const renderChartSvg = (rows: Rows, subtitle: string): string => {
   const parts: Array<string> = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
     `<rect width="100%" height="100%" fill="white"/>`,
-    text(16, 24, "Club Training Service: project vs bare node:http baseline, same SQL and driver", 'font-size="16" font-weight="bold"'),
-    text(16, 44, subtitle, 'fill="#4b5563"'),
+    text(
+      16,
+      24,
+      "Club Training Service: project vs bare node:http baseline, same SQL and driver",
+      "font-size=\"16\" font-weight=\"bold\""
+    ),
+    text(16, 44, subtitle, "fill=\"#4b5563\""),
     `<rect x="${width - 260}" y="12" width="12" height="12" fill="${colors.project}"/>`,
     text(width - 242, 23, "project (apps/server)"),
     `<rect x="${width - 260}" y="32" width="12" height="12" fill="${colors.baseline}"/>`,
@@ -49,13 +56,20 @@ export const renderChartSvg = (rows: Rows, subtitle: string): string => {
     const y = top + i * rowHeight
     const ratio = rows[i]!.project.requestsPerSecond / rows[i]!.baseline.requestsPerSecond
     parts.push(text(16, y + barHeight - 2, scenario.title))
-    parts.push(text(16, y + 2 * barHeight + 1, `project / baseline req/s: ${ratio.toFixed(2)}×`, 'font-size="11" fill="#4b5563"'))
+    parts.push(
+      text(
+        16,
+        y + 2 * barHeight + 1,
+        `project / baseline req/s: ${ratio.toFixed(2)}×`,
+        "font-size=\"11\" fill=\"#4b5563\""
+      )
+    )
     if (i > 0) parts.push(`<line x1="16" x2="${width - 16}" y1="${y - 6}" y2="${y - 6}" stroke="#e5e7eb"/>`)
   })
   panels.forEach((panel, p) => {
     const x0 = labelWidth + p * panelWidth
     const barSpace = panelWidth - 90
-    parts.push(text(x0, top - 12, panel.title, 'font-weight="bold"'))
+    parts.push(text(x0, top - 12, panel.title, "font-weight=\"bold\""))
     rows.forEach((row, i) => {
       const max = Math.max(panel.value(row.project), panel.value(row.baseline), 1e-9)
       const y = top + i * rowHeight
@@ -63,12 +77,21 @@ export const renderChartSvg = (rows: Rows, subtitle: string): string => {
         const value = panel.value(row[who])
         const w = Math.max(1, (value / max) * barSpace)
         const by = y + k * barHeight
-        parts.push(`<rect x="${x0}" y="${by}" width="${w.toFixed(1)}" height="${barHeight - 2}" fill="${colors[who]}"/>`)
-        parts.push(text(x0 + w + 4, by + barHeight - 3, panel.format(value), 'font-size="11" fill="#111827"'))
+        parts.push(
+          `<rect x="${x0}" y="${by}" width="${w.toFixed(1)}" height="${barHeight - 2}" fill="${colors[who]}"/>`
+        )
+        parts.push(text(x0 + w + 4, by + barHeight - 3, panel.format(value), "font-size=\"11\" fill=\"#111827\""))
       }
     })
   })
-  parts.push(text(16, height - 14, "Bars are scaled per row and panel: compare the two bars of a row, not rows with each other.", 'font-size="11" fill="#6b7280"'))
+  parts.push(
+    text(
+      16,
+      height - 14,
+      "Bars are scaled per row and panel: compare the two bars of a row, not rows with each other.",
+      "font-size=\"11\" fill=\"#6b7280\""
+    )
+  )
   parts.push("</svg>")
   return parts.join("\n")
 }

@@ -27,5 +27,7 @@ export const describeEnvironment = (postgres: string): Environment => ({
   cores: cpus().length,
   memoryGiB: Math.round(totalmem() / 2 ** 30),
   postgres,
-  commit: `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain").length > 0 ? " + uncommitted changes" : ""}`
+  commit: `${git("rev-parse", "--short", "HEAD")}${
+    git("status", "--porcelain").length > 0 ? " + uncommitted changes" : ""
+  }`
 })

@@ -9,7 +9,19 @@ const row = (cells: ReadonlyArray<string | number>) => `| ${cells.join(" | ")} |
 
 const throughputTable = (results: NonNullable<Results["throughput"]>) => {
   const lines = [
-    row(["Scenario", "req/s project", "req/s baseline", "ratio", "p50 ms project / baseline", "p99 ms project / baseline", "p99 ratio", "server CPU µs/req project / baseline", "other CPU % project / baseline", "target", "result"]),
+    row([
+      "Scenario",
+      "req/s project",
+      "req/s baseline",
+      "ratio",
+      "p50 ms project / baseline",
+      "p99 ms project / baseline",
+      "p99 ratio",
+      "server CPU µs/req project / baseline",
+      "other CPU % project / baseline",
+      "target",
+      "result"
+    ]),
     row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---", "---"])
   ]
   for (const { baseline, project, scenario } of results) {
@@ -36,18 +48,42 @@ const throughputTable = (results: NonNullable<Results["throughput"]>) => {
 
 const queriesTable = (queries: NonNullable<Results["queries"]>) => {
   const lines = [
-    row(["Request", `project, ${relatedRows.small} related rows`, `project, ${n0(relatedRows.large)} related rows`, `baseline, ${relatedRows.small}`, `baseline, ${n0(relatedRows.large)}`, "result"]),
+    row([
+      "Request",
+      `project, ${relatedRows.small} related rows`,
+      `project, ${n0(relatedRows.large)} related rows`,
+      `baseline, ${relatedRows.small}`,
+      `baseline, ${n0(relatedRows.large)}`,
+      "result"
+    ]),
     row(["---", "---:", "---:", "---:", "---:", "---"])
   ]
   for (const q of queries) {
-    lines.push(row([q.title, q.project.small, q.project.large, q.baseline.small, q.baseline.large, mark(q.project.small === q.project.large)]))
+    lines.push(
+      row([
+        q.title,
+        q.project.small,
+        q.project.large,
+        q.baseline.small,
+        q.baseline.large,
+        mark(q.project.small === q.project.large)
+      ])
+    )
   }
   return lines.join("\n")
 }
 
 const listingTable = (steps: NonNullable<Results["listing"]>) => {
   const lines = [
-    row(["Sessions", "answer", "project: time (median of 3)", "ms per 1,000 sessions", "peak RSS (idle before)", "baseline: time", "baseline: peak RSS"]),
+    row([
+      "Sessions",
+      "answer",
+      "project: time (median of 3)",
+      "ms per 1,000 sessions",
+      "peak RSS (idle before)",
+      "baseline: time",
+      "baseline: peak RSS"
+    ]),
     row(["---:", "---:", "---:", "---:", "---:", "---:", "---:"])
   ]
   for (const s of steps) {
@@ -68,9 +104,9 @@ const listingTable = (steps: NonNullable<Results["listing"]>) => {
     lines.join("\n"),
     "",
     `- Peak RSS at ${n0(largest?.sessions ?? 0)} sessions below ${targets.listing.maxPeakRssMiB} MB: ` +
-      `${n0(largest?.project.peakRssMiB ?? 0)} MiB, ${mark(memoryPass)}`,
+    `${n0(largest?.project.peakRssMiB ?? 0)} MiB, ${mark(memoryPass)}`,
     `- Time grows linearly (time per session at the largest size within ${targets.listing.maxPerSessionTimeSpread}× of the smallest): ` +
-      `${n2(linear.spread)}×, ${mark(linear.pass)}`
+    `${n2(linear.spread)}×, ${mark(linear.pass)}`
   ].join("\n")
 }
 
@@ -80,14 +116,35 @@ const embeddedTable = (embedded: NonNullable<Results["embedded"]>) => {
     row(["---", "---:", "---:", "---:", "---:", "---:", "---:"])
   ]
   for (const { project, scenario } of embedded.results) {
-    lines.push(row([scenario.title, n0(project.requestsPerSecond), n0(project.p50Ms), n0(project.p99Ms), n0(project.serverCpuMicrosPerRequest), n0(project.otherCpuPercent), project.failures]))
+    lines.push(
+      row([
+        scenario.title,
+        n0(project.requestsPerSecond),
+        n0(project.p50Ms),
+        n0(project.p99Ms),
+        n0(project.serverCpuMicrosPerRequest),
+        n0(project.otherCpuPercent),
+        project.failures
+      ])
+    )
   }
   return `${lines.join("\n")}\n\nPeak RSS of the server over the whole embedded run: ${n0(embedded.peakRssMiB)} MiB.`
 }
 
 const observabilityTable = (rows: NonNullable<Results["observability"]>) => {
   const lines = [
-    row(["Scenario", "Server", "req/s", "vs off", "p50 ms", "p99 ms", "server CPU µs/req", "vs off", "other CPU %", "failed requests"]),
+    row([
+      "Scenario",
+      "Server",
+      "req/s",
+      "vs off",
+      "p50 ms",
+      "p99 ms",
+      "server CPU µs/req",
+      "vs off",
+      "other CPU %",
+      "failed requests"
+    ]),
     row(["---", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"])
   ]
   for (const { scenario, variants } of rows) {
@@ -118,21 +175,34 @@ export const renderMarkdown = (results: Results): string => {
     "",
     `Run ${env.date} on ${env.cores} × ${env.cpu}, ${env.memoryGiB} GiB, Node ${env.node}, ${env.postgres}; commit ${env.commit}.`,
     `Each scenario: ${settings.warmupSeconds} s warm-up, then ${settings.durationSeconds} s measured per server in ${settings.rounds} runs ` +
-      "alternating between project and baseline (so both meet the same machine; p50 and p99 are the runs' mean), " +
-      `autocannon 9 in a process of its own, ${settings.connections} connections unless the scenario says otherwise ` +
-      "(GET /session/all 10, login 4). Server CPU is the server process's user + system time per answered request. " +
-      "Other CPU is the share of the machine used meanwhile by processes outside the measurement (anything but the server, " +
-      "PostgreSQL and the load generator); each run waits up to 20 s for the machine to be quiet first.",
-    `Data: ${Object.entries(settings.dataSet).map(([k, v]) => `${n0(v)} ${k}`).join(", ")} (10 athletes and 5 activities per session).`,
+    "alternating between project and baseline (so both meet the same machine; p50 and p99 are the runs' mean), " +
+    `autocannon 9 in a process of its own, ${settings.connections} connections unless the scenario says otherwise ` +
+    "(GET /session/all 10, login 4). Server CPU is the server process's user + system time per answered request. " +
+    "Other CPU is the share of the machine used meanwhile by processes outside the measurement (anything but the server, " +
+    "PostgreSQL and the load generator); each run waits up to 20 s for the machine to be quiet first.",
+    `Data: ${
+      Object.entries(settings.dataSet).map(([k, v]) => `${n0(v)} ${k}`).join(", ")
+    } (10 athletes and 5 activities per session).`,
     "Produced by `pnpm bench`; see bench/README.md.",
     ""
   ]
   if (results.throughput !== undefined) {
-    sections.push("## Throughput and latency: project vs bare node:http baseline (PostgreSQL 15)", "", throughputTable(results.throughput), "")
+    sections.push(
+      "## Throughput and latency: project vs bare node:http baseline (PostgreSQL 15)",
+      "",
+      throughputTable(results.throughput),
+      ""
+    )
   }
   if (results.queries !== undefined) {
-    sections.push("## Statements per request (counted on the wire)", "", queriesTable(results.queries), "",
-      "The project's counts include the caller's authentication lookup (the request is sent after its 1 s cache expired).", "")
+    sections.push(
+      "## Statements per request (counted on the wire)",
+      "",
+      queriesTable(results.queries),
+      "",
+      "The project's counts include the caller's authentication lookup (the request is sent after its 1 s cache expired).",
+      ""
+    )
   }
   if (results.listing !== undefined) {
     sections.push("## GET /session/all at 10k / 50k / 100k sessions", "", listingTable(results.listing), "")
@@ -146,7 +216,12 @@ export const renderMarkdown = (results: Results): string => {
     )
   }
   if (results.embedded !== undefined) {
-    sections.push("## The same scenarios on the embedded database (DATA_DIR; no target)", "", embeddedTable(results.embedded), "")
+    sections.push(
+      "## The same scenarios on the embedded database (DATA_DIR; no target)",
+      "",
+      embeddedTable(results.embedded),
+      ""
+    )
   }
   return sections.join("\n")
 }

@@ -13,7 +13,8 @@ export const writeResults = (results: Results, dir = resultsDir): ReadonlyArray<
   writeFileSync(written[1]!, renderMarkdown(results))
   if (results.throughput !== undefined && results.throughput.length > 0) {
     const env = results.environment
-    const subtitle = `${env.cores} cores, Node ${env.node}, ${env.postgres}; ${results.settings.durationSeconds} s per scenario after ` +
+    const subtitle =
+      `${env.cores} cores, Node ${env.node}, ${env.postgres}; ${results.settings.durationSeconds} s per scenario after ` +
       `${results.settings.warmupSeconds} s warm-up; ${env.date.slice(0, 10)}`
     const png = join(dir, "throughput.png")
     writeFileSync(png, renderPng(renderChartSvg(results.throughput, subtitle)))

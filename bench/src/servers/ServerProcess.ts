@@ -26,7 +26,13 @@ export const startServer = async (options: ServerStart): Promise<ServerProcess> 
     name: options.name,
     command: nodeBinary,
     args: [...(options.nodeArgs ?? []), options.script],
-    env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", ...options.env, PORT: String(options.port), HOST: "127.0.0.1" },
+    env: {
+      PATH: process.env["PATH"] ?? "",
+      HOME: process.env["HOME"] ?? "",
+      ...options.env,
+      PORT: String(options.port),
+      HOST: "127.0.0.1"
+    },
     logFile: join(tmpDir, `${options.name}.log`)
   })
   try {

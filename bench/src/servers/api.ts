@@ -15,7 +15,8 @@ const call = async (url: string, init: RequestInit & { readonly token?: string }
 }
 
 export const login = async (baseUrl: string, credentials: { readonly name: string; readonly password: string }) =>
-  ((await call(`${baseUrl}/auth/login`, { method: "POST", body: JSON.stringify(credentials) })) as { token: string }).token
+  ((await call(`${baseUrl}/auth/login`, { method: "POST", body: JSON.stringify(credentials) })) as { token: string })
+    .token
 
 export const createUser = (
   baseUrl: string,

@@ -5,7 +5,10 @@ import { type ServerProcess, startServer } from "./ServerProcess.ts"
 export const admin = { name: "admin", password: "bench-admin-password" }
 const jwtSecret = "bench-jwt-secret-of-enough-length-0123456789"
 
-export type Database = { readonly kind: "server"; readonly url: string } | { readonly kind: "embedded"; readonly dataDir: string }
+export type Database = { readonly kind: "server"; readonly url: string } | {
+  readonly kind: "embedded"
+  readonly dataDir: string
+}
 
 export interface ProjectOptions {
   readonly name: string

@@ -59,7 +59,11 @@ const measure = (title: string, method: string, url: (i: number) => string, cont
 }
 
 measure("GET /session/{id}", "GET", (i) => `/session/${1 + (i % 5_000)}`)
-measure("GET /athletes/athletes/{id}/session/between", "GET", (i) => `/athletes/athletes/${1 + (i % 1_000)}/session/between/2024-01-01/2024-12-31`)
+measure(
+  "GET /athletes/athletes/{id}/session/between",
+  "GET",
+  (i) => `/athletes/athletes/${1 + (i % 1_000)}/session/between/2024-01-01/2024-12-31`
+)
 measure("POST /todo.TodoService/ListTasks (Connect)", "POST", () => "/todo.TodoService/ListTasks", "application/json")
 measure("GET of an unknown path", "GET", (i) => `/no/such/path/${i}`)
 const started = performance.now()

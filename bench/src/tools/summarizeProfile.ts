@@ -32,7 +32,9 @@ const packageOf = (url: string) => {
 }
 const fileOf = (url: string) => url.split("/").slice(-2).join("/")
 const label = (n: Node) =>
-  `${n.callFrame.functionName || "(anonymous)"} ${packageOf(n.callFrame.url)}/${fileOf(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`
+  `${n.callFrame.functionName || "(anonymous)"} ${packageOf(n.callFrame.url)}/${fileOf(n.callFrame.url)}:${
+    n.callFrame.lineNumber + 1
+  }`
 
 const add = (map: Map<string, number>, key: string, value: number) => map.set(key, (map.get(key) ?? 0) + value)
 const byFunction = new Map<string, number>()
@@ -46,7 +48,9 @@ for (const [id, micros] of selfMicros) {
 const print = (title: string, map: Map<string, number>) => {
   console.log(`\n${title}`)
   for (const [key, micros] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) {
-    console.log(`${((micros / total) * 100).toFixed(1).padStart(5)}%  ${(micros / 1000).toFixed(0).padStart(6)} ms  ${key}`)
+    console.log(
+      `${((micros / total) * 100).toFixed(1).padStart(5)}%  ${(micros / 1000).toFixed(0).padStart(6)} ms  ${key}`
+    )
   }
 }
 console.log(`total sampled: ${(total / 1000).toFixed(0)} ms`)

@@ -5,7 +5,15 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Bundle, bundlePage } from "./support/browserBundle.ts"
 import { runInBrowser, servePages } from "./support/browserPage.ts"
-import { copyReadmeExamples, type InstalledApp, installApp, node, npmInstall, type Packed, packPackages } from "./support/installedApp.ts"
+import {
+  copyReadmeExamples,
+  type InstalledApp,
+  installApp,
+  node,
+  npmInstall,
+  type Packed,
+  packPackages
+} from "./support/installedApp.ts"
 import { ADMIN_PASSWORD, type RunningServer, startServer } from "./support/startServer.ts"
 
 const packFolder = mkdtempSync(join(tmpdir(), "club-packed-"))
@@ -38,9 +46,16 @@ afterAll(async () => {
 /** Type-checks the app (strict, the installed packages' declarations included) and runs it against a server that it has not run against before. */
 const buildAndRun = async (app: InstalledApp, target: RunningServer = server) => {
   await app.exec(node, [join(app.dir, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"])
-  const output = await app.exec(node, ["dist/main.js"], { CLUB_BASE_URL: target.baseUrl, CLUB_ADMIN_PASSWORD: ADMIN_PASSWORD })
+  const output = await app.exec(node, ["dist/main.js"], {
+    CLUB_BASE_URL: target.baseUrl,
+    CLUB_ADMIN_PASSWORD: ADMIN_PASSWORD
+  })
     .catch((error: Error) => error.message)
-  const summary = JSON.parse(output.trim().split("\n").at(-1) ?? "{}") as { passed: number; failed: Array<{ name: string; error: string }>; steps: Array<string> }
+  const summary = JSON.parse(output.trim().split("\n").at(-1) ?? "{}") as {
+    passed: number
+    failed: Array<{ name: string; error: string }>
+    steps: Array<string>
+  }
   return summary
 }
 
@@ -57,15 +72,21 @@ const effectVersions = (app: InstalledApp) =>
     return versions
   })
 
-describe("the packages as another team installs them: packed tarballs, plain npm, an app outside the workspace", { timeout: 600_000 }, () => {
+describe("the packages as another team installs them: packed tarballs, plain npm, an app outside the workspace", {
+  timeout: 600_000
+}, () => {
   it("every publishable package packs with its workspace dependencies turned into versions", () => {
-    expect(packed.map((one) => one.name)).toEqual(expect.arrayContaining(["@club/client-sdk", "@club/contract", "@club/core", "@club/crypto-adapter"]))
+    expect(packed.map((one) => one.name)).toEqual(
+      expect.arrayContaining(["@club/client-sdk", "@club/contract", "@club/core", "@club/crypto-adapter"])
+    )
   })
 
   it("every tarball carries its README, LICENSE and CHANGELOG beside dist, and no sources or tests", () => {
     for (const { tarball } of packed) {
       const files = execFileSync("tar", ["tzf", tarball], { encoding: "utf8" }).trim().split("\n")
-      expect(files).toEqual(expect.arrayContaining(["package/README.md", "package/LICENSE", "package/CHANGELOG.md", "package/package.json"]))
+      expect(files).toEqual(
+        expect.arrayContaining(["package/README.md", "package/LICENSE", "package/CHANGELOG.md", "package/package.json"])
+      )
       expect(files.filter((file) => /^package\/(src|test)\//u.test(file))).toEqual([])
     }
   })
@@ -88,9 +109,15 @@ describe("the packages as another team installs them: packed tarballs, plain npm
     const rest = await bundlePage(installed.dir, "restPage")
     const full = await bundlePage(installed.dir, "fullPage")
     pages = [rest, full]
-    console.log(`[bundle] restPage ${rest.bytes} bytes (${rest.packages.join(", ")}); fullPage ${full.bytes} bytes (${full.packages.join(", ")})`)
+    console.log(
+      `[bundle] restPage ${rest.bytes} bytes (${rest.packages.join(", ")}); fullPage ${full.bytes} bytes (${
+        full.packages.join(", ")
+      })`
+    )
     expect(rest.packages.filter((name) => name.startsWith("@bufbuild/") || name.startsWith("@connectrpc/"))).toEqual([])
-    expect(full.packages).toEqual(expect.arrayContaining(["@bufbuild/protobuf", "@connectrpc/connect", "@connectrpc/connect-web"]))
+    expect(full.packages).toEqual(
+      expect.arrayContaining(["@bufbuild/protobuf", "@connectrpc/connect", "@connectrpc/connect-web"])
+    )
     expect(rest.bytes).toBeLessThanOrEqual(restBundleBudgetBytes)
   })
 
@@ -122,10 +149,13 @@ describe("the packages as another team installs them: packed tarballs, plain npm
   })
 
   it("with the newest effect 4.x of another minor that the packages accept, the app installs one copy, type-checks strict and runs", async () => {
-    const versions = (JSON.parse(execFileSync("npm", ["view", "effect", "versions", "--json"], { encoding: "utf8" })) as Array<string>)
-      .filter((version) => /^4\.\d+\.\d+$/u.test(version))
+    const versions =
+      (JSON.parse(execFileSync("npm", ["view", "effect", "versions", "--json"], { encoding: "utf8" })) as Array<string>)
+        .filter((version) => /^4\.\d+\.\d+$/u.test(version))
     const parts = (version: string) => version.split(".").map(Number) as [number, number, number]
-    const manifest = JSON.parse(readFileSync(new URL("../../../packages/contract/package.json", import.meta.url), "utf8")) as {
+    const manifest = JSON.parse(
+      readFileSync(new URL("../../../packages/contract/package.json", import.meta.url), "utf8")
+    ) as {
       peerDependencies: { effect: string }
       devDependencies: { effect: string }
     }
@@ -152,6 +182,5 @@ describe("the packages as another team installs them: packed tarballs, plain npm
     } finally {
       await fresh.stop()
     }
-
   })
 })

@@ -15,7 +15,12 @@ describe("AccessToken", () => {
   })
 
   it("measures a login's expiresIn on the local clock", () => {
-    const login = { token: "t", tokenType: "Bearer", expiresIn: 60, user: { id: userId(1), name: "a", email: null, role: "ADMIN" } } as const
+    const login = {
+      token: "t",
+      tokenType: "Bearer",
+      expiresIn: 60,
+      user: { id: userId(1), name: "a", email: null, role: "ADMIN" }
+    } as const
     expect(fromLogin(login, 1_000).expiresAt).toBe(61_000)
   })
 

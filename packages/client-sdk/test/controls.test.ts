@@ -5,9 +5,25 @@ import { json, problem, startFakeServer } from "./fakeServer.ts"
 const jwt = (exp: number) => `e30.${Buffer.from(JSON.stringify({ exp })).toString("base64url")}.sig`
 const token = jwt(Math.floor(Date.now() / 1000) + 3600)
 
-const session = { id: 7, name: "Intervals", isRecurrent: false, creneau: null, duree: 60, groupe: null, coachId: null, athleteIds: [], activiteIds: [] }
+const session = {
+  id: 7,
+  name: "Intervals",
+  isRecurrent: false,
+  creneau: null,
+  duree: 60,
+  groupe: null,
+  coachId: null,
+  athleteIds: [],
+  activiteIds: []
+}
 const unavailable = (retryAfter?: string) =>
-  problem(503, "Service Unavailable", "The database is unreachable; retry later", {}, retryAfter === undefined ? {} : { "retry-after": retryAfter })
+  problem(
+    503,
+    "Service Unavailable",
+    "The database is unreachable; retry later",
+    {},
+    retryAfter === undefined ? {} : { "retry-after": retryAfter }
+  )
 
 let server: Awaited<ReturnType<typeof startFakeServer>>
 
@@ -29,7 +45,9 @@ beforeAll(async () => {
       case "POST /coaches/create":
         return attempt === 1 ? unavailable("1") : json(201, { id: 9, name: request.headers["idempotency-key"] ?? null })
       case "POST /todo.TodoService/ListTasks":
-        return attempt === 1 ? json(503, { code: "unavailable", message: "The database is unreachable; retry later" }) : json(200, { tasks: [] })
+        return attempt === 1
+          ? json(503, { code: "unavailable", message: "The database is unreachable; retry later" })
+          : json(200, { tasks: [] })
       case "POST /todo.TodoService/CreateTask":
         return { status: 200, hang: true }
     }
@@ -70,7 +88,9 @@ describe("what a caller controls, per call and per client", () => {
       tag: "Timeout",
       message: "The call took longer than 200 ms and was abandoned"
     })
-    expect((await failure(client({ timeoutMs: 200 }).sessions.get({ params: { id: sessionId(1) } }))).tag).toBe("Timeout")
+    expect((await failure(client({ timeoutMs: 200 }).sessions.get({ params: { id: sessionId(1) } }))).tag).toBe(
+      "Timeout"
+    )
     expect((await failure(client({ timeoutMs: 200 }).todo.createTask({ title: "t" }))).tag).toBe("Timeout")
     expect(Date.now() - started).toBeLessThan(3_000)
   })
@@ -94,7 +114,9 @@ describe("what a caller controls, per call and per client", () => {
   })
 
   it("a write with an idempotency key is sent with it, and retried", async () => {
-    const created = await client().coaches.create({ payload: { name: "Claire" } }, { idempotencyKey: "create-claire-1" })
+    const created = await client().coaches.create({ payload: { name: "Claire" } }, {
+      idempotencyKey: "create-claire-1"
+    })
     expect(created).toEqual({ id: 9, name: "create-claire-1" })
     expect(server.count("POST", "/coaches/create")).toBe(2)
   })
@@ -138,7 +160,8 @@ describe("what a caller controls, per call and per client", () => {
 
   it("sends no tracing headers unless asked (a browser would need them allowed by CORS)", async () => {
     await client().sessions.get({ params: { id: sessionId(7) } })
-    expect(Object.keys(server.requests.at(-1)!.headers).filter((name) => name === "traceparent" || name === "b3")).toEqual([])
+    expect(Object.keys(server.requests.at(-1)!.headers).filter((name) => name === "traceparent" || name === "b3"))
+      .toEqual([])
     await client({ tracePropagation: true }).sessions.get({ params: { id: sessionId(7) } })
     expect(server.requests.at(-1)!.headers["traceparent"]).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/u)
   })

@@ -13,7 +13,12 @@ beforeAll(async () => {
   server = await startFakeServer((request) => {
     switch (`${request.method} ${request.url}`) {
       case "POST /auth/login":
-        return json(200, { token: jwt(now() + 60), tokenType: "Bearer", expiresIn: 60, user: { id: 3, name: "ann", email: null, role: "ATHLETE" } })
+        return json(200, {
+          token: jwt(now() + 60),
+          tokenType: "Bearer",
+          expiresIn: 60,
+          user: { id: 3, name: "ann", email: null, role: "ATHLETE" }
+        })
       case "GET /session/999":
         return text(404, "Session not found with id 999")
       case "GET /coaches/5":
@@ -44,8 +49,14 @@ describe("the Effect face", () => {
       if (coach._tag === "NotFound") assert.strictEqual(coach.detail, "Coach not found")
 
       const blank = yield* club.todo.createTask({ title: "" }).pipe(Effect.flip)
-      assert.deepStrictEqual([blank._tag, blank.code, blank.message], ["TodoRpcError", "invalid_argument", "title must not be blank"])
-    }).pipe(Effect.provide(ClubApiClient.layerLogin({ baseUrl: server.baseUrl, name: "ann", password: "whatever-it-is" }))))
+      assert.deepStrictEqual([blank._tag, blank.code, blank.message], [
+        "TodoRpcError",
+        "invalid_argument",
+        "title must not be blank"
+      ])
+    }).pipe(
+      Effect.provide(ClubApiClient.layerLogin({ baseUrl: server.baseUrl, name: "ann", password: "whatever-it-is" }))
+    ))
 
   it.live("answers an expired token with the contract's Unauthorized, without a round trip", () =>
     Effect.gen(function*() {
@@ -70,7 +81,10 @@ describe("the Effect face's own idioms for one call's options", () => {
       )
       const sent = server.requests.at(-1)!.headers
       assert.deepStrictEqual([sent["x-call"], sent["idempotency-key"]], ["effect", "key-1"])
-      const timedOut = yield* club.sessions.get({ params: { id: sessionId(1) } }).pipe(Effect.timeout("150 millis"), Effect.flip)
+      const timedOut = yield* club.sessions.get({ params: { id: sessionId(1) } }).pipe(
+        Effect.timeout("150 millis"),
+        Effect.flip
+      )
       assert.strictEqual(timedOut._tag, "TimeoutError")
     }).pipe(Effect.provide(ClubApiClient.layer({ baseUrl: server.baseUrl, token: jwt(now() + 600) }))))
 })

@@ -59,7 +59,8 @@ export const startFakeServer = async (route: Route) => {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
     /** How many requests of `method path` arrived so far. */
-    count: (method: string, path: string) => requests.filter((request) => request.method === method && request.url === path).length,
+    count: (method: string, path: string) =>
+      requests.filter((request) => request.method === method && request.url === path).length,
     close: () =>
       new Promise<void>((resolve) => {
         for (const res of hanging) res.destroy()
@@ -69,7 +70,13 @@ export const startFakeServer = async (route: Route) => {
   }
 }
 
-export const problem = (status: number, title: string, detail: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Answer => ({
+export const problem = (
+  status: number,
+  title: string,
+  detail: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {}
+): Answer => ({
   status,
   contentType: "application/problem+json",
   headers,

@@ -24,14 +24,21 @@ beforeAll(async () => {
     switch (`${request.method} ${request.url}`) {
       case "POST /auth/login":
         return JSON.parse(request.body).password === "right-password"
-          ? json(200, { token: jwt(inAnHour()), tokenType: "Bearer", expiresIn: 3600, user: { id: 1, name: "coach", email: null, role: "COACH" } })
+          ? json(200, {
+            token: jwt(inAnHour()),
+            tokenType: "Bearer",
+            expiresIn: 3600,
+            user: { id: 1, name: "coach", email: null, role: "COACH" }
+          })
           : problem(401, "Unauthorized", "Wrong name or password")
       case "GET /session/7":
         return json(200, session, { "x-request-id": "req-read-7" })
       case "GET /session/999":
         return { ...text(404, "Session not found with id 999"), headers: { "x-request-id": "req-999" } }
       case "GET /coaches/5":
-        return problem(404, "Not Found", "Coach not found", { instance: "/coaches/5" }, { "x-request-id": "req-coach-5" })
+        return problem(404, "Not Found", "Coach not found", { instance: "/coaches/5" }, {
+          "x-request-id": "req-coach-5"
+        })
       case "POST /session/create":
         return problem(403, "Forbidden", "Only a coach may create a session")
       case "POST /coaches/create":
@@ -63,7 +70,9 @@ beforeAll(async () => {
       case "POST /todo.TodoService/CreateTask":
         return json(400, { code: "invalid_argument", message: "title must not be blank" })
       case "POST /todo.TodoService/ListTasks":
-        return json(200, { tasks: [{ id: "0b5f8a8e-8b2f-4b1e-9d3a-2f6c1e7d9a01", title: "Wax skis", description: "", success: false }] })
+        return json(200, {
+          tasks: [{ id: "0b5f8a8e-8b2f-4b1e-9d3a-2f6c1e7d9a01", title: "Wax skis", description: "", success: false }]
+        })
     }
     return undefined
   })
@@ -82,7 +91,12 @@ const failure = (promise: Promise<unknown>) =>
 
 describe("the Promise face", () => {
   it("logs in, keeps the user and the token's lifetime, and sends the token with every call", async () => {
-    const club = await ClubClient.login({ baseUrl: server.baseUrl, name: "coach", password: "right-password", retry: false })
+    const club = await ClubClient.login({
+      baseUrl: server.baseUrl,
+      name: "coach",
+      password: "right-password",
+      retry: false
+    })
     expect(club.user?.role).toBe("COACH")
     expect(club.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 3500_000)
     expect(await club.sessions.get({ params: { id: sessionId(7) } })).toEqual(session)
@@ -90,7 +104,9 @@ describe("the Promise face", () => {
   })
 
   it("rejects a wrong password with the server's 401", async () => {
-    const error = await failure(ClubClient.login({ baseUrl: server.baseUrl, name: "coach", password: "wrong-password" }))
+    const error = await failure(
+      ClubClient.login({ baseUrl: server.baseUrl, name: "coach", password: "wrong-password" })
+    )
     expect(error).toMatchObject({ tag: "Unauthorized", status: 401, message: "Wrong name or password" })
   })
 
@@ -99,7 +115,12 @@ describe("the Promise face", () => {
 
     it("reads the seed's plain-text 404, with the server's request id", async () => {
       const error = await failure(club().sessions.get({ params: { id: sessionId(999) } }))
-      expect(error).toMatchObject({ tag: "SessionNotFoundText", status: 404, message: "Session not found with id 999", requestId: "req-999" })
+      expect(error).toMatchObject({
+        tag: "SessionNotFoundText",
+        status: 404,
+        message: "Session not found with id 999",
+        requestId: "req-999"
+      })
     })
 
     it("reads a problem whole: detail, title, instance, the fields it names, and the request id", async () => {
@@ -108,51 +129,78 @@ describe("the Promise face", () => {
         status: 404,
         message: "Coach not found",
         requestId: "req-coach-5",
-        problem: { type: "about:blank", title: "Not Found", status: 404, detail: "Coach not found", instance: "/coaches/5" }
+        problem: {
+          type: "about:blank",
+          title: "Not Found",
+          status: 404,
+          detail: "Coach not found",
+          instance: "/coaches/5"
+        }
       })
-      expect(await failure(club().sessions.create({ payload: { name: "x" } }))).toMatchObject({ tag: "Forbidden", status: 403 })
+      expect(await failure(club().sessions.create({ payload: { name: "x" } }))).toMatchObject({
+        tag: "Forbidden",
+        status: 403
+      })
       expect((await failure(club().coaches.create({ payload: { name: "x" } }))).problem?.errors).toEqual([
         { field: "name", message: "Expected a string" }
       ])
     })
 
     it("reads the seed's empty 404, its 500 'Error: ' text and its 204 failure", async () => {
-      expect(await failure(club().activities.get({ params: { id: activityId(3) } }))).toMatchObject({ tag: "NotFoundEmpty", status: 404 })
-      expect(await failure(club().activities.create({ payload: { sessionId: sessionId(9), name: "Warm-up" } }))).toMatchObject({
-        tag: "ActivityFailed",
-        status: 500,
-        message: "Session 9 not found"
+      expect(await failure(club().activities.get({ params: { id: activityId(3) } }))).toMatchObject({
+        tag: "NotFoundEmpty",
+        status: 404
       })
-      expect(await failure(club().athletes.update({ params: { id: athleteId(4) }, payload: { name: "A" } }))).toMatchObject({
-        tag: "AthleteUpdateFailed",
-        status: 204
-      })
+      expect(await failure(club().activities.create({ payload: { sessionId: sessionId(9), name: "Warm-up" } })))
+        .toMatchObject({
+          tag: "ActivityFailed",
+          status: 500,
+          message: "Session 9 not found"
+        })
+      expect(await failure(club().athletes.update({ params: { id: athleteId(4) }, payload: { name: "A" } })))
+        .toMatchObject({
+          tag: "AthleteUpdateFailed",
+          status: 204
+        })
     })
 
     it("returns the created activity's id, read from the answer's Location, as the seed's body is only text", async () => {
-      expect(await club().activities.create({ payload: { sessionId: sessionId(7), name: "Warm-up" } })).toEqual({ message: "Activity created", id: 12 })
+      expect(await club().activities.create({ payload: { sessionId: sessionId(7), name: "Warm-up" } })).toEqual({
+        message: "Activity created",
+        id: 12
+      })
       const proxied = await club().activities.create({ payload: { sessionId: sessionId(8), name: "Warm-up" } })
       expect(proxied.id).toBe(activityId(13))
       // A 201 without a Location the SDK can read is not an answer the contract declares.
       for (const id of [10, 11]) {
-        expect(await failure(club().activities.create({ payload: { sessionId: sessionId(id), name: "Warm-up" } }))).toMatchObject({
-          tag: "UnexpectedResponse",
-          status: 201
-        })
+        expect(await failure(club().activities.create({ payload: { sessionId: sessionId(id), name: "Warm-up" } })))
+          .toMatchObject({
+            tag: "UnexpectedResponse",
+            status: 201
+          })
       }
     })
 
     it("refuses arguments the contract refuses, before sending anything", async () => {
       const before = server.requests.length
       // A value that escaped its brand (`sessionId(0)` would throw) is still refused before sending.
-      expect(await failure(club().sessions.get({ params: { id: 0 as never } }))).toMatchObject({ tag: "InvalidInput", status: undefined })
-      expect((await failure(club().sessions.create({ payload: { creneau: "tomorrow" as never } }))).message).toMatch(/creneau/)
+      expect(await failure(club().sessions.get({ params: { id: 0 as never } }))).toMatchObject({
+        tag: "InvalidInput",
+        status: undefined
+      })
+      expect((await failure(club().sessions.create({ payload: { creneau: "tomorrow" as never } }))).message).toMatch(
+        /creneau/
+      )
       expect(() => sessionId(1.5)).toThrow(RangeError)
       expect(server.requests.length).toBe(before)
     })
 
     it("reports an answer the contract does not declare with its status and body", async () => {
-      expect(await failure(club().activities.all())).toMatchObject({ tag: "UnexpectedResponse", status: 502, message: "Bad gateway" })
+      expect(await failure(club().activities.all())).toMatchObject({
+        tag: "UnexpectedResponse",
+        status: 502,
+        message: "Bad gateway"
+      })
     })
 
     it("reports a server-side expiry clearly", async () => {

@@ -34,7 +34,9 @@ export interface EdgeRunner<R> {
 }
 
 /** The span `serve` opened for a call, for the handler's run. */
-export const rpcSpanKey = createContextKey<Tracer.Span | undefined>(undefined, { description: "the call's server span" })
+export const rpcSpanKey = createContextKey<Tracer.Span | undefined>(undefined, {
+  description: "the call's server span"
+})
 
 const annotationsOf = (call: Call): Record<string, string> => {
   const requestId = call.requestHeader?.get(requestIdHeader) ?? null
@@ -42,7 +44,8 @@ const annotationsOf = (call: Call): Record<string, string> => {
 }
 
 /** OpenTelemetry's name for an RPC span: `todo.TodoService/CreateTask`. */
-const spanName = (call: Call) => call.method.parent === undefined ? call.method.name : `${call.method.parent.typeName}/${call.method.name}`
+const spanName = (call: Call) =>
+  call.method.parent === undefined ? call.method.name : `${call.method.parent.typeName}/${call.method.name}`
 
 /** A server span, the child of the client's `traceparent` (or `b3`) when it sent one. */
 const serverSpan = (call: Call): Tracer.SpanOptionsNoTrace => {
@@ -51,7 +54,9 @@ const serverSpan = (call: Call): Tracer.SpanOptionsNoTrace => {
   const b3 = header("b3")
   const parent = traceparent === undefined && b3 === undefined
     ? undefined
-    : Option.getOrUndefined(HttpTraceContext.fromHeaders(Headers.fromInput({ ...(traceparent && { traceparent }), ...(b3 && { b3 }) })))
+    : Option.getOrUndefined(
+      HttpTraceContext.fromHeaders(Headers.fromInput({ ...(traceparent && { traceparent }), ...(b3 && { b3 }) }))
+    )
   return {
     kind: "server",
     parent,
@@ -79,7 +84,9 @@ export const makeEdgeRunner = <R>(context: Context.Context<R>): EdgeRunner<R> =>
     )
     if (tracing) {
       const span = call.span ?? call.values?.get(rpcSpanKey)
-      program = span === undefined ? Effect.withSpan(program, spanName(call), serverSpan(call)) : Effect.withParentSpan(program, span)
+      program = span === undefined
+        ? Effect.withSpan(program, spanName(call), serverSpan(call))
+        : Effect.withParentSpan(program, span)
     }
     // The caller going away (or its deadline) interrupts the fiber, and so the use-case.
     const exit = await runExit(program, { signal: call.signal })
@@ -92,7 +99,11 @@ export const makeEdgeRunner = <R>(context: Context.Context<R>): EdgeRunner<R> =>
   const serve = async <A>(call: Call, body: (span: Tracer.Span | undefined) => Promise<A>): Promise<A> => {
     if (!tracing) return body(undefined)
     const exit = await runExit(
-      Effect.useSpan(spanName(call), serverSpan(call), (span) => Effect.tryPromise({ try: () => body(span), catch: (error) => error }))
+      Effect.useSpan(
+        spanName(call),
+        serverSpan(call),
+        (span) => Effect.tryPromise({ try: () => body(span), catch: (error) => error })
+      )
     )
     if (Exit.isSuccess(exit)) return exit.value
     throw Option.getOrElse(

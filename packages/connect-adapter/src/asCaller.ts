@@ -7,10 +7,11 @@ import { actorKey } from "./actorKey.ts"
  * Runs a use-case as the caller the auth interceptor authenticated. Without one (routes mounted
  * without the interceptor) the call is refused rather than run anonymously.
  */
-export const asCaller = (context: HandlerContext) =>
-<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | Unauthenticated, Exclude<R, CurrentActor>> => {
-  const actor = context.values.get(actorKey)
-  return actor === undefined
-    ? Effect.fail(new Unauthenticated({ reason: "missing" }))
-    : Effect.provideService(effect, CurrentActor, actor)
-}
+export const asCaller =
+  (context: HandlerContext) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | Unauthenticated, Exclude<R, CurrentActor>> => {
+    const actor = context.values.get(actorKey)
+    return actor === undefined
+      ? Effect.fail(new Unauthenticated({ reason: "missing" }))
+      : Effect.provideService(effect, CurrentActor, actor)
+  }

@@ -138,7 +138,10 @@ export class GrpcHealth {
    */
   async *watch(service: string, signal: AbortSignal): AsyncGenerator<{ status: Status }> {
     if (this.watches.size >= this.maxWatches) {
-      throw new ConnectError(`Too many health watches are open (${this.maxWatches}); retry later`, Code.ResourceExhausted)
+      throw new ConnectError(
+        `Too many health watches are open (${this.maxWatches}); retry later`,
+        Code.ResourceExhausted
+      )
     }
     const watch: Watch = { known: this.known.has(service), pending: undefined, wake: undefined }
     this.watches.add(watch)
@@ -179,7 +182,9 @@ export class GrpcHealth {
   routes(router: ConnectRouter): void {
     router.service(Health, {
       check: async (request) => {
-        if (!this.known.has(request.service)) throw new ConnectError(`unknown service ${request.service}`, Code.NotFound)
+        if (!this.known.has(request.service)) {
+          throw new ConnectError(`unknown service ${request.service}`, Code.NotFound)
+        }
         return { status: await this.status() }
       },
       list: async () => {

@@ -11,19 +11,31 @@ export const reflectionServices: ReadonlyArray<DescService> = [v1.ServerReflecti
 interface Request {
   readonly host: string
   readonly messageRequest:
-    | { readonly case: "fileByFilename" | "fileContainingSymbol" | "allExtensionNumbersOfType" | "listServices"; readonly value: string }
-    | { readonly case: "fileContainingExtension"; readonly value: { readonly containingType: string; readonly extensionNumber: number } }
+    | {
+      readonly case: "fileByFilename" | "fileContainingSymbol" | "allExtensionNumbersOfType" | "listServices"
+      readonly value: string
+    }
+    | {
+      readonly case: "fileContainingExtension"
+      readonly value: { readonly containingType: string; readonly extensionNumber: number }
+    }
     | { readonly case: undefined; readonly value?: undefined }
 }
 
 /** A reflection answer as both versions shape it, less `original_request`. */
 type Answer =
   | { readonly case: "fileDescriptorResponse"; readonly value: { readonly fileDescriptorProto: Array<Uint8Array> } }
-  | { readonly case: "allExtensionNumbersResponse"; readonly value: { readonly baseTypeName: string; readonly extensionNumber: Array<number> } }
+  | {
+    readonly case: "allExtensionNumbersResponse"
+    readonly value: { readonly baseTypeName: string; readonly extensionNumber: Array<number> }
+  }
   | { readonly case: "listServicesResponse"; readonly value: { readonly service: Array<{ readonly name: string }> } }
   | { readonly case: "errorResponse"; readonly value: { readonly errorCode: number; readonly errorMessage: string } }
 
-const notFound = (message: string): Answer => ({ case: "errorResponse", value: { errorCode: Code.NotFound, errorMessage: message } })
+const notFound = (message: string): Answer => ({
+  case: "errorResponse",
+  value: { errorCode: Code.NotFound, errorMessage: message }
+})
 
 /** Every file the services are declared in, with the files they import, by file name. */
 const filesOf = (services: ReadonlyArray<DescService>): Map<string, DescFile> => {
@@ -83,7 +95,9 @@ const symbolsOf = (files: Iterable<DescFile>) => {
 export const makeReflection = (services: ReadonlyArray<DescService>) => {
   const files = filesOf(services)
   const { messages, symbols } = symbolsOf(files.values())
-  const serialized = new Map(Array.from(files, ([name, file]) => [name, toBinary(FileDescriptorProtoSchema, file.proto)]))
+  const serialized = new Map(
+    Array.from(files, ([name, file]) => [name, toBinary(FileDescriptorProtoSchema, file.proto)])
+  )
   const listed = services.map((service) => ({ name: service.typeName })).sort((a, b) => a.name.localeCompare(b.name))
 
   /** The file first, then what it imports that this stream has not been sent yet. */
@@ -120,7 +134,10 @@ export const makeReflection = (services: ReadonlyArray<DescService>) => {
           ? { case: "allExtensionNumbersResponse", value: { baseTypeName: query.value, extensionNumber: [] } }
           : notFound(`unknown type ${query.value}`)
       case undefined:
-        return { case: "errorResponse", value: { errorCode: Code.InvalidArgument, errorMessage: "the request names no query" } }
+        return {
+          case: "errorResponse",
+          value: { errorCode: Code.InvalidArgument, errorMessage: "the request names no query" }
+        }
     }
   }
 

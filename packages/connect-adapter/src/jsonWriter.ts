@@ -41,7 +41,9 @@ const compileField = (field: DescField): FieldWriter | undefined => {
   return undefined
 }
 
-const compileObject = (schema: DescMessage): ((init: Record<string, unknown>) => Record<string, unknown>) | undefined => {
+const compileObject = (
+  schema: DescMessage
+): ((init: Record<string, unknown>) => Record<string, unknown>) | undefined => {
   // protobuf-es writes fields in field-number order.
   const writers: Array<FieldWriter> = []
   for (const field of schema.fields.concat().sort((a, b) => a.number - b.number)) {

@@ -12,13 +12,16 @@ export const toConnectError = (cause: Cause.Cause<DomainError>): Effect.Effect<C
   Option.match(Cause.findErrorOption(cause), {
     onSome: (error) => Effect.succeed(new ConnectError(error.message, categoryToCode(error.category))),
     onNone: () => {
-      if (Cause.hasInterruptsOnly(cause)) return Effect.succeed(new ConnectError("The call was cancelled", Code.Canceled))
+      if (Cause.hasInterruptsOnly(cause)) {
+        return Effect.succeed(new ConnectError("The call was cancelled", Code.Canceled))
+      }
       const outage = cause.reasons.filter(Cause.isDieReason).find((reason) => isUnavailable(reason.defect))
       // Debug only for an outage: every call fails alike, and readiness already warns once per probe.
       return outage !== undefined
-        ? Effect.logDebug("TodoService call answered unavailable: the database is unreachable", String(outage.defect)).pipe(
-          Effect.as(new ConnectError("The database is unreachable; retry later", Code.Unavailable))
-        )
+        ? Effect.logDebug("TodoService call answered unavailable: the database is unreachable", String(outage.defect))
+          .pipe(
+            Effect.as(new ConnectError("The database is unreachable; retry later", Code.Unavailable))
+          )
         : Effect.logError("TodoService call failed", cause).pipe(
           Effect.as(new ConnectError("Internal server error", Code.Internal))
         )

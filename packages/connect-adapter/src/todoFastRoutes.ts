@@ -16,7 +16,8 @@ export const todoFastRoutes: ReadonlyArray<FastUnaryRoute<TaskService | AuthServ
   method: TodoService.method[name],
   invoke: (request: never, authorization: string | null) =>
     Effect.flatMap(authenticateBearer(authorization), (actor) => {
-      const operation: (request: never) => Effect.Effect<object, DomainError, TaskService | CurrentActor> = todoOperations[name]
+      const operation: (request: never) => Effect.Effect<object, DomainError, TaskService | CurrentActor> =
+        todoOperations[name]
       return Effect.provideService(operation(request), CurrentActor, actor)
     })
 }))

@@ -26,24 +26,26 @@ export type TodoNodeHandler = (
   response: ServerResponse | Http2ServerResponse
 ) => void
 
-export type TodoNodeHandlerOptions = Partial<Omit<ConnectNodeAdapterOptions, "routes" | "interceptors" | "fallback">> & {
-  /** Serve plain Connect unary calls without connect-node (see unaryFastPath.ts); on by default. */
-  readonly fastPath?: boolean
-  /**
-   * Every request TodoService does not serve, but calls of unknown methods (gRPC and gRPC-Web ones,
-   * and Connect ones under `/todo.TodoService/`), which are answered `unimplemented`. A 404 by default.
-   */
-  readonly fallback?: TodoNodeHandler | undefined
-  /**
-   * Aborted when the server begins to shut down: gRPC health answers NOT_SERVING from then on and
-   * ends its Watch streams, and reflection streams end between two requests; either would otherwise
-   * hold the drain open as long as its client likes. Unlike connect's own `shutdownSignal`, it does
-   * not cancel the calls being served.
-   */
-  readonly draining?: AbortSignal | undefined
-  /** Bounds of gRPC health's Watch streams. */
-  readonly health?: GrpcHealthOptions | undefined
-}
+export type TodoNodeHandlerOptions =
+  & Partial<Omit<ConnectNodeAdapterOptions, "routes" | "interceptors" | "fallback">>
+  & {
+    /** Serve plain Connect unary calls without connect-node (see unaryFastPath.ts); on by default. */
+    readonly fastPath?: boolean
+    /**
+     * Every request TodoService does not serve, but calls of unknown methods (gRPC and gRPC-Web ones,
+     * and Connect ones under `/todo.TodoService/`), which are answered `unimplemented`. A 404 by default.
+     */
+    readonly fallback?: TodoNodeHandler | undefined
+    /**
+     * Aborted when the server begins to shut down: gRPC health answers NOT_SERVING from then on and
+     * ends its Watch streams, and reflection streams end between two requests; either would otherwise
+     * hold the drain open as long as its client likes. Unlike connect's own `shutdownSignal`, it does
+     * not cancel the calls being served.
+     */
+    readonly draining?: AbortSignal | undefined
+    /** Bounds of gRPC health's Watch streams. */
+    readonly health?: GrpcHealthOptions | undefined
+  }
 
 const notFound: TodoNodeHandler = (_request, response) => {
   ;(response as ServerResponse).writeHead(404)
@@ -79,7 +81,8 @@ export const makeTodoNodeHandlerFactory: Effect.Effect<
   const checkReadiness = () => runWithServices(readiness.check)
   const reflection = makeReflection(servedServices)
   return (options: TodoNodeHandlerOptions = {}): TodoNodeHandler => {
-    const { draining, fallback = notFound, fastPath: useFastPath = true, health: healthOptions, ...adapterOptions } = options
+    const { draining, fallback = notFound, fastPath: useFastPath = true, health: healthOptions, ...adapterOptions } =
+      options
     const health = new GrpcHealth(checkReadiness, ["", TodoService.typeName], healthOptions)
     draining?.addEventListener("abort", () => health.drain(), { once: true })
     if (draining?.aborted === true) health.drain()
@@ -106,7 +109,10 @@ export const makeTodoNodeHandlerFactory: Effect.Effect<
       >
     })
     if (!useFastPath) return stock
-    const fast = makeUnaryFastPath(fastRoutes, run, { readMaxBytes: adapterOptions.readMaxBytes ?? readMaxBytes, jsonOptions })
+    const fast = makeUnaryFastPath(fastRoutes, run, {
+      readMaxBytes: adapterOptions.readMaxBytes ?? readMaxBytes,
+      jsonOptions
+    })
     return (request, response) => {
       if (!fast(request, response)) stock(request, response)
     }

@@ -2,7 +2,12 @@ import { type CurrentActor, type DomainError, TaskService } from "@club/core"
 import type { MessageInitShape } from "@bufbuild/protobuf"
 import { Effect, Option } from "effect"
 import { decodeTaskCreate } from "./decodeTaskCreate.ts"
-import type { CreateTaskRequest, DeleteTaskRequest, ListTasksRequest, ListTasksResponseSchema } from "@club/contract/todo"
+import type {
+  CreateTaskRequest,
+  DeleteTaskRequest,
+  ListTasksRequest,
+  ListTasksResponseSchema
+} from "@club/contract/todo"
 import { nothingDeleted, type TaskResponseInit, taskResponse } from "./taskResponse.ts"
 
 type Operation<I, O> = (request: I) => Effect.Effect<O, DomainError, TaskService | CurrentActor>

@@ -10,10 +10,11 @@ import { todoOperations } from "./todoOperations.ts"
  * `interceptors` (authentication) apply to TodoService alone: the router's own interceptors, if
  * any, are replaced by them, and the other services on the router (health, reflection) need none.
  */
-export const makeTodoRoutes = (run: EdgeRunner<TaskService>, interceptors: Array<Interceptor> = []) => (router: ConnectRouter): void => {
-  router.service(TodoService, {
-    createTask: (request, context) => run(todoOperations.createTask(request).pipe(asCaller(context)), context),
-    listTasks: (request, context) => run(todoOperations.listTasks(request).pipe(asCaller(context)), context),
-    deleteTask: (request, context) => run(todoOperations.deleteTask(request).pipe(asCaller(context)), context)
-  }, { interceptors })
-}
+export const makeTodoRoutes =
+  (run: EdgeRunner<TaskService>, interceptors: Array<Interceptor> = []) => (router: ConnectRouter): void => {
+    router.service(TodoService, {
+      createTask: (request, context) => run(todoOperations.createTask(request).pipe(asCaller(context)), context),
+      listTasks: (request, context) => run(todoOperations.listTasks(request).pipe(asCaller(context)), context),
+      deleteTask: (request, context) => run(todoOperations.deleteTask(request).pipe(asCaller(context)), context)
+    }, { interceptors })
+  }

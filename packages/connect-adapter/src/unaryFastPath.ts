@@ -71,7 +71,12 @@ export const makeUnaryFastPath = <R>(
     `/${route.method.parent.typeName}/${route.method.name}`,
     {
       ...route,
-      serialization: createMethodSerializationLookup(route.method, handlerOptions.binaryOptions, handlerOptions.jsonOptions, handlerOptions),
+      serialization: createMethodSerializationLookup(
+        route.method,
+        handlerOptions.binaryOptions,
+        handlerOptions.jsonOptions,
+        handlerOptions
+      ),
       writeJson: compileJsonWriter(route.method.output)
     }
   ]))
@@ -83,7 +88,13 @@ export const makeUnaryFastPath = <R>(
       : route.serialization.getO(binary).serialize(create(route.method.output, init))
   }
 
-  const answer = async (route: CompiledRoute<R>, request: IncomingMessage, response: NodeResponse, binary: boolean, length: number) => {
+  const answer = async (
+    route: CompiledRoute<R>,
+    request: IncomingMessage,
+    response: NodeResponse,
+    binary: boolean,
+    length: number
+  ) => {
     const gone = new AbortController()
     response.once("close", () => {
       if (!response.writableFinished) gone.abort()

@@ -19,24 +19,27 @@ const pathOf = (request: NodeRequest) => request.url?.split("?")[0] ?? ""
  * failure); a Connect call under one of `servicePrefixes` with the Connect error JSON. Any other
  * request goes to `next`. The body is not read: the listener drains an HTTP/2 stream answered early.
  */
-export const answerUnknownMethods = (servicePrefixes: ReadonlyArray<string>, next: NodeHandler): NodeHandler =>
-(request, response) => {
-  const path = pathOf(request)
-  const error = new ConnectError(`unknown method ${path}`, Code.Unimplemented)
-  const contentType = request.headers["content-type"] ?? ""
-  if (grpcContentType.test(contentType)) {
-    request.resume()
-    ;(response as ServerResponse).writeHead(200, { "content-type": contentType, ...Object.fromEntries(setTrailerStatus(new Headers(), error)) })
-    return void response.end()
+export const answerUnknownMethods =
+  (servicePrefixes: ReadonlyArray<string>, next: NodeHandler): NodeHandler => (request, response) => {
+    const path = pathOf(request)
+    const error = new ConnectError(`unknown method ${path}`, Code.Unimplemented)
+    const contentType = request.headers["content-type"] ?? ""
+    if (grpcContentType.test(contentType)) {
+      request.resume()
+      ;(response as ServerResponse).writeHead(200, {
+        "content-type": contentType,
+        ...Object.fromEntries(setTrailerStatus(new Headers(), error))
+      })
+      return void response.end()
+    }
+    if (servicePrefixes.some((prefix) => path.startsWith(prefix))) {
+      request.resume()
+      const body = errorToJsonBytes(error, {})
+      ;(response as ServerResponse).writeHead(codeToHttpStatus(error.code), {
+        "content-type": "application/json",
+        "content-length": String(body.byteLength)
+      })
+      return void response.end(body)
+    }
+    next(request, response)
   }
-  if (servicePrefixes.some((prefix) => path.startsWith(prefix))) {
-    request.resume()
-    const body = errorToJsonBytes(error, {})
-    ;(response as ServerResponse).writeHead(codeToHttpStatus(error.code), {
-      "content-type": "application/json",
-      "content-length": String(body.byteLength)
-    })
-    return void response.end(body)
-  }
-  next(request, response)
-}

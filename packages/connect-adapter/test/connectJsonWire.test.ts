@@ -7,7 +7,9 @@ import { TestAuthService } from "./fixtures/TestAuthService.ts"
 
 let servers: TodoServers
 beforeAll(async () => {
-  servers = await serveTodo(Layer.mergeAll(TaskService.layer.pipe(Layer.provide(MemoryTaskRepository)), TestAuthService))
+  servers = await serveTodo(
+    Layer.mergeAll(TaskService.layer.pipe(Layer.provide(MemoryTaskRepository)), TestAuthService)
+  )
 })
 afterAll(() => servers.close())
 

@@ -45,7 +45,9 @@ describe("failures at the edge", () => {
     const failure = await client.listTasks({}, athlete).catch((error: unknown) => error)
     expect(failure).toMatchObject({ code: Code.Internal, rawMessage: "Internal server error" })
     expect(String(failure)).not.toContain("connection to the store lost")
-    expect(logged).toContainEqual(expect.objectContaining({ level: "Error", cause: expect.stringContaining("connection to the store lost") }))
+    expect(logged).toContainEqual(
+      expect.objectContaining({ level: "Error", cause: expect.stringContaining("connection to the store lost") })
+    )
   })
 
   it("a database that cannot be reached answers unavailable, which clients may retry, with a clear message", async () => {
@@ -80,7 +82,10 @@ describe("failures at the edge", () => {
       Layer.mergeAll(TaskService.layer.pipe(Layer.provide(hangingTaskRepository(interrupted))), TestAuthService)
     )
     try {
-      const client = createClient(TodoService, createConnectTransport({ baseUrl: servers.http1Url, httpVersion: "1.1" }))
+      const client = createClient(
+        TodoService,
+        createConnectTransport({ baseUrl: servers.http1Url, httpVersion: "1.1" })
+      )
       await expect(client.listTasks({}, { ...athlete, timeoutMs: 200 })).rejects.toMatchObject({
         code: Code.DeadlineExceeded
       })

@@ -32,8 +32,7 @@ const nextOf = async (stream: AsyncIterator<{ status: Status }>) => {
 
 describe("gRPC health checking (grpc.health.v1.Health) over the node handler", () => {
   let ready = true
-  let checks = 0
-  const readiness = Layer.succeed(Readiness)({ check: Effect.sync(() => (checks++, ready)) })
+  const readiness = Layer.succeed(Readiness)({ check: Effect.sync(() => ready) })
   const draining = new AbortController()
   let servers: TodoServers
 
@@ -120,11 +119,13 @@ describe("gRPC health checking (grpc.health.v1.Health) over the node handler", (
     }
     // Earlier tests' watches must be gone first: their clients went away.
     for (let round = 0; round < 3; round++) {
-      expect(await eventually(async () => {
-        const probe = await open()
-        probe.abort.abort()
-        return probe.first === Status.SERVING
-      })).toBe(true)
+      expect(
+        await eventually(async () => {
+          const probe = await open()
+          probe.abort.abort()
+          return probe.first === Status.SERVING
+        })
+      ).toBe(true)
       const watches = [await open(), await open(), await open()]
       expect(watches.map((watch) => watch.first)).toEqual([Status.SERVING, Status.SERVING, Status.SERVING])
       const refused = await open()
@@ -135,12 +136,14 @@ describe("gRPC health checking (grpc.health.v1.Health) over the node handler", (
 
   it("draining: Check answers NOT_SERVING and every Watch is told NOT_SERVING, then ends unavailable", async () => {
     const client = createClient(Health, transports[0]![1]())
-    expect(await eventually(async () => {
-      const abort = new AbortController()
-      const first = await nextOf(client.watch({ service: "" }, { signal: abort.signal })[Symbol.asyncIterator]())
-      abort.abort()
-      return first === Status.SERVING
-    })).toBe(true)
+    expect(
+      await eventually(async () => {
+        const abort = new AbortController()
+        const first = await nextOf(client.watch({ service: "" }, { signal: abort.signal })[Symbol.asyncIterator]())
+        abort.abort()
+        return first === Status.SERVING
+      })
+    ).toBe(true)
     const watches = ["", "todo.TodoService"].map((service) => client.watch({ service })[Symbol.asyncIterator]())
     for (const watch of watches) expect(await nextOf(watch)).toBe(Status.SERVING)
     draining.abort()

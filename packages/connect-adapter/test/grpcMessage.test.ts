@@ -27,7 +27,9 @@ let http1Url: string
 let http2Url: string
 
 const listen = (server: http.Server | http2.Http2Server) =>
-  new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)))
+  new Promise<string>((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))
+  )
 
 beforeAll(async () => {
   // A service whose CreateTask fails with the title it is given as the message.
@@ -53,7 +55,12 @@ const rawGrpcMessage = (title: string) =>
   new Promise<string | undefined>((resolve, reject) => {
     const session = http2.connect(http2Url)
     session.on("error", reject)
-    const stream = session.request({ ":method": "POST", ":path": "/todo.TodoService/CreateTask", "content-type": "application/grpc", te: "trailers" })
+    const stream = session.request({
+      ":method": "POST",
+      ":path": "/todo.TodoService/CreateTask",
+      "content-type": "application/grpc",
+      te: "trailers"
+    })
     const body = Buffer.from(title, "utf8")
     // CreateTaskRequest { title = 1 }, in one uncompressed envelope (short titles only).
     const message = Buffer.concat([Buffer.from([0x0a, body.length]), body])
@@ -105,14 +112,19 @@ describe("grpc-message is percent-encoded as the gRPC protocol says", () => {
     }
   })
 
-  for (const [name, transport] of [
-    ["gRPC", () => createGrpcTransport({ baseUrl: http2Url })],
-    ["gRPC-Web", () => createGrpcWebTransport({ baseUrl: http1Url, httpVersion: "1.1" })]
-  ] as const) {
+  for (
+    const [name, transport] of [
+      ["gRPC", () => createGrpcTransport({ baseUrl: http2Url })],
+      ["gRPC-Web", () => createGrpcWebTransport({ baseUrl: http1Url, httpVersion: "1.1" })]
+    ] as const
+  ) {
     it(`a connect-es client over ${name} reads every message back`, async () => {
       const client = createClient(TodoService, transport())
       for (const message of sent) {
-        await expect(client.createTask({ title: message })).rejects.toMatchObject({ code: Code.InvalidArgument, rawMessage: message })
+        await expect(client.createTask({ title: message })).rejects.toMatchObject({
+          code: Code.InvalidArgument,
+          rawMessage: message
+        })
       }
     })
   }

@@ -16,19 +16,27 @@ type Answer = v1.ServerReflectionResponse["messageResponse"]
 
 let servers: TodoServers
 beforeAll(async () => {
-  servers = await serveTodo(Layer.mergeAll(TaskService.layer.pipe(Layer.provide(MemoryTaskRepository)), TestAuthService))
+  servers = await serveTodo(
+    Layer.mergeAll(TaskService.layer.pipe(Layer.provide(MemoryTaskRepository)), TestAuthService)
+  )
 })
 afterAll(() => servers.close())
 
 /** Sends the queries on one bidi stream, each after the answer to the one before, and collects the answers. */
-const ask = async (service: DescService, transport: Transport, queries: ReadonlyArray<Query>): Promise<Array<v1.ServerReflectionResponse>> => {
+const ask = async (
+  service: DescService,
+  transport: Transport,
+  queries: ReadonlyArray<Query>
+): Promise<Array<v1.ServerReflectionResponse>> => {
   const client = createClient(service as typeof v1.ServerReflection, transport)
   const answers: Array<v1.ServerReflectionResponse> = []
   async function* requests() {
     for (const messageRequest of queries) {
       yield { host: "localhost", messageRequest }
       // The next request goes once the answer to this one is in (like grpcurl).
-      while (answers.length < queries.indexOf(messageRequest) + 1) await new Promise((resolve) => setTimeout(resolve, 5))
+      while (answers.length < queries.indexOf(messageRequest) + 1) {
+        await new Promise((resolve) => setTimeout(resolve, 5))
+      }
     }
   }
   for await (const answer of client.serverReflectionInfo(requests())) answers.push(answer)
@@ -36,13 +44,18 @@ const ask = async (service: DescService, transport: Transport, queries: Readonly
 }
 
 const filesIn = (answer: Answer) => {
-  if (answer.case !== "fileDescriptorResponse") throw new Error(`not files: ${answer.case} ${JSON.stringify(answer.value)}`)
+  if (answer.case !== "fileDescriptorResponse") {
+    throw new Error(`not files: ${answer.case} ${JSON.stringify(answer.value)}`)
+  }
   return answer.value.fileDescriptorProto.map((bytes) => fromBinary(FileDescriptorProtoSchema, bytes))
 }
 
 const transports: ReadonlyArray<readonly [string, () => Transport]> = [
   ["gRPC over h2c", () => createGrpcTransport({ baseUrl: servers.http2Url })],
-  ["Connect over HTTP/2", () => createConnectTransport({ baseUrl: servers.http2Url, httpVersion: "2", useBinaryFormat: true })]
+  [
+    "Connect over HTTP/2",
+    () => createConnectTransport({ baseUrl: servers.http2Url, httpVersion: "2", useBinaryFormat: true })
+  ]
 ]
 
 for (const [version, service] of [["v1", v1.ServerReflection], ["v1alpha", v1alpha.ServerReflection]] as const) {
@@ -53,7 +66,9 @@ for (const [version, service] of [["v1", v1.ServerReflection], ["v1alpha", v1alp
         expect(answer?.validHost).toBe("localhost")
         expect(answer?.originalRequest?.messageRequest).toEqual({ case: "listServices", value: "" })
         expect(answer?.messageResponse.case).toBe("listServicesResponse")
-        const names = answer?.messageResponse.case === "listServicesResponse" ? answer.messageResponse.value.service.map((s) => s.name) : []
+        const names = answer?.messageResponse.case === "listServicesResponse"
+          ? answer.messageResponse.value.service.map((s) => s.name)
+          : []
         expect(names.sort()).toEqual([
           "grpc.health.v1.Health",
           "grpc.reflection.v1.ServerReflection",
@@ -74,7 +89,11 @@ for (const [version, service] of [["v1", v1.ServerReflection], ["v1alpha", v1alp
           "grpc.reflection.v1.ServerReflectionRequest.message_request": "grpc/reflection/v1/reflection.proto",
           "grpc.reflection.v1alpha.ServerReflection": "grpc/reflection/v1alpha/reflection.proto"
         }
-        const answers = await ask(service, transport(), Object.keys(symbols).map((value) => ({ case: "fileContainingSymbol", value })))
+        const answers = await ask(
+          service,
+          transport(),
+          Object.keys(symbols).map((value) => ({ case: "fileContainingSymbol", value }))
+        )
         expect(answers.map((answer) => filesIn(answer.messageResponse)[0]?.name)).toEqual(Object.values(symbols))
       })
 
@@ -100,16 +119,32 @@ for (const [version, service] of [["v1", v1.ServerReflection], ["v1alpha", v1alp
         const answers = await ask(service, transport(), [
           { case: "fileContainingSymbol", value: "todo.Nope" },
           { case: "fileByFilename", value: "nope.proto" },
-          { case: "fileContainingExtension", value: { $typeName: "grpc.reflection.v1.ExtensionRequest", containingType: "todo.TaskResponse", extensionNumber: 100 } },
+          {
+            case: "fileContainingExtension",
+            value: {
+              $typeName: "grpc.reflection.v1.ExtensionRequest",
+              containingType: "todo.TaskResponse",
+              extensionNumber: 100
+            }
+          },
           { case: "allExtensionNumbersOfType", value: "todo.Nope" },
           { case: "allExtensionNumbersOfType", value: "todo.TaskResponse" },
           { case: "fileContainingSymbol", value: "todo.TaskResponse" }
         ])
         expect(answers.slice(0, 4).map((answer) => answer.messageResponse)).toEqual([
-          { case: "errorResponse", value: expect.objectContaining({ errorCode: Code.NotFound, errorMessage: "unknown symbol todo.Nope" }) },
-          { case: "errorResponse", value: expect.objectContaining({ errorCode: Code.NotFound, errorMessage: "unknown file nope.proto" }) },
+          {
+            case: "errorResponse",
+            value: expect.objectContaining({ errorCode: Code.NotFound, errorMessage: "unknown symbol todo.Nope" })
+          },
+          {
+            case: "errorResponse",
+            value: expect.objectContaining({ errorCode: Code.NotFound, errorMessage: "unknown file nope.proto" })
+          },
           { case: "errorResponse", value: expect.objectContaining({ errorCode: Code.NotFound }) },
-          { case: "errorResponse", value: expect.objectContaining({ errorCode: Code.NotFound, errorMessage: "unknown type todo.Nope" }) }
+          {
+            case: "errorResponse",
+            value: expect.objectContaining({ errorCode: Code.NotFound, errorMessage: "unknown type todo.Nope" })
+          }
         ])
         expect(answers[4]?.messageResponse).toMatchObject({
           case: "allExtensionNumbersResponse",
@@ -131,7 +166,10 @@ it("reflection needs no credentials, TodoService on the same handler still does"
 
 it("a reflection stream the client keeps open ends unavailable when the server drains, after answering what it was asked", async () => {
   const draining = new AbortController()
-  const own = await serveTodo(Layer.mergeAll(TaskService.layer.pipe(Layer.provide(MemoryTaskRepository)), TestAuthService), { draining: draining.signal })
+  const own = await serveTodo(
+    Layer.mergeAll(TaskService.layer.pipe(Layer.provide(MemoryTaskRepository)), TestAuthService),
+    { draining: draining.signal }
+  )
   try {
     const client = createClient(v1.ServerReflection, createGrpcTransport({ baseUrl: own.http2Url }))
     let release!: () => void
@@ -144,7 +182,10 @@ it("a reflection stream the client keeps open ends unavailable when the server d
     const answers = client.serverReflectionInfo(requests())[Symbol.asyncIterator]()
     expect((await answers.next()).value?.messageResponse.case).toBe("listServicesResponse")
     draining.abort()
-    await expect(answers.next()).rejects.toMatchObject({ code: Code.Unavailable, rawMessage: "The server is shutting down" })
+    await expect(answers.next()).rejects.toMatchObject({
+      code: Code.Unavailable,
+      rawMessage: "The server is shutting down"
+    })
     release()
   } finally {
     await own.close()

@@ -14,7 +14,9 @@ const coach = bearer("coach-token")
 
 let servers: TodoServers
 beforeAll(async () => {
-  servers = await serveTodo(Layer.mergeAll(TaskService.layer.pipe(Layer.provide(MemoryTaskRepository)), TestAuthService))
+  servers = await serveTodo(
+    Layer.mergeAll(TaskService.layer.pipe(Layer.provide(MemoryTaskRepository)), TestAuthService)
+  )
 })
 afterAll(() => servers.close())
 

@@ -20,7 +20,13 @@ beforeAll(async () => {
   stock = await serveTodo(services, { fastPath: false })
   // Enough tasks for a list above the 1 KiB from which answers are compressed.
   for (const servers of [fast, stock]) {
-    for (let i = 0; i < 20; i++) await send(servers, { rpc: "CreateTask", body: JSON.stringify({ title: `Task ${i}` }), headers: { ...json, ...athlete } })
+    for (let i = 0; i < 20; i++) {
+      await send(servers, {
+        rpc: "CreateTask",
+        body: JSON.stringify({ title: `Task ${i}` }),
+        headers: { ...json, ...athlete }
+      })
+    }
   }
 })
 afterAll(async () => {
@@ -48,7 +54,10 @@ const send = (servers: TodoServers, call: Call) =>
     }, (response) => {
       const chunks: Array<Buffer> = []
       response.on("data", (chunk: Buffer) => chunks.push(chunk))
-      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, raw: Buffer.concat(chunks) }))
+      response.on(
+        "end",
+        () => resolve({ status: response.statusCode!, headers: response.headers, raw: Buffer.concat(chunks) })
+      )
     })
     outgoing.on("error", reject)
     outgoing.end(body)
@@ -64,25 +73,57 @@ const observe = async (servers: TodoServers, call: Call) => {
 }
 
 const calls: ReadonlyArray<readonly [string, Call]> = [
-  ["CreateTask, JSON", { rpc: "CreateTask", body: JSON.stringify({ title: "Chalk", description: "for the bars" }), headers: { ...json, ...athlete } }],
-  ["CreateTask, JSON with charset", { rpc: "CreateTask", body: "{\"title\":\"Rings\"}", headers: { "content-type": "application/json; charset=utf-8", ...athlete } }],
+  ["CreateTask, JSON", {
+    rpc: "CreateTask",
+    body: JSON.stringify({ title: "Chalk", description: "for the bars" }),
+    headers: { ...json, ...athlete }
+  }],
+  ["CreateTask, JSON with charset", {
+    rpc: "CreateTask",
+    body: "{\"title\":\"Rings\"}",
+    headers: { "content-type": "application/json; charset=utf-8", ...athlete }
+  }],
   ["CreateTask, binary", {
     rpc: "CreateTask",
     body: toBinary(CreateTaskRequestSchema, create(CreateTaskRequestSchema, { title: "Bars" })),
     headers: { "content-type": "application/proto", ...athlete }
   }],
   ["ListTasks", { rpc: "ListTasks", body: "{}", headers: { ...json, ...athlete } }],
-  ["ListTasks, gzip accepted", { rpc: "ListTasks", body: "{}", headers: { ...json, ...athlete, "accept-encoding": "gzip" } }],
-  ["DeleteTask of an unknown id", { rpc: "DeleteTask", body: "{\"id\":\"3f0c2b9e-5d4a-4c1e-9f7a-2b8c6d1e0a11\"}", headers: { ...json, ...athlete } }],
+  ["ListTasks, gzip accepted", {
+    rpc: "ListTasks",
+    body: "{}",
+    headers: { ...json, ...athlete, "accept-encoding": "gzip" }
+  }],
+  ["DeleteTask of an unknown id", {
+    rpc: "DeleteTask",
+    body: "{\"id\":\"3f0c2b9e-5d4a-4c1e-9f7a-2b8c6d1e0a11\"}",
+    headers: { ...json, ...athlete }
+  }],
   ["a blank title", { rpc: "CreateTask", body: "{\"title\":\" \"}", headers: { ...json, ...athlete } }],
   ["no token", { rpc: "ListTasks", body: "{}", headers: json }],
   ["a forged token", { rpc: "ListTasks", body: "{}", headers: { ...json, authorization: "Bearer forged" } }],
   ["malformed JSON, no token", { rpc: "CreateTask", body: "{\"title\":", headers: json }],
-  ["an unknown field", { rpc: "CreateTask", body: "{\"title\":\"x\",\"colour\":\"red\"}", headers: { ...json, ...athlete } }],
+  ["an unknown field", {
+    rpc: "CreateTask",
+    body: "{\"title\":\"x\",\"colour\":\"red\"}",
+    headers: { ...json, ...athlete }
+  }],
   ["a field of the wrong type", { rpc: "CreateTask", body: "{\"title\":7}", headers: { ...json, ...athlete } }],
-  ["binary that does not parse", { rpc: "CreateTask", body: new Uint8Array([0xff, 0xff, 0xff]), headers: { "content-type": "application/proto", ...athlete } }],
-  ["an unsupported content type", { rpc: "ListTasks", body: "{}", headers: { "content-type": "text/plain", ...athlete } }],
-  ["a body over 1 MiB", { rpc: "CreateTask", body: JSON.stringify({ title: "big", description: "d".repeat(1024 * 1024) }), headers: { ...json, ...athlete } }]
+  ["binary that does not parse", {
+    rpc: "CreateTask",
+    body: new Uint8Array([0xff, 0xff, 0xff]),
+    headers: { "content-type": "application/proto", ...athlete }
+  }],
+  ["an unsupported content type", {
+    rpc: "ListTasks",
+    body: "{}",
+    headers: { "content-type": "text/plain", ...athlete }
+  }],
+  ["a body over 1 MiB", {
+    rpc: "CreateTask",
+    body: JSON.stringify({ title: "big", description: "d".repeat(1024 * 1024) }),
+    headers: { ...json, ...athlete }
+  }]
 ]
 
 describe("the unary fast path answers as connect-node does", () => {
@@ -92,7 +133,11 @@ describe("the unary fast path answers as connect-node does", () => {
   })
 
   it("compresses a large answer when the client accepts gzip", async () => {
-    const answer = await observe(fast, { rpc: "ListTasks", body: "{}", headers: { ...json, ...athlete, "accept-encoding": "gzip" } })
+    const answer = await observe(fast, {
+      rpc: "ListTasks",
+      body: "{}",
+      headers: { ...json, ...athlete, "accept-encoding": "gzip" }
+    })
     expect(answer.headers["content-encoding"]).toBe("gzip")
   })
 })
@@ -103,7 +148,10 @@ describe("the unary fast path takes only plain Connect unary POSTs", () => {
   beforeAll(async () => {
     const runtime = ManagedRuntime.make(services)
     const { fastRoutes, run } = await runtime.runPromise(makeTodoConnect)
-    const fastPath = makeUnaryFastPath(fastRoutes, run, { readMaxBytes: 1024 * 1024, jsonOptions: { alwaysEmitImplicit: true } })
+    const fastPath = makeUnaryFastPath(fastRoutes, run, {
+      readMaxBytes: 1024 * 1024,
+      jsonOptions: { alwaysEmitImplicit: true }
+    })
     // Whatever the fast path leaves answers 599 here, where connect-node would take it.
     const server = createServer((req, res) => {
       if (!fastPath(req, res)) res.writeHead(599).end()
@@ -122,18 +170,42 @@ describe("the unary fast path takes only plain Connect unary POSTs", () => {
 
   it("takes a Connect JSON or binary POST", async () => {
     expect(await statusOf("/ListTasks", { method: "POST", headers: { ...json, ...athlete }, body: "{}" })).toBe(200)
-    expect(await statusOf("/ListTasks", { method: "POST", headers: { "content-type": "application/proto", ...athlete }, body: new Uint8Array() })).toBe(200)
+    expect(
+      await statusOf("/ListTasks", {
+        method: "POST",
+        headers: { "content-type": "application/proto", ...athlete },
+        body: new Uint8Array()
+      })
+    ).toBe(200)
   })
 
-  it.each([
-    ["gRPC-Web", { method: "POST", headers: { "content-type": "application/grpc-web+proto" }, body: new Uint8Array(5) }, "/ListTasks"],
-    ["a streaming content type", { method: "POST", headers: { "content-type": "application/connect+json" }, body: "{}" }, "/ListTasks"],
-    ["GET", { method: "GET" }, "/ListTasks"],
-    ["a compressed request", { method: "POST", headers: { ...json, "content-encoding": "gzip" }, body: "{}" }, "/ListTasks"],
-    ["a timeout header", { method: "POST", headers: { ...json, "connect-timeout-ms": "1000" }, body: "{}" }, "/ListTasks"],
-    ["a query string", { method: "POST", headers: json, body: "{}" }, "/ListTasks?x=1"],
-    ["an unknown method", { method: "POST", headers: json, body: "{}" }, "/Nope"]
-  ] as const)("leaves %s to connect-node", async (_name, init, path) => {
+  it.each(
+    [
+      ["gRPC-Web", {
+        method: "POST",
+        headers: { "content-type": "application/grpc-web+proto" },
+        body: new Uint8Array(5)
+      }, "/ListTasks"],
+      ["a streaming content type", {
+        method: "POST",
+        headers: { "content-type": "application/connect+json" },
+        body: "{}"
+      }, "/ListTasks"],
+      ["GET", { method: "GET" }, "/ListTasks"],
+      [
+        "a compressed request",
+        { method: "POST", headers: { ...json, "content-encoding": "gzip" }, body: "{}" },
+        "/ListTasks"
+      ],
+      [
+        "a timeout header",
+        { method: "POST", headers: { ...json, "connect-timeout-ms": "1000" }, body: "{}" },
+        "/ListTasks"
+      ],
+      ["a query string", { method: "POST", headers: json, body: "{}" }, "/ListTasks?x=1"],
+      ["an unknown method", { method: "POST", headers: json, body: "{}" }, "/Nope"]
+    ] as const
+  )("leaves %s to connect-node", async (_name, init, path) => {
     expect(await statusOf(path, init as RequestInit)).toBe(599)
   })
 })

@@ -22,7 +22,11 @@ describe("Problem: an RFC 9457 problem as an error class, the same on every effe
   it("decodes a problem that omits status and title, or carries others, into the class with its own", async () => {
     const bare = await run(decode({ type: "about:blank" }))
     expect(bare).toBeInstanceOf(NotFound)
-    expect({ status: bare.status, title: bare.title, detail: bare.detail }).toEqual({ status: 404, title: "Not Found", detail: undefined })
+    expect({ status: bare.status, title: bare.title, detail: bare.detail }).toEqual({
+      status: 404,
+      title: "Not Found",
+      detail: undefined
+    })
     const rewritten = await run(decode({ type: "about:blank", status: 400, title: "Something else" }))
     expect({ status: rewritten.status, title: rewritten.title }).toEqual({ status: 404, title: "Not Found" })
   })
@@ -48,7 +52,9 @@ describe("Problem: an RFC 9457 problem as an error class, the same on every effe
   it("answers as application/problem+json with its status", async () => {
     const response = await run(HttpServerRespondable.toResponse(new Unavailable({ detail: "Try later" })))
     expect(response.status).toBe(503)
-    expect(response.headers["content-type"] ?? (response.body as { contentType?: string }).contentType).toMatch(/^application\/problem\+json/u)
+    expect(response.headers["content-type"] ?? (response.body as { contentType?: string }).contentType).toMatch(
+      /^application\/problem\+json/u
+    )
   })
 
   it("is left out of error reports when it is the caller's mistake (4xx), not when it is the service's (5xx)", () => {

@@ -12,7 +12,17 @@ describe("dates", () => {
   })
 
   it("refuses offsets, impossible days and hours", () => {
-    for (const s of ["2026-11-21T18:30:00Z", "2026-11-21T18:30:00+01:00", "2025-02-29T10:00:00", "2026-11-21T24:00:00", "2026-13-01T10:00:00", "2026-11-21", "x"]) {
+    for (
+      const s of [
+        "2026-11-21T18:30:00Z",
+        "2026-11-21T18:30:00+01:00",
+        "2025-02-29T10:00:00",
+        "2026-11-21T24:00:00",
+        "2026-13-01T10:00:00",
+        "2026-11-21",
+        "x"
+      ]
+    ) {
       expect(isLocal(s), s).toBe(false)
     }
   })
@@ -31,11 +41,21 @@ describe("dates", () => {
     for (const s of ["2026-11-21T18:30:00", "2024-02-29T23:59:59", "0100-01-01T00:00:00", "9999-12-31T23:59:59"]) {
       expect([isLocal(s), localPattern.test(s)], s).toEqual([true, true])
     }
-    for (const s of ["2026-11-21T18:30:00Z", "2026-11-21T24:00:00", "2026-13-01T10:00:00", "0099-12-31T10:00:00", "2026-11-21"]) {
+    for (
+      const s of [
+        "2026-11-21T18:30:00Z",
+        "2026-11-21T24:00:00",
+        "2026-13-01T10:00:00",
+        "0099-12-31T10:00:00",
+        "2026-11-21"
+      ]
+    ) {
       expect([isLocal(s), localPattern.test(s)], s).toEqual([false, false])
     }
     for (const s of ["2026-11-21", "0100-01-01"]) expect([isDate(s), datePattern.test(s)], s).toEqual([true, true])
-    for (const s of ["2026-1-01", "0050-01-01", "2026-00-10", "2026-11-21T00:00:00"]) expect([isDate(s), datePattern.test(s)], s).toEqual([false, false])
+    for (const s of ["2026-1-01", "0050-01-01", "2026-00-10", "2026-11-21T00:00:00"]) {
+      expect([isDate(s), datePattern.test(s)], s).toEqual([false, false])
+    }
     // A day its month lacks passes the pattern; the schema refuses it (the document says so).
     expect([isDate("2026-02-30"), datePattern.test("2026-02-30")]).toEqual([false, true])
   })

@@ -18,7 +18,11 @@ import {
 
 const cases: ReadonlyArray<readonly [DomainError, ErrorCategory, string]> = [
   [new EntityNotFound({ entity: "Session", id: 7 }), "NotFound", "Session not found with id 7"],
-  [new UnknownReferences({ field: "athleteIds", entity: "Athlete", ids: [4, 5] }), "Invalid", "athleteIds: no athlete with id 4, 5"],
+  [
+    new UnknownReferences({ field: "athleteIds", entity: "Athlete", ids: [4, 5] }),
+    "Invalid",
+    "athleteIds: no athlete with id 4, 5"
+  ],
   [new InvalidInput({ field: "coachId", reason: "bad" }), "Invalid", "coachId: bad"],
   [new IdAlreadyInUse({ entity: "Coach", id: 3 }), "Conflict", "Coach id 3 is already in use"],
   [new CoachStillOwnsSessions({ coachId: 7, sessionCount: 3 }), "Conflict", "Coach 7 still owns 3 sessions"],

@@ -30,7 +30,17 @@ const usersLayer = (existing: ReadonlyArray<{ name: string; role: Role }>, racer
     create: (input) =>
       Effect.suspend(() => {
         if (racer !== undefined) {
-          users.push(new User({ id: UserId.make(99), name: racer.name, email: null, role: racer.role, coachId: null, athleteId: null, adminId: null }))
+          users.push(
+            new User({
+              id: UserId.make(99),
+              name: racer.name,
+              email: null,
+              role: racer.role,
+              coachId: null,
+              athleteId: null,
+              adminId: null
+            })
+          )
           return Effect.fail(new UserNameTaken({ name: input.name }))
         }
         created.push(input)
@@ -42,15 +52,23 @@ const usersLayer = (existing: ReadonlyArray<{ name: string; role: Role }>, racer
     update: () => Effect.die("not used"),
     delete: () => Effect.die("not used")
   })
-  const hasher = PasswordHasher.of({ hash: () => Effect.succeed(Redacted.make("hash")), verify: () => Effect.succeed(true) })
+  const hasher = PasswordHasher.of({
+    hash: () => Effect.succeed(Redacted.make("hash")),
+    verify: () => Effect.succeed(true)
+  })
   return {
     created,
-    layer: UserService.layer.pipe(Layer.provide([Layer.succeed(UserRepository, repository), Layer.succeed(PasswordHasher, hasher)]))
+    layer: UserService.layer.pipe(
+      Layer.provide([Layer.succeed(UserRepository, repository), Layer.succeed(PasswordHasher, hasher)])
+    )
   }
 }
 
 const ensure = (name: string) =>
-  Effect.flatMap(Effect.service(UserService), (service) => service.ensureFirstAdmin(name, Redacted.make("long-enough-password")))
+  Effect.flatMap(
+    Effect.service(UserService),
+    (service) => service.ensureFirstAdmin(name, Redacted.make("long-enough-password"))
+  )
 
 describe("UserService.ensureFirstAdmin (start-up)", () => {
   it.effect("no ADMIN user and a free name: creates an ADMIN user of that name, linked to a new admin record", () => {

@@ -1,35 +1,50 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Option, Redacted } from "effect"
 import { TestClock } from "effect/testing"
-import {
-  AuthService,
-  PasswordHasher,
-  TokenSigner,
-  User,
-  type UserId,
-  UserRepository
-} from "../src/index.ts"
+import { AuthService, PasswordHasher, TokenSigner, User, type UserId, UserRepository } from "../src/index.ts"
 import { InMemoryLoginAttempts, InMemoryStore } from "../src/testing.ts"
 
 // Core's defaults: 5 failures free per name at an address, 20 per address, then 1 s doubling up to 300 s.
-const admin = new User({ id: 1 as UserId, name: "admin", email: null, role: "ADMIN", coachId: null, athleteId: null, adminId: null })
+const admin = new User({
+  id: 1 as UserId,
+  name: "admin",
+  email: null,
+  role: "ADMIN",
+  coachId: null,
+  athleteId: null,
+  adminId: null
+})
 const rightPassword = "the-right-password"
 const attacker = "203.0.113.66"
 const adminAddress = "198.51.100.7"
 
-const Users = Layer.succeed(UserRepository, UserRepository.of({
-  findCredentialsByName: (name: string) =>
-    Effect.succeed(name === admin.name ? Option.some({ user: admin, passwordHash: Redacted.make(`hashed:${rightPassword}`), tokensValidAfter: 0 }) : Option.none())
-} as never))
+const Users = Layer.succeed(
+  UserRepository,
+  UserRepository.of({
+    findCredentialsByName: (name: string) =>
+      Effect.succeed(
+        name === admin.name
+          ? Option.some({ user: admin, passwordHash: Redacted.make(`hashed:${rightPassword}`), tokensValidAfter: 0 })
+          : Option.none()
+      )
+  } as never)
+)
 
 /** A hash that takes `hashTime` (on the test clock): long enough for concurrent attempts to overlap. */
 const hasher = (hashTime: number) =>
-  Layer.succeed(PasswordHasher, PasswordHasher.of({
-    hash: (password) => Effect.sleep(hashTime).pipe(Effect.as(Redacted.make(`hashed:${Redacted.value(password)}`))),
-    verify: (password, hash) => Effect.sleep(hashTime).pipe(Effect.as(Redacted.value(hash) === `hashed:${Redacted.value(password)}`))
-  }))
+  Layer.succeed(
+    PasswordHasher,
+    PasswordHasher.of({
+      hash: (password) => Effect.sleep(hashTime).pipe(Effect.as(Redacted.make(`hashed:${Redacted.value(password)}`))),
+      verify: (password, hash) =>
+        Effect.sleep(hashTime).pipe(Effect.as(Redacted.value(hash) === `hashed:${Redacted.value(password)}`))
+    })
+  )
 
-const Signer = Layer.succeed(TokenSigner, TokenSigner.of({ sign: () => Effect.succeed("a-token"), verify: () => Effect.die("not used") }))
+const Signer = Layer.succeed(
+  TokenSigner,
+  TokenSigner.of({ sign: () => Effect.succeed("a-token"), verify: () => Effect.die("not used") })
+)
 
 /** The use-case on a fresh in-memory store, which is provided too, for the tests to look at. */
 const authService = (hashTime = 0) => ({
@@ -156,7 +171,11 @@ describe("Login throttling", () => {
   it.effect("concurrent attempts are admitted one at a time: a burst gets the free failures, not more", () => {
     const { layer } = authService(100)
     return Effect.gen(function*() {
-      const burst = yield* Effect.forkChild(Effect.all(Array.from({ length: 12 }, (_, i) => login("admin", `guess-${i}`, attacker)), { concurrency: "unbounded" }))
+      const burst = yield* Effect.forkChild(
+        Effect.all(Array.from({ length: 12 }, (_, i) => login("admin", `guess-${i}`, attacker)), {
+          concurrency: "unbounded"
+        })
+      )
       yield* wait(1)
       const answers = yield* Fiber.join(burst)
       expect(answers.filter((answer) => answer === "401")).toHaveLength(5)
@@ -176,7 +195,9 @@ describe("Login throttling", () => {
   it.effect("the name counts whatever its case", () => {
     const { layer } = authService()
     return Effect.gen(function*() {
-      for (const name of ["admin", "Admin", "ADMIN", "aDmin", "admiN"]) expect(yield* login(name, "wrong", attacker)).toBe("401")
+      for (const name of ["admin", "Admin", "ADMIN", "aDmin", "admiN"]) {
+        expect(yield* login(name, "wrong", attacker)).toBe("401")
+      }
       expect(yield* login("AdMiN", "wrong", attacker)).toBe("429 retry after 1 s")
     }).pipe(Effect.provide(layer))
   })

@@ -18,7 +18,9 @@ describe("isUnavailable", () => {
 
   it("recognises it as the defect a port dies with", () => {
     const exit = Effect.runSyncExit(Effect.die(new StoreUnavailable({ cause: new Error("cut") })))
-    const defects = Exit.isFailure(exit) ? exit.cause.reasons.filter(Cause.isDieReason).map((reason) => reason.defect) : []
+    const defects = Exit.isFailure(exit)
+      ? exit.cause.reasons.filter(Cause.isDieReason).map((reason) => reason.defect)
+      : []
     expect(defects.some(isUnavailable)).toBe(true)
   })
 

@@ -34,12 +34,14 @@ describe("supplied ids (CONTRACT.md \"Identifiers\")", () => {
     expect(Limits.maxGeneratedId - Limits.maxSuppliedId).toBeGreaterThan(2 ** 52)
   })
 
-  for (const [kind, schema] of [
-    ["athlete", SuppliedAthleteId],
-    ["coach", SuppliedCoachId],
-    ["admin", SuppliedAdminId],
-    ["session", SuppliedSessionId]
-  ] as const) {
+  for (
+    const [kind, schema] of [
+      ["athlete", SuppliedAthleteId],
+      ["coach", SuppliedCoachId],
+      ["admin", SuppliedAdminId],
+      ["session", SuppliedSessionId]
+    ] as const
+  ) {
     it(`a supplied ${kind} id is an id of 1 to 2^31-1`, () => {
       const is = Schema.is(schema)
       for (const id of [1, 7, Limits.maxSuppliedId]) expect(is(id), String(id)).toBe(true)
@@ -54,7 +56,18 @@ describe("supplied ids (CONTRACT.md \"Identifiers\")", () => {
       const exit = Schema.decodeUnknownExit(schema as Schema.Codec<unknown, unknown>)(input)
       return Exit.isFailure(exit) ? String(exit.cause) : "accepted"
     }
-    const empty = { name: null, categorie: null, niveau: null, isRecurrent: null, creneau: null, duree: null, groupe: null, coachId: null, athleteIds: [], activiteIds: [] }
+    const empty = {
+      name: null,
+      categorie: null,
+      niveau: null,
+      isRecurrent: null,
+      creneau: null,
+      duree: null,
+      groupe: null,
+      coachId: null,
+      athleteIds: [],
+      activiteIds: []
+    }
     for (const schema of [AthleteCreate, CoachCreate, AdminCreate, SessionCreate]) {
       expect(refusal(schema, { ...empty, id: Limits.maxSuppliedId }), schema.identifier).toBe("accepted")
       for (const id of [Limits.maxSuppliedId + 1, Limits.maxGeneratedId]) {

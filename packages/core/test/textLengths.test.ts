@@ -24,7 +24,9 @@ describe("text lengths, in code points", () => {
   })
 
   it("keeps the messages a length check gave", () => {
-    expect(() => Schema.decodeUnknownSync(ShortText)("a".repeat(201))).toThrow("Expected a value with a length of at most 200")
+    expect(() => Schema.decodeUnknownSync(ShortText)("a".repeat(201))).toThrow(
+      "Expected a value with a length of at most 200"
+    )
     expect(() => Schema.decodeUnknownSync(Password)("short")).toThrow("Expected a value with a length of at least 8")
   })
 })
@@ -34,7 +36,10 @@ describe("the role on input", () => {
     expect(Schema.decodeUnknownSync(RoleFromAnyCase)("coach")).toBe("COACH")
     expect(Schema.is(Schema.toEncoded(RoleFromAnyCase))("Owner")).toBe(false)
     // The enum comes as a check, an `allOf` member beside the string (the OpenAPI document merges it).
-    const schema = Schema.toJsonSchemaDocument(RoleFromAnyCase).schema as { type?: string; allOf?: Array<{ enum?: unknown }> }
+    const schema = Schema.toJsonSchemaDocument(RoleFromAnyCase).schema as {
+      type?: string
+      allOf?: Array<{ enum?: unknown }>
+    }
     expect(schema.type).toBe("string")
     expect(schema.allOf).toEqual([{ enum: ["ADMIN", "COACH", "ATHLETE"] }])
   })

@@ -22,7 +22,8 @@ const examples = [
 const text = (path: string) => readFile(new URL(path, import.meta.url), "utf8")
 
 /** The README's ```ts blocks, without their fences. */
-const typeScriptBlocks = (markdown: string) => [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gmu)].map((match) => match[1])
+const typeScriptBlocks = (markdown: string) =>
+  [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gmu)].map((match) => match[1])
 
 afterEach(() => {
   vi.restoreAllMocks()

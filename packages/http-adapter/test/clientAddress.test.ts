@@ -27,7 +27,9 @@ describe("the client address of a login", () => {
     expect(resolveClientAddress("::ffff:198.51.100.7", undefined, none)).toBe("198.51.100.7")
     expect(resolveClientAddress("::ffff:127.0.0.1", "203.0.113.7", local)).toBe("203.0.113.7")
     expect(resolveClientAddress("::ffff:127.0.0.1", "::ffff:203.0.113.7", local)).toBe("203.0.113.7")
-    expect(resolveClientAddress("::ffff:127.0.0.1", "203.0.113.7", trustingProxies(["::ffff:127.0.0.1"]))).toBe("203.0.113.7")
+    expect(resolveClientAddress("::ffff:127.0.0.1", "203.0.113.7", trustingProxies(["::ffff:127.0.0.1"]))).toBe(
+      "203.0.113.7"
+    )
   })
 
   it("spells an IPv6 address one way only", () => {

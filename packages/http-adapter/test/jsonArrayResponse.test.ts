@@ -31,7 +31,8 @@ const answer = <A, E>(items: Stream.Stream<A, E>, toJson: (a: A) => unknown = (a
 describe("a JSON array answered while it is read", () => {
   it.effect("is the same JSON as the whole list, across many batches", () =>
     Effect.gen(function*() {
-      const batches = Array.from({ length: 7 }, (_, b) => Array.from({ length: 300 }, (_, i) => ({ id: b * 300 + i, name: `s"${i}é` })))
+      const batches = Array.from({ length: 7 }, (_, b) =>
+        Array.from({ length: 300 }, (_, i) => ({ id: b * 300 + i, name: `s"${i}é` })))
       const exit = yield* answer(Stream.fromArrays(...batches), (s) => ({ ...s, extra: null }))
       const { body, response } = yield* exit
       expect(response.status).toBe(200)

@@ -56,7 +56,8 @@ describe("the path-id codec (every :id of the contract)", () => {
   })
 
   it("answers no read the fast path would not: the fast path takes none of the other spellings", () => {
-    const request = (url: string) => ({ method: "GET", httpVersionMajor: 1, headers: {}, url }) as unknown as IncomingMessage
+    const request = (url: string) =>
+      ({ method: "GET", httpVersionMajor: 1, headers: {}, url }) as unknown as IncomingMessage
     for (const text of otherSpellings) {
       const taken = plainReadPath(request(`/session/${encodeURI(text)}`))
       if (taken !== undefined) expect(Exit.isFailure(decode({ id: taken.id })), `fast path took ${taken.id}`).toBe(true)
@@ -75,6 +76,8 @@ describe("the path-id codec (every :id of the contract)", () => {
       )
     )
     expect(schemas.length).toBe(25)
-    for (const schema of schemas) expect(schema).toEqual({ type: "integer", minimum: 1, maximum: Limits.maxGeneratedId })
+    for (const schema of schemas) {
+      expect(schema).toEqual({ type: "integer", minimum: 1, maximum: Limits.maxGeneratedId })
+    }
   })
 })

@@ -1,5 +1,10 @@
 export { DatabaseSharing } from "./database/DatabaseSharing.ts"
-export { EmbeddedPostgres, type EmbeddedPostgresOptions, embeddedDataDir, inMemory } from "./database/EmbeddedPostgres.ts"
+export {
+  EmbeddedPostgres,
+  type EmbeddedPostgresOptions,
+  embeddedDataDir,
+  inMemory
+} from "./database/EmbeddedPostgres.ts"
 export { migrated, MigrationsLive } from "./database/MigrationsLive.ts"
 export { pingDatabase } from "./database/pingDatabase.ts"
 export { PostgresServer, type PostgresServerOptions } from "./database/PostgresServer.ts"
@@ -8,7 +13,8 @@ export { ActivityRepositoryLive } from "./repositories/ActivityRepositoryLive.ts
 export { AdminRepositoryLive } from "./repositories/AdminRepositoryLive.ts"
 export { AthleteRepositoryLive } from "./repositories/AthleteRepositoryLive.ts"
 export { CoachRepositoryLive } from "./repositories/CoachRepositoryLive.ts"
-export { CredentialsCache, CredentialsCacheLive, credentialsTtlMillis } from "./repositories/credentialsCache.ts"
+export { CredentialsCache, CredentialsCacheLive } from "./repositories/credentialsCache.ts"
+export { credentialsTtlMillis } from "./repositories/credentialsMemory.ts"
 export { credentialsChannel } from "./repositories/credentialsListener.ts"
 export { IdempotencyKeysLive } from "./repositories/IdempotencyKeysLive.ts"
 export { LoginAttemptsLive } from "./repositories/LoginAttemptsLive.ts"

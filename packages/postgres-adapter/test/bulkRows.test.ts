@@ -16,7 +16,14 @@ const sessionRow = {
   activiteIds: []
 }
 
-const activityRow = { id: 12n, name: "Sprints", theme: null, duree: 20n, dataActivite: ["cones", "stopwatch"], sessionId: 7n }
+const activityRow = {
+  id: 12n,
+  name: "Sprints",
+  theme: null,
+  duree: 20n,
+  dataActivite: ["cones", "stopwatch"],
+  sessionId: 7n
+}
 
 const taskRow = { id: "3f0c2b9e-5d4a-4c1e-9f7a-2b8c6d1e0a11", title: "Chalk", description: "", createdAt: new Date(0) }
 

@@ -133,7 +133,11 @@ describe.skipIf(!serverAvailable)("Credentials cache across two instances [Postg
         const athleteId = Option.getOrThrow((yield* read(b, user.id)).credentials).user.athleteId!
         expect((yield* read(b, user.id)).statements).toBe(0)
         yield* Context.get(a, AthleteRepository).delete(athleteId)
-        const unlinkedSeenMs = yield* seenWithin(b, user.id, (found) => Option.getOrUndefined(found)?.user.athleteId === null)
+        const unlinkedSeenMs = yield* seenWithin(
+          b,
+          user.id,
+          (found) => Option.getOrUndefined(found)?.user.athleteId === null
+        )
         expect(unlinkedSeenMs).toBeLessThanOrEqual(notificationBoundMs)
 
         expect((yield* read(b, user.id)).statements).toBe(0)
@@ -141,7 +145,9 @@ describe.skipIf(!serverAvailable)("Credentials cache across two instances [Postg
         const deleteSeenMs = yield* seenWithin(b, user.id, Option.isNone)
         expect(deleteSeenMs).toBeLessThanOrEqual(notificationBoundMs)
         yield* Effect.logInfo(
-          `[credentials] seen on B after: role ${roleSeenMs.toFixed(1)} ms, revocation ${revocationSeenMs.toFixed(1)} ms, ` +
+          `[credentials] seen on B after: role ${roleSeenMs.toFixed(1)} ms, revocation ${
+            revocationSeenMs.toFixed(1)
+          } ms, ` +
             `unlink ${unlinkedSeenMs.toFixed(1)} ms, delete ${deleteSeenMs.toFixed(1)} ms`
         )
       }))
@@ -187,7 +193,9 @@ describe.skipIf(!serverAvailable)("Credentials cache across two instances [Postg
 
         // And it hears A again.
         yield* users(a).update(user.id, { role: "COACH", link: "create" })
-        expect(yield* seenWithin(b, user.id, (found) => roleOf(found) === "COACH")).toBeLessThanOrEqual(notificationBoundMs)
+        expect(yield* seenWithin(b, user.id, (found) => roleOf(found) === "COACH")).toBeLessThanOrEqual(
+          notificationBoundMs
+        )
       }))
   })
 })

@@ -34,29 +34,35 @@ const appliedMigrations = Effect.gen(function*() {
 // `it.live`: the pool and the socket server need the real clock.
 describe("Database layers", () => {
   // Which of the two a server uses, from its configuration, is the server's (apps/server, Database.ts).
-  it.live("embedded PostgreSQL in a data directory's own folder (created when missing), migrated, kept across restarts", () =>
-    Effect.gen(function*() {
-      const parent = mkdtempSync(join(tmpdir(), "club-data-"))
-      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(parent, { recursive: true, force: true })))
-      const dataDir = join(parent, "not-yet-there")
-      const app = RepositoriesLive.pipe(Layer.provideMerge(migrated(EmbeddedPostgres({ dataDir: embeddedDataDir(dataDir) }))))
+  it.live(
+    "embedded PostgreSQL in a data directory's own folder (created when missing), migrated, kept across restarts",
+    () =>
+      Effect.gen(function*() {
+        const parent = mkdtempSync(join(tmpdir(), "club-data-"))
+        yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(parent, { recursive: true, force: true })))
+        const dataDir = join(parent, "not-yet-there")
+        const app = RepositoriesLive.pipe(
+          Layer.provideMerge(migrated(EmbeddedPostgres({ dataDir: embeddedDataDir(dataDir) })))
+        )
 
-      const coach = yield* Effect.gen(function*() {
-        expect(yield* serverVersion).toContain("PGlite")
-        expect(yield* appliedMigrations).toBe(9)
-        yield* pingDatabase
-        return yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "persisted" }))
-      }).pipe(Effect.provide(app))
+        const coach = yield* Effect.gen(function*() {
+          expect(yield* serverVersion).toContain("PGlite")
+          expect(yield* appliedMigrations).toBe(9)
+          yield* pingDatabase
+          return yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "persisted" }))
+        }).pipe(Effect.provide(app))
 
-      expect(existsSync(join(dataDir, "postgres", "PG_VERSION"))).toBe(true)
+        expect(existsSync(join(dataDir, "postgres", "PG_VERSION"))).toBe(true)
 
-      // A second start on the same folder finds the data, and nothing left to migrate.
-      const reopened = yield* Effect.gen(function*() {
-        expect(yield* appliedMigrations).toBe(9)
-        return yield* (yield* CoachRepository).findById(coach.id)
-      }).pipe(Effect.provide(app))
-      expect(reopened).toEqual(Option.some(coach))
-    }), 120_000)
+        // A second start on the same folder finds the data, and nothing left to migrate.
+        const reopened = yield* Effect.gen(function*() {
+          expect(yield* appliedMigrations).toBe(9)
+          return yield* (yield* CoachRepository).findById(coach.id)
+        }).pipe(Effect.provide(app))
+        expect(reopened).toEqual(Option.some(coach))
+      }),
+    120_000
+  )
 
   it("a data directory's embedded database is its folder `postgres`; memory:// stays in memory", () => {
     expect(embeddedDataDir(inMemory)).toBe("memory://")
@@ -70,22 +76,25 @@ describe("Database layers", () => {
       expect(version).not.toContain("PGlite")
     }))
 
-  it.live.skipIf(!serverAvailable)("a temporary server database is migrated, then dropped on release", () =>
-    Effect.gen(function*() {
-      const name = yield* Effect.gen(function*() {
-        expect(yield* appliedMigrations).toBe(9)
-        const sql = yield* SqlClient.SqlClient
-        const [row] = yield* sql<{ name: string }>`SELECT current_database() AS name`
-        return row!.name
-      }).pipe(Effect.provide(TemporaryServerDatabase(serverUrl!)))
-      expect(name).toMatch(/^club_test_[0-9a-f]{12}$/u)
+  it.live.skipIf(!serverAvailable)(
+    "a temporary server database is migrated, then dropped on release",
+    () =>
+      Effect.gen(function*() {
+        const name = yield* Effect.gen(function*() {
+          expect(yield* appliedMigrations).toBe(9)
+          const sql = yield* SqlClient.SqlClient
+          const [row] = yield* sql<{ name: string }>`SELECT current_database() AS name`
+          return row!.name
+        }).pipe(Effect.provide(TemporaryServerDatabase(serverUrl!)))
+        expect(name).toMatch(/^club_test_[0-9a-f]{12}$/u)
 
-      const remaining = yield* Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        return yield* sql`SELECT 1 FROM pg_database WHERE datname = ${name}`
-      }).pipe(Effect.provide(PostgresServer(Redacted.make(serverUrl!), { maxConnections: 1 })))
-      expect(remaining).toEqual([])
-    }))
+        const remaining = yield* Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          return yield* sql`SELECT 1 FROM pg_database WHERE datname = ${name}`
+        }).pipe(Effect.provide(PostgresServer(Redacted.make(serverUrl!), { maxConnections: 1 })))
+        expect(remaining).toEqual([])
+      })
+  )
 
   it.live("serverAnswers is false, without failing, when nothing listens", () =>
     Effect.gen(function*() {

@@ -13,7 +13,11 @@ onEachDatabaseContract(idempotencyKeysContract)
 const t0 = 1_790_000_000_000
 const minute = 60_000
 const day = 86_400_000
-const created: StoredAnswer = { status: 201, headers: { "content-type": "application/json" }, body: new Uint8Array([123, 125]) }
+const created: StoredAnswer = {
+  status: 201,
+  headers: { "content-type": "application/json" },
+  body: new Uint8Array([123, 125])
+}
 
 const attemptOf = (claim: Claim): string => {
   if (claim._tag !== "Claimed") throw new Error(`not claimed: ${JSON.stringify(claim)}`)
@@ -35,7 +39,9 @@ onEachDatabase("IdempotencyKeys: statements", (it) => {
       const released = yield* countStatements(keys.release(request, attemptOf(fresh.result)))
       expect([fresh, running, takenOver, answered].map((counted) => counted.result._tag))
         .toEqual(["Claimed", "Running", "Claimed", "Answered"])
-      for (const counted of [fresh, running, takenOver, answer, answered, released]) expect(counted.statements).toHaveLength(1)
+      for (const counted of [fresh, running, takenOver, answer, answered, released]) {
+        expect(counted.statements).toHaveLength(1)
+      }
     }))
 
   it.effect("an answer drops a batch of expired keys, the oldest expiry first, so that no answer pays for a long backlog", () =>
@@ -44,7 +50,9 @@ onEachDatabase("IdempotencyKeys: statements", (it) => {
       const keys = yield* IdempotencyKeys
       const backlog = expiredDroppedPerAnswer + 50
       yield* sql`INSERT INTO idempotency_keys (user_id, key, fingerprint, attempt, claimed_at_ms, expires_at_ms)
-        SELECT 1, 'backlog-' || n, 'f', 'old-' || n, ${BigInt(t0)}, ${BigInt(t0)} + n FROM generate_series(1, ${backlog}) AS n`
+        SELECT 1, 'backlog-' || n, 'f', 'old-' || n, ${BigInt(t0)}, ${
+        BigInt(t0)
+      } + n FROM generate_series(1, ${backlog}) AS n`
       const request = { caller: 1 as UserId, key: "answered", fingerprint: "f" }
       const attempt = attemptOf(yield* keys.claim(request, t0 + day, t0 + 2 * day, t0))
       yield* keys.answer(request, attempt, created, t0 + day)

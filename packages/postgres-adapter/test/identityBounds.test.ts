@@ -16,7 +16,9 @@ const Counts = Schema.Array(Schema.Struct({ count: Schema.Int }))
 const countOf = (table: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const [row] = yield* Schema.decodeUnknownEffect(Counts)(yield* sql`SELECT count(*)::int AS count FROM ${sql(table)}`)
+    const [row] = yield* Schema.decodeUnknownEffect(Counts)(
+      yield* sql`SELECT count(*)::int AS count FROM ${sql(table)}`
+    )
     return row!.count
   })
 
@@ -24,8 +26,11 @@ const countOf = (table: string) =>
 const tableOf: Record<string, string> = { Athlete: "athletes", Coach: "coaches", Admin: "admins", Session: "sessions" }
 
 /** The create of each such kind, with its table; `null` lets the database generate the id. */
-const createsOf = Effect.map(suppliedIdKinds, (kinds) =>
-  kinds.map((kind) => ({ table: tableOf[kind.entity]!, create: (id: number | null) => kind.create(id, "a") })))
+const createsOf = Effect.map(
+  suppliedIdKinds,
+  (kinds) =>
+    kinds.map((kind) => ({ table: tableOf[kind.entity]!, create: (id: number | null) => kind.create(id, "a") }))
+)
 
 onEachDatabase("Identity bounds", (it) => {
   it.effect("every identity column stops at 2^53-1", () =>
@@ -123,7 +128,10 @@ onEachDatabase("Migration 0008 on a database the old rule broke", (it) => {
         [7, "lost two"],
         [9007199254740991, "supplied at the top"]
       ])
-      expect((yield* (yield* CoachRepository).list()).map((coach) => [coach.id, coach.name])).toEqual([[1, "lost coach"]])
+      expect((yield* (yield* CoachRepository).list()).map((coach) => [coach.id, coach.name])).toEqual([[
+        1,
+        "lost coach"
+      ]])
       const session = Option.getOrThrow(yield* (yield* SessionRepository).findById(SessionId.make(3)))
       expect(session).toMatchObject({ coachId: 1, athleteIds: [6] })
       expect(Option.getOrThrow(yield* (yield* UserRepository).findCredentialsByName("linked")).user.athleteId).toBe(7)

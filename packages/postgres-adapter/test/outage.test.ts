@@ -25,7 +25,8 @@ describe("isOutage: which SQL errors mean the database cannot be reached now", (
 
   it("leaves every other failure a defect: bugs, constraint violations, and what is not a SQL error", () => {
     expect(isOutage(sqlError(new SqlError.SqlSyntaxError(withState("42601"))))).toBe(false)
-    expect(isOutage(sqlError(new SqlError.UniqueViolation({ ...withState("23505"), constraint: "users_name_key" })))).toBe(false)
+    expect(isOutage(sqlError(new SqlError.UniqueViolation({ ...withState("23505"), constraint: "users_name_key" }))))
+      .toBe(false)
     expect(isOutage(sqlError(new SqlError.UnknownError(withState("XX000"))))).toBe(false)
     expect(isOutage(sqlError(new SqlError.UnknownError(props)))).toBe(false)
     expect(isOutage(new Error("ECONNREFUSED"))).toBe(false)
@@ -59,7 +60,9 @@ describe("the defect a port dies with", () => {
     expect(Schema.isSchemaError(defectOf(undecodable))).toBe(true)
 
     const refused = Effect.runSyncExit(dieOnInfrastructureError(Effect.fail("refused" as const)))
-    expect(Exit.isFailure(refused) ? Option.getOrUndefined(Cause.findErrorOption(refused.cause)) : undefined).toBe("refused")
+    expect(Exit.isFailure(refused) ? Option.getOrUndefined(Cause.findErrorOption(refused.cause)) : undefined).toBe(
+      "refused"
+    )
   })
 
   it("dieOnInfrastructureError: a SQL error the SQL client died with (a rollback on a connection gone) is classified too", () => {

@@ -17,7 +17,9 @@ const folder = () => {
 
 /** Another process writing files through temporary ones in `path`, as a server writes its token secret, until killed. */
 const churn = (path: string) =>
-  spawn(process.execPath, ["-e", `
+  spawn(process.execPath, [
+    "-e",
+    `
     const { writeFileSync, renameSync } = require("node:fs")
     const { join } = require("node:path")
     for (let i = 0; ; i++) {
@@ -25,7 +27,8 @@ const churn = (path: string) =>
       writeFileSync(temporary, "x", { mode: 0o644 })
       renameSync(temporary, join(${JSON.stringify(path)}, "secret"))
     }
-  `], { stdio: "ignore" })
+  `
+  ], { stdio: "ignore" })
 
 describe("owner-only folders", () => {
   it("makes a folder and what it holds private to its owner", async () => {

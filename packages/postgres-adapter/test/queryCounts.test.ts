@@ -41,11 +41,17 @@ const seedActivities = (count: number, sessionId: number) =>
 
 /** The login use-case on this adapter's ports; the fixtures' hash of a user's password is `hash-of-<password>`. */
 const AuthOnTheseRepositories = AuthService.layer.pipe(Layer.provide(Layer.mergeAll(
-  Layer.succeed(PasswordHasher, PasswordHasher.of({
-    hash: (password) => Effect.succeed(Redacted.make(`hash-of-${Redacted.value(password)}`)),
-    verify: (password, hash) => Effect.succeed(Redacted.value(hash) === `hash-of-${Redacted.value(password)}`)
-  })),
-  Layer.succeed(TokenSigner, TokenSigner.of({ sign: () => Effect.succeed("a-token"), verify: () => Effect.die("not used") }))
+  Layer.succeed(
+    PasswordHasher,
+    PasswordHasher.of({
+      hash: (password) => Effect.succeed(Redacted.make(`hash-of-${Redacted.value(password)}`)),
+      verify: (password, hash) => Effect.succeed(Redacted.value(hash) === `hash-of-${Redacted.value(password)}`)
+    })
+  ),
+  Layer.succeed(
+    TokenSigner,
+    TokenSigner.of({ sign: () => Effect.succeed("a-token"), verify: () => Effect.die("not used") })
+  )
 )))
 
 onEachDatabase("Query counts", (it) => {
@@ -57,14 +63,18 @@ onEachDatabase("Query counts", (it) => {
       )
       const holding = yield* sessions.create(newSession({ name: "holding" }))
       const activity = yield* (yield* ActivityRepository).create(newActivity(holding.id, "solo"))
-      const small = yield* sessions.create(newSession({ name: "small", athleteIds: [athlete.id], activiteIds: [activity.id] }))
+      const small = yield* sessions.create(
+        newSession({ name: "small", athleteIds: [athlete.id], activiteIds: [activity.id] })
+      )
 
       const smallRead = yield* countStatements(sessions.findById(small.id))
       const smallList = yield* countStatements(sessions.list())
 
       const manyAthletes = yield* seedAthletes(500)
       const manyActivities = yield* seedActivities(500, holding.id)
-      const large = yield* sessions.create(newSession({ name: "large", athleteIds: manyAthletes, activiteIds: manyActivities }))
+      const large = yield* sessions.create(
+        newSession({ name: "large", athleteIds: manyAthletes, activiteIds: manyActivities })
+      )
 
       const largeRead = yield* countStatements(sessions.findById(large.id))
       const largeList = yield* countStatements(sessions.list())
@@ -84,10 +94,12 @@ onEachDatabase("Query counts", (it) => {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const sessions = yield* SessionRepository
-      yield* sql`INSERT INTO sessions (name) SELECT 'paged ' || n FROM generate_series(1, ${2 * sessionsPerPage + 10}) AS n`
+      yield* sql`INSERT INTO sessions (name) SELECT 'paged ' || n FROM generate_series(1, ${
+        2 * sessionsPerPage + 10
+      }) AS n`
       const total = (yield* sessions.list()).length
       const listed = yield* countStatements(sessions.list())
-      expect(listed.result.map((session) => session.id)).toEqual([...listed.result.map((s) => s.id)].sort((a, b) => a - b))
+      expect(listed.result.map((session) => session.id)).toEqual(listed.result.map((s) => s.id).sort((a, b) => a - b))
       expect(new Set(listed.result.map((session) => session.id)).size).toBe(total)
       // The last page is the one shorter than a page (possibly empty).
       expect(listed.statements).toHaveLength(Math.floor(total / sessionsPerPage) + 1)
@@ -121,7 +133,9 @@ onEachDatabase("Query counts", (it) => {
     Effect.gen(function*() {
       yield* (yield* UserRepository).create(newUser("counted-login", "COACH"))
       const login = (password: string) =>
-        AuthService.use((auth) => auth.login({ name: "counted-login", password: Redacted.make(password), clientAddress: "192.0.2.1" })).pipe(
+        AuthService.use((auth) =>
+          auth.login({ name: "counted-login", password: Redacted.make(password), clientAddress: "192.0.2.1" })
+        ).pipe(
           Effect.as("ok"),
           Effect.catchTags({ Unauthenticated: () => Effect.succeed("401"), RateLimited: () => Effect.succeed("429") })
         )

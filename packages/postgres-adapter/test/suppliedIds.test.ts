@@ -19,8 +19,12 @@ onEachDatabase("Supplied ids: the identity sequence", (it) => {
       const next = sequence!.next
       yield* sql`INSERT INTO athletes (id, name) VALUES (${next}, 'sneaky'), (${next + 1}, 'sneaky too')`
 
-      const generated = yield* athletes.create(new AthleteCreate({ id: null, name: "after the sneaky ones", categorie: null, niveau: null }))
+      const generated = yield* athletes.create(
+        new AthleteCreate({ id: null, name: "after the sneaky ones", categorie: null, niveau: null })
+      )
       expect(generated.id).toBe(next + 2)
-      expect(Option.map(yield* athletes.findById(AthleteId.make(next)), (athlete) => athlete.name)).toEqual(Option.some("sneaky"))
+      expect(Option.map(yield* athletes.findById(AthleteId.make(next)), (athlete) => athlete.name)).toEqual(
+        Option.some("sneaky")
+      )
     }))
 })

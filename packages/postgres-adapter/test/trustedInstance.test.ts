@@ -3,7 +3,12 @@ import { describe, expect, it } from "@effect/vitest"
 import { Equal, Hash, Schema } from "effect"
 import { trustedInstance } from "../src/rows/trustedInstance.ts"
 
-const task = { id: "0b0f1f6e-8a55-4a53-9a4e-1f1f1f1f1f1f" as TaskId, title: "Wax skis", description: "", createdAt: new Date(0) }
+const task = {
+  id: "0b0f1f6e-8a55-4a53-9a4e-1f1f1f1f1f1f" as TaskId,
+  title: "Wax skis",
+  description: "",
+  createdAt: new Date(0)
+}
 const session = {
   id: 7 as SessionId,
   name: "Track",

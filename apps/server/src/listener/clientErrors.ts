@@ -23,16 +23,19 @@ const clientGone = (code: string | undefined) => code === "ECONNRESET" || code =
  * client is still sending (the rest of a 20 KiB header) makes the kernel answer with a reset, and
  * the client may never read the status.
  */
-export const answerClientError = (closeGently: (socket: Net.Socket) => void, busy: (socket: Net.Socket) => boolean) =>
-(error: Error & { readonly code?: string }, socket: Net.Socket): void => {
-  if (clientGone(error.code)) return void socket.destroy()
-  if (socket.writable && !busy(socket)) {
-    const status = statusOf(error.code)
-    // No request was read, so no id could be taken from it: a new one, as every answer has.
-    const requestId = randomUUID()
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\nX-Request-Id: ${requestId}\r\n\r\n`
-    )
+export const answerClientError =
+  (closeGently: (socket: Net.Socket) => void, busy: (socket: Net.Socket) => boolean) =>
+  (error: Error & { readonly code?: string }, socket: Net.Socket): void => {
+    if (clientGone(error.code)) return void socket.destroy()
+    if (socket.writable && !busy(socket)) {
+      const status = statusOf(error.code)
+      // No request was read, so no id could be taken from it: a new one, as every answer has.
+      const requestId = randomUUID()
+      socket.write(
+        `HTTP/1.1 ${status} ${
+          STATUS_CODES[status]
+        }\r\nConnection: close\r\nContent-Length: 0\r\nX-Request-Id: ${requestId}\r\n\r\n`
+      )
+    }
+    closeGently(socket)
   }
-  closeGently(socket)
-}

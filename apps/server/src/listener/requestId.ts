@@ -14,7 +14,8 @@ export const requestIdHeader = "x-request-id"
  */
 const saneRequestId = /^[A-Za-z0-9._:-]{1,128}$/u
 
-export const isSaneRequestId = (value: unknown): value is string => typeof value === "string" && saneRequestId.test(value)
+export const isSaneRequestId = (value: unknown): value is string =>
+  typeof value === "string" && saneRequestId.test(value)
 
 /**
  * Gives the request its id, before anything serves it: the one it carries when sane (a proxy or

@@ -18,22 +18,23 @@ export const isScrape = (request: Listener.NodeRequest): boolean => {
 }
 
 /** Answers a scrape with the exposition; never cached (the listener's `Cache-Control: no-store` stays). */
-export const answerScrape = (metrics: ServerMetrics) => (request: Listener.NodeRequest, response: Listener.NodeResponse) => {
-  metrics.render().then(
-    (body) => {
-      ;(response as Http.ServerResponse).writeHead(200, {
-        "content-type": metrics.contentType,
-        "content-length": Buffer.byteLength(body)
-      })
-      if (request.method === "HEAD") response.end()
-      else response.end(body)
-    },
-    () => {
-      if (!response.headersSent) (response as Http.ServerResponse).writeHead(500)
-      response.end()
-    }
-  )
-}
+export const answerScrape =
+  (metrics: ServerMetrics) => (request: Listener.NodeRequest, response: Listener.NodeResponse) => {
+    metrics.render().then(
+      (body) => {
+        ;(response as Http.ServerResponse).writeHead(200, {
+          "content-type": metrics.contentType,
+          "content-length": Buffer.byteLength(body)
+        })
+        if (request.method === "HEAD") response.end()
+        else response.end(body)
+      },
+      () => {
+        if (!response.headersSent) (response as Http.ServerResponse).writeHead(500)
+        response.end()
+      }
+    )
+  }
 
 /** `/metrics` alone, on a port of its own (METRICS_PORT), closed with the server. */
 const serveOnOwnPort = (settings: MetricsSettings & { readonly port: number }, metrics: ServerMetrics) =>
@@ -57,7 +58,9 @@ const serveOnOwnPort = (settings: MetricsSettings & { readonly port: number }, m
   ).pipe(
     Effect.tap((server) => {
       const { address, port } = server.address() as Net.AddressInfo
-      return Effect.logInfo(`Metrics on http://${address.includes(":") ? `[${address}]` : address}:${port}${metricsPath}`).pipe(
+      return Effect.logInfo(
+        `Metrics on http://${address.includes(":") ? `[${address}]` : address}:${port}${metricsPath}`
+      ).pipe(
         Effect.annotateLogs({ event: "metrics-listening", host: address, port })
       )
     })
@@ -68,26 +71,28 @@ const serveOnOwnPort = (settings: MetricsSettings & { readonly port: number }, m
  * on the service's port, or only on METRICS_PORT when that is set. METRICS=off: nothing is measured
  * or served (`/metrics` is then an unknown path like any other).
  */
-export const MetricsLive: Layer.Layer<never, Error, AppConfig> = Layer.unwrap(AppConfig.useSync(({ metrics: settings }) => {
-  if (!settings.enabled) return Layer.empty
-  return Layer.effect(
-    Listener.Metrics,
-    Effect.gen(function*() {
-      const client = yield* Effect.serviceOption(PgClient.PgClient)
-      const metrics = makeServerMetrics(
-        makeRouteClassifier(routerConfig),
-        Option.getOrUndefined(Option.flatMapNullishOr(client, (client) => client.poolStats))
-      )
-      const { port } = settings
-      if (port !== undefined) {
-        yield* serveOnOwnPort({ ...settings, port }, metrics)
-        return { scrape: () => false, observe: metrics.observe }
-      }
-      const answer = answerScrape(metrics)
-      return {
-        scrape: (request, response) => isScrape(request) && (answer(request, response), true),
-        observe: metrics.observe
-      } satisfies Listener.RequestMetrics
-    })
-  )
-}))
+export const MetricsLive: Layer.Layer<never, Error, AppConfig> = Layer.unwrap(
+  AppConfig.useSync(({ metrics: settings }) => {
+    if (!settings.enabled) return Layer.empty
+    return Layer.effect(
+      Listener.Metrics,
+      Effect.gen(function*() {
+        const client = yield* Effect.serviceOption(PgClient.PgClient)
+        const metrics = makeServerMetrics(
+          makeRouteClassifier(routerConfig),
+          Option.getOrUndefined(Option.flatMapNullishOr(client, (client) => client.poolStats))
+        )
+        const { port } = settings
+        if (port !== undefined) {
+          yield* serveOnOwnPort({ ...settings, port }, metrics)
+          return { scrape: () => false, observe: metrics.observe }
+        }
+        const answer = answerScrape(metrics)
+        return {
+          scrape: (request, response) => isScrape(request) && (answer(request, response), true),
+          observe: metrics.observe
+        } satisfies Listener.RequestMetrics
+      })
+    )
+  })
+)

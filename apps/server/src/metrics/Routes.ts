@@ -46,7 +46,10 @@ const unknownRpc = "unknown"
  */
 export const makeRouteClassifier = (options: { readonly maxParamLength: number; readonly caseSensitive: boolean }) => {
   const router = FindMyWay.make<string>({ ...options, ignoreTrailingSlash: false, ignoreDuplicateSlashes: false })
-  const methodsByTemplate = new Map<string, Set<string>>([["/openapi.json", new Set(["GET"])], ["/docs", new Set(["GET"])]])
+  const methodsByTemplate = new Map<string, Set<string>>([["/openapi.json", new Set(["GET"])], [
+    "/docs",
+    new Set(["GET"])
+  ]])
   HttpApi.reflect(ClubApi, {
     onGroup: () => undefined,
     onEndpoint: ({ endpoint }) => {
@@ -62,11 +65,16 @@ export const makeRouteClassifier = (options: { readonly maxParamLength: number; 
       router.on(method, template as FindMyWay.PathInput, templateLabel(template))
     }
   }
-  const rpcMethods = new Map<string, { readonly service: string; readonly method: string }>(servedServices.flatMap((service) =>
-    service.methods.map((method) => [`/${service.typeName}/${method.name}`, { service: service.typeName, method: method.name }] as const)
-  ))
+  const rpcMethods = new Map<string, { readonly service: string; readonly method: string }>(
+    servedServices.flatMap((service) =>
+      service.methods.map((method) =>
+        [`/${service.typeName}/${method.name}`, { service: service.typeName, method: method.name }] as const
+      )
+    )
+  )
   const servedPrefixes = servedServices.map((service) => `/${service.typeName}/`)
-  const servedServiceOf = (path: string) => servedServices.find((_, index) => path.startsWith(servedPrefixes[index]!))?.typeName
+  const servedServiceOf = (path: string) =>
+    servedServices.find((_, index) => path.startsWith(servedPrefixes[index]!))?.typeName
 
   const restRoute = (method: string, url: string): string => {
     const found = router.find(method, url) ?? (method === "HEAD" ? router.find("GET", url) : undefined)
@@ -98,7 +106,11 @@ export const makeRouteClassifier = (options: { readonly maxParamLength: number; 
           : { service: rpcMethod.service, method: rpcMethod.method, protocol }
       }
     }
-    return { method: methodLabel, route: url === undefined ? unmatchedRoute : restRoute(method ?? "GET", url), rpc: undefined }
+    return {
+      method: methodLabel,
+      route: url === undefined ? unmatchedRoute : restRoute(method ?? "GET", url),
+      rpc: undefined
+    }
   }
 }
 

@@ -55,7 +55,10 @@ const childCache = <Names extends string>(histogram: Histogram<Names>) => {
  * service, method, protocol and code; the database pool's connections; the process (CPU, memory,
  * event loop, GC, handles, as prom-client's default metrics).
  */
-export const makeServerMetrics = (classify: RouteClassifier, poolStats: Effect.Effect<PoolStats> | undefined): ServerMetrics => {
+export const makeServerMetrics = (
+  classify: RouteClassifier,
+  poolStats: Effect.Effect<PoolStats> | undefined
+): ServerMetrics => {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
 
@@ -117,7 +120,9 @@ export const makeServerMetrics = (classify: RouteClassifier, poolStats: Effect.E
     response.once("close", () => {
       const seconds = (performance.now() - start) / 1_000
       http(route.method, route.route, response.headersSent ? String(response.statusCode) : noAnswer).observe(seconds)
-      if (call !== undefined) rpc(call.service, call.method, call.protocol, rpcCode(call, response, answer!)).observe(seconds)
+      if (call !== undefined) {
+        rpc(call.service, call.method, call.protocol, rpcCode(call, response, answer!)).observe(seconds)
+      }
     })
   }
 

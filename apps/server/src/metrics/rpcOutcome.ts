@@ -1,5 +1,9 @@
 import { Code } from "@connectrpc/connect"
-import { codeFromHttpStatus as connectCodeFromHttpStatus, codeFromString, codeToString } from "@connectrpc/connect/protocol-connect"
+import {
+  codeFromHttpStatus as connectCodeFromHttpStatus,
+  codeFromString,
+  codeToString
+} from "@connectrpc/connect/protocol-connect"
 import { codeFromHttpStatus as grpcCodeFromHttpStatus } from "@connectrpc/connect/protocol-grpc"
 import { trailerFlag, trailerParse } from "@connectrpc/connect/protocol-grpc-web"
 import type { NodeResponse } from "../Listener.ts"
@@ -25,7 +29,8 @@ const asBytes = (chunk: Chunk): Uint8Array | undefined =>
 
 type Patchable = Record<"write" | "end" | "addTrailers", (this: unknown, ...args: Array<unknown>) => unknown>
 
-const isChunk = (value: unknown): value is string | Uint8Array => typeof value === "string" || value instanceof Uint8Array
+const isChunk = (value: unknown): value is string | Uint8Array =>
+  typeof value === "string" || value instanceof Uint8Array
 
 /** Wraps the few methods that carry a call's status (body and trailers) so that the last of them is kept. */
 export const recordRpcAnswer = (response: NodeResponse): RpcAnswer => {

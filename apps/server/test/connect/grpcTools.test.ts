@@ -37,18 +37,24 @@ const servedServices = [
 type Status = "UNKNOWN" | "SERVING" | "NOT_SERVING" | "SERVICE_UNKNOWN"
 
 interface HealthClient extends grpc.Client {
-  Check(request: { service: string }, callback: (error: grpc.ServiceError | null, response?: { status: Status }) => void): void
+  Check(
+    request: { service: string },
+    callback: (error: grpc.ServiceError | null, response?: { status: Status }) => void
+  ): void
   Watch(request: { service: string }): grpc.ClientReadableStream<{ status: Status }>
 }
 
 const healthDefinition = protoLoader.loadSync(healthProto, { keepCase: true, enums: String, defaults: true })
-const HealthClientConstructor = (grpc.loadPackageDefinition(healthDefinition)["grpc"] as grpc.GrpcObject)["health"] as grpc.GrpcObject
+const HealthClientConstructor =
+  (grpc.loadPackageDefinition(healthDefinition)["grpc"] as grpc.GrpcObject)["health"] as grpc.GrpcObject
 
 /** grpc-js's health client, with the official proto as the grpc-health-check package ships it. */
 const healthClient = (port: number): HealthClient => {
   const Health = (HealthClientConstructor["v1"] as grpc.GrpcObject)["Health"] as grpc.ServiceClientConstructor
   // Each client its own channel, so that closing one closes its connection (as separate balancers would).
-  return new Health(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { "grpc.use_local_subchannel_pool": 1 }) as unknown as HealthClient
+  return new Health(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
+    "grpc.use_local_subchannel_pool": 1
+  }) as unknown as HealthClient
 }
 
 const check = (client: HealthClient, service: string) =>
@@ -95,7 +101,10 @@ const rawWatch = (session: Http2.ClientHttp2Session): RawWatch => {
       })
     }
     // HealthCheckResponse { status = 1 }: envelope, then field 1 (varint) and the enum's number.
-    stream.on("data", (chunk: Buffer) => resolve((["UNKNOWN", "SERVING", "NOT_SERVING", "SERVICE_UNKNOWN"] as const)[chunk[6] ?? 0]!))
+    stream.on(
+      "data",
+      (chunk: Buffer) => resolve((["UNKNOWN", "SERVING", "NOT_SERVING", "SERVICE_UNKNOWN"] as const)[chunk[6] ?? 0]!)
+    )
     stream.on("close", () => resolve(grpc.status.UNAVAILABLE))
   })
   return { first }
@@ -139,12 +148,23 @@ describe("gRPC tools on the embedded database: reflection, health, status messag
         JSON.stringify({ title: `Reflected (${protocol})`, description: "no proto file" }),
         `${target()}/todo.TodoService/CreateTask`
       ])
-      expect(JSON.parse(stdout)).toMatchObject({ title: `Reflected (${protocol})`, description: "no proto file", success: true })
+      expect(JSON.parse(stdout)).toMatchObject({
+        title: `Reflected (${protocol})`,
+        description: "no proto file",
+        success: true
+      })
     })
   }
 
   it("buf curl --list-methods names every method, and Health/Check answers SERVING without credentials", async () => {
-    const { stdout } = await run(buf, ["curl", "--list-methods", "--protocol", "grpc", "--http2-prior-knowledge", target()])
+    const { stdout } = await run(buf, [
+      "curl",
+      "--list-methods",
+      "--protocol",
+      "grpc",
+      "--http2-prior-knowledge",
+      target()
+    ])
     expect(stdout.trim().split("\n")).toEqual(expect.arrayContaining([
       "grpc.health.v1.Health/Check",
       "grpc.health.v1.Health/Watch",
@@ -152,7 +172,15 @@ describe("gRPC tools on the embedded database: reflection, health, status messag
       "todo.TodoService/ListTasks",
       "todo.TodoService/DeleteTask"
     ]))
-    const health = await run(buf, ["curl", "--protocol", "grpc", "--http2-prior-knowledge", "-d", "{}", `${target()}/grpc.health.v1.Health/Check`])
+    const health = await run(buf, [
+      "curl",
+      "--protocol",
+      "grpc",
+      "--http2-prior-knowledge",
+      "-d",
+      "{}",
+      `${target()}/grpc.health.v1.Health/Check`
+    ])
     expect(JSON.parse(health.stdout)).toEqual({ status: "SERVING" })
   })
 
@@ -194,7 +222,10 @@ describe("gRPC tools on the embedded database: reflection, health, status messag
           (client as unknown as Record<string, Function>)["CreateTask"]!(
             { title: `From reflection ${version}` },
             metadata,
-            (error: grpc.ServiceError | null, response: { id: string; title: string; success: boolean }) => (error ? reject(error) : resolve(response))
+            (
+              error: grpc.ServiceError | null,
+              response: { id: string; title: string; success: boolean }
+            ) => (error ? reject(error) : resolve(response))
           )
         )
         expect(created).toMatchObject({ title: `From reflection ${version}`, success: true })
@@ -202,8 +233,11 @@ describe("gRPC tools on the embedded database: reflection, health, status messag
         client.close()
       }
       const health = await reflection.getDescriptorByFileName("grpc/health/v1/health.proto")
-      const healthPackage = ((health.getPackageObject({})["grpc"] as grpc.GrpcObject)["health"] as grpc.GrpcObject)["v1"] as grpc.GrpcObject
-      expect(Object.keys(healthPackage)).toEqual(expect.arrayContaining(["Health", "HealthCheckRequest", "HealthCheckResponse"]))
+      const healthPackage =
+        ((health.getPackageObject({})["grpc"] as grpc.GrpcObject)["health"] as grpc.GrpcObject)["v1"] as grpc.GrpcObject
+      expect(Object.keys(healthPackage)).toEqual(
+        expect.arrayContaining(["Health", "HealthCheckRequest", "HealthCheckResponse"])
+      )
       await expect(reflection.getDescriptorBySymbol("todo.Nope")).rejects.toBeDefined()
     })
   }
@@ -213,13 +247,19 @@ describe("gRPC tools on the embedded database: reflection, health, status messag
       fileURLToPath(new URL("../../../../packages/contract/proto/todo.proto", import.meta.url)),
       { keepCase: true, defaults: true }
     )
-    const TodoService = (grpc.loadPackageDefinition(definition)["todo"] as grpc.GrpcObject)["TodoService"] as grpc.ServiceClientConstructor
+    const TodoService = (grpc.loadPackageDefinition(definition)["todo"] as grpc.GrpcObject)[
+      "TodoService"
+    ] as grpc.ServiceClientConstructor
     const client = new TodoService(`127.0.0.1:${server.port}`, grpc.credentials.createInsecure())
     const metadata = new grpc.Metadata()
     metadata.set("authorization", `Bearer ${token}`)
     try {
       const error = await new Promise<grpc.ServiceError>((resolve) =>
-        (client as unknown as Record<string, Function>)["CreateTask"]!({ title: "", description: "" }, metadata, resolve)
+        (client as unknown as Record<string, Function>)["CreateTask"]!(
+          { title: "", description: "" },
+          metadata,
+          resolve
+        )
       )
       expect(error).toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: "title: must be a non-blank string" })
     } finally {
@@ -243,7 +283,9 @@ describe("gRPC tools on the embedded database: reflection, health, status messag
     try {
       const known = watch(client, "todo.TodoService")
       const unknown = watch(client, "todo.Nope")
-      expect(await eventually(async () => known.received.length > 0 && unknown.received.length > 0, 10_000, 20)).toBe(true)
+      expect(await eventually(async () => known.received.length > 0 && unknown.received.length > 0, 10_000, 20)).toBe(
+        true
+      )
       await sleep(300)
       expect(known.received).toEqual(["SERVING"])
       expect(unknown.received).toEqual(["SERVICE_UNKNOWN"])
@@ -261,13 +303,15 @@ describe("gRPC tools on the embedded database: reflection, health, status messag
       // went away with their clients.
       let first = Http2.connect(target())
       let served: Array<RawWatch> = []
-      expect(await eventually(async () => {
-        served = Array.from({ length: 5 }, () => rawWatch(first))
-        if ((await Promise.all(served.map((w) => w.first))).every((answer) => answer === "SERVING")) return true
-        first.destroy()
-        first = Http2.connect(target())
-        return false
-      }, 15_000)).toBe(true)
+      expect(
+        await eventually(async () => {
+          served = Array.from({ length: 5 }, () => rawWatch(first))
+          if ((await Promise.all(served.map((w) => w.first))).every((answer) => answer === "SERVING")) return true
+          first.destroy()
+          first = Http2.connect(target())
+          return false
+        }, 15_000)
+      ).toBe(true)
       // The flood: 25 more, from other clients, each refused at once.
       const sessions = Array.from({ length: 5 }, () => Http2.connect(target()))
       const flood = sessions.flatMap((session) => Array.from({ length: 5 }, () => rawWatch(session)))
@@ -282,7 +326,12 @@ describe("gRPC tools on the embedded database: reflection, health, status messag
 
 describe("SIGTERM with health watches open", { timeout: 120_000 }, () => {
   it("tells every watch NOT_SERVING, ends it UNAVAILABLE, and exits promptly with 0", async () => {
-    const server = await startServer({ ADMIN_NAME: "admin", ADMIN_PASSWORD: adminPassword, LOG_LEVEL: "warn", DATA_DIR: "memory://" })
+    const server = await startServer({
+      ADMIN_NAME: "admin",
+      ADMIN_PASSWORD: adminPassword,
+      LOG_LEVEL: "warn",
+      DATA_DIR: "memory://"
+    })
     const client = healthClient(server.port)
     try {
       const watches = [watch(client, ""), watch(client, "todo.TodoService"), watch(client, "")]
@@ -307,7 +356,9 @@ describe("SIGTERM with health watches open", { timeout: 120_000 }, () => {
 const database = await createTemporaryDatabase()
 afterAll(() => database?.drop())
 
-describe.skipIf(database === undefined)("gRPC health follows the database (PostgreSQL server behind a proxy)", { timeout: 120_000 }, () => {
+describe.skipIf(database === undefined)("gRPC health follows the database (PostgreSQL server behind a proxy)", {
+  timeout: 120_000
+}, () => {
   it("Check and Watch turn NOT_SERVING while the database is away, and SERVING again when it is back", async () => {
     const proxy = await startTcpProxy(database!.server)
     const dataDir = await mkdtemp(join(tmpdir(), "club-grpc-health-"))
@@ -321,19 +372,30 @@ describe.skipIf(database === undefined)("gRPC health follows the database (Postg
     try {
       const watched = watch(client, "")
       const watchedTodo = watch(client, "todo.TodoService")
-      expect(await eventually(async () => watched.received.length > 0 && watchedTodo.received.length > 0, 10_000, 20)).toBe(true)
+      expect(await eventually(async () => watched.received.length > 0 && watchedTodo.received.length > 0, 10_000, 20))
+        .toBe(true)
       expect(await check(client, "")).toBe("SERVING")
 
       await proxy.stop()
       // The watches hear of it by themselves (a poll every 5 s), within the poll and a readiness timeout.
-      expect(await eventually(async () => watched.received.includes("NOT_SERVING") && watchedTodo.received.includes("NOT_SERVING"), 15_000)).toBe(true)
+      expect(
+        await eventually(
+          async () => watched.received.includes("NOT_SERVING") && watchedTodo.received.includes("NOT_SERVING"),
+          15_000
+        )
+      ).toBe(true)
       expect(await check(client, "")).toBe("NOT_SERVING")
       expect(await check(client, "todo.TodoService")).toBe("NOT_SERVING")
       // REST says the same.
       expect((await fetch(`http://127.0.0.1:${server.port}/health/ready`)).status).toBe(503)
 
       await proxy.restart()
-      expect(await eventually(async () => watched.received.at(-1) === "SERVING" && watchedTodo.received.at(-1) === "SERVING", 15_000)).toBe(true)
+      expect(
+        await eventually(
+          async () => watched.received.at(-1) === "SERVING" && watchedTodo.received.at(-1) === "SERVING",
+          15_000
+        )
+      ).toBe(true)
       expect(await check(client, "")).toBe("SERVING")
       expect(watched.received).toEqual(["SERVING", "NOT_SERVING", "SERVING"])
       expect(watchedTodo.received).toEqual(["SERVING", "NOT_SERVING", "SERVING"])

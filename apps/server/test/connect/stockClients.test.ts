@@ -45,7 +45,11 @@ const grpcClient = (port: number) => {
 const unary = <A>(client: grpc.Client, method: string, request: object, metadata: grpc.Metadata) =>
   new Promise<A>((resolve, reject) => {
     const call = (client as unknown as Record<string, Function>)[method]!.bind(client)
-    call(request, metadata, (error: grpc.ServiceError | null, response: A) => (error ? reject(error) : resolve(response)))
+    call(
+      request,
+      metadata,
+      (error: grpc.ServiceError | null, response: A) => (error ? reject(error) : resolve(response))
+    )
   })
 
 for (const target of targets) {
@@ -54,7 +58,12 @@ for (const target of targets) {
     let token: string
 
     beforeAll(async () => {
-      server = await startServer({ ADMIN_NAME: "admin", ADMIN_PASSWORD: adminPassword, LOG_LEVEL: "warn", ...target.env() })
+      server = await startServer({
+        ADMIN_NAME: "admin",
+        ADMIN_PASSWORD: adminPassword,
+        LOG_LEVEL: "warn",
+        ...target.env()
+      })
       token = await loginAsAdmin(server.port)
     })
     afterAll(() => server?.stop())
@@ -64,7 +73,12 @@ for (const target of targets) {
       const metadata = new grpc.Metadata()
       metadata.set("authorization", `Bearer ${token}`)
       try {
-        const created = await unary<TaskResponse>(client, "CreateTask", { title: "From grpc-js", description: "stock" }, metadata)
+        const created = await unary<TaskResponse>(
+          client,
+          "CreateTask",
+          { title: "From grpc-js", description: "stock" },
+          metadata
+        )
         expect(created).toMatchObject({ title: "From grpc-js", description: "stock", success: true })
         const listed = await unary<{ tasks: Array<TaskResponse> }>(client, "ListTasks", {}, metadata)
         expect(listed.tasks.map((task) => task.id)).toContain(created.id)

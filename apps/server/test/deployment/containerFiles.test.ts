@@ -1,6 +1,16 @@
 import { Ajv } from "ajv"
 import { execFile, spawn } from "node:child_process"
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync
+} from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -28,7 +38,9 @@ const compose = parse(readFileSync(join(repo, "compose.yaml"), "utf8")) as {
 }
 
 /** The Dockerfile's instructions, continuation lines joined, comments dropped. */
-const instructions = dockerfile.replace(/\\\n/gu, " ").split("\n").filter((line) => line.trim() !== "" && !line.startsWith("#"))
+const instructions = dockerfile.replace(/\\\n/gu, " ").split("\n").filter((line) =>
+  line.trim() !== "" && !line.startsWith("#")
+)
 const runtimeStage = instructions.slice(instructions.findLastIndex((line) => line.startsWith("FROM ")))
 const jsonArgument = (keyword: string, stage: ReadonlyArray<string>) => {
   const line = stage.find((one) => one.startsWith(`${keyword} `))
@@ -39,14 +51,18 @@ const jsonArgument = (keyword: string, stage: ReadonlyArray<string>) => {
 describe("Dockerfile", () => {
   it("has nothing dockerfile-utils (the VS Code Docker extension's linter) reports; a broken one has", () => {
     expect(validate(dockerfile, {})).toEqual([])
-    expect(validate("FROM node\nUSER\nHEALTHCHECK CMD\nENTRYPOINT node main.js\nENTRYPOINT [\"node\"]\n", {}).length).toBeGreaterThan(0)
+    expect(validate("FROM node\nUSER\nHEALTHCHECK CMD\nENTRYPOINT node main.js\nENTRYPOINT [\"node\"]\n", {}).length)
+      .toBeGreaterThan(0)
   })
 
   it("runs on the Node the workspace pins, as a user that is not root, with Node as process 1 (exec form, no shell)", () => {
-    const pinned = (JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as { devDependencies: { node: string } }).devDependencies.node
+    const pinned =
+      (JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as { devDependencies: { node: string } })
+        .devDependencies.node
     expect(dockerfile).toContain(`ARG NODE_IMAGE=node:${pinned}-bookworm-slim`)
     // pnpm checks the packages' engines against the same version.
-    expect((parse(readFileSync(join(repo, "pnpm-workspace.yaml"), "utf8")) as { nodeVersion: string }).nodeVersion).toBe(pinned)
+    expect((parse(readFileSync(join(repo, "pnpm-workspace.yaml"), "utf8")) as { nodeVersion: string }).nodeVersion)
+      .toBe(pinned)
     const user = runtimeStage.filter((line) => line.startsWith("USER ")).at(-1)
     expect(user).toBe("USER node")
     expect(jsonArgument("ENTRYPOINT", runtimeStage)).toEqual(["node", "--enable-source-maps", "dist/main.js"])
@@ -79,7 +95,9 @@ const isRoot = process.getuid?.() === 0
 /** An unprivileged user of every Debian system, as `node` is in the image. */
 const nobody = { uid: 65534, gid: 65534 }
 
-describe.skipIf(!isRoot)("the image's runtime stage, acted out: the laid-out server run as an unprivileged user", { timeout: 300_000 }, () => {
+describe.skipIf(!isRoot)("the image's runtime stage, acted out: the laid-out server run as an unprivileged user", {
+  timeout: 300_000
+}, () => {
   const work = mkdtempSync(join(tmpdir(), "club-image-"))
   const app = join(work, "app")
   const running: Array<ServerProcess> = []
@@ -100,7 +118,10 @@ describe.skipIf(!isRoot)("the image's runtime stage, acted out: the laid-out ser
   })
 
   /** The entries of the temporary folder owned by the unprivileged user. */
-  const temporaryOfNobody = () => readdirSync(tmpdir()).filter((name) => statSync(join(tmpdir(), name), { throwIfNoEntry: false })?.uid === nobody.uid)
+  const temporaryOfNobody = () =>
+    readdirSync(tmpdir()).filter((name) =>
+      statSync(join(tmpdir(), name), { throwIfNoEntry: false })?.uid === nobody.uid
+    )
 
   /** Files and folders under `dir` owned by `uid`. */
   const ownedBy = (dir: string, uid: number): Array<string> =>
@@ -119,7 +140,10 @@ describe.skipIf(!isRoot)("the image's runtime stage, acted out: the laid-out ser
     const command = jsonArgument("HEALTHCHECK", runtimeStage)
     return new Promise<number | null>((resolve) => {
       const [program, ...args] = command
-      const child = spawn(program === "node" ? process.execPath : program!, args, { env: { PORT: String(port) }, stdio: "ignore" })
+      const child = spawn(program === "node" ? process.execPath : program!, args, {
+        env: { PORT: String(port) },
+        stdio: "ignore"
+      })
       child.once("exit", (code) => resolve(code))
     })
   }

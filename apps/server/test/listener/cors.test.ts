@@ -45,12 +45,26 @@ describe("makeCorsStep", () => {
 
   it("listed origins are matched exactly: scheme, host and port", async () => {
     const url = await serve(["https://club.example", "http://localhost:5173"])
-    for (const origin of ["http://club.example", "https://club.example:8443", "https://sub.club.example", "http://localhost:5174", "null"]) {
-      const answer = await fetch(`${url}/x`, { method: "OPTIONS", headers: { origin, "access-control-request-method": "GET" } })
+    for (
+      const origin of [
+        "http://club.example",
+        "https://club.example:8443",
+        "https://sub.club.example",
+        "http://localhost:5174",
+        "null"
+      ]
+    ) {
+      const answer = await fetch(`${url}/x`, {
+        method: "OPTIONS",
+        headers: { origin, "access-control-request-method": "GET" }
+      })
       expect(await answer.text(), origin).toBe("served")
       expect(answer.headers.get("access-control-allow-origin"), origin).toBeNull()
     }
-    const allowed = await fetch(`${url}/x`, { method: "OPTIONS", headers: { origin: "http://localhost:5173", "access-control-request-method": "GET" } })
+    const allowed = await fetch(`${url}/x`, {
+      method: "OPTIONS",
+      headers: { origin: "http://localhost:5173", "access-control-request-method": "GET" }
+    })
     expect(allowed.status).toBe(204)
     expect(allowed.headers.get("access-control-allow-origin")).toBe("http://localhost:5173")
   })

@@ -14,7 +14,10 @@ afterAll(() => database?.drop())
 const requests = "http_server_request_duration_seconds_count"
 const calls = "rpc_server_duration_seconds_count"
 
-const scrape = async (port: number, path = "/metrics"): Promise<{ status: number; contentType: string | null; text: string }> => {
+const scrape = async (
+  port: number,
+  path = "/metrics"
+): Promise<{ status: number; contentType: string | null; text: string }> => {
   const response = await fetch(`http://127.0.0.1:${port}${path}`)
   return { status: response.status, contentType: response.headers.get("content-type"), text: await response.text() }
 }
@@ -34,7 +37,9 @@ const scrapeUntilMoved = async (port: number, before: Exposition, name: string, 
   for (;;) {
     const after = await exposition(port)
     const moved = deltas(before, after, name)
-    if (Date.now() > deadline || JSON.stringify([...moved].sort()) === JSON.stringify([...expected].sort())) return { after, moved }
+    if (Date.now() > deadline || JSON.stringify([...moved].sort()) === JSON.stringify([...expected].sort())) {
+      return { after, moved }
+    }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
 }
@@ -50,7 +55,8 @@ const bearer = (token: string): Interceptor => (next) => (request) => {
   return next(request)
 }
 
-const codeOf = (promise: Promise<unknown>) => promise.then(() => "ok", (error: unknown) => Code[ConnectError.from(error).code])
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(() => "ok", (error: unknown) => Code[ConnectError.from(error).code])
 
 /** The same request several times; what each answered. */
 const repeat = async (times: number, request: () => Promise<number | string>) => {
@@ -69,7 +75,12 @@ const grpcCall = (port: number, path: string) =>
   new Promise<string>((resolve, reject) => {
     const session = Http2.connect(`http://127.0.0.1:${port}`)
     session.on("error", reject)
-    const stream = session.request({ ":method": "POST", ":path": path, "content-type": "application/grpc", te: "trailers" })
+    const stream = session.request({
+      ":method": "POST",
+      ":path": path,
+      "content-type": "application/grpc",
+      te: "trailers"
+    })
     let status = ""
     stream.on("response", (headers) => (status = String(headers["grpc-status"] ?? status)))
     stream.on("trailers", (trailers) => (status = String(trailers["grpc-status"] ?? status)))
@@ -82,11 +93,18 @@ const grpcCall = (port: number, path: string) =>
     stream.end(Buffer.from([0, 0, 0, 0, 0]))
   })
 
-describe("/metrics: every answer counted once, by route template and status, RPCs by method and code", { timeout: 180_000 }, () => {
+describe("/metrics: every answer counted once, by route template and status, RPCs by method and code", {
+  timeout: 180_000
+}, () => {
   let server: ServerProcess
   let token: string
   beforeAll(async () => {
-    server = await startServer({ DATA_DIR: "memory://", ADMIN_NAME: "admin", ADMIN_PASSWORD: adminPassword, LOG_LEVEL: "warn" })
+    server = await startServer({
+      DATA_DIR: "memory://",
+      ADMIN_NAME: "admin",
+      ADMIN_PASSWORD: adminPassword,
+      LOG_LEVEL: "warn"
+    })
     token = await loginAsAdmin(server.port)
   }, 120_000)
   afterAll(() => server?.stop())
@@ -98,7 +116,14 @@ describe("/metrics: every answer counted once, by route template and status, RPC
     const metrics = parseExposition(first.text)
     expect(metrics.types.get("http_server_request_duration_seconds")).toBe("histogram")
     expect(metrics.types.get("rpc_server_duration_seconds")).toBe("histogram")
-    for (const name of ["process_cpu_user_seconds_total", "process_resident_memory_bytes", "nodejs_eventloop_lag_seconds", "nodejs_heap_size_used_bytes"]) {
+    for (
+      const name of [
+        "process_cpu_user_seconds_total",
+        "process_resident_memory_bytes",
+        "nodejs_eventloop_lag_seconds",
+        "nodejs_heap_size_used_bytes"
+      ]
+    ) {
       expect(samplesOf(metrics, name).length, name).toBeGreaterThan(0)
     }
     // The embedded database: one connection, multiplexed.
@@ -121,7 +146,10 @@ describe("/metrics: every answer counted once, by route template and status, RPC
       // record goes to the fast path first, which hands it to the API (404).
       fast: await repeat(2, () => send(server.port, "GET", "/users/1", { authorization: `Bearer ${token}` })),
       api: await repeat(2, () => send(server.port, "GET", "/users/1", { authorization: `bearer ${token}` })),
-      handedOver: await repeat(2, () => send(server.port, "GET", "/users/999999", { authorization: `Bearer ${token}` })),
+      handedOver: await repeat(
+        2,
+        () => send(server.port, "GET", "/users/999999", { authorization: `Bearer ${token}` })
+      ),
       noToken: await repeat(1, () => send(server.port, "GET", "/session/7")),
       wrongMethod: await repeat(2, () => send(server.port, "DELETE", "/auth/login")),
       headOfGet: await repeat(1, () => send(server.port, "HEAD", "/health/live")),
@@ -154,7 +182,11 @@ describe("/metrics: every answer counted once, by route template and status, RPC
     )
     expect(deltas(before, after, calls)).toEqual(new Map())
     // The latency of each: a histogram whose +Inf bucket is its count.
-    const inf = samplesOf(after, "http_server_request_duration_seconds_bucket", { route: "/users/{id}", status: "200", le: "+Inf" })
+    const inf = samplesOf(after, "http_server_request_duration_seconds_bucket", {
+      route: "/users/{id}",
+      status: "200",
+      le: "+Inf"
+    })
     expect(inf[0]?.value).toBe(samplesOf(after, requests, { route: "/users/{id}", status: "200" })[0]?.value)
   })
 
@@ -165,7 +197,9 @@ describe("/metrics: every answer counted once, by route template and status, RPC
       expect(await send(server.port, "GET", `/no/such/path/${i}?q=${i}`)).toBe(404)
       expect(await send(server.port, "POST", `/nothing-here-${i}/x`)).toBe(404)
     }
-    const odd = await Promise.all(["PROPFIND", "MKCOL", "PURGE"].map((method) => send(server.port, method, "/health/live")))
+    const odd = await Promise.all(
+      ["PROPFIND", "MKCOL", "PURGE"].map((method) => send(server.port, method, "/health/live"))
+    )
     expect(odd).toEqual([405, 405, 405])
     const after = await exposition(server.port)
     const expected = new Map([
@@ -179,7 +213,9 @@ describe("/metrics: every answer counted once, by route template and status, RPC
     for (const route of routes) expect(route).toMatch(/^(unmatched|\/[a-zA-Z/.{}]*)$/u)
     // The 123 requests added no series but those four, whatever ids, paths and methods they sent.
     const earlier = new Set(samplesOf(before, requests).map((sample) => seriesKey(requests, sample.labels)))
-    const added = samplesOf(after, requests).map((sample) => seriesKey(requests, sample.labels)).filter((key) => !earlier.has(key))
+    const added = samplesOf(after, requests).map((sample) => seriesKey(requests, sample.labels)).filter((key) =>
+      !earlier.has(key)
+    )
     for (const key of added) expect(expected.has(key), key).toBe(true)
   })
 
@@ -187,9 +223,12 @@ describe("/metrics: every answer counted once, by route template and status, RPC
     const baseUrl = `http://127.0.0.1:${server.port}`
     const client = (transport: (interceptors: Array<Interceptor>) => Transport, withToken = true) =>
       createClient(TodoService, transport(withToken ? [bearer(token)] : []))
-    const connect1 = (interceptors: Array<Interceptor>) => createConnectTransport({ baseUrl, httpVersion: "1.1", interceptors })
-    const connect2 = (interceptors: Array<Interceptor>) => createConnectTransport({ baseUrl, httpVersion: "2", interceptors })
-    const grpcWeb = (interceptors: Array<Interceptor>) => createGrpcWebTransport({ baseUrl, httpVersion: "1.1", interceptors })
+    const connect1 = (interceptors: Array<Interceptor>) =>
+      createConnectTransport({ baseUrl, httpVersion: "1.1", interceptors })
+    const connect2 = (interceptors: Array<Interceptor>) =>
+      createConnectTransport({ baseUrl, httpVersion: "2", interceptors })
+    const grpcWeb = (interceptors: Array<Interceptor>) =>
+      createGrpcWebTransport({ baseUrl, httpVersion: "1.1", interceptors })
     const grpc = (interceptors: Array<Interceptor>) => createGrpcTransport({ baseUrl, interceptors })
 
     const before = await exposition(server.port)
@@ -290,7 +329,12 @@ describe.skipIf(database === undefined)("/metrics on PostgreSQL: the pool's conn
 
 describe("METRICS and METRICS_PORT", { timeout: 120_000 }, () => {
   it("METRICS=off: nothing is measured and /metrics is no exposition (the API's `GET /{id}`, which wants a token)", async () => {
-    const server = await startServer({ DATA_DIR: "memory://", ADMIN_PASSWORD: adminPassword, LOG_LEVEL: "warn", METRICS: "off" })
+    const server = await startServer({
+      DATA_DIR: "memory://",
+      ADMIN_PASSWORD: adminPassword,
+      LOG_LEVEL: "warn",
+      METRICS: "off"
+    })
     try {
       const answer = await scrape(server.port)
       expect(answer.status).toBe(401)
@@ -316,7 +360,11 @@ describe("METRICS and METRICS_PORT", { timeout: 120_000 }, () => {
       const after = await exposition(metricsPort)
       expect(deltas(before, after, requests)).toEqual(new Map([[httpKey("GET", "/health/live", "200"), 1]]))
       expect((await scrape(metricsPort, "/other")).status).toBe(404)
-      expect(server.logs().some((line) => line.annotations["event"] === "metrics-listening" && line.annotations["port"] === metricsPort))
+      expect(
+        server.logs().some((line) =>
+          line.annotations["event"] === "metrics-listening" && line.annotations["port"] === metricsPort
+        )
+      )
         .toBe(true)
     } finally {
       await server.stop()

@@ -32,7 +32,11 @@ const traceOf = (spans: ReadonlyArray<ReceivedSpan>, client: { traceId: string; 
 const descendants = (trace: ReadonlyArray<ReceivedSpan>, root: ReceivedSpan) => {
   const byId = new Map(trace.map((span) => [span.spanId, span]))
   const reachesRoot = (span: ReceivedSpan): boolean => {
-    for (let at: ReceivedSpan | undefined = span, hops = 0; at !== undefined && hops < 50; at = byId.get(at.parentSpanId), hops++) {
+    for (
+      let at: ReceivedSpan | undefined = span, hops = 0;
+      at !== undefined && hops < 50;
+      at = byId.get(at.parentSpanId), hops++
+    ) {
       if (at.spanId === root.spanId) return true
     }
     return false
@@ -61,9 +65,13 @@ describe("OTLP traces: OTEL_EXPORTER_OTLP_ENDPOINT set (protobuf, the default)",
     })
     const token = await loginAsAdmin(server.port)
     const baseUrl = `http://127.0.0.1:${server.port}`
-    const read = await fetch(`${baseUrl}/users/1`, { headers: { authorization: `Bearer ${token}`, traceparent: rest.traceparent } })
+    const read = await fetch(`${baseUrl}/users/1`, {
+      headers: { authorization: `Bearer ${token}`, traceparent: rest.traceparent }
+    })
     expect(read.status).toBe(200)
-    const unknown = await fetch(`${baseUrl}/users/999999`, { headers: { authorization: `Bearer ${token}`, traceparent: restUnknown.traceparent } })
+    const unknown = await fetch(`${baseUrl}/users/999999`, {
+      headers: { authorization: `Bearer ${token}`, traceparent: restUnknown.traceparent }
+    })
     expect(unknown.status).toBe(404)
     // Connect JSON over HTTP/1.1: the unary fast path; gRPC over h2c: connect-node, its interceptor and handler.
     await createClient(
@@ -76,10 +84,16 @@ describe("OTLP traces: OTEL_EXPORTER_OTLP_ENDPOINT set (protobuf, the default)",
     ).listTasks({})
     await createClient(
       TodoService,
-      createGrpcTransport({ baseUrl, interceptors: [withHeaders({ authorization: `Bearer ${token}`, traceparent: grpcCall.traceparent })] })
+      createGrpcTransport({
+        baseUrl,
+        interceptors: [withHeaders({ authorization: `Bearer ${token}`, traceparent: grpcCall.traceparent })]
+      })
     ).createTask({ title: "traced", description: "over gRPC" })
     await expect(
-      createClient(TodoService, createGrpcTransport({ baseUrl, interceptors: [withHeaders({ traceparent: refusedCall.traceparent })] }))
+      createClient(
+        TodoService,
+        createGrpcTransport({ baseUrl, interceptors: [withHeaders({ traceparent: refusedCall.traceparent })] })
+      )
         .listTasks({})
     ).rejects.toThrow(/bearer token/u)
     // The exporter sends what it still holds when the server stops.
@@ -111,7 +125,10 @@ describe("OTLP traces: OTEL_EXPORTER_OTLP_ENDPOINT set (protobuf, the default)",
 
   it("a REST request that fails (404): its span too, with the status", () => {
     const { servers } = traceOf(receiver.spans, restUnknown)
-    expect(servers.map((span) => [span.name, span.attributes["http.response.status_code"]])).toEqual([["GET /users/{id}", 404]])
+    expect(servers.map((span) => [span.name, span.attributes["http.response.status_code"]])).toEqual([[
+      "GET /users/{id}",
+      404
+    ]])
   })
 
   it("a Connect call (fast path): one server span `todo.TodoService/ListTasks`, parent of the call's spans", () => {
@@ -159,12 +176,16 @@ describe("OTLP traces: JSON to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given", { t
         OTEL_EXPORTER_OTLP_PROTOCOL: "http/json"
       })
       const client = clientSpan()
-      expect((await fetch(`http://127.0.0.1:${server.port}/health/live`, { headers: { traceparent: client.traceparent } })).status).toBe(200)
+      expect(
+        (await fetch(`http://127.0.0.1:${server.port}/health/live`, { headers: { traceparent: client.traceparent } }))
+          .status
+      ).toBe(200)
       await server.stop()
       expect(receiver.refused).toEqual([])
-      expect(new Set(receiver.spans.map((span) => `${span.encoding} ${span.path} ${String(span.serviceName)}`))).toEqual(
-        new Set(["json /collector/traces club-training-service"])
-      )
+      expect(new Set(receiver.spans.map((span) => `${span.encoding} ${span.path} ${String(span.serviceName)}`)))
+        .toEqual(
+          new Set(["json /collector/traces club-training-service"])
+        )
       expect(traceOf(receiver.spans, client).servers.map((span) => span.name)).toEqual(["GET /health/live"])
     } finally {
       await receiver.close()

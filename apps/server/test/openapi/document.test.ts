@@ -2,7 +2,14 @@ import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { ServerProcess } from "../support/ServerProcess.ts"
-import { type Document, fetchDocument, operationsOf, resolve, type Schema, startDocumentedServer } from "./support/servedDocument.ts"
+import {
+  type Document,
+  fetchDocument,
+  operationsOf,
+  resolve,
+  type Schema,
+  startDocumentedServer
+} from "./support/servedDocument.ts"
 import { redoclyCli, repositoryRoot, runNode, temporaryFolder } from "./support/tools.ts"
 
 /**
@@ -32,20 +39,27 @@ const schemaNodes = (value: unknown, into: Array<Schema> = []): Array<Schema> =>
 }
 
 const operation = (method: string, path: string) => served.document.paths[path]![method]!
-const requestSchema = (method: string, path: string) =>
-  resolve(served.document, operation(method, path).requestBody!.content["application/json"]!.schema)
 const component = (name: string) => served.document.components.schemas[name]!
 
 describe("the served /openapi.json", () => {
   it("passes Redocly's lint (recommended rules, redocly.yaml) with no error and no warning", async () => {
     const file = join(folder.path, "openapi.json")
     writeFileSync(file, served.text)
-    const run = await runNode([redoclyCli(), "lint", file, "--config", join(repositoryRoot, "redocly.yaml"), "--format=json"])
+    const run = await runNode([
+      redoclyCli(),
+      "lint",
+      file,
+      "--config",
+      join(repositoryRoot, "redocly.yaml"),
+      "--format=json"
+    ])
     const report = JSON.parse(run.stdout) as {
       totals: { errors: number; warnings: number }
       problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }>
     }
-    const problems = report.problems.map((problem) => `${problem.ruleId} at ${problem.location[0]?.pointer}: ${problem.message}`)
+    const problems = report.problems.map((problem) =>
+      `${problem.ruleId} at ${problem.location[0]?.pointer}: ${problem.message}`
+    )
     expect(problems).toEqual([])
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 })
     expect(run.code).toBe(0)
@@ -54,19 +68,52 @@ describe("the served /openapi.json", () => {
   it("names a schema for every DTO, input and problem, after what it is (no Encoded suffix)", () => {
     const names = Object.keys(served.document.components.schemas)
     expect(names).toEqual(expect.arrayContaining([
-      "Session", "SessionSummary", "SessionCreate", "SessionUpdate",
-      "Athlete", "AthleteCreate", "AthleteUpdate",
-      "Coach", "CoachCreate", "CoachUpdate",
-      "Admin", "AdminCreate", "AdminUpdate",
-      "Activity", "ActivitySummary", "ActivityInput",
-      "User", "UserCreate", "UserUpdate", "Role", "Login", "LoginRequest", "Health",
-      "InvalidRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "TooManyRequests", "Unavailable"
+      "Session",
+      "SessionSummary",
+      "SessionCreate",
+      "SessionUpdate",
+      "Athlete",
+      "AthleteCreate",
+      "AthleteUpdate",
+      "Coach",
+      "CoachCreate",
+      "CoachUpdate",
+      "Admin",
+      "AdminCreate",
+      "AdminUpdate",
+      "Activity",
+      "ActivitySummary",
+      "ActivityInput",
+      "User",
+      "UserCreate",
+      "UserUpdate",
+      "Role",
+      "Login",
+      "LoginRequest",
+      "Health",
+      "InvalidRequest",
+      "Unauthorized",
+      "Forbidden",
+      "NotFound",
+      "Conflict",
+      "TooManyRequests",
+      "Unavailable"
     ]))
     expect(names.filter((name) => name.endsWith("Encoded"))).toEqual([])
-    for (const [method, path, body] of [["post", "/session/create", "SessionCreate"], ["put", "/users/update/{id}", "UserUpdate"]] as const) {
-      expect(operation(method, path).requestBody!.content["application/json"]!.schema).toEqual({ $ref: `#/components/schemas/${body}` })
+    for (
+      const [method, path, body] of [["post", "/session/create", "SessionCreate"], [
+        "put",
+        "/users/update/{id}",
+        "UserUpdate"
+      ]] as const
+    ) {
+      expect(operation(method, path).requestBody!.content["application/json"]!.schema).toEqual({
+        $ref: `#/components/schemas/${body}`
+      })
     }
-    expect(operation("get", "/session/{id}").responses["200"]!.content!["application/json"]!.schema).toEqual({ $ref: "#/components/schemas/Session" })
+    expect(operation("get", "/session/{id}").responses["200"]!.content!["application/json"]!.schema).toEqual({
+      $ref: "#/components/schemas/Session"
+    })
   })
 
   it("gives every operation a summary, a description that says who may call it, and a described tag", () => {
@@ -80,14 +127,20 @@ describe("the served /openapi.json", () => {
       expect(operation.security, where).toEqual(isPublic ? [] : [{ bearer: [] }])
     }
     expect(operation("post", "/session/create").description).toContain("**Who may call it:** COACH.")
-    expect(operation("put", "/athletes/{id}").description).toContain("ADMIN, or the ATHLETE user linked to the athlete `{id}`")
+    expect(operation("put", "/athletes/{id}").description).toContain(
+      "ADMIN, or the ATHLETE user linked to the athlete `{id}`"
+    )
     expect(operation("get", "/athletes/athlete/{id}/session").description).toContain("any authenticated user")
   })
 
   it("states the API's servers, license and bearer scheme", () => {
     expect(served.document.servers).toEqual([expect.objectContaining({ url: "/" })])
     expect(served.document.info["license"]).toEqual({ name: "MIT", identifier: "MIT" })
-    expect(served.document.components.securitySchemes["bearer"]).toMatchObject({ type: "http", scheme: "Bearer", bearerFormat: "JWT" })
+    expect(served.document.components.securitySchemes["bearer"]).toMatchObject({
+      type: "http",
+      scheme: "Bearer",
+      bearerFormat: "JWT"
+    })
   })
 
   it("states the bounds and formats the server checks", () => {
@@ -99,17 +152,42 @@ describe("the served /openapi.json", () => {
     const creneau = component("Session")["properties"].creneau.anyOf[0]
     expect(creneau.pattern).toBeDefined()
     expect(new RegExp(creneau.pattern, "u").test("2026-11-21T18:30:00")).toBe(true)
-    for (const refused of ["2026-11-21", "2026-11-21T18:30:00Z", "2026-11-21T18:30", "2026-13-01T00:00:00", "0050-01-01T00:00:00"]) {
+    for (
+      const refused of [
+        "2026-11-21",
+        "2026-11-21T18:30:00Z",
+        "2026-11-21T18:30",
+        "2026-13-01T00:00:00",
+        "0050-01-01T00:00:00"
+      ]
+    ) {
       expect(new RegExp(creneau.pattern, "u").test(refused), refused).toBe(false)
     }
-    const date = operation("get", "/athletes/athletes/{id}/session/after/{date}").parameters.find((parameter) => parameter.name === "date")!
+    const date = operation("get", "/athletes/athletes/{id}/session/after/{date}").parameters.find((parameter) =>
+      parameter.name === "date"
+    )!
     expect(date.schema).toMatchObject({ type: "string", format: "date" })
-    expect(component("SessionCreate")["properties"].id.anyOf).toEqual([{ type: "integer", minimum: 1, maximum: 2_147_483_647 }, { type: "null" }])
-    expect(component("SessionCreate")["properties"].duree.anyOf[0]).toEqual({ type: "integer", minimum: 0, maximum: 9_007_199_254_740_991 })
-    expect(component("SessionCreate")["properties"].athleteIds.anyOf[0]).toMatchObject({ type: "array", maxItems: 10_000 })
+    expect(component("SessionCreate")["properties"].id.anyOf).toEqual([{
+      type: "integer",
+      minimum: 1,
+      maximum: 2_147_483_647
+    }, { type: "null" }])
+    expect(component("SessionCreate")["properties"].duree.anyOf[0]).toEqual({
+      type: "integer",
+      minimum: 0,
+      maximum: 9_007_199_254_740_991
+    })
+    expect(component("SessionCreate")["properties"].athleteIds.anyOf[0]).toMatchObject({
+      type: "array",
+      maxItems: 10_000
+    })
     expect(component("SessionCreate")["properties"].name.anyOf[0]).toEqual({ type: "string", maxLength: 200 })
     expect(component("ActivityInput")["properties"].id.anyOf).toEqual([{ type: "number" }, { type: "null" }])
-    expect(component("Athlete")["properties"].groupes).toEqual({ type: "array", items: { type: "string" }, maxItems: 0 })
+    expect(component("Athlete")["properties"].groupes).toEqual({
+      type: "array",
+      items: { type: "string" },
+      maxItems: 0
+    })
     const location = operation("post", "/activite/create").responses["201"]!.headers!["location"]
     expect(location).toMatchObject({ required: true, schema: { type: "string", format: "uri-reference" } })
   })
@@ -136,7 +214,9 @@ describe("the served /openapi.json", () => {
 
   it("declares Idempotency-Key on every write that takes it, and not on login or the listing POST", () => {
     for (const { method, path, operation } of operationsOf(served.document)) {
-      const takesKey = operation.parameters.some((parameter) => parameter.name === "Idempotency-Key" && parameter.in === "header")
+      const takesKey = operation.parameters.some((parameter) =>
+        parameter.name === "Idempotency-Key" && parameter.in === "header"
+      )
       const isWrite = method !== "GET" && path !== "/auth/login" && path !== "/athletes/all"
       expect(takesKey, `${method} ${path}`).toBe(isWrite)
     }

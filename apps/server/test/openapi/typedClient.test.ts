@@ -42,7 +42,10 @@ describe("a typed client generated from /openapi.json (openapi-typescript + open
     expect(types).toMatch(/\bid: number;/u)
     copyFileSync(join(clientSources, "program.ts"), join(folder.path, "program.ts"))
     copyFileSync(join(clientSources, "tsconfig.json"), join(folder.path, "tsconfig.json"))
-    writeFileSync(join(folder.path, "package.json"), JSON.stringify({ name: "club-openapi-client", private: true, type: "module" }))
+    writeFileSync(
+      join(folder.path, "package.json"),
+      JSON.stringify({ name: "club-openapi-client", private: true, type: "module" })
+    )
     linkPackage("openapi-fetch", join(repositoryRoot, "apps", "server"))
     linkPackage("@types/node", repositoryRoot)
 
@@ -54,7 +57,11 @@ describe("a typed client generated from /openapi.json (openapi-typescript + open
       cwd: folder.path,
       env: { CLUB_BASE_URL: `http://127.0.0.1:${server.port}`, CLUB_ADMIN_PASSWORD: adminPassword }
     })
-    const summary = JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}") as { passed: number; failed: Array<unknown>; steps: Array<string> }
+    const summary = JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}") as {
+      passed: number
+      failed: Array<unknown>
+      steps: Array<string>
+    }
     expect(summary.failed, run.stderr).toEqual([])
     expect(summary.passed).toBe(7)
     expect(run.code).toBe(0)

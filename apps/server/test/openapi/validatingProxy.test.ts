@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { type Club, onEveryDatabase, unique } from "../rest/support/club.ts"
+import { onEveryDatabase, unique } from "../rest/support/club.ts"
 import { type Reply, type RequestOptions, send } from "../rest/support/http.ts"
 import { type Prism, startPrism, type Violation, violationsOf } from "./support/prism.ts"
 
@@ -26,236 +26,421 @@ interface Exchange {
   readonly violations: ReadonlyArray<Violation>
 }
 
-await onEveryDatabase("Every answer of the seed's flows is one /openapi.json declares (Prism validating proxy)", (club) => {
-  let prism: Prism
-  const exchanges: Array<Exchange> = []
-  let ownerToken = ""
+await onEveryDatabase(
+  "Every answer of the seed's flows is one /openapi.json declares (Prism validating proxy)",
+  (club) => {
+    let prism: Prism
+    const exchanges: Array<Exchange> = []
+    let ownerToken = ""
 
-  beforeAll(async () => {
-    prism = await startPrism(`${club().url}/openapi.json`, club().url)
-  }, 120_000)
-  afterAll(async () => {
-    await prism?.stop()
-  })
+    beforeAll(async () => {
+      prism = await startPrism(`${club().url}/openapi.json`, club().url)
+    }, 120_000)
+    afterAll(async () => {
+      await prism?.stop()
+    })
 
-  const tokenOf = (who: Who): string | null =>
-    who === "none" ? null : who === "forged" ? "forged.token.value" : who === "owner" ? ownerToken : club().token[who]
+    const tokenOf = (who: Who): string | null =>
+      who === "none" ? null : who === "forged" ? "forged.token.value" : who === "owner" ? ownerToken : club().token[who]
 
-  /** Sends one request through the proxy and keeps the exchange for the checks at the end. */
-  const call = async (
-    step: string,
-    who: Who,
-    method: string,
-    path: string,
-    expectedStatus: number,
-    options: Partial<RequestOptions> & { readonly input?: Input } = {}
-  ): Promise<Reply> => {
-    const { input = "valid", ...request } = options
-    const reply = await send(prism.url, method, path, { token: tokenOf(who), ...request })
-    exchanges.push({ step, reply, input, expectedStatus, violations: violationsOf(reply.headers) })
-    return reply
-  }
-  const idOf = (reply: Reply) => (reply.body as { id: number }).id
-
-  it("health and authentication", async () => {
-    await call("liveness", "none", "GET", "/health/live", 200)
-    await call("readiness", "none", "GET", "/health/ready", 200)
-    await call("login", "none", "POST", "/auth/login", 200, { json: { name: "head-admin", password: "admin-password-0" } })
-    await call("login, wrong password", "none", "POST", "/auth/login", 401, { json: { name: "head-admin", password: "wrong-password" } })
-    await call("login, no password", "none", "POST", "/auth/login", 400, { json: { name: "head-admin" }, input: "invalid" })
-    await call("me", "COACH", "GET", "/auth/me", 200)
-    await call("me without a token", "none", "GET", "/auth/me", 401, { input: "invalid" })
-    await call("me with a forged token", "forged", "GET", "/auth/me", 401)
-    const name = unique("throttled")
-    for (let attempt = 1; attempt <= 5; attempt++) {
-      await call(`failed login ${attempt}`, "none", "POST", "/auth/login", 401, { json: { name, password: "not-the-password" } })
+    /** Sends one request through the proxy and keeps the exchange for the checks at the end. */
+    const call = async (
+      step: string,
+      who: Who,
+      method: string,
+      path: string,
+      expectedStatus: number,
+      options: Partial<RequestOptions> & { readonly input?: Input } = {}
+    ): Promise<Reply> => {
+      const { input = "valid", ...request } = options
+      const reply = await send(prism.url, method, path, { token: tokenOf(who), ...request })
+      exchanges.push({ step, reply, input, expectedStatus, violations: violationsOf(reply.headers) })
+      return reply
     }
-    await call("login after five failures", "none", "POST", "/auth/login", 429, { json: { name, password: "not-the-password" } })
-  })
+    const idOf = (reply: Reply) => (reply.body as { id: number }).id
 
-  it("coaches, at the seed's paths and under /coaches", async () => {
-    const coach = idOf(await call("create a coach", "ADMIN", "POST", "/create", 201, { json: { name: "Seed-path coach" } }))
-    const other = idOf(await call("create a coach under /coaches", "ADMIN", "POST", "/coaches/create", 201, { json: { name: "Prefixed coach", id: null } }))
-    await call("create a coach with a taken id", "ADMIN", "POST", "/coaches/create", 409, { json: { id: coach, name: "Twin" } })
-    await call("create a coach with an id over the bound", "ADMIN", "POST", "/coaches/create", 400, { json: { id: 2_147_483_648 }, input: "invalid" })
-    await call("create a coach, as a coach", "COACH", "POST", "/create", 403, { json: { name: "Not allowed" } })
-    await call("list coaches", "ADMIN", "GET", "/all", 200)
-    await call("list coaches under /coaches", "COACH", "GET", "/coaches/all", 200)
-    await call("read a coach", "ADMIN", "GET", `/${coach}`, 200)
-    await call("read a coach, unknown", "ADMIN", "GET", "/coaches/2147480001", 404)
-    await call("read a coach, as an athlete", "ATHLETE", "GET", `/coaches/${coach}`, 403)
-    await call("read a coach, id not a number", "ADMIN", "GET", "/coaches/abc", 400, { input: "invalid" })
-    await call("update a coach", "ADMIN", "PUT", `/update/${other}`, 200, { json: { name: "Renamed", unknownMember: true } })
-    await call("update a coach, unknown", "ADMIN", "PUT", "/coaches/update/2147480001", 404, { json: { name: "Nobody" } })
-    await call("update a coach, name of the wrong type", "ADMIN", "PUT", `/coaches/update/${other}`, 400, { json: { name: 5 }, input: "invalid" })
-    await call("delete a coach", "ADMIN", "DELETE", `/delete/${other}`, 204)
-    await call("delete a coach, unknown", "ADMIN", "DELETE", `/coaches/delete/${other}`, 404)
-    const owner = idOf(await call("create a coach who will own a session", "ADMIN", "POST", "/coaches/create", 201, { json: { name: "Owner" } }))
-    await call("create the owned session", "COACH", "POST", "/session/create", 201, { json: { name: "Owned", coachId: owner } })
-    await call("delete a coach who owns a session", "ADMIN", "DELETE", `/coaches/delete/${owner}`, 409)
-  })
-
-  it("athletes", async () => {
-    const athlete = await call("create an athlete", "ADMIN", "POST", "/athletes/create", 201, {
-      json: { name: "Nadia", categorie: "Senior", niveau: "A", groupes: ["ignored"], sessionIds: [], userId: null }
-    })
-    const id = idOf(athlete)
-    await call("create an athlete with a supplied id", "ADMIN", "POST", "/athletes/create", 201, { json: { id: 1_900_000_000 + (id % 1000), name: "Supplied" } })
-    await call("create an athlete with a taken id", "ADMIN", "POST", "/athletes/create", 409, { json: { id, name: "Twin" } })
-    await call("create an athlete, name of the wrong type", "ADMIN", "POST", "/athletes/create", 400, { json: { name: ["Nadia"] }, input: "invalid" })
-    await call("create an athlete, as a coach", "COACH", "POST", "/athletes/create", 403, { json: { name: "Not allowed" } })
-    await call("create an athlete without a token", "none", "POST", "/athletes/create", 401, { json: { name: "Nobody" }, input: "invalid" })
-    await call("list athletes (a POST)", "ATHLETE", "POST", "/athletes/all", 200)
-    await call("read an athlete", "COACH", "GET", `/athletes/${id}`, 200)
-    await call("read an athlete, unknown (empty 404)", "COACH", "GET", "/athletes/2147480001", 404)
-    await call("read an athlete, id 0", "COACH", "GET", "/athletes/0", 400, { input: "invalid" })
-    const session = idOf(await call("create a session for the athlete", "COACH", "POST", "/session/create", 201, { json: { name: "For Nadia" } }))
-    await call("update an athlete", "ADMIN", "PUT", `/athletes/${id}`, 200, { json: { name: "Nadia B.", sessionIds: [session] } })
-    await call("update an athlete, unknown session (the seed's 204)", "ADMIN", "PUT", `/athletes/${id}`, 204, { json: { sessionIds: [2_147_480_001] } })
-    await call("update an athlete, unknown athlete (the seed's 204)", "ADMIN", "PUT", "/athletes/2147480001", 204, { json: { name: "Nobody" } })
-    await call("update an athlete, as its own ATHLETE user", "ATHLETE", "PUT", `/athletes/${club().athleteId}`, 200, { json: { niveau: "B" } })
-    await call("update another athlete, as an ATHLETE user", "ATHLETE", "PUT", `/athletes/${id}`, 403, { json: { niveau: "B" } })
-    await call("delete an athlete", "ADMIN", "DELETE", `/athletes/${id}`, 204)
-    await call("delete an athlete, unknown (empty 404)", "ADMIN", "DELETE", `/athletes/${id}`, 404)
-  })
-
-  it("sessions", async () => {
-    const athlete = idOf(await call("create an athlete for sessions", "ADMIN", "POST", "/athletes/create", 201, { json: { name: "Sam" } }))
-    const created = await call("create a session", "COACH", "POST", "/session/create", 201, {
-      json: {
-        name: "Track",
-        isRecurrent: true,
-        creneau: "2026-11-24T18:30:00",
-        duree: 90,
-        groupe: "Seniors",
-        coachId: club().coachId,
-        athleteIds: [athlete],
-        activiteIds: []
+    it("health and authentication", async () => {
+      await call("liveness", "none", "GET", "/health/live", 200)
+      await call("readiness", "none", "GET", "/health/ready", 200)
+      await call("login", "none", "POST", "/auth/login", 200, {
+        json: { name: "head-admin", password: "admin-password-0" }
+      })
+      await call("login, wrong password", "none", "POST", "/auth/login", 401, {
+        json: { name: "head-admin", password: "wrong-password" }
+      })
+      await call("login, no password", "none", "POST", "/auth/login", 400, {
+        json: { name: "head-admin" },
+        input: "invalid"
+      })
+      await call("me", "COACH", "GET", "/auth/me", 200)
+      await call("me without a token", "none", "GET", "/auth/me", 401, { input: "invalid" })
+      await call("me with a forged token", "forged", "GET", "/auth/me", 401)
+      const name = unique("throttled")
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        await call(`failed login ${attempt}`, "none", "POST", "/auth/login", 401, {
+          json: { name, password: "not-the-password" }
+        })
       }
+      await call("login after five failures", "none", "POST", "/auth/login", 429, {
+        json: { name, password: "not-the-password" }
+      })
     })
-    const id = idOf(created)
-    await call("create a session, unknown athlete (the seed's 400 text)", "COACH", "POST", "/session/create", 400, { json: { athleteIds: [2_147_480_001] } })
-    await call("create a session, taken id (400 text)", "COACH", "POST", "/session/create", 400, { json: { id } })
-    await call("create a session, creneau with an offset", "COACH", "POST", "/session/create", 400, { json: { creneau: "2026-11-24T18:30:00Z" }, input: "invalid" })
-    await call("create a session, negative duree", "COACH", "POST", "/session/create", 400, { json: { duree: -1 }, input: "invalid" })
-    await call("create a session, as an admin", "ADMIN", "POST", "/session/create", 403, { json: { name: "Not allowed" } })
-    await call("list sessions", "ATHLETE", "GET", "/session/all", 200)
-    await call("read a session", "ATHLETE", "GET", `/session/${id}`, 200)
-    await call("read a session, unknown (404 text)", "COACH", "GET", "/session/2147480001", 404)
-    await call("update a session", "COACH", "PUT", `/session/update/${id}`, 204, { json: { duree: 60, athleteIds: [], name: "ignored" } })
-    await call("update a session, unknown", "COACH", "PUT", "/session/update/2147480001", 404, { json: { duree: 60 } })
-    await call("update a session, unknown athlete", "COACH", "PUT", `/session/update/${id}`, 400, { json: { athleteIds: [2_147_480_001] } })
-    await call("update a session, ids of the wrong type", "COACH", "PUT", `/session/update/${id}`, 400, { json: { athleteIds: "1,2" }, input: "invalid" })
-    await call("delete a session", "COACH", "DELETE", `/session/delete/${id}`, 200)
-    await call("delete a session, unknown (404 text)", "COACH", "DELETE", `/session/delete/${id}`, 404)
-  })
 
-  it("activities", async () => {
-    const session = idOf(await call("create a session for activities", "COACH", "POST", "/session/create", 201, { json: { name: "With activities" } }))
-    const created = await call("create an activity", "COACH", "POST", "/activite/create", 201, {
-      json: { id: 99, name: "Sprints", theme: "cardio-prism", duree: null, dataActivite: ["6 x 200 m"], sessionId: session }
+    it("coaches, at the seed's paths and under /coaches", async () => {
+      const coach = idOf(
+        await call("create a coach", "ADMIN", "POST", "/create", 201, { json: { name: "Seed-path coach" } })
+      )
+      const other = idOf(
+        await call("create a coach under /coaches", "ADMIN", "POST", "/coaches/create", 201, {
+          json: { name: "Prefixed coach", id: null }
+        })
+      )
+      await call("create a coach with a taken id", "ADMIN", "POST", "/coaches/create", 409, {
+        json: { id: coach, name: "Twin" }
+      })
+      await call("create a coach with an id over the bound", "ADMIN", "POST", "/coaches/create", 400, {
+        json: { id: 2_147_483_648 },
+        input: "invalid"
+      })
+      await call("create a coach, as a coach", "COACH", "POST", "/create", 403, { json: { name: "Not allowed" } })
+      await call("list coaches", "ADMIN", "GET", "/all", 200)
+      await call("list coaches under /coaches", "COACH", "GET", "/coaches/all", 200)
+      await call("read a coach", "ADMIN", "GET", `/${coach}`, 200)
+      await call("read a coach, unknown", "ADMIN", "GET", "/coaches/2147480001", 404)
+      await call("read a coach, as an athlete", "ATHLETE", "GET", `/coaches/${coach}`, 403)
+      await call("read a coach, id not a number", "ADMIN", "GET", "/coaches/abc", 400, { input: "invalid" })
+      await call("update a coach", "ADMIN", "PUT", `/update/${other}`, 200, {
+        json: { name: "Renamed", unknownMember: true }
+      })
+      await call("update a coach, unknown", "ADMIN", "PUT", "/coaches/update/2147480001", 404, {
+        json: { name: "Nobody" }
+      })
+      await call("update a coach, name of the wrong type", "ADMIN", "PUT", `/coaches/update/${other}`, 400, {
+        json: { name: 5 },
+        input: "invalid"
+      })
+      await call("delete a coach", "ADMIN", "DELETE", `/delete/${other}`, 204)
+      await call("delete a coach, unknown", "ADMIN", "DELETE", `/coaches/delete/${other}`, 404)
+      const owner = idOf(
+        await call("create a coach who will own a session", "ADMIN", "POST", "/coaches/create", 201, {
+          json: { name: "Owner" }
+        })
+      )
+      await call("create the owned session", "COACH", "POST", "/session/create", 201, {
+        json: { name: "Owned", coachId: owner }
+      })
+      await call("delete a coach who owns a session", "ADMIN", "DELETE", `/coaches/delete/${owner}`, 409)
     })
-    const activity = Number(created.headers.get("location")?.split("/").at(-1))
-    await call("create an activity, unknown session (the seed's 500 text)", "COACH", "POST", "/activite/create", 500, { json: { sessionId: 2_147_480_001 } })
-    await call("create an activity, no sessionId (500 text)", "COACH", "POST", "/activite/create", 500, { json: { name: "Orphan" }, input: "invalid" })
-    await call("create an activity, as an athlete", "ATHLETE", "POST", "/activite/create", 403, { json: { sessionId: session } })
-    await call("read an activity", "ATHLETE", "GET", `/activite/${activity}`, 200)
-    await call("read an activity, unknown (empty 404)", "COACH", "GET", "/activite/2147480001", 404)
-    await call("list activities", "COACH", "GET", "/activite/all", 200)
-    await call("list activities by theme", "COACH", "GET", "/activite/theme/cardio-prism", 200)
-    await call("list activities, as an admin", "ADMIN", "GET", "/activite/all", 403)
-    await call("update an activity", "COACH", "POST", `/activite/update/${activity}`, 200, { json: { name: "Long sprints", sessionId: session } })
-    await call("update an activity, unknown (500 text)", "COACH", "POST", "/activite/update/2147480001", 500, { json: { sessionId: session } })
-    await call("update an activity, id not a number (500 text)", "COACH", "POST", "/activite/update/x", 500, { json: { sessionId: session }, input: "invalid" })
-    await call("activities of the session", "ATHLETE", "GET", `/athletes/athletes/session/${session}/activities`, 200)
-    await call("delete an activity", "COACH", "DELETE", `/activite/delete/${activity}`, 200)
-    await call("delete an activity, unknown (500 text)", "COACH", "DELETE", `/activite/delete/${activity}`, 500)
-  })
 
-  it("the athlete-session queries", async () => {
-    const athlete = club().athleteId
-    await call("create a session with the athlete", "COACH", "POST", "/session/create", 201, {
-      json: { name: "Dated", creneau: "2026-06-15T10:00:00", athleteIds: [athlete] }
+    it("athletes", async () => {
+      const athlete = await call("create an athlete", "ADMIN", "POST", "/athletes/create", 201, {
+        json: { name: "Nadia", categorie: "Senior", niveau: "A", groupes: ["ignored"], sessionIds: [], userId: null }
+      })
+      const id = idOf(athlete)
+      await call("create an athlete with a supplied id", "ADMIN", "POST", "/athletes/create", 201, {
+        json: { id: 1_900_000_000 + (id % 1000), name: "Supplied" }
+      })
+      await call("create an athlete with a taken id", "ADMIN", "POST", "/athletes/create", 409, {
+        json: { id, name: "Twin" }
+      })
+      await call("create an athlete, name of the wrong type", "ADMIN", "POST", "/athletes/create", 400, {
+        json: { name: ["Nadia"] },
+        input: "invalid"
+      })
+      await call("create an athlete, as a coach", "COACH", "POST", "/athletes/create", 403, {
+        json: { name: "Not allowed" }
+      })
+      await call("create an athlete without a token", "none", "POST", "/athletes/create", 401, {
+        json: { name: "Nobody" },
+        input: "invalid"
+      })
+      await call("list athletes (a POST)", "ATHLETE", "POST", "/athletes/all", 200)
+      await call("read an athlete", "COACH", "GET", `/athletes/${id}`, 200)
+      await call("read an athlete, unknown (empty 404)", "COACH", "GET", "/athletes/2147480001", 404)
+      await call("read an athlete, id 0", "COACH", "GET", "/athletes/0", 400, { input: "invalid" })
+      const session = idOf(
+        await call("create a session for the athlete", "COACH", "POST", "/session/create", 201, {
+          json: { name: "For Nadia" }
+        })
+      )
+      await call("update an athlete", "ADMIN", "PUT", `/athletes/${id}`, 200, {
+        json: { name: "Nadia B.", sessionIds: [session] }
+      })
+      await call("update an athlete, unknown session (the seed's 204)", "ADMIN", "PUT", `/athletes/${id}`, 204, {
+        json: { sessionIds: [2_147_480_001] }
+      })
+      await call("update an athlete, unknown athlete (the seed's 204)", "ADMIN", "PUT", "/athletes/2147480001", 204, {
+        json: { name: "Nobody" }
+      })
+      await call("update an athlete, as its own ATHLETE user", "ATHLETE", "PUT", `/athletes/${club().athleteId}`, 200, {
+        json: { niveau: "B" }
+      })
+      await call("update another athlete, as an ATHLETE user", "ATHLETE", "PUT", `/athletes/${id}`, 403, {
+        json: { niveau: "B" }
+      })
+      await call("delete an athlete", "ADMIN", "DELETE", `/athletes/${id}`, 204)
+      await call("delete an athlete, unknown (empty 404)", "ADMIN", "DELETE", `/athletes/${id}`, 404)
     })
-    await call("sessions of an athlete", "ATHLETE", "GET", `/athletes/athlete/${athlete}/session`, 200)
-    await call("sessions of an unknown athlete", "ADMIN", "GET", "/athletes/athlete/2147480001/session", 200)
-    await call("all sessions in summary", "ADMIN", "GET", "/athletes/athletes/session", 200)
-    await call("sessions after a date", "COACH", "GET", `/athletes/athletes/${athlete}/session/after/2026-06-01`, 200)
-    await call("sessions between dates", "COACH", "GET", `/athletes/athletes/${athlete}/session/between/2026-06-01/2026-07-01`, 200)
-    await call("sessions after a date that is none", "COACH", "GET", `/athletes/athletes/${athlete}/session/after/tomorrow`, 400, { input: "invalid" })
-    await call("activities of an unknown session", "COACH", "GET", "/athletes/athletes/session/2147480001/activities", 200)
-    await call("sessions of an athlete without a token", "none", "GET", `/athletes/athlete/${athlete}/session`, 401, { input: "invalid" })
-  })
 
-  it("users and admins", async () => {
-    const name = unique("prism-user")
-    const user = await call("create a user", "ADMIN", "POST", "/users/create", 201, {
-      json: { name, email: "prism@club.test", role: "ATHLETE", password: "athlete-password-1" }
+    it("sessions", async () => {
+      const athlete = idOf(
+        await call("create an athlete for sessions", "ADMIN", "POST", "/athletes/create", 201, {
+          json: { name: "Sam" }
+        })
+      )
+      const created = await call("create a session", "COACH", "POST", "/session/create", 201, {
+        json: {
+          name: "Track",
+          isRecurrent: true,
+          creneau: "2026-11-24T18:30:00",
+          duree: 90,
+          groupe: "Seniors",
+          coachId: club().coachId,
+          athleteIds: [athlete],
+          activiteIds: []
+        }
+      })
+      const id = idOf(created)
+      await call("create a session, unknown athlete (the seed's 400 text)", "COACH", "POST", "/session/create", 400, {
+        json: { athleteIds: [2_147_480_001] }
+      })
+      await call("create a session, taken id (400 text)", "COACH", "POST", "/session/create", 400, { json: { id } })
+      await call("create a session, creneau with an offset", "COACH", "POST", "/session/create", 400, {
+        json: { creneau: "2026-11-24T18:30:00Z" },
+        input: "invalid"
+      })
+      await call("create a session, negative duree", "COACH", "POST", "/session/create", 400, {
+        json: { duree: -1 },
+        input: "invalid"
+      })
+      await call("create a session, as an admin", "ADMIN", "POST", "/session/create", 403, {
+        json: { name: "Not allowed" }
+      })
+      await call("list sessions", "ATHLETE", "GET", "/session/all", 200)
+      await call("read a session", "ATHLETE", "GET", `/session/${id}`, 200)
+      await call("read a session, unknown (404 text)", "COACH", "GET", "/session/2147480001", 404)
+      await call("update a session", "COACH", "PUT", `/session/update/${id}`, 204, {
+        json: { duree: 60, athleteIds: [], name: "ignored" }
+      })
+      await call("update a session, unknown", "COACH", "PUT", "/session/update/2147480001", 404, {
+        json: { duree: 60 }
+      })
+      await call("update a session, unknown athlete", "COACH", "PUT", `/session/update/${id}`, 400, {
+        json: { athleteIds: [2_147_480_001] }
+      })
+      await call("update a session, ids of the wrong type", "COACH", "PUT", `/session/update/${id}`, 400, {
+        json: { athleteIds: "1,2" },
+        input: "invalid"
+      })
+      await call("delete a session", "COACH", "DELETE", `/session/delete/${id}`, 200)
+      await call("delete a session, unknown (404 text)", "COACH", "DELETE", `/session/delete/${id}`, 404)
     })
-    const id = idOf(user)
-    ownerToken = ((await send(club().url, "POST", "/auth/login", { token: null, json: { name, password: "athlete-password-1" } })).body as { token: string }).token
-    await call("read a user, as that user", "owner", "GET", `/users/${id}`, 200)
-    await call("read another user, as a user", "owner", "GET", `/users/${club().user.ADMIN.id}`, 403)
-    await call("create a user, name taken", "ADMIN", "POST", "/users/create", 409, { json: { name, role: "COACH", password: "long-enough" } })
-    await call("create a user, short password", "ADMIN", "POST", "/users/create", 400, { json: { name: unique("u"), role: "COACH", password: "short" }, input: "invalid" })
-    await call("create a user, unknown role", "ADMIN", "POST", "/users/create", 400, { json: { name: unique("u"), role: "OWNER", password: "long-enough" }, input: "invalid" })
-    // The document lists the roles as clients should write them; the server also reads other letter cases.
-    await call("create a user, role in lower case", "ADMIN", "POST", "/users/create", 201, {
-      json: { name: unique("u"), role: "coach", password: "long-enough" },
-      input: "invalid"
-    })
-    await call("create a user, link to an unknown record", "ADMIN", "POST", "/users/create", 400, {
-      json: { name: unique("u"), role: "COACH", password: "long-enough", coachId: 2_147_480_001 }
-    })
-    await call("list users", "ADMIN", "GET", "/users/all", 200)
-    await call("list users, as a coach", "COACH", "GET", "/users/all", 403)
-    await call("read a user, unknown", "ADMIN", "GET", "/users/2147480001", 404)
-    await call("update a user", "ADMIN", "PUT", `/users/update/${id}`, 200, { json: { email: null, password: "a-new-password" } })
-    await call("update a user, unknown", "ADMIN", "PUT", "/users/update/2147480001", 404, { json: { email: null } })
-    await call("demote the last admin", "ADMIN", "PUT", `/users/update/${club().user.ADMIN.id}`, 409, { json: { role: "COACH" } })
-    await call("delete a user", "ADMIN", "DELETE", `/users/delete/${id}`, 204)
-    await call("delete a user, unknown", "ADMIN", "DELETE", `/users/delete/${id}`, 404)
 
-    const admin = idOf(await call("create an admin record", "ADMIN", "POST", "/admins/create", 201, { json: { name: "Second admin" } }))
-    await call("create an admin record, taken id", "ADMIN", "POST", "/admins/create", 409, { json: { id: admin } })
-    await call("list admin records", "ADMIN", "GET", "/admins/all", 200)
-    await call("read an admin record", "ADMIN", "GET", `/admins/${admin}`, 200)
-    await call("read an admin record, unknown", "ADMIN", "GET", "/admins/2147480001", 404)
-    await call("read an admin record, as a coach", "COACH", "GET", `/admins/${admin}`, 403)
-    await call("update an admin record", "ADMIN", "PUT", `/admins/update/${admin}`, 200, { json: { name: "Renamed admin" } })
-    await call("delete an admin record", "ADMIN", "DELETE", `/admins/delete/${admin}`, 204)
-    await call("delete an admin record, unknown", "ADMIN", "DELETE", `/admins/delete/${admin}`, 404)
-  })
-
-  it("idempotency keys, media types and body size", async () => {
-    const key = unique("key")
-    const body = { name: "Idempotent coach" }
-    await call("a write with an idempotency key", "ADMIN", "POST", "/coaches/create", 201, { json: body, headers: { "idempotency-key": key } })
-    const replay = await call("its repeat, replayed", "ADMIN", "POST", "/coaches/create", 201, { json: body, headers: { "idempotency-key": key } })
-    expect(replay.headers.get("idempotent-replayed")).toBe("true")
-    await call("the key with another body", "ADMIN", "POST", "/coaches/create", 422, { json: { name: "Another" }, headers: { "idempotency-key": key } })
-    await call("a malformed key", "ADMIN", "POST", "/coaches/create", 400, { json: body, headers: { "idempotency-key": "has spaces" }, input: "invalid" })
-    await call("a body of another media type", "ADMIN", "POST", "/coaches/create", 415, {
-      body: "name=x",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      input: "invalid"
+    it("activities", async () => {
+      const session = idOf(
+        await call("create a session for activities", "COACH", "POST", "/session/create", 201, {
+          json: { name: "With activities" }
+        })
+      )
+      const created = await call("create an activity", "COACH", "POST", "/activite/create", 201, {
+        json: {
+          id: 99,
+          name: "Sprints",
+          theme: "cardio-prism",
+          duree: null,
+          dataActivite: ["6 x 200 m"],
+          sessionId: session
+        }
+      })
+      const activity = Number(created.headers.get("location")?.split("/").at(-1))
+      await call(
+        "create an activity, unknown session (the seed's 500 text)",
+        "COACH",
+        "POST",
+        "/activite/create",
+        500,
+        { json: { sessionId: 2_147_480_001 } }
+      )
+      await call("create an activity, no sessionId (500 text)", "COACH", "POST", "/activite/create", 500, {
+        json: { name: "Orphan" },
+        input: "invalid"
+      })
+      await call("create an activity, as an athlete", "ATHLETE", "POST", "/activite/create", 403, {
+        json: { sessionId: session }
+      })
+      await call("read an activity", "ATHLETE", "GET", `/activite/${activity}`, 200)
+      await call("read an activity, unknown (empty 404)", "COACH", "GET", "/activite/2147480001", 404)
+      await call("list activities", "COACH", "GET", "/activite/all", 200)
+      await call("list activities by theme", "COACH", "GET", "/activite/theme/cardio-prism", 200)
+      await call("list activities, as an admin", "ADMIN", "GET", "/activite/all", 403)
+      await call("update an activity", "COACH", "POST", `/activite/update/${activity}`, 200, {
+        json: { name: "Long sprints", sessionId: session }
+      })
+      await call("update an activity, unknown (500 text)", "COACH", "POST", "/activite/update/2147480001", 500, {
+        json: { sessionId: session }
+      })
+      await call("update an activity, id not a number (500 text)", "COACH", "POST", "/activite/update/x", 500, {
+        json: { sessionId: session },
+        input: "invalid"
+      })
+      await call("activities of the session", "ATHLETE", "GET", `/athletes/athletes/session/${session}/activities`, 200)
+      await call("delete an activity", "COACH", "DELETE", `/activite/delete/${activity}`, 200)
+      await call("delete an activity, unknown (500 text)", "COACH", "DELETE", `/activite/delete/${activity}`, 500)
     })
-    await call("a body over 1 MiB", "ADMIN", "POST", "/coaches/create", 413, { json: { name: "x".repeat(1024 * 1024) }, input: "invalid" })
-  })
 
-  it("finds no answer the document does not declare, and agrees with the server on every request", () => {
-    const describe = (exchange: Exchange) =>
-      `${exchange.step}: ${exchange.reply.method} ${exchange.reply.path} answered ${exchange.reply.status} ${exchange.reply.contentType ?? ""} ${exchange.reply.text.slice(0, 200)}`
-    expect(exchanges.length).toBeGreaterThan(100)
-    expect(exchanges.filter((exchange) => exchange.reply.status !== exchange.expectedStatus).map(describe)).toEqual([])
-    const undeclared = exchanges.flatMap((exchange) =>
-      exchange.violations.filter((violation) => violation.location[0] !== "request").map((violation) => `${describe(exchange)}: ${violation.message}`)
-    )
-    expect(undeclared).toEqual([])
-    const refusedByTheDocument = exchanges.filter((exchange) => exchange.input === "valid" && exchange.violations.length > 0)
-      .map((exchange) => `${describe(exchange)}: ${exchange.violations.map((violation) => violation.message).join("; ")}`)
-    expect(refusedByTheDocument).toEqual([])
-    const allowedByTheDocument = exchanges.filter((exchange) => exchange.input === "invalid" && exchange.violations.length === 0).map(describe)
-    expect(allowedByTheDocument).toEqual([])
-  })
-})
+    it("the athlete-session queries", async () => {
+      const athlete = club().athleteId
+      await call("create a session with the athlete", "COACH", "POST", "/session/create", 201, {
+        json: { name: "Dated", creneau: "2026-06-15T10:00:00", athleteIds: [athlete] }
+      })
+      await call("sessions of an athlete", "ATHLETE", "GET", `/athletes/athlete/${athlete}/session`, 200)
+      await call("sessions of an unknown athlete", "ADMIN", "GET", "/athletes/athlete/2147480001/session", 200)
+      await call("all sessions in summary", "ADMIN", "GET", "/athletes/athletes/session", 200)
+      await call("sessions after a date", "COACH", "GET", `/athletes/athletes/${athlete}/session/after/2026-06-01`, 200)
+      await call(
+        "sessions between dates",
+        "COACH",
+        "GET",
+        `/athletes/athletes/${athlete}/session/between/2026-06-01/2026-07-01`,
+        200
+      )
+      await call(
+        "sessions after a date that is none",
+        "COACH",
+        "GET",
+        `/athletes/athletes/${athlete}/session/after/tomorrow`,
+        400,
+        { input: "invalid" }
+      )
+      await call(
+        "activities of an unknown session",
+        "COACH",
+        "GET",
+        "/athletes/athletes/session/2147480001/activities",
+        200
+      )
+      await call("sessions of an athlete without a token", "none", "GET", `/athletes/athlete/${athlete}/session`, 401, {
+        input: "invalid"
+      })
+    })
+
+    it("users and admins", async () => {
+      const name = unique("prism-user")
+      const user = await call("create a user", "ADMIN", "POST", "/users/create", 201, {
+        json: { name, email: "prism@club.test", role: "ATHLETE", password: "athlete-password-1" }
+      })
+      const id = idOf(user)
+      ownerToken = ((await send(club().url, "POST", "/auth/login", {
+        token: null,
+        json: { name, password: "athlete-password-1" }
+      })).body as { token: string }).token
+      await call("read a user, as that user", "owner", "GET", `/users/${id}`, 200)
+      await call("read another user, as a user", "owner", "GET", `/users/${club().user.ADMIN.id}`, 403)
+      await call("create a user, name taken", "ADMIN", "POST", "/users/create", 409, {
+        json: { name, role: "COACH", password: "long-enough" }
+      })
+      await call("create a user, short password", "ADMIN", "POST", "/users/create", 400, {
+        json: { name: unique("u"), role: "COACH", password: "short" },
+        input: "invalid"
+      })
+      await call("create a user, unknown role", "ADMIN", "POST", "/users/create", 400, {
+        json: { name: unique("u"), role: "OWNER", password: "long-enough" },
+        input: "invalid"
+      })
+      // The document lists the roles as clients should write them; the server also reads other letter cases.
+      await call("create a user, role in lower case", "ADMIN", "POST", "/users/create", 201, {
+        json: { name: unique("u"), role: "coach", password: "long-enough" },
+        input: "invalid"
+      })
+      await call("create a user, link to an unknown record", "ADMIN", "POST", "/users/create", 400, {
+        json: { name: unique("u"), role: "COACH", password: "long-enough", coachId: 2_147_480_001 }
+      })
+      await call("list users", "ADMIN", "GET", "/users/all", 200)
+      await call("list users, as a coach", "COACH", "GET", "/users/all", 403)
+      await call("read a user, unknown", "ADMIN", "GET", "/users/2147480001", 404)
+      await call("update a user", "ADMIN", "PUT", `/users/update/${id}`, 200, {
+        json: { email: null, password: "a-new-password" }
+      })
+      await call("update a user, unknown", "ADMIN", "PUT", "/users/update/2147480001", 404, { json: { email: null } })
+      await call("demote the last admin", "ADMIN", "PUT", `/users/update/${club().user.ADMIN.id}`, 409, {
+        json: { role: "COACH" }
+      })
+      await call("delete a user", "ADMIN", "DELETE", `/users/delete/${id}`, 204)
+      await call("delete a user, unknown", "ADMIN", "DELETE", `/users/delete/${id}`, 404)
+
+      const admin = idOf(
+        await call("create an admin record", "ADMIN", "POST", "/admins/create", 201, { json: { name: "Second admin" } })
+      )
+      await call("create an admin record, taken id", "ADMIN", "POST", "/admins/create", 409, { json: { id: admin } })
+      await call("list admin records", "ADMIN", "GET", "/admins/all", 200)
+      await call("read an admin record", "ADMIN", "GET", `/admins/${admin}`, 200)
+      await call("read an admin record, unknown", "ADMIN", "GET", "/admins/2147480001", 404)
+      await call("read an admin record, as a coach", "COACH", "GET", `/admins/${admin}`, 403)
+      await call("update an admin record", "ADMIN", "PUT", `/admins/update/${admin}`, 200, {
+        json: { name: "Renamed admin" }
+      })
+      await call("delete an admin record", "ADMIN", "DELETE", `/admins/delete/${admin}`, 204)
+      await call("delete an admin record, unknown", "ADMIN", "DELETE", `/admins/delete/${admin}`, 404)
+    })
+
+    it("idempotency keys, media types and body size", async () => {
+      const key = unique("key")
+      const body = { name: "Idempotent coach" }
+      await call("a write with an idempotency key", "ADMIN", "POST", "/coaches/create", 201, {
+        json: body,
+        headers: { "idempotency-key": key }
+      })
+      const replay = await call("its repeat, replayed", "ADMIN", "POST", "/coaches/create", 201, {
+        json: body,
+        headers: { "idempotency-key": key }
+      })
+      expect(replay.headers.get("idempotent-replayed")).toBe("true")
+      await call("the key with another body", "ADMIN", "POST", "/coaches/create", 422, {
+        json: { name: "Another" },
+        headers: { "idempotency-key": key }
+      })
+      await call("a malformed key", "ADMIN", "POST", "/coaches/create", 400, {
+        json: body,
+        headers: { "idempotency-key": "has spaces" },
+        input: "invalid"
+      })
+      await call("a body of another media type", "ADMIN", "POST", "/coaches/create", 415, {
+        body: "name=x",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        input: "invalid"
+      })
+      await call("a body over 1 MiB", "ADMIN", "POST", "/coaches/create", 413, {
+        json: { name: "x".repeat(1024 * 1024) },
+        input: "invalid"
+      })
+    })
+
+    it("finds no answer the document does not declare, and agrees with the server on every request", () => {
+      const describe = (exchange: Exchange) =>
+        `${exchange.step}: ${exchange.reply.method} ${exchange.reply.path} answered ${exchange.reply.status} ${
+          exchange.reply.contentType ?? ""
+        } ${exchange.reply.text.slice(0, 200)}`
+      expect(exchanges.length).toBeGreaterThan(100)
+      expect(exchanges.filter((exchange) => exchange.reply.status !== exchange.expectedStatus).map(describe)).toEqual(
+        []
+      )
+      const undeclared = exchanges.flatMap((exchange) =>
+        exchange.violations.filter((violation) => violation.location[0] !== "request").map((violation) =>
+          `${describe(exchange)}: ${violation.message}`
+        )
+      )
+      expect(undeclared).toEqual([])
+      const refusedByTheDocument = exchanges.filter((exchange) =>
+        exchange.input === "valid" && exchange.violations.length > 0
+      )
+        .map((exchange) =>
+          `${describe(exchange)}: ${exchange.violations.map((violation) => violation.message).join("; ")}`
+        )
+      expect(refusedByTheDocument).toEqual([])
+      const allowedByTheDocument = exchanges.filter((exchange) =>
+        exchange.input === "invalid" && exchange.violations.length === 0
+      ).map(describe)
+      expect(allowedByTheDocument).toEqual([])
+    })
+  }
+)

@@ -29,7 +29,12 @@ describe("Limits (embedded database)", () => {
     })
   const problem = (reply: RawReply) => {
     expect(reply.contentType, reply.text.slice(0, 200)).toBe("application/problem+json")
-    return JSON.parse(reply.text) as { status: number; title: string; detail: string; errors?: Array<{ field: string }> }
+    return JSON.parse(reply.text) as {
+      status: number
+      title: string
+      detail: string
+      errors?: Array<{ field: string }>
+    }
   }
   const note = (limit: string, reply: RawReply) => {
     refusals[limit] = `${reply.status} ${reply.text.slice(0, 160)}`
@@ -65,7 +70,13 @@ describe("Limits (embedded database)", () => {
     const binary = Buffer.from(toBinary(CreateTaskRequestSchema, message))
     const answers = {
       "Connect binary": await callConnect(client, "CreateTask", binary, "application/proto", auth),
-      "Connect JSON": await callConnect(client, "CreateTask", toJsonString(CreateTaskRequestSchema, message), "application/json", auth),
+      "Connect JSON": await callConnect(
+        client,
+        "CreateTask",
+        toJsonString(CreateTaskRequestSchema, message),
+        "application/json",
+        auth
+      ),
       "gRPC-Web": await callGrpcWeb(client, "CreateTask", envelope(binary), auth)
     }
     const session = grpcSession(server.port)
@@ -88,7 +99,11 @@ describe("Limits (embedded database)", () => {
       expect(reply.status, kind).toBe(431)
       note(`HTTP/1.1 headers: ${kind}`, reply)
     }
-    const longUrl = await client.send({ method: "GET", path: `/activite/theme/${"a".repeat(20 * 1024)}`, ownConnection: true })
+    const longUrl = await client.send({
+      method: "GET",
+      path: `/activite/theme/${"a".repeat(20 * 1024)}`,
+      ownConnection: true
+    })
     expect(longUrl.status).toBe(431)
     note("HTTP/1.1 URL of 20 KiB", longUrl)
     expect((await client.send({ method: "GET", path: "/health/live" })).status).toBe(200)
@@ -110,9 +125,13 @@ describe("Limits (embedded database)", () => {
     expect(refused).not.toBe("status 200")
     refusals["HTTP/2 header block of 100 KiB"] = refused
     const session = grpcSession(server.port)
-    const answer = await session.call("ListTasks", envelope(Buffer.from(toBinary(ListTasksRequestSchema, create(ListTasksRequestSchema, {})))), {
-      authorization: `Bearer ${principals.token.ADMIN}`
-    })
+    const answer = await session.call(
+      "ListTasks",
+      envelope(Buffer.from(toBinary(ListTasksRequestSchema, create(ListTasksRequestSchema, {})))),
+      {
+        authorization: `Bearer ${principals.token.ADMIN}`
+      }
+    )
     session.close()
     expect(answer.code).toBe("ok")
   })
@@ -126,24 +145,41 @@ describe("Limits (embedded database)", () => {
 
     const session = await json("POST", "/session/create", JSON.stringify({ name: "Limits" }), principals.token.COACH)
     const id = (JSON.parse(session.text) as { id: number }).id
-    const list = await json("PUT", `/session/update/${id}`, JSON.stringify({ athleteIds: Array.from({ length: 10_001 }, (_, i) => i + 1) }), principals.token.COACH)
+    const list = await json(
+      "PUT",
+      `/session/update/${id}`,
+      JSON.stringify({ athleteIds: Array.from({ length: 10_001 }, (_, i) => i + 1) }),
+      principals.token.COACH
+    )
     expect(list.status).toBe(400)
     expect(problem(list).errors?.map((error) => error.field)).toEqual(["athleteIds"])
     expect(problem(list).detail).toMatch(/^athleteIds: .*at most 10000/u)
     note("athleteIds of 10,001 items", list)
     // 10,000 is within the limit: refused only because those athletes do not exist.
-    const within = await json("PUT", `/session/update/${id}`, JSON.stringify({ athleteIds: Array.from({ length: 10_000 }, (_, i) => i + 1) }), principals.token.COACH)
+    const within = await json(
+      "PUT",
+      `/session/update/${id}`,
+      JSON.stringify({ athleteIds: Array.from({ length: 10_000 }, (_, i) => i + 1) }),
+      principals.token.COACH
+    )
     expect(within.status).toBe(400)
     expect(problem(within).detail).toMatch(/^athleteIds: no athlete with id /u)
 
     const auth = { authorization: `Bearer ${principals.token.ADMIN}` }
-    const description = await callConnect(client, "CreateTask", JSON.stringify({ title: "t", description: "d".repeat(10_001) }), "application/json", auth)
+    const description = await callConnect(
+      client,
+      "CreateTask",
+      JSON.stringify({ title: "t", description: "d".repeat(10_001) }),
+      "application/json",
+      auth
+    )
     expect(description).toMatchObject({ code: "invalid_argument", message: "description: at most 10000 characters" })
     refusals["task description of 10,001 characters"] = `${description.code}: ${description.message}`
   })
 
   it("a path parameter holding a character whose lowercase is longer (İ): 400 naming the parameter, not a bare 404; paths match as the seed spells them", async () => {
-    const get = (path: string, token = principals.token.ADMIN) => client.send({ method: "GET", path, headers: { authorization: `Bearer ${token}` } })
+    const get = (path: string, token = principals.token.ADMIN) =>
+      client.send({ method: "GET", path, headers: { authorization: `Bearer ${token}` } })
     const cases: Array<readonly [string, string, string?]> = [
       ["/athletes/athlete/%C4%B0/session", "id"],
       ["/athletes/athletes/%C4%B0/session/after/2026-01-01", "id"],
@@ -165,7 +201,12 @@ describe("Limits (embedded database)", () => {
   })
 
   it("a login password over 1,000 characters: 400 naming it, without hashing it", async () => {
-    const reply = await json("POST", "/auth/login", JSON.stringify({ name: "admin", password: "p".repeat(1_001) }), null)
+    const reply = await json(
+      "POST",
+      "/auth/login",
+      JSON.stringify({ name: "admin", password: "p".repeat(1_001) }),
+      null
+    )
     expect(reply.status).toBe(400)
     expect(problem(reply).errors?.map((error) => error.field)).toEqual(["password"])
     note("login password of 1,001 characters", reply)
@@ -174,11 +215,19 @@ describe("Limits (embedded database)", () => {
   it("20 failed logins from one client address, whatever the names: the next waits (429 with Retry-After: 1), even with a right password; another address is not affected", async () => {
     const from = rawClient(server.port, { localAddress: "127.0.0.21" })
     const attempt = (name: string, password: string, sender = from) =>
-      sender.send({ method: "POST", path: "/auth/login", headers: { "content-type": "application/json" }, body: JSON.stringify({ name, password }) })
+      sender.send({
+        method: "POST",
+        path: "/auth/login",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name, password })
+      })
     for (let i = 0; i < 20; i++) expect((await attempt(`stranger-${i}`, "wrong-password")).status).toBe(401)
     const throttled = await attempt("coach", principals.password.COACH)
     expect(throttled.status).toBe(429)
-    expect(problem(throttled)).toMatchObject({ title: "Too Many Requests", detail: "Too many failed attempts; retry in 1 second" })
+    expect(problem(throttled)).toMatchObject({
+      title: "Too Many Requests",
+      detail: "Too many failed attempts; retry in 1 second"
+    })
     expect(throttled.headers["retry-after"]).toBe("1")
     note("21st login from one address", throttled)
     const other = rawClient(server.port, { localAddress: "127.0.0.22" })

@@ -40,7 +40,10 @@ describe("Login throttling (embedded database)", () => {
       client.send({
         method: "POST",
         path: "/auth/login",
-        headers: { "content-type": "application/json", ...(forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor }) },
+        headers: {
+          "content-type": "application/json",
+          ...(forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor })
+        },
         body: JSON.stringify({ name, password })
       })
   }

@@ -4,7 +4,12 @@ import { sleep } from "../support/requests.ts"
 import { messageOf } from "../support/ServerProcess.ts"
 import { budget } from "./support/budget.ts"
 import { deploy, type Deployment, postgresAnswers } from "./support/Deployment.ts"
-import { type Exchange, pipelinedConnection, type PipelinedConnection, type PipelinedRequest } from "./support/pipelining.ts"
+import {
+  type Exchange,
+  pipelinedConnection,
+  type PipelinedConnection,
+  type PipelinedRequest
+} from "./support/pipelining.ts"
 import { type Principals, setUpPrincipals, urlOf } from "./support/principals.ts"
 import { recordResult } from "./support/results.ts"
 
@@ -32,7 +37,11 @@ interface Stream {
 }
 
 /** An HTTP/2 session that keeps `h2Depth` session creates open until told to stop or refused. */
-const h2Load = (port: number, nextCreate: () => { readonly name: string; readonly body: string }, headers: Record<string, string>) => {
+const h2Load = (
+  port: number,
+  nextCreate: () => { readonly name: string; readonly body: string },
+  headers: Record<string, string>
+) => {
   const session = Http2.connect(`http://127.0.0.1:${port}`)
   const failures: Array<string> = []
   const streams: Array<Stream> = []
@@ -105,7 +114,12 @@ const signalUnderLoad = async (cycle: number): Promise<CycleResult> => {
   const nextRequest = (): PipelinedRequest => {
     // Every eighth a login: a slow hash, so that requests are still running at the signal.
     if (counter++ % 8 === 0) {
-      return { method: "POST", path: "/auth/login", headers: json, body: JSON.stringify({ name: "coach", password: principals!.password.COACH }) }
+      return {
+        method: "POST",
+        path: "/auth/login",
+        headers: json,
+        body: JSON.stringify({ name: "coach", password: principals!.password.COACH })
+      }
     }
     return { method: "POST", path: "/session/create", headers: coach, body: nextCreate().body }
   }
@@ -157,83 +171,106 @@ describe(`SIGTERM under saturating load (${postgresAnswers ? "PostgreSQL server"
   })
   afterAll(() => deployment?.release())
 
-  it(`${busyConnections} kept-alive connections pipelining ${pipelineDepth} requests each, ${h2Sessions} HTTP/2 sessions and ${idleConnections} idle connections: every request sent is answered or meets a clean close (never a reset), requests already received complete, the server exits 0 (${budget.shutdownCycles} time(s))`, async () => {
-    try {
-      for (let cycle = 0; cycle < budget.shutdownCycles; cycle++) {
-        const result = await signalUnderLoad(cycle)
-        const http1 = [...result.busy, ...result.idle]
-        const exchanges = http1.flatMap((connection) => connection.exchanges)
-        const afterSignal = exchanges.filter((exchange) => exchange.answer !== undefined && exchange.answer.at > result.signalledAt)
-        const streams = result.h2.flatMap((load) => load.streams)
-        const drainLine = result.logs.find((message) => message.startsWith("Shutting down"))
-        const running = Number(/waiting for (\d+) running request/u.exec(drainLine ?? "")?.[1] ?? NaN)
-        const numbers = {
-          cycle,
-          runningAtSignal: running,
-          http1Requests: exchanges.length,
-          answered: exchanges.filter((exchange) => exchange.answer !== undefined).length,
-          answeredAfterSignal: afterSignal.length,
-          answeredWithConnectionClose: afterSignal.filter((exchange) => exchange.answer!.headers["connection"] === "close").length,
-          sentThenCleanClose: exchanges.filter((exchange) => exchange.written && exchange.unanswered === "ended").length,
-          notSent: exchanges.filter((exchange) => exchange.unanswered === "not sent").length,
-          socketErrors: http1.flatMap((connection) => connection.errors),
-          h2Streams: streams.length,
-          h2Answered: streams.filter((stream) => stream.status !== undefined).length,
-          h2Refused: streams.filter((stream) => stream.refused !== undefined).length,
-          h2Failures: [...streams.flatMap((stream) => stream.failure === undefined ? [] : [`${stream.name}: ${stream.failure}`]), ...result.h2.flatMap((load) => load.failures)],
-          exit: result.exit,
-          exitMs: Math.round(result.exitMs),
-          drainLine
-        }
-        measured.push(numbers)
+  it(
+    `${busyConnections} kept-alive connections pipelining ${pipelineDepth} requests each, ${h2Sessions} HTTP/2 sessions and ${idleConnections} idle connections: every request sent is answered or meets a clean close (never a reset), requests already received complete, the server exits 0 (${budget.shutdownCycles} time(s))`,
+    async () => {
+      try {
+        for (let cycle = 0; cycle < budget.shutdownCycles; cycle++) {
+          const result = await signalUnderLoad(cycle)
+          const http1 = [...result.busy, ...result.idle]
+          const exchanges = http1.flatMap((connection) => connection.exchanges)
+          const afterSignal = exchanges.filter((exchange) =>
+            exchange.answer !== undefined && exchange.answer.at > result.signalledAt
+          )
+          const streams = result.h2.flatMap((load) => load.streams)
+          const drainLine = result.logs.find((message) => message.startsWith("Shutting down"))
+          const running = Number(/waiting for (\d+) running request/u.exec(drainLine ?? "")?.[1] ?? NaN)
+          const numbers = {
+            cycle,
+            runningAtSignal: running,
+            http1Requests: exchanges.length,
+            answered: exchanges.filter((exchange) => exchange.answer !== undefined).length,
+            answeredAfterSignal: afterSignal.length,
+            answeredWithConnectionClose: afterSignal.filter((exchange) =>
+              exchange.answer!.headers["connection"] === "close"
+            ).length,
+            sentThenCleanClose: exchanges.filter((exchange) =>
+              exchange.written && exchange.unanswered === "ended"
+            ).length,
+            notSent: exchanges.filter((exchange) => exchange.unanswered === "not sent").length,
+            socketErrors: http1.flatMap((connection) => connection.errors),
+            h2Streams: streams.length,
+            h2Answered: streams.filter((stream) => stream.status !== undefined).length,
+            h2Refused: streams.filter((stream) => stream.refused !== undefined).length,
+            h2Failures: [
+              ...streams.flatMap((stream) => stream.failure === undefined ? [] : [`${stream.name}: ${stream.failure}`]),
+              ...result.h2.flatMap((load) => load.failures)
+            ],
+            exit: result.exit,
+            exitMs: Math.round(result.exitMs),
+            drainLine
+          }
+          measured.push(numbers)
 
-        for (const exchange of exchanges.filter(isCreate)) {
-          if (exchange.answer?.status === 201) created.push(nameOf(exchange))
-          else if (exchange.answer === undefined) unanswered.push(nameOf(exchange))
-        }
-        for (const stream of streams) {
-          if (stream.status === 201) created.push(stream.name)
-          else if (stream.status === undefined) unanswered.push(stream.name)
-        }
+          for (const exchange of exchanges.filter(isCreate)) {
+            if (exchange.answer?.status === 201) created.push(nameOf(exchange))
+            else if (exchange.answer === undefined) unanswered.push(nameOf(exchange))
+          }
+          for (const stream of streams) {
+            if (stream.status === 201) created.push(stream.name)
+            else if (stream.status === undefined) unanswered.push(stream.name)
+          }
 
-        // Saturated: requests were running at the signal, and more kept coming after it.
-        expect(running).toBeGreaterThan(0)
-        expect(numbers.answeredAfterSignal).toBeGreaterThan(busyConnections)
-        // Never a reset: no socket error on any connection, and every request sent got a whole answer
-        // or met the server's clean close (a FIN) before it was read.
-        expect(numbers.socketErrors).toEqual([])
-        const lost = exchanges.filter((exchange) => exchange.answer === undefined && exchange.unanswered !== "ended" && exchange.unanswered !== "not sent")
-        expect(lost.map((exchange) => `${exchange.request.path}: ${exchange.unanswered}`)).toEqual([])
-        // Every answer is the request's normal answer, before and after the signal.
-        const wrong = exchanges.filter((exchange) => exchange.answer !== undefined && exchange.answer.status !== (isCreate(exchange) ? 201 : 200))
-        expect(wrong.map((exchange) => `${exchange.request.path}: ${exchange.answer!.status} ${exchange.answer!.body.slice(0, 200)}`)).toEqual([])
-        // Each connection that was still sending got its last answer with `Connection: close`, then a clean close.
-        for (const connection of result.busy) {
-          const last = connection.exchanges.filter((exchange) => exchange.answer !== undefined).at(-1)
-          expect(last?.answer?.headers["connection"]).toBe("close")
-          expect(connection.endedAt()).toBeDefined()
+          // Saturated: requests were running at the signal, and more kept coming after it.
+          expect(running).toBeGreaterThan(0)
+          expect(numbers.answeredAfterSignal).toBeGreaterThan(busyConnections)
+          // Never a reset: no socket error on any connection, and every request sent got a whole answer
+          // or met the server's clean close (a FIN) before it was read.
+          expect(numbers.socketErrors).toEqual([])
+          const lost = exchanges.filter((exchange) =>
+            exchange.answer === undefined && exchange.unanswered !== "ended" && exchange.unanswered !== "not sent"
+          )
+          expect(lost.map((exchange) => `${exchange.request.path}: ${exchange.unanswered}`)).toEqual([])
+          // Every answer is the request's normal answer, before and after the signal.
+          const wrong = exchanges.filter((exchange) =>
+            exchange.answer !== undefined && exchange.answer.status !== (isCreate(exchange) ? 201 : 200)
+          )
+          expect(
+            wrong.map((exchange) =>
+              `${exchange.request.path}: ${exchange.answer!.status} ${exchange.answer!.body.slice(0, 200)}`
+            )
+          ).toEqual([])
+          // Each connection that was still sending got its last answer with `Connection: close`, then a clean close.
+          for (const connection of result.busy) {
+            const last = connection.exchanges.filter((exchange) => exchange.answer !== undefined).at(-1)
+            expect(last?.answer?.headers["connection"]).toBe("close")
+            expect(connection.endedAt()).toBeDefined()
+          }
+          // Idle connections: a request within the grace period is answered (with `Connection: close`); the others are closed cleanly.
+          for (const connection of result.idle.slice(0, idleConnections / 2)) {
+            expect(connection.exchanges.at(-1)?.answer?.headers["connection"]).toBe("close")
+          }
+          for (const connection of result.idle) expect(connection.endedAt()).toBeGreaterThan(result.signalledAt)
+          // HTTP/2: GOAWAY; each stream answered 201, or refused before it was read.
+          expect(numbers.h2Failures).toEqual([])
+          expect(streams.filter((stream) => stream.status !== undefined && stream.status !== 201)).toEqual([])
+          // Within the bound, without cutting anything, exit code 0.
+          expect(result.logs.filter((message) => message.includes("are cut"))).toEqual([])
+          expect(result.exitMs).toBeLessThan(exitWithinMs)
+          expect(result.exit).toEqual({ code: 0, signal: null })
         }
-        // Idle connections: a request within the grace period is answered (with `Connection: close`); the others are closed cleanly.
-        for (const connection of result.idle.slice(0, idleConnections / 2)) {
-          expect(connection.exchanges.at(-1)?.answer?.headers["connection"]).toBe("close")
-        }
-        for (const connection of result.idle) expect(connection.endedAt()).toBeGreaterThan(result.signalledAt)
-        // HTTP/2: GOAWAY; each stream answered 201, or refused before it was read.
-        expect(numbers.h2Failures).toEqual([])
-        expect(streams.filter((stream) => stream.status !== undefined && stream.status !== 201)).toEqual([])
-        // Within the bound, without cutting anything, exit code 0.
-        expect(result.logs.filter((message) => message.includes("are cut"))).toEqual([])
-        expect(result.exitMs).toBeLessThan(exitWithinMs)
-        expect(result.exit).toEqual({ code: 0, signal: null })
+      } finally {
+        recordResult("sigterm", { busyConnections, pipelineDepth, h2Sessions, idleConnections, cycles: measured })
       }
-    } finally {
-      recordResult("sigterm", { busyConnections, pipelineDepth, h2Sessions, idleConnections, cycles: measured })
-    }
-  }, 60_000 + budget.shutdownCycles * 30_000)
+    },
+    60_000 + budget.shutdownCycles * 30_000
+  )
 
   it("the sessions whose create was answered 201 are stored, and those that got no answer are not: the next instance lists exactly the first", async () => {
     const next = await deployment.start()
-    const sessions = (await principals!.as("COACH", urlOf(next.port)).get("/session/all")).body as Array<{ name: string }>
+    const sessions = (await principals!.as("COACH", urlOf(next.port)).get("/session/all")).body as Array<
+      { name: string }
+    >
     const stored = new Set(sessions.map((session) => session.name))
     expect(created.length).toBeGreaterThan(0)
     expect(created.filter((name) => !stored.has(name))).toEqual([])

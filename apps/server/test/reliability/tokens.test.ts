@@ -41,7 +41,11 @@ describe.skipIf(!postgresAnswers)("Tokens and roles across two instances on one 
     const name = `user-${role.toLowerCase()}-${replies.length}`
     const password = `${name}-password`
     passwords.add(password)
-    const user = expectStatus(await caller(a, principals.token.ADMIN).post("/users/create", { name, role, password }), 201, "user").body as { id: number }
+    const user = expectStatus(
+      await caller(a, principals.token.ADMIN).post("/users/create", { name, role, password }),
+      201,
+      "user"
+    ).body as { id: number }
     return { id: user.id, name, password, token: await login(urlOf(a.port), name, password) }
   }
 
@@ -67,7 +71,10 @@ describe.skipIf(!postgresAnswers)("Tokens and roles across two instances on one 
         await sleep(5)
       }
     }
-    return { ms: refusedAt === undefined ? Infinity : Math.max(0, Math.round(refusedAt - since)), stayedRefused: refusedAt !== undefined }
+    return {
+      ms: refusedAt === undefined ? Infinity : Math.max(0, Math.round(refusedAt - since)),
+      stayedRefused: refusedAt !== undefined
+    }
   }
 
   /**
@@ -101,11 +108,15 @@ describe.skipIf(!postgresAnswers)("Tokens and roles across two instances on one 
     const now = nowSeconds()
     const claims = { sub: String(principals.userId.ADMIN), role: "ADMIN" as const, iat: now - 10, exp: now + 3600 }
     const [header, payload, signature] = principals.token.ATHLETE.split(".") as [string, string, string]
-    const promoted = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), role: "ADMIN" })).toString("base64url")
+    const promoted = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), role: "ADMIN" })
+    ).toString("base64url")
     const bad: Record<string, string> = {
       "expired": signToken({ ...claims, iat: now - 7200, exp: now - 1 }, jwtSecret),
       "wrong secret": signToken(claims, "not-the-secret-not-the-secret-not-the-secret"),
-      "alg: none": `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.`,
+      "alg: none": `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${
+        Buffer.from(JSON.stringify(claims)).toString("base64url")
+      }.`,
       "alg: HS512": signToken(claims, jwtSecret, { alg: "HS512", typ: "JWT" }),
       "tampered role": `${header}.${promoted}.${signature}`,
       "unknown user": signToken({ ...claims, sub: "987654321" }, jwtSecret),
@@ -118,7 +129,10 @@ describe.skipIf(!postgresAnswers)("Tokens and roles across two instances on one 
         const reply = await caller(server, token).post("/athletes/all")
         expect(reply.status, `${kind} on ${server.port}`).toBe(401)
         expect(reply.headers.get("www-authenticate"), kind).toMatch(/^Bearer\b/u)
-        expect((await callConnect(rpc, "ListTasks", "{}", "application/json", { authorization: `Bearer ${token}` })).code, kind).toBe("unauthenticated")
+        expect(
+          (await callConnect(rpc, "ListTasks", "{}", "application/json", { authorization: `Bearer ${token}` })).code,
+          kind
+        ).toBe("unauthenticated")
       }
       rpc.close()
     }
@@ -127,8 +141,17 @@ describe.skipIf(!postgresAnswers)("Tokens and roles across two instances on one 
 
   it(`a role changed through A is enforced on A at once and on B right after A's answer (within ${otherInstanceBoundMs} ms); a new login carries the new role`, async () => {
     const user = await createUser("COACH")
-    await expectRevokedOnBoth(user.token, "/session/all", async () =>
-      expectStatus(await caller(a, principals.token.ADMIN).put(`/users/update/${user.id}`, { role: "ATHLETE" }), 200, "role change"), "roleChangeRefusedOnOtherInstanceMs")
+    await expectRevokedOnBoth(
+      user.token,
+      "/session/all",
+      async () =>
+        expectStatus(
+          await caller(a, principals.token.ADMIN).put(`/users/update/${user.id}`, { role: "ATHLETE" }),
+          200,
+          "role change"
+        ),
+      "roleChangeRefusedOnOtherInstanceMs"
+    )
     const fresh = await login(urlOf(b.port), user.name, user.password)
     expect((await caller(b, fresh).get("/auth/me")).body).toMatchObject({ id: user.id, role: "ATHLETE" })
     expect((await caller(b, fresh).post("/coaches/create", { name: "Not allowed" })).status).toBe(403)
@@ -136,28 +159,57 @@ describe.skipIf(!postgresAnswers)("Tokens and roles across two instances on one 
 
   it(`a user deleted through A loses access on A at once and on B right after A's answer (within ${otherInstanceBoundMs} ms)`, async () => {
     const user = await createUser("ADMIN")
-    await expectRevokedOnBoth(user.token, "/users/all", async () =>
-      expectStatus(await caller(a, principals.token.ADMIN).delete(`/users/delete/${user.id}`), 204, "delete"), "deletedUserRefusedOnOtherInstanceMs")
+    await expectRevokedOnBoth(
+      user.token,
+      "/users/all",
+      async () =>
+        expectStatus(await caller(a, principals.token.ADMIN).delete(`/users/delete/${user.id}`), 204, "delete"),
+      "deletedUserRefusedOnOtherInstanceMs"
+    )
   })
 
   it(`a password changed through A retires the tokens issued before it, on A at once and on B right after A's answer (within ${otherInstanceBoundMs} ms)`, async () => {
     const user = await createUser("ATHLETE")
     const newPassword = `${user.password}-new`
     passwords.add(newPassword)
-    await expectRevokedOnBoth(user.token, "/auth/me", async () =>
-      expectStatus(await caller(a, principals.token.ADMIN).put(`/users/update/${user.id}`, { password: newPassword }), 200, "password change"), "passwordChangeRefusedOnOtherInstanceMs")
-    expect((await send(urlOf(b.port), "POST", "/auth/login", { token: null, json: { name: user.name, password: user.password } })).status).toBe(401)
+    await expectRevokedOnBoth(
+      user.token,
+      "/auth/me",
+      async () =>
+        expectStatus(
+          await caller(a, principals.token.ADMIN).put(`/users/update/${user.id}`, { password: newPassword }),
+          200,
+          "password change"
+        ),
+      "passwordChangeRefusedOnOtherInstanceMs"
+    )
+    expect(
+      (await send(urlOf(b.port), "POST", "/auth/login", {
+        token: null,
+        json: { name: user.name, password: user.password }
+      })).status
+    ).toBe(401)
     await login(urlOf(b.port), user.name, newPassword)
   })
 
   const loginFrom = (client: ReturnType<typeof rawClient>, name: string, password: string) =>
-    client.send({ method: "POST", path: "/auth/login", headers: { "content-type": "application/json" }, body: JSON.stringify({ name, password }) })
+    client.send({
+      method: "POST",
+      path: "/auth/login",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name, password })
+    })
 
   it("failures for a name at an address count across both instances: after 5 (on A and B in turn) it waits on either, even with the right password, and the delay grows the same on both", async () => {
     const user = await createUser("ATHLETE")
     // From an address of its own, so that the per-address count does not interfere.
-    const from = { a: rawClient(a.port, { localAddress: "127.0.0.11" }), b: rawClient(b.port, { localAddress: "127.0.0.11" }) }
-    for (let i = 0; i < 5; i++) expect((await loginFrom(i % 2 === 0 ? from.a : from.b, user.name, `wrong-password-${i}`)).status).toBe(401)
+    const from = {
+      a: rawClient(a.port, { localAddress: "127.0.0.11" }),
+      b: rawClient(b.port, { localAddress: "127.0.0.11" })
+    }
+    for (let i = 0; i < 5; i++) {
+      expect((await loginFrom(i % 2 === 0 ? from.a : from.b, user.name, `wrong-password-${i}`)).status).toBe(401)
+    }
     for (const client of [from.b, from.a]) {
       const throttled = await loginFrom(client, user.name, user.password)
       expect(throttled.status).toBe(429)
@@ -178,8 +230,13 @@ describe.skipIf(!postgresAnswers)("Tokens and roles across two instances on one 
   })
 
   it("failures from one address count across both instances: after 20 (any names, on A and B in turn) it waits on either; another address still logs in", async () => {
-    const from = { a: rawClient(a.port, { localAddress: "127.0.0.12" }), b: rawClient(b.port, { localAddress: "127.0.0.12" }) }
-    for (let i = 0; i < 20; i++) expect((await loginFrom(i % 2 === 0 ? from.a : from.b, `nobody-${i}`, "wrong-password")).status).toBe(401)
+    const from = {
+      a: rawClient(a.port, { localAddress: "127.0.0.12" }),
+      b: rawClient(b.port, { localAddress: "127.0.0.12" })
+    }
+    for (let i = 0; i < 20; i++) {
+      expect((await loginFrom(i % 2 === 0 ? from.a : from.b, `nobody-${i}`, "wrong-password")).status).toBe(401)
+    }
     expect((await loginFrom(from.b, adminName, adminPassword)).status).toBe(429)
     expect((await loginFrom(from.a, adminName, adminPassword)).status).toBe(429)
     const elsewhere = rawClient(b.port, { localAddress: "127.0.0.13" })
@@ -188,12 +245,20 @@ describe.skipIf(!postgresAnswers)("Tokens and roles across two instances on one 
   })
 
   it("an attacker failing for the admin's name on both instances never stops the admin logging in from another address on either", async () => {
-    const attacker = { a: rawClient(a.port, { localAddress: "127.0.0.14" }), b: rawClient(b.port, { localAddress: "127.0.0.14" }) }
+    const attacker = {
+      a: rawClient(a.port, { localAddress: "127.0.0.14" }),
+      b: rawClient(b.port, { localAddress: "127.0.0.14" })
+    }
     const statuses: Array<number> = []
-    for (let i = 0; i < 12; i++) statuses.push((await loginFrom(i % 2 === 0 ? attacker.a : attacker.b, adminName, `guess-${i}`)).status)
+    for (let i = 0; i < 12; i++) {
+      statuses.push((await loginFrom(i % 2 === 0 ? attacker.a : attacker.b, adminName, `guess-${i}`)).status)
+    }
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401])
     expect(statuses.slice(5)).toContain(429)
-    const admin = { a: rawClient(a.port, { localAddress: "127.0.0.15" }), b: rawClient(b.port, { localAddress: "127.0.0.15" }) }
+    const admin = {
+      a: rawClient(a.port, { localAddress: "127.0.0.15" }),
+      b: rawClient(b.port, { localAddress: "127.0.0.15" })
+    }
     expect((await loginFrom(admin.a, adminName, adminPassword)).status).toBe(200)
     expect((await loginFrom(admin.b, adminName, adminPassword)).status).toBe(200)
     for (const client of [attacker.a, attacker.b, admin.a, admin.b]) client.close()
@@ -205,7 +270,9 @@ describe.skipIf(!postgresAnswers)("Tokens and roles across two instances on one 
       const where = `${reply.method} ${reply.path} (${reply.status})`
       expect(reply.text, where).not.toMatch(/scrypt\$|\$argon2|password_?hash|motDePasse/iu)
       expect(reply.text.includes(jwtSecret), where).toBe(false)
-      for (const password of passwords) expect(reply.text.includes(password), `${where} contains a password`).toBe(false)
+      for (const password of passwords) {
+        expect(reply.text.includes(password), `${where} contains a password`).toBe(false)
+      }
     }
     numbers["answersChecked"] = replies.length
   })

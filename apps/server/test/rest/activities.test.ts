@@ -50,7 +50,11 @@ await onEveryDatabase("The seed's activity endpoints", (club) => {
 
     it("ignores the id of the request body, and keeps a missing duree null", async () => {
       const session = await createSession(club())
-      expectText(await club().coach.post("/activite/create", { id: 777_777, name: "Stretching", sessionId: session.id }), 201, "Activity created")
+      expectText(
+        await club().coach.post("/activite/create", { id: 777_777, name: "Stretching", sessionId: session.id }),
+        201,
+        "Activity created"
+      )
       const [id] = (await readSession(club(), session.id)).activiteIds
       expect(id).not.toBe(777_777)
       expectEmpty(await club().coach.get("/activite/777777"), 404)
@@ -88,7 +92,11 @@ await onEveryDatabase("The seed's activity endpoints", (club) => {
     })
 
     it("answers 500, plain text 'Error: ' followed by the failure message, when the activity does not exist", async () => {
-      expectText(await club().coach.delete(`/activite/delete/${missingId}`), 500, new RegExp(`^Error: .*${missingId}`, "u"))
+      expectText(
+        await club().coach.delete(`/activite/delete/${missingId}`),
+        500,
+        new RegExp(`^Error: .*${missingId}`, "u")
+      )
     })
   })
 
@@ -119,7 +127,11 @@ await onEveryDatabase("The seed's activity endpoints", (club) => {
     it("stores a null duree as 0, and replaces absent fields by null", async () => {
       const session = await createSession(club())
       const id = await createActivity(club(), session.id, { name: "Keep?", theme: "t", duree: 30, dataActivite: ["x"] })
-      expectText(await club().coach.post(`/activite/update/${id}`, { duree: null, sessionId: session.id }), 200, "Activity modified")
+      expectText(
+        await club().coach.post(`/activite/update/${id}`, { duree: null, sessionId: session.id }),
+        200,
+        "Activity modified"
+      )
       expectJson(await club().coach.get(`/activite/${id}`), 200, {
         id: null,
         name: null,
@@ -149,8 +161,20 @@ await onEveryDatabase("The seed's activity endpoints", (club) => {
   describe("GET /activite/{id} (Coach or Athlete)", () => {
     it("answers 200 with the ActiviteDTO, id returned as null", async () => {
       const session = await createSession(club())
-      const id = await createActivity(club(), session.id, { name: "Read me", theme: "read", duree: 12, dataActivite: ["d"] })
-      const expected = { id: null, name: "Read me", theme: "read", duree: 12, dataActivite: ["d"], sessionId: session.id }
+      const id = await createActivity(club(), session.id, {
+        name: "Read me",
+        theme: "read",
+        duree: 12,
+        dataActivite: ["d"]
+      })
+      const expected = {
+        id: null,
+        name: "Read me",
+        theme: "read",
+        duree: 12,
+        dataActivite: ["d"],
+        sessionId: session.id
+      }
       expectJson(await club().coach.get(`/activite/${id}`), 200, expected)
       expectJson(await club().athlete.get(`/activite/${id}`), 200, expected)
     })
@@ -166,9 +190,13 @@ await onEveryDatabase("The seed's activity endpoints", (club) => {
       const name = unique("Listed")
       await createActivity(club(), session.id, { name, theme: "list", duree: 7, dataActivite: [] })
       const reply = await club().athlete.get("/activite/all")
-      expectJson(reply, 200, expect.arrayContaining([
-        { id: null, name, theme: "list", duree: 7, dataActivite: [], sessionId: session.id }
-      ]))
+      expectJson(
+        reply,
+        200,
+        expect.arrayContaining([
+          { id: null, name, theme: "list", duree: 7, dataActivite: [], sessionId: session.id }
+        ])
+      )
       for (const activity of reply.body as Array<{ id: unknown }>) expect(activity.id).toBeNull()
     })
   })
@@ -183,10 +211,14 @@ await onEveryDatabase("The seed's activity endpoints", (club) => {
       await createActivity(club(), session.id, { name: unique("Other"), theme: theme.toUpperCase() })
       await createActivity(club(), session.id, { name: unique("Prefix"), theme: `${theme}-extra` })
       const reply = await club().coach.get(`/activite/theme/${theme}`)
-      expectJson(reply, 200, expect.arrayContaining([
-        { id: null, name: a, theme, duree: null, dataActivite: [], sessionId: session.id },
-        { id: null, name: b, theme, duree: null, dataActivite: [], sessionId: session.id }
-      ]))
+      expectJson(
+        reply,
+        200,
+        expect.arrayContaining([
+          { id: null, name: a, theme, duree: null, dataActivite: [], sessionId: session.id },
+          { id: null, name: b, theme, duree: null, dataActivite: [], sessionId: session.id }
+        ])
+      )
       expect(reply.body).toHaveLength(2)
     })
 
@@ -195,7 +227,14 @@ await onEveryDatabase("The seed's activity endpoints", (club) => {
       const theme = `${unique("upper")} body`
       await createActivity(club(), session.id, { name: "Push-ups", theme })
       const reply = await club().athlete.get(`/activite/theme/${encodeURIComponent(theme)}`)
-      expectJson(reply, 200, [{ id: null, name: "Push-ups", theme, duree: null, dataActivite: [], sessionId: session.id }])
+      expectJson(reply, 200, [{
+        id: null,
+        name: "Push-ups",
+        theme,
+        duree: null,
+        dataActivite: [],
+        sessionId: session.id
+      }])
     })
 
     it("matches a theme of 200 characters, the longest an activity can hold", async () => {
@@ -204,7 +243,14 @@ await onEveryDatabase("The seed's activity endpoints", (club) => {
       expect(theme).toHaveLength(200)
       await createActivity(club(), session.id, { name: "Long theme", theme })
       const reply = await club().coach.get(`/activite/theme/${encodeURIComponent(theme)}`)
-      expectJson(reply, 200, [{ id: null, name: "Long theme", theme, duree: null, dataActivite: [], sessionId: session.id }])
+      expectJson(reply, 200, [{
+        id: null,
+        name: "Long theme",
+        theme,
+        duree: null,
+        dataActivite: [],
+        sessionId: session.id
+      }])
     })
 
     it("answers 200 with an empty array when no activity has that theme", async () => {

@@ -46,7 +46,11 @@ await onEveryDatabase("The seed's athlete endpoints", (club) => {
 
     it("copies a supplied id that no athlete has onto the new record; later generated ids do not collide with it", async () => {
       const supplied = idAhead(await allAthletes(club()))
-      expectJson(await club().admin.post("/athletes/create", { id: supplied, name: "Supplied" }), 201, athleteDto(supplied, "Supplied", null, null))
+      expectJson(
+        await club().admin.post("/athletes/create", { id: supplied, name: "Supplied" }),
+        201,
+        athleteDto(supplied, "Supplied", null, null)
+      )
       await expectGeneratedIdsAvoid(supplied, () => createAthlete(club()))
       expectJson(await club().admin.get(`/athletes/${supplied}`), 200, athleteDto(supplied, "Supplied", null, null))
     })
@@ -63,7 +67,11 @@ await onEveryDatabase("The seed's athlete endpoints", (club) => {
   describe("POST /athletes/all (Admin, Coach or Athlete)", () => {
     it("answers 200 with an array of AthleteDTO, the same to every role", async () => {
       const created = await createAthlete(club(), { name: unique("Listed") })
-      const replies = await Promise.all([club().admin.post("/athletes/all"), club().coach.post("/athletes/all"), club().athlete.post("/athletes/all")])
+      const replies = await Promise.all([
+        club().admin.post("/athletes/all"),
+        club().coach.post("/athletes/all"),
+        club().athlete.post("/athletes/all")
+      ])
       for (const reply of replies) expectJson(reply, 200, expect.arrayContaining([created]))
       expect(replies[1]!.body).toEqual(replies[0]!.body)
       expect(replies[2]!.body).toEqual(replies[0]!.body)
@@ -89,14 +97,26 @@ await onEveryDatabase("The seed's athlete endpoints", (club) => {
   describe("PUT /athletes/{id} (ADMIN, or the athlete's own user)", () => {
     it("answers 200 with the AthleteDTO, replacing name, categorie and niveau", async () => {
       const created = await createAthlete(club(), { name: "Old", categorie: "Old", niveau: "Old" })
-      const reply = await club().admin.put(`/athletes/${created.id}`, { name: "New", categorie: "Senior", niveau: "National" })
+      const reply = await club().admin.put(`/athletes/${created.id}`, {
+        name: "New",
+        categorie: "Senior",
+        niveau: "National"
+      })
       expectJson(reply, 200, athleteDto(created.id, "New", "Senior", "National"))
-      expectJson(await club().admin.get(`/athletes/${created.id}`), 200, athleteDto(created.id, "New", "Senior", "National"))
+      expectJson(
+        await club().admin.get(`/athletes/${created.id}`),
+        200,
+        athleteDto(created.id, "New", "Senior", "National")
+      )
     })
 
     it("replaces the athlete's sessions by the sessions with the ids of sessionIds, when present", async () => {
       const athlete = await createAthlete(club())
-      const [first, second, third] = [await createSession(club(), { athleteIds: [athlete.id] }), await createSession(club()), await createSession(club())]
+      const [first, second, third] = [
+        await createSession(club(), { athleteIds: [athlete.id] }),
+        await createSession(club()),
+        await createSession(club())
+      ]
       expectJson(
         await club().admin.put(`/athletes/${athlete.id}`, { name: "Moved", sessionIds: [second.id, third.id] }),
         200,
@@ -112,12 +132,18 @@ await onEveryDatabase("The seed's athlete endpoints", (club) => {
       const session = await createSession(club(), { athleteIds: [athlete.id] })
       expect((await club().admin.put(`/athletes/${athlete.id}`, { name: "Same sessions" })).status).toBe(200)
       expect((await sessionsOfAthlete(club(), athlete.id)).map((s) => s.id)).toEqual([session.id])
-      expect((await club().admin.put(`/athletes/${athlete.id}`, { name: "No sessions", sessionIds: [] })).status).toBe(200)
+      expect((await club().admin.put(`/athletes/${athlete.id}`, { name: "No sessions", sessionIds: [] })).status).toBe(
+        200
+      )
       expect(await sessionsOfAthlete(club(), athlete.id)).toEqual([])
     })
 
     it("lets the athlete linked to the caller update their own record", async () => {
-      const reply = await club().athlete.put(`/athletes/${club().athleteId}`, { name: "Alex Athlete", categorie: "Senior", niveau: "A+" })
+      const reply = await club().athlete.put(`/athletes/${club().athleteId}`, {
+        name: "Alex Athlete",
+        categorie: "Senior",
+        niveau: "A+"
+      })
       expectJson(reply, 200, athleteDto(club().athleteId, "Alex Athlete", "Senior", "A+"))
     })
 
@@ -130,7 +156,10 @@ await onEveryDatabase("The seed's athlete endpoints", (club) => {
       const athlete = await createAthlete(club(), { name: "Unchanged", categorie: "K", niveau: "L" })
       const session = await createSession(club(), { athleteIds: [athlete.id] })
       const other = await createSession(club())
-      expectEmpty(await club().admin.put(`/athletes/${athlete.id}`, { name: "Changed?", sessionIds: [other.id, missingId] }), 204)
+      expectEmpty(
+        await club().admin.put(`/athletes/${athlete.id}`, { name: "Changed?", sessionIds: [other.id, missingId] }),
+        204
+      )
       expectJson(await club().admin.get(`/athletes/${athlete.id}`), 200, athlete)
       expect((await sessionsOfAthlete(club(), athlete.id)).map((s) => s.id)).toEqual([session.id])
     })
@@ -155,10 +184,16 @@ await onEveryDatabase("The seed's athlete endpoints", (club) => {
       const athlete = await createAthlete(club(), { name: "Linked, then deleted" })
       const password = unique("linked-password")
       club().passwords.add(password)
-      const user = (await club().admin.post("/users/create", { name: unique("linked"), role: "ATHLETE", password, athleteId: athlete.id })).body as {
+      const user = (await club().admin.post("/users/create", {
+        name: unique("linked"),
+        role: "ATHLETE",
+        password,
+        athleteId: athlete.id
+      })).body as {
         name: string
       }
-      const token = ((await club().anonymous.post("/auth/login", { name: user.name, password })).body as { token: string }).token
+      const token =
+        ((await club().anonymous.post("/auth/login", { name: user.name, password })).body as { token: string }).token
       expectEmpty(await club().admin.delete(`/athletes/${athlete.id}`), 204)
       expect((await club().admin.post("/athletes/create", { id: athlete.id, name: "Newcomer" })).status).toBe(201)
       expectProblem(await club().withToken(token).put(`/athletes/${athlete.id}`, { name: "Not mine" }), 403)
@@ -181,7 +216,10 @@ await onEveryDatabase("The seed's athlete endpoints", (club) => {
       for (const caller of [club().admin, club().coach, club().athlete]) {
         const reply = await caller.get(`/athletes/athlete/${athlete.id}/session`)
         expectJson(reply, 200, expect.any(Array))
-        expect(byId(reply.body as Array<{ id: number }>)).toEqual([{ id: mine.id, name: "Mine" }, { id: alsoMine.id, name: "Also mine" }])
+        expect(byId(reply.body as Array<{ id: number }>)).toEqual([{ id: mine.id, name: "Mine" }, {
+          id: alsoMine.id,
+          name: "Also mine"
+        }])
       }
     })
 
@@ -206,7 +244,9 @@ await onEveryDatabase("The seed's athlete endpoints", (club) => {
       for (const caller of [club().admin, club().coach, club().athlete]) {
         const reply = await caller.get(`/athletes/athletes/session/${session.id}/activities`)
         expectJson(reply, 200, expect.any(Array))
-        expect(byId(reply.body as Array<{ id: number }>)).toEqual(byId([{ id: warmUp, name: "Warm-up" }, { id: drills, name: "Drills" }]))
+        expect(byId(reply.body as Array<{ id: number }>)).toEqual(
+          byId([{ id: warmUp, name: "Warm-up" }, { id: drills, name: "Drills" }])
+        )
       }
     })
 
@@ -217,8 +257,10 @@ await onEveryDatabase("The seed's athlete endpoints", (club) => {
     describe("date ranges: {date} is an ISO calendar date, compared with the start of that day", () => {
       const dated = async () => {
         const athlete = await createAthlete(club())
-        const at = async (name: string, creneau: string | null) =>
-          ({ id: (await createSession(club(), { name, creneau, athleteIds: [athlete.id] })).id, name })
+        const at = async (name: string, creneau: string | null) => ({
+          id: (await createSession(club(), { name, creneau, athleteIds: [athlete.id] })).id,
+          name
+        })
         const sessions = {
           dayBeforeLate: await at("2026-03-09 23:59:59", "2026-03-09T23:59:59"),
           midnight: await at("2026-03-10 00:00:00", "2026-03-10T00:00:00"),
@@ -229,7 +271,11 @@ await onEveryDatabase("The seed's athlete endpoints", (club) => {
           undated: await at("no creneau", null)
         }
         // Another athlete's session in the range is never listed.
-        await createSession(club(), { name: "someone else", creneau: "2026-03-11T10:00:00", athleteIds: [club().athleteId] })
+        await createSession(club(), {
+          name: "someone else",
+          creneau: "2026-03-11T10:00:00",
+          athleteIds: [club().athleteId]
+        })
         return { athlete, sessions }
       }
 
@@ -237,7 +283,9 @@ await onEveryDatabase("The seed's athlete endpoints", (club) => {
         const { athlete, sessions: s } = await dated()
         const reply = await club().athlete.get(`/athletes/athletes/${athlete.id}/session/after/2026-03-10`)
         expectJson(reply, 200, expect.any(Array))
-        expect(byId(reply.body as Array<{ id: number }>)).toEqual(byId([s.justAfterMidnight, s.evening, s.lastSecond, s.nextMidnight]))
+        expect(byId(reply.body as Array<{ id: number }>)).toEqual(
+          byId([s.justAfterMidnight, s.evening, s.lastSecond, s.nextMidnight])
+        )
         expectJson(await club().athlete.get(`/athletes/athletes/${athlete.id}/session/after/2026-03-12`), 200, [])
       })
 
@@ -250,11 +298,19 @@ await onEveryDatabase("The seed's athlete endpoints", (club) => {
         const reply = await club().coach.get(`/athletes/athletes/${athlete.id}/session/between/2026-03-10/2026-03-12`)
         expectJson(reply, 200, expect.any(Array))
         expect(byId(reply.body as Array<{ id: number }>)).toEqual(byId([s.justAfterMidnight, s.evening, s.lastSecond]))
-        expectJson(await club().coach.get(`/athletes/athletes/${athlete.id}/session/between/2026-03-11/2026-03-11`), 200, [])
+        expectJson(
+          await club().coach.get(`/athletes/athletes/${athlete.id}/session/between/2026-03-11/2026-03-11`),
+          200,
+          []
+        )
       })
 
       it("GET /athletes/athletes/{id}/session/between/{startDate}/{endDate}: 200 and an empty array when the athlete does not exist", async () => {
-        expectJson(await club().admin.get(`/athletes/athletes/${missingId}/session/between/2000-01-01/2100-01-01`), 200, [])
+        expectJson(
+          await club().admin.get(`/athletes/athletes/${missingId}/session/between/2000-01-01/2100-01-01`),
+          200,
+          []
+        )
       })
 
       it("answers a date that does not parse with 400 problem+json naming the parameter", async () => {

@@ -31,7 +31,8 @@ const atStartOfSecond = async () => {
 }
 
 /** The failed logins (401) this server has counted for the test client's address. */
-const failedLogins = (club: Club) => club.replies.filter((reply) => reply.path === "/auth/login" && reply.status === 401).length
+const failedLogins = (club: Club) =>
+  club.replies.filter((reply) => reply.path === "/auth/login" && reply.status === 401).length
 
 await onEveryDatabase("Authentication", (club) => {
   describe("POST /auth/login", () => {
@@ -67,7 +68,9 @@ await onEveryDatabase("Authentication", (club) => {
 
     it("after 5 failures for a name from one address, the next attempt from there waits 1 s: 429 with Retry-After, even with the right password; then it logs in", async () => {
       const user = await createUser(club())
-      for (let attempt = 1; attempt <= 5; attempt++) expectProblem(await login(club(), user.name, `wrong-${attempt}-password`), 401)
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        expectProblem(await login(club(), user.name, `wrong-${attempt}-password`), 401)
+      }
       const throttled = await login(club(), user.name, user.password)
       expectProblem(throttled, 429)
       expect(throttled.headers.get("retry-after"), "Retry-After header").toBe("1")
@@ -102,10 +105,14 @@ await onEveryDatabase("Authentication", (club) => {
 
     it("forgets a name's failures at an address after a successful login from there", async () => {
       const user = await createUser(club())
-      for (let attempt = 1; attempt <= 4; attempt++) expectProblem(await login(club(), user.name, `wrong-${attempt}-password`), 401)
+      for (let attempt = 1; attempt <= 4; attempt++) {
+        expectProblem(await login(club(), user.name, `wrong-${attempt}-password`), 401)
+      }
       expect((await login(club(), user.name, user.password)).status).toBe(200)
       // 5 free failures again, not 1.
-      for (let attempt = 1; attempt <= 5; attempt++) expectProblem(await login(club(), user.name, `again-${attempt}-password`), 401)
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        expectProblem(await login(club(), user.name, `again-${attempt}-password`), 401)
+      }
       expectProblem(await login(club(), user.name, user.password), 429)
     })
   })
@@ -114,7 +121,12 @@ await onEveryDatabase("Authentication", (club) => {
     it("answers 200 with the caller's UserDTO", async () => {
       const user = await createUser(club(), "COACH")
       const token = await tokenOf(club(), user.name, user.password)
-      expectJson(await club().withToken(token).get("/auth/me"), 200, { id: user.id, name: user.name, email: null, role: "COACH" })
+      expectJson(await club().withToken(token).get("/auth/me"), 200, {
+        id: user.id,
+        name: user.name,
+        email: null,
+        role: "COACH"
+      })
     })
 
     it("answers 401 problem+json with WWW-Authenticate: Bearer without a token", async () => {
@@ -128,13 +140,17 @@ await onEveryDatabase("Authentication", (club) => {
       const now = nowSeconds()
       const valid = { sub: String(athlete.id), role: athlete.role, iat: now - 10, exp: now + 3600 }
       const [header, payload, signature] = club.token.ATHLETE.split(".") as [string, string, string]
-      const promoted = Buffer.from(JSON.stringify({ ...claimsOf(club.token.ATHLETE), role: "ADMIN" })).toString("base64url")
+      const promoted = Buffer.from(JSON.stringify({ ...claimsOf(club.token.ATHLETE), role: "ADMIN" })).toString(
+        "base64url"
+      )
       return {
         "garbage": "not-a-token",
         "three garbage parts": "abc.def.ghi",
         "expired (signed with the server's secret)": signToken({ ...valid, iat: now - 7200, exp: now - 3600 }),
         "forged (signed with another secret)": signToken(valid, "another-secret-another-secret-another-secret"),
-        "unsigned (alg: none)": `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${payload}.`,
+        "unsigned (alg: none)": `${
+          Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")
+        }.${payload}.`,
         "tampered (role changed, old signature)": `${header}.${promoted}.${signature}`,
         "for a user that does not exist": signToken({ ...valid, sub: "987654321" })
       }
@@ -179,7 +195,12 @@ await onEveryDatabase("Authentication", (club) => {
       expectUnauthenticated(await club().withToken(token).get("/session/all"))
       expectUnauthenticated(await club().withToken(token).post("/session/create", { name: "as a former coach" }))
       const fresh = await tokenOf(club(), user.name, user.password)
-      expectJson(await club().withToken(fresh).get("/auth/me"), 200, { id: user.id, name: user.name, email: null, role: "ATHLETE" })
+      expectJson(await club().withToken(fresh).get("/auth/me"), 200, {
+        id: user.id,
+        name: user.name,
+        email: null,
+        role: "ATHLETE"
+      })
       expectProblem(await club().withToken(fresh).post("/session/create", { name: "as an athlete" }), 403)
     })
 
@@ -192,7 +213,12 @@ await onEveryDatabase("Authentication", (club) => {
       expect((await club().admin.put(`/users/update/${user.id}`, { password: newPassword })).status).toBe(200)
       expectUnauthenticated(await club().withToken(token).get("/auth/me"))
       const fresh = await tokenOf(club(), user.name, newPassword)
-      expectJson(await club().withToken(fresh).get("/auth/me"), 200, { id: user.id, name: user.name, email: null, role: "ATHLETE" })
+      expectJson(await club().withToken(fresh).get("/auth/me"), 200, {
+        id: user.id,
+        name: user.name,
+        email: null,
+        role: "ATHLETE"
+      })
       expectProblem(await login(club(), user.name, user.password), 401)
     })
   })

@@ -96,7 +96,13 @@ const coachTargets = (prefix: "" | "/coaches"): Array<Target> => [
       { title: "a non-integer id", field: "id", json: { id: 1.5, name: "x" } }
     ]
   },
-  { method: "GET", path: () => `${prefix}/1`, caller: "ADMIN", shape: "400 problem", cases: badIds((id) => `${prefix}/${id}`) },
+  {
+    method: "GET",
+    path: () => `${prefix}/1`,
+    caller: "ADMIN",
+    shape: "400 problem",
+    cases: badIds((id) => `${prefix}/${id}`)
+  },
   {
     method: "PUT",
     path: (e) => `${prefix}/update/${e.coachId}`,
@@ -109,7 +115,13 @@ const coachTargets = (prefix: "" | "/coaches"): Array<Target> => [
       { title: "name over 200 characters", field: "name", json: { name: long } }
     ]
   },
-  { method: "DELETE", path: () => `${prefix}/delete/1`, caller: "ADMIN", shape: "400 problem", cases: badIds((id) => `${prefix}/delete/${id}`) }
+  {
+    method: "DELETE",
+    path: () => `${prefix}/delete/1`,
+    caller: "ADMIN",
+    shape: "400 problem",
+    cases: badIds((id) => `${prefix}/delete/${id}`)
+  }
 ]
 
 const targets: ReadonlyArray<Target> = [
@@ -156,8 +168,20 @@ const targets: ReadonlyArray<Target> = [
       { title: "dataActivite over 10,000 items", field: "dataActivite", json: { dataActivite: tooMany("a") } }
     ]
   },
-  { method: "DELETE", path: () => "/activite/delete/1", caller: "COACH", shape: "activity 500 text", cases: badIds((id) => `/activite/delete/${id}`) },
-  { method: "GET", path: () => "/activite/1", caller: "COACH", shape: "400 problem", cases: badIds((id) => `/activite/${id}`) },
+  {
+    method: "DELETE",
+    path: () => "/activite/delete/1",
+    caller: "COACH",
+    shape: "activity 500 text",
+    cases: badIds((id) => `/activite/delete/${id}`)
+  },
+  {
+    method: "GET",
+    path: () => "/activite/1",
+    caller: "COACH",
+    shape: "400 problem",
+    cases: badIds((id) => `/activite/${id}`)
+  },
   {
     method: "GET",
     path: () => "/activite/theme/cardio",
@@ -185,7 +209,13 @@ const targets: ReadonlyArray<Target> = [
       { title: "an id that is a string", field: "id", json: { id: "7" } }
     ]
   },
-  { method: "GET", path: () => "/athletes/1", caller: "ADMIN", shape: "400 problem", cases: badIds((id) => `/athletes/${id}`) },
+  {
+    method: "GET",
+    path: () => "/athletes/1",
+    caller: "ADMIN",
+    shape: "400 problem",
+    cases: badIds((id) => `/athletes/${id}`)
+  },
   {
     method: "PUT",
     path: (e) => `/athletes/${e.athleteId}`,
@@ -203,7 +233,13 @@ const targets: ReadonlyArray<Target> = [
       { title: "sessionIds over 10,000 items", field: "sessionIds", json: { sessionIds: tooMany(1) } }
     ]
   },
-  { method: "DELETE", path: () => "/athletes/1", caller: "ADMIN", shape: "400 problem", cases: badIds((id) => `/athletes/${id}`) },
+  {
+    method: "DELETE",
+    path: () => "/athletes/1",
+    caller: "ADMIN",
+    shape: "400 problem",
+    cases: badIds((id) => `/athletes/${id}`)
+  },
 
   {
     method: "GET",
@@ -240,10 +276,26 @@ const targets: ReadonlyArray<Target> = [
     shape: "400 problem",
     cases: [
       ...badIds((id) => `/athletes/athletes/${id}/session/between/2026-01-01/2026-12-31`),
-      { title: "startDate 2026-13-01", field: "startDate", path: (e) => `/athletes/athletes/${e.athleteId}/session/between/2026-13-01/2026-12-31` },
-      { title: "startDate 01/01/2026", field: "startDate", path: (e) => `/athletes/athletes/${e.athleteId}/session/between/01%2F01%2F2026/2026-12-31` },
-      { title: "endDate 2026-12-32", field: "endDate", path: (e) => `/athletes/athletes/${e.athleteId}/session/between/2026-01-01/2026-12-32` },
-      { title: "endDate now", field: "endDate", path: (e) => `/athletes/athletes/${e.athleteId}/session/between/2026-01-01/now` }
+      {
+        title: "startDate 2026-13-01",
+        field: "startDate",
+        path: (e) => `/athletes/athletes/${e.athleteId}/session/between/2026-13-01/2026-12-31`
+      },
+      {
+        title: "startDate 01/01/2026",
+        field: "startDate",
+        path: (e) => `/athletes/athletes/${e.athleteId}/session/between/01%2F01%2F2026/2026-12-31`
+      },
+      {
+        title: "endDate 2026-12-32",
+        field: "endDate",
+        path: (e) => `/athletes/athletes/${e.athleteId}/session/between/2026-01-01/2026-12-32`
+      },
+      {
+        title: "endDate now",
+        field: "endDate",
+        path: (e) => `/athletes/athletes/${e.athleteId}/session/between/2026-01-01/now`
+      }
     ]
   },
 
@@ -275,8 +327,20 @@ const targets: ReadonlyArray<Target> = [
       { title: "activiteIds with a negative id", field: "activiteIds", json: { activiteIds: [-1] } }
     ]
   },
-  { method: "GET", path: () => "/session/1", caller: "COACH", shape: "400 problem", cases: badIds((id) => `/session/${id}`) },
-  { method: "DELETE", path: () => "/session/delete/1", caller: "COACH", shape: "400 problem", cases: badIds((id) => `/session/delete/${id}`) },
+  {
+    method: "GET",
+    path: () => "/session/1",
+    caller: "COACH",
+    shape: "400 problem",
+    cases: badIds((id) => `/session/${id}`)
+  },
+  {
+    method: "DELETE",
+    path: () => "/session/delete/1",
+    caller: "COACH",
+    shape: "400 problem",
+    cases: badIds((id) => `/session/delete/${id}`)
+  },
   {
     method: "PUT",
     path: (e) => `/session/update/${e.sessionId}`,
@@ -316,7 +380,13 @@ const targets: ReadonlyArray<Target> = [
       { title: "coachId negative", field: "coachId", json: { coachId: -1 } }
     ]
   },
-  { method: "GET", path: () => "/users/1", caller: "ADMIN", shape: "400 problem", cases: badIds((id) => `/users/${id}`) },
+  {
+    method: "GET",
+    path: () => "/users/1",
+    caller: "ADMIN",
+    shape: "400 problem",
+    cases: badIds((id) => `/users/${id}`)
+  },
   {
     method: "PUT",
     path: (e) => `/users/update/${e.userId}`,
@@ -329,7 +399,13 @@ const targets: ReadonlyArray<Target> = [
       { title: "name over 200 characters", field: "name", json: { name: long } }
     ]
   },
-  { method: "DELETE", path: () => "/users/delete/1", caller: "ADMIN", shape: "400 problem", cases: badIds((id) => `/users/delete/${id}`) },
+  {
+    method: "DELETE",
+    path: () => "/users/delete/1",
+    caller: "ADMIN",
+    shape: "400 problem",
+    cases: badIds((id) => `/users/delete/${id}`)
+  },
 
   {
     method: "POST",
@@ -343,7 +419,13 @@ const targets: ReadonlyArray<Target> = [
       { title: "name with a NUL character", field: "name", json: { name: "a\u0000b" } }
     ]
   },
-  { method: "GET", path: () => "/admins/1", caller: "ADMIN", shape: "400 problem", cases: badIds((id) => `/admins/${id}`) },
+  {
+    method: "GET",
+    path: () => "/admins/1",
+    caller: "ADMIN",
+    shape: "400 problem",
+    cases: badIds((id) => `/admins/${id}`)
+  },
   {
     method: "PUT",
     path: (e) => `/admins/update/${e.adminId}`,
@@ -355,7 +437,13 @@ const targets: ReadonlyArray<Target> = [
       { title: "name of the wrong type", field: "name", json: { name: [] } }
     ]
   },
-  { method: "DELETE", path: () => "/admins/delete/1", caller: "ADMIN", shape: "400 problem", cases: badIds((id) => `/admins/delete/${id}`) },
+  {
+    method: "DELETE",
+    path: () => "/admins/delete/1",
+    caller: "ADMIN",
+    shape: "400 problem",
+    cases: badIds((id) => `/admins/delete/${id}`)
+  },
 
   {
     method: "POST",
@@ -435,7 +523,9 @@ await onEveryDatabase("Bad input", (club) => {
         it(`${bad.title} (${bad.field})`, async () => {
           const e = await existingOf()
           // Each case breaks one thing of the target's valid body (or sends its own raw body).
-          const json = bad.json === undefined ? hasBody(target) ? target.valid?.(e) ?? {} : undefined : { ...target.valid?.(e), ...bad.json }
+          const json = bad.json === undefined
+            ? hasBody(target) ? target.valid?.(e) ?? {} : undefined
+            : { ...target.valid?.(e), ...bad.json }
           const options = bad.body !== undefined ? { body: bad.body } : json === undefined ? {} : { json }
           const reply = await club().as(target.caller).send(target.method, (bad.path ?? target.path)(e), options)
           expectRefusedInput(reply, target.shape, bad.field)
@@ -467,7 +557,9 @@ await onEveryDatabase("Bad input", (club) => {
 
   it("never answers a 5xx, except the seed's activity 500s", () => {
     for (const reply of club().replies.filter((r) => r.status >= 500)) {
-      expect(`${reply.method} ${reply.path}`).toMatch(/^(POST \/activite\/(create|update\/[^/]+)|DELETE \/activite\/delete\/[^/]+)$/u)
+      expect(`${reply.method} ${reply.path}`).toMatch(
+        /^(POST \/activite\/(create|update\/[^/]+)|DELETE \/activite\/delete\/[^/]+)$/u
+      )
       expect(reply.contentType).toBe("text/plain")
       expect(reply.text).toMatch(/^Error: /u)
     }

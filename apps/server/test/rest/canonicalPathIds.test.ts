@@ -59,11 +59,46 @@ interface Target {
 }
 
 const targets: ReadonlyArray<Target> = [
-  { method: "GET", route: "/session/{id}", caller: "COACH", shape: "400 problem", path: (_, id) => `/session/${id}`, canonical: 200 },
-  { method: "GET", route: "/athletes/{id}", caller: "ADMIN", shape: "400 problem", path: (_, id) => `/athletes/${id}`, canonical: 200 },
-  { method: "GET", route: "/coaches/{id}", caller: "ADMIN", shape: "400 problem", path: (_, id) => `/coaches/${id}`, canonical: 200 },
-  { method: "GET", route: "/{id} (coach)", caller: "COACH", shape: "400 problem", path: (_, id) => `/${id}`, canonical: 200 },
-  { method: "GET", route: "/activite/{id}", caller: "COACH", shape: "400 problem", path: (_, id) => `/activite/${id}`, canonical: 200 },
+  {
+    method: "GET",
+    route: "/session/{id}",
+    caller: "COACH",
+    shape: "400 problem",
+    path: (_, id) => `/session/${id}`,
+    canonical: 200
+  },
+  {
+    method: "GET",
+    route: "/athletes/{id}",
+    caller: "ADMIN",
+    shape: "400 problem",
+    path: (_, id) => `/athletes/${id}`,
+    canonical: 200
+  },
+  {
+    method: "GET",
+    route: "/coaches/{id}",
+    caller: "ADMIN",
+    shape: "400 problem",
+    path: (_, id) => `/coaches/${id}`,
+    canonical: 200
+  },
+  {
+    method: "GET",
+    route: "/{id} (coach)",
+    caller: "COACH",
+    shape: "400 problem",
+    path: (_, id) => `/${id}`,
+    canonical: 200
+  },
+  {
+    method: "GET",
+    route: "/activite/{id}",
+    caller: "COACH",
+    shape: "400 problem",
+    path: (_, id) => `/activite/${id}`,
+    canonical: 200
+  },
   {
     method: "GET",
     route: "/athletes/athlete/{id}/session",
@@ -120,10 +155,13 @@ const targets: ReadonlyArray<Target> = [
 
 /** The id each target's path names. */
 const idOf = (target: Target, records: Records) =>
-  target.route.startsWith("/session") ? records.sessionId
-  : target.route.startsWith("/activite") ? records.activityId
-  : target.route.includes("coach") ? records.coachId
-  : records.athleteId
+  target.route.startsWith("/session") ?
+    records.sessionId
+    : target.route.startsWith("/activite") ?
+    records.activityId
+    : target.route.includes("coach") ?
+    records.coachId
+    : records.athleteId
 
 /** What the requests could have changed: they must leave it as it was. */
 const snapshot = async (club: Club) => {
@@ -161,7 +199,11 @@ await onEveryDatabase("Ids in paths are canonical decimal", (club) => {
         const accepted: Array<string> = []
         for (const [title, spelling] of spellings(idOf(target, r))) {
           const path = target.path(r, spelling)
-          const reply = await club().as(target.caller).send(target.method, path, target.body === undefined ? {} : { json: target.body(r) })
+          const reply = await club().as(target.caller).send(
+            target.method,
+            path,
+            target.body === undefined ? {} : { json: target.body(r) }
+          )
           try {
             if (target.semicolonLeavesNoRoute && spelling.includes(";")) expectStatus(reply, 404)
             else expectRefused(reply, target.shape)
@@ -181,7 +223,11 @@ await onEveryDatabase("Ids in paths are canonical decimal", (club) => {
     const r = await recordsOf()
     for (const target of ordered) {
       const path = target.path(r, String(idOf(target, r)))
-      const reply = await club().as(target.caller).send(target.method, path, target.body === undefined ? {} : { json: target.body(r) })
+      const reply = await club().as(target.caller).send(
+        target.method,
+        path,
+        target.body === undefined ? {} : { json: target.body(r) }
+      )
       expectStatus(reply, target.canonical)
     }
     expectText(await club().coach.get(`/session/${r.sessionId}`), 404, `Session not found with id ${r.sessionId}`)
@@ -204,7 +250,11 @@ await onEveryDatabase("Ids in paths are canonical decimal", (club) => {
         for (const parameter of operation.parameters ?? []) {
           if (parameter.in !== "path" || parameter.name !== "id") continue
           count++
-          expect(parameter.schema, `${method} ${path}`).toEqual({ type: "integer", minimum: 1, maximum: 9_007_199_254_740_991 })
+          expect(parameter.schema, `${method} ${path}`).toEqual({
+            type: "integer",
+            minimum: 1,
+            maximum: 9_007_199_254_740_991
+          })
         }
       }
     }

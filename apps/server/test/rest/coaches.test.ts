@@ -23,7 +23,10 @@ await onEveryDatabase("The seed's coach endpoints", (club) => {
 
         it("copies a supplied id that no coach has onto the new record; later generated ids do not collide with it", async () => {
           const supplied = idAhead((await club().admin.get(`${prefix}/all`)).body as Array<{ id: number }>)
-          expectJson(await club().admin.post(`${prefix}/create`, { id: supplied, name: "Supplied" }), 201, { id: supplied, name: "Supplied" })
+          expectJson(await club().admin.post(`${prefix}/create`, { id: supplied, name: "Supplied" }), 201, {
+            id: supplied,
+            name: "Supplied"
+          })
           await expectGeneratedIdsAvoid(supplied, () => createCoach(club()))
         })
 
@@ -39,7 +42,10 @@ await onEveryDatabase("The seed's coach endpoints", (club) => {
       describe(`GET ${prefix}/all (Admin or Coach)`, () => {
         it("answers 200 with an array of CoachDTO", async () => {
           const coach = await createCoach(club(), { name: unique("Listed") })
-          const [admin, asCoach] = await Promise.all([club().admin.get(`${prefix}/all`), club().coach.get(`${prefix}/all`)])
+          const [admin, asCoach] = await Promise.all([
+            club().admin.get(`${prefix}/all`),
+            club().coach.get(`${prefix}/all`)
+          ])
           expectJson(admin, 200, expect.arrayContaining([coach, { id: club().coachId, name: "Coach Carter" }]))
           expectJson(asCoach, 200, admin.body)
         })
@@ -63,7 +69,10 @@ await onEveryDatabase("The seed's coach endpoints", (club) => {
       describe(`PUT ${prefix}/update/{id} (Admin)`, () => {
         it("answers 200 with the CoachDTO, the name replaced", async () => {
           const coach = await createCoach(club(), { name: "Before" })
-          expectJson(await club().admin.put(`${prefix}/update/${coach.id}`, { name: "After" }), 200, { id: coach.id, name: "After" })
+          expectJson(await club().admin.put(`${prefix}/update/${coach.id}`, { name: "After" }), 200, {
+            id: coach.id,
+            name: "After"
+          })
           expectJson(await club().admin.get(`${prefix}/${coach.id}`), 200, { id: coach.id, name: "After" })
         })
 

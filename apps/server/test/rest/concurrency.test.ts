@@ -1,7 +1,14 @@
 import { expect, it } from "vitest"
 import { onEveryDatabase, unique } from "./support/club.ts"
 import { expectEmpty, expectStatus } from "./support/expectations.ts"
-import { allSessions, createAthlete, createSession, readSession, sessionsOfAthlete, sorted } from "./support/fixtures.ts"
+import {
+  allSessions,
+  createAthlete,
+  createSession,
+  readSession,
+  sessionsOfAthlete,
+  sorted
+} from "./support/fixtures.ts"
 
 const parallel = 50
 
@@ -9,7 +16,9 @@ await onEveryDatabase("Concurrent requests", (club) => {
   it("50 parallel POST /session/create leave exactly 50 new sessions, with distinct ids", async () => {
     const before = await allSessions(club())
     const names = Array.from({ length: parallel }, (_, i) => unique(`parallel-${i}`))
-    const replies = await Promise.all(names.map((name) => club().coach.post("/session/create", { name, athleteIds: [club().athleteId] })))
+    const replies = await Promise.all(
+      names.map((name) => club().coach.post("/session/create", { name, athleteIds: [club().athleteId] }))
+    )
     for (const reply of replies) expectStatus(reply, 201)
     const ids = replies.map((reply) => (reply.body as { id: number }).id)
     expect(new Set(ids).size).toBe(parallel)
@@ -23,7 +32,9 @@ await onEveryDatabase("Concurrent requests", (club) => {
   })
 
   it("50 parallel PUT /session/update/{id} of athleteIds leave the session with exactly one of the submitted sets", async () => {
-    const athletes = await Promise.all(Array.from({ length: 12 }, (_, i) => createAthlete(club(), { name: `Pool ${i}` })))
+    const athletes = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => createAthlete(club(), { name: `Pool ${i}` }))
+    )
     const pool = athletes.map((athlete) => athlete.id)
     // 50 different sets: windows of 1 to 11 athletes, starting at different places of the pool.
     const sets = Array.from({ length: parallel }, (_, i) => {
@@ -33,7 +44,9 @@ await onEveryDatabase("Concurrent requests", (club) => {
     expect(new Set(sets.map((set) => set.join(","))).size).toBe(parallel)
     const session = await createSession(club(), { name: unique("contended"), athleteIds: [pool[0]!] })
 
-    const replies = await Promise.all(sets.map((athleteIds) => club().coach.put(`/session/update/${session.id}`, { athleteIds })))
+    const replies = await Promise.all(
+      sets.map((athleteIds) => club().coach.put(`/session/update/${session.id}`, { athleteIds }))
+    )
     for (const reply of replies) expectEmpty(reply, 204)
 
     const final = sorted((await readSession(club(), session.id)).athleteIds)

@@ -23,8 +23,12 @@ let reads = 0
 /** Both requests carry the same `X-Request-Id`, which every answer repeats (and every problem names). */
 const readBoth = async (club: Club, path: string, token: string) => {
   const requestId = `fast-or-api-${++reads}`
-  const fast = await club.anonymous.get(path, { headers: { authorization: `Bearer ${token}`, "x-request-id": requestId } })
-  const api = await club.anonymous.get(path, { headers: { authorization: `bearer ${token}`, "x-request-id": requestId } })
+  const fast = await club.anonymous.get(path, {
+    headers: { authorization: `Bearer ${token}`, "x-request-id": requestId }
+  })
+  const api = await club.anonymous.get(path, {
+    headers: { authorization: `bearer ${token}`, "x-request-id": requestId }
+  })
   return { fast: observed(fast), api: observed(api) }
 }
 
@@ -58,7 +62,12 @@ await onEveryDatabase("Plain reads by id answer as the API does", (club) => {
 
   it("on failure: unknown records, refused roles, invalid and expired tokens", async () => {
     const { session } = await records()
-    const expired = signToken({ sub: String(club().user.COACH.id), role: "COACH", iat: nowSeconds() - 7200, exp: nowSeconds() - 3600 })
+    const expired = signToken({
+      sub: String(club().user.COACH.id),
+      role: "COACH",
+      iat: nowSeconds() - 7200,
+      exp: nowSeconds() - 3600
+    })
     const reads: ReadonlyArray<readonly [string, string, number]> = [
       [`/session/${missingId}`, club().token.COACH, 404],
       [`/activite/${missingId}`, club().token.COACH, 404],

@@ -2,7 +2,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Deferred, Effect, Fiber, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
-import { describe, expect, it } from "vitest"
+import { expect, it } from "vitest"
 import { openSql } from "../reliability/support/Sql.ts"
 import { sleep } from "../support/requests.ts"
 import { eventually } from "../support/ServerProcess.ts"
@@ -35,7 +35,8 @@ const lockTable = async (databaseUrl: string, table: string) => {
     ).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 1 })))
   )
   await Effect.runPromise(Deferred.await(locked))
-  return () => Effect.runPromise(Deferred.succeed(release, undefined).pipe(Effect.andThen(Fiber.join(holding)), Effect.asVoid))
+  return () =>
+    Effect.runPromise(Deferred.succeed(release, undefined).pipe(Effect.andThen(Fiber.join(holding)), Effect.asVoid))
 }
 
 await onEveryDatabase("Idempotency-Key on REST writes", (club, database) => {
@@ -60,7 +61,10 @@ await onEveryDatabase("Idempotency-Key on REST writes", (club, database) => {
     expect((await club().coach.post("/session/create", { name }, withKey(key))).status).toBe(201)
     const changed = await club().coach.post("/session/create", { name: `${name}-changed` }, withKey(key))
     expectProblem(changed, 422, { detail: /different request/u })
-    expect(changed.body).toMatchObject({ title: "Unprocessable Content", requestId: changed.headers.get("x-request-id") })
+    expect(changed.body).toMatchObject({
+      title: "Unprocessable Content",
+      requestId: changed.headers.get("x-request-id")
+    })
     const elsewhere = await club().coach.post("/activite/create", { name, sessionId: 1 }, withKey(key))
     expectProblem(elsewhere, 422)
     expect(await sessionsNamed(club(), `${name}-changed`)).toHaveLength(0)
@@ -88,49 +92,65 @@ await onEveryDatabase("Idempotency-Key on REST writes", (club, database) => {
     }
   })
 
-  it.skipIf(database.kind !== "server")("a repeat while the first is still served gets 409 (retryable), then the first's answer", async () => {
-    const name = unique("Held")
-    const key = randomUUID()
-    const unlock = await lockTable(club().databaseUrl!, "sessions")
-    let first: Promise<Reply> | undefined
-    try {
-      first = club().coach.post("/session/create", { name }, withKey(key))
-      // The first holds the key, and waits for the table.
-      const sql = await openSql(club().databaseUrl!)
+  it.skipIf(database.kind !== "server")(
+    "a repeat while the first is still served gets 409 (retryable), then the first's answer",
+    async () => {
+      const name = unique("Held")
+      const key = randomUUID()
+      const unlock = await lockTable(club().databaseUrl!, "sessions")
+      let first: Promise<Reply> | undefined
       try {
-        expect(await eventually(async () => (await sql.query(`SELECT 1 FROM idempotency_keys WHERE key = '${key}'`)).length === 1, 10_000, 20))
-          .toBe(true)
+        first = club().coach.post("/session/create", { name }, withKey(key))
+        // The first holds the key, and waits for the table.
+        const sql = await openSql(club().databaseUrl!)
+        try {
+          expect(
+            await eventually(
+              async () => (await sql.query(`SELECT 1 FROM idempotency_keys WHERE key = '${key}'`)).length === 1,
+              10_000,
+              20
+            )
+          )
+            .toBe(true)
+        } finally {
+          await sql.close()
+        }
+        const busy = await club().coach.post("/session/create", { name }, withKey(key))
+        expectProblem(busy, 409)
+        expect(busy.headers.get("retry-after")).toBe("1")
+        const other = await club().coach.post("/session/create", { name: `${name}-other` }, withKey(key))
+        expectProblem(other, 422)
       } finally {
-        await sql.close()
+        await unlock()
       }
-      const busy = await club().coach.post("/session/create", { name }, withKey(key))
-      expectProblem(busy, 409)
-      expect(busy.headers.get("retry-after")).toBe("1")
-      const other = await club().coach.post("/session/create", { name: `${name}-other` }, withKey(key))
-      expectProblem(other, 422)
-    } finally {
-      await unlock()
+      const served = await first!
+      expect(served.status).toBe(201)
+      const repeat = await club().coach.post("/session/create", { name }, withKey(key))
+      expect(repeat.text).toBe(served.text)
+      expect(replayed(repeat)).toBe("true")
+      expect(await sessionsNamed(club(), name)).toHaveLength(1)
     }
-    const served = await first!
-    expect(served.status).toBe(201)
-    const repeat = await club().coach.post("/session/create", { name }, withKey(key))
-    expect(repeat.text).toBe(served.text)
-    expect(replayed(repeat)).toBe("true")
-    expect(await sessionsNamed(club(), name)).toHaveLength(1)
-  })
+  )
 
   it("a key is the caller's: another user's same key is a key of its own", async () => {
     const key = randomUUID()
     const session = await club().coach.post("/session/create", { name: unique("Mine") }, withKey(key))
     expect(session.status).toBe(201)
-    const athlete = await club().admin.post("/athletes/create", { name: unique("Theirs"), categorie: "Senior", niveau: "A" }, withKey(key))
+    const athlete = await club().admin.post("/athletes/create", {
+      name: unique("Theirs"),
+      categorie: "Senior",
+      niveau: "A"
+    }, withKey(key))
     expect(athlete.status).toBe(201)
     expect(replayed(athlete)).toBeNull()
   })
 
   it("without a key nothing changes: the same create twice makes two sessions", async () => {
     const name = unique("Twice")
-    const replies = [await club().coach.post("/session/create", { name }), await club().coach.post("/session/create", { name })]
+    const replies = [
+      await club().coach.post("/session/create", { name }),
+      await club().coach.post("/session/create", { name })
+    ]
     expect(replies.map((reply) => [reply.status, replayed(reply)])).toEqual([[201, null], [201, null]])
     expect(await sessionsNamed(club(), name)).toHaveLength(2)
   })
@@ -183,7 +203,8 @@ await onEveryDatabase("Idempotency-Key on REST writes", (club, database) => {
       expectProblem(reply, 400, { detail: "Idempotency-Key: Expected 1 to 255 visible ASCII characters" })
       expect(await sessionsNamed(club(), name)).toHaveLength(0)
     }
-    expect((await club().coach.post("/session/create", { name: unique("LongKey") }, withKey("k".repeat(255)))).status).toBe(201)
+    expect((await club().coach.post("/session/create", { name: unique("LongKey") }, withKey("k".repeat(255)))).status)
+      .toBe(201)
   })
 
   it("a login is not covered: each is answered afresh", async () => {

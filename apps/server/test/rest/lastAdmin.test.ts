@@ -48,9 +48,14 @@ await onEveryDatabase("The last ADMIN user", (club) => {
   describe("with two ADMIN users", () => {
     it("one can be demoted, and then the other cannot", async () => {
       const second = await createAdmin(club())
-      expectJson(await club().admin.put(`/users/update/${second.user.id}`, { role: "COACH" }), 200, { ...second.user, role: "COACH" })
+      expectJson(await club().admin.put(`/users/update/${second.user.id}`, { role: "COACH" }), 200, {
+        ...second.user,
+        role: "COACH"
+      })
       const { id } = club().user.ADMIN
-      expectProblem(await club().admin.put(`/users/update/${id}`, { role: "COACH" }), 409, { detail: lastAdminDetail(id) })
+      expectProblem(await club().admin.put(`/users/update/${id}`, { role: "COACH" }), 409, {
+        detail: lastAdminDetail(id)
+      })
       expect(adminsAmong(await club().admin.get("/users/all"))).toEqual([club().user.ADMIN])
     })
 
@@ -64,7 +69,10 @@ await onEveryDatabase("The last ADMIN user", (club) => {
 
     it("one can demote itself while the other remains", async () => {
       const second = await createAdmin(club())
-      expectJson(await second.caller.put(`/users/update/${second.user.id}`, { role: "ATHLETE" }), 200, { ...second.user, role: "ATHLETE" })
+      expectJson(await second.caller.put(`/users/update/${second.user.id}`, { role: "ATHLETE" }), 200, {
+        ...second.user,
+        role: "ATHLETE"
+      })
       expect(adminsAmong(await club().admin.get("/users/all"))).toEqual([club().user.ADMIN])
     })
   })
@@ -77,7 +85,9 @@ await onEveryDatabase("The last ADMIN user", (club) => {
       const other = await createAdmin(club(), survivor.caller)
       const pair = [survivor, other] as const
       const remove = (by: Caller, target: UserDto) =>
-        round % 2 === 0 ? by.put(`/users/update/${target.id}`, { role: "COACH" }) : by.delete(`/users/delete/${target.id}`)
+        round % 2 === 0
+          ? by.put(`/users/update/${target.id}`, { role: "COACH" })
+          : by.delete(`/users/delete/${target.id}`)
       const replies = await Promise.all([remove(pair[0].caller, pair[1].user), remove(pair[1].caller, pair[0].user)])
       const succeeded = replies.flatMap((reply, index) => reply.status < 300 ? [index] : [])
       expect(succeeded, replies.map((reply) => `${reply.status} ${reply.text}`).join(" | ")).toHaveLength(1)

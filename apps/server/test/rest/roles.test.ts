@@ -30,10 +30,20 @@ const endpoint = (
 ): Endpoint => ({ method, path, operation, request })
 
 const coachEndpoints = (prefix: "" | "/coaches"): Array<Endpoint> => [
-  endpoint("POST", `${prefix}/create`, "coach.create", () => ({ path: `${prefix}/create`, json: { name: "Matrix coach" } })),
+  endpoint(
+    "POST",
+    `${prefix}/create`,
+    "coach.create",
+    () => ({ path: `${prefix}/create`, json: { name: "Matrix coach" } })
+  ),
   endpoint("GET", `${prefix}/all`, "coach.read"),
   endpoint("GET", `${prefix}/{id}`, "coach.read", (club) => ({ path: `${prefix}/${club.coachId}` })),
-  endpoint("PUT", `${prefix}/update/{id}`, "coach.update", () => ({ path: `${prefix}/update/${missingId}`, json: { name: "x" } })),
+  endpoint(
+    "PUT",
+    `${prefix}/update/{id}`,
+    "coach.update",
+    () => ({ path: `${prefix}/update/${missingId}`, json: { name: "x" } })
+  ),
   endpoint("DELETE", `${prefix}/delete/{id}`, "coach.delete", () => ({ path: `${prefix}/delete/${missingId}` }))
 ]
 
@@ -43,20 +53,45 @@ const coachEndpoints = (prefix: "" | "/coaches"): Array<Endpoint> => [
  * the OpenAPI test at the end checks that this list misses no endpoint.
  */
 const endpoints: ReadonlyArray<Endpoint> = [
-  endpoint("POST", "/activite/create", "activity.create", (_, f) => ({ path: "/activite/create", json: { name: "Matrix", sessionId: f.sessionId } })),
+  endpoint(
+    "POST",
+    "/activite/create",
+    "activity.create",
+    (_, f) => ({ path: "/activite/create", json: { name: "Matrix", sessionId: f.sessionId } })
+  ),
   endpoint("DELETE", "/activite/delete/{id}", "activity.delete", () => ({ path: `/activite/delete/${missingId}` })),
-  endpoint("POST", "/activite/update/{id}", "activity.update", (_, f) => ({ path: `/activite/update/${missingId}`, json: { sessionId: f.sessionId } })),
+  endpoint(
+    "POST",
+    "/activite/update/{id}",
+    "activity.update",
+    (_, f) => ({ path: `/activite/update/${missingId}`, json: { sessionId: f.sessionId } })
+  ),
   endpoint("GET", "/activite/{id}", "activity.read", () => ({ path: `/activite/${missingId}` })),
   endpoint("GET", "/activite/all", "activity.read"),
   endpoint("GET", "/activite/theme/{theme}", "activity.read", () => ({ path: "/activite/theme/cardio" })),
 
-  endpoint("POST", "/athletes/create", "athlete.create", () => ({ path: "/athletes/create", json: { name: "Matrix athlete" } })),
+  endpoint(
+    "POST",
+    "/athletes/create",
+    "athlete.create",
+    () => ({ path: "/athletes/create", json: { name: "Matrix athlete" } })
+  ),
   endpoint("POST", "/athletes/all", "athlete.list"),
   endpoint("GET", "/athletes/{id}", "athlete.read", (club) => ({ path: `/athletes/${club.athleteId}` })),
-  endpoint("PUT", "/athletes/{id}", "athlete.update", (_, f) => ({ path: `/athletes/${f.otherAthleteId}`, json: { name: "Other" } })),
+  endpoint(
+    "PUT",
+    "/athletes/{id}",
+    "athlete.update",
+    (_, f) => ({ path: `/athletes/${f.otherAthleteId}`, json: { name: "Other" } })
+  ),
   endpoint("DELETE", "/athletes/{id}", "athlete.delete", () => ({ path: `/athletes/${missingId}` })),
 
-  endpoint("GET", "/athletes/athlete/{id}/session", "schedule.read", (club) => ({ path: `/athletes/athlete/${club.athleteId}/session` })),
+  endpoint(
+    "GET",
+    "/athletes/athlete/{id}/session",
+    "schedule.read",
+    (club) => ({ path: `/athletes/athlete/${club.athleteId}/session` })
+  ),
   endpoint("GET", "/athletes/athletes/session", "schedule.read"),
   endpoint("GET", "/athletes/athletes/session/{id}/activities", "schedule.read", (_, f) => ({
     path: `/athletes/athletes/session/${f.sessionId}/activities`
@@ -68,11 +103,21 @@ const endpoints: ReadonlyArray<Endpoint> = [
     path: `/athletes/athletes/${club.athleteId}/session/between/2026-01-01/2026-12-31`
   })),
 
-  endpoint("POST", "/session/create", "session.create", () => ({ path: "/session/create", json: { name: "Matrix session" } })),
+  endpoint(
+    "POST",
+    "/session/create",
+    "session.create",
+    () => ({ path: "/session/create", json: { name: "Matrix session" } })
+  ),
   endpoint("GET", "/session/all", "session.read"),
   endpoint("GET", "/session/{id}", "session.read", (_, f) => ({ path: `/session/${f.sessionId}` })),
   endpoint("DELETE", "/session/delete/{id}", "session.delete", () => ({ path: `/session/delete/${missingId}` })),
-  endpoint("PUT", "/session/update/{id}", "session.update", () => ({ path: `/session/update/${missingId}`, json: { duree: 1 } })),
+  endpoint(
+    "PUT",
+    "/session/update/{id}",
+    "session.update",
+    () => ({ path: `/session/update/${missingId}`, json: { duree: 1 } })
+  ),
 
   ...coachEndpoints(""),
   ...coachEndpoints("/coaches"),
@@ -83,13 +128,28 @@ const endpoints: ReadonlyArray<Endpoint> = [
   })),
   endpoint("GET", "/users/all", "user.list"),
   endpoint("GET", "/users/{id}", "user.read", (club) => ({ path: `/users/${club.user.ADMIN.id}` })),
-  endpoint("PUT", "/users/update/{id}", "user.update", () => ({ path: `/users/update/${missingId}`, json: { email: "x@club.test" } })),
+  endpoint(
+    "PUT",
+    "/users/update/{id}",
+    "user.update",
+    () => ({ path: `/users/update/${missingId}`, json: { email: "x@club.test" } })
+  ),
   endpoint("DELETE", "/users/delete/{id}", "user.delete", () => ({ path: `/users/delete/${missingId}` })),
 
-  endpoint("POST", "/admins/create", "admin.create", () => ({ path: "/admins/create", json: { name: "Matrix admin" } })),
+  endpoint(
+    "POST",
+    "/admins/create",
+    "admin.create",
+    () => ({ path: "/admins/create", json: { name: "Matrix admin" } })
+  ),
   endpoint("GET", "/admins/all", "admin.read"),
   endpoint("GET", "/admins/{id}", "admin.read", () => ({ path: `/admins/${missingId}` })),
-  endpoint("PUT", "/admins/update/{id}", "admin.update", () => ({ path: `/admins/update/${missingId}`, json: { name: "x" } })),
+  endpoint(
+    "PUT",
+    "/admins/update/{id}",
+    "admin.update",
+    () => ({ path: `/admins/update/${missingId}`, json: { name: "x" } })
+  ),
   endpoint("DELETE", "/admins/delete/{id}", "admin.delete", () => ({ path: `/admins/delete/${missingId}` })),
 
   endpoint("GET", "/auth/me", "auth.me")
@@ -140,15 +200,23 @@ await onEveryDatabase("Roles", (club) => {
     it("PUT /athletes/{id}: an athlete may update the athlete record linked to their user, and not another's (403)", async () => {
       const { otherAthleteId } = await fixturesOf()
       const other = (await club().admin.get(`/athletes/${otherAthleteId}`)).body
-      expectJson(await club().athlete.put(`/athletes/${club().athleteId}`, { name: "Alex Athlete", categorie: "Senior", niveau: "A" }), 200, {
-        id: club().athleteId,
-        name: "Alex Athlete",
-        categorie: "Senior",
-        niveau: "A",
-        groupes: [],
-        sessionIds: [],
-        userId: null
-      })
+      expectJson(
+        await club().athlete.put(`/athletes/${club().athleteId}`, {
+          name: "Alex Athlete",
+          categorie: "Senior",
+          niveau: "A"
+        }),
+        200,
+        {
+          id: club().athleteId,
+          name: "Alex Athlete",
+          categorie: "Senior",
+          niveau: "A",
+          groupes: [],
+          sessionIds: [],
+          userId: null
+        }
+      )
       expectProblem(await club().athlete.put(`/athletes/${otherAthleteId}`, { name: "Hijacked" }), 403)
       expectJson(await club().admin.get(`/athletes/${otherAthleteId}`), 200, other)
     })
@@ -173,9 +241,13 @@ await onEveryDatabase("Roles", (club) => {
   })
 
   describe("a caller whose role is not allowed is refused before the request is looked at", () => {
-    const withInput = endpoints.filter((target) => target.path.includes("{") || target.method === "POST" || target.method === "PUT")
+    const withInput = endpoints.filter((target) =>
+      target.path.includes("{") || target.method === "POST" || target.method === "PUT"
+    )
     for (const target of withInput) {
-      const refusedRole = (["ATHLETE", "COACH", "ADMIN"] as const).find((role) => !rolesAllowed(target.operation).includes(role))
+      const refusedRole = (["ATHLETE", "COACH", "ADMIN"] as const).find((role) =>
+        !rolesAllowed(target.operation).includes(role)
+      )
       if (refusedRole === undefined) continue
       it(`${target.method} ${target.path}: ${refusedRole} with a malformed id or body: 403 problem+json`, async () => {
         const path = target.path.replace(/\{[^}]+\}/gu, "-1")
@@ -213,7 +285,9 @@ await onEveryDatabase("Roles", (club) => {
 
     it("POST /auth/login and the health probes need no token", async () => {
       for (const path of healthPaths) expect((await club().anonymous.get(path)).status).toBe(200)
-      expect((await club().anonymous.post("/auth/login", { name: "coach", password: "coach-password-0" })).status).toBe(200)
+      expect((await club().anonymous.post("/auth/login", { name: "coach", password: "coach-password-0" })).status).toBe(
+        200
+      )
     })
   })
 })

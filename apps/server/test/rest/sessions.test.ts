@@ -80,7 +80,11 @@ await onEveryDatabase("The seed's session endpoints", (club) => {
 
     it("answers 400, plain text failure message, for a supplied id already in use; nothing is overwritten", async () => {
       const existing = await createSession(club(), { name: "Original" })
-      expectText(await club().coach.post("/session/create", { id: existing.id, name: "Usurper" }), 400, new RegExp(`\\b${existing.id}\\b`, "u"))
+      expectText(
+        await club().coach.post("/session/create", { id: existing.id, name: "Usurper" }),
+        400,
+        new RegExp(`\\b${existing.id}\\b`, "u")
+      )
       expectJson(await club().coach.get(`/session/${existing.id}`), 200, existing)
     })
 
@@ -105,7 +109,11 @@ await onEveryDatabase("The seed's session endpoints", (club) => {
 
     it("answers 400, plain text failure message naming an unknown coachId; nothing is written", async () => {
       const before = await allSessions(club())
-      expectText(await club().coach.post("/session/create", { name: "Ghost coach", coachId: missingId }), 400, new RegExp(`coachId.*${missingId}`, "u"))
+      expectText(
+        await club().coach.post("/session/create", { name: "Ghost coach", coachId: missingId }),
+        400,
+        new RegExp(`coachId.*${missingId}`, "u")
+      )
       expect(await allSessions(club())).toEqual(before)
     })
   })
@@ -122,7 +130,10 @@ await onEveryDatabase("The seed's session endpoints", (club) => {
       const created: Array<number> = []
       for (let wave = 0; wave < 12; wave++) {
         const sessions = await Promise.all(
-          Array.from({ length: 100 }, (_, i) => createSession(club(), { name: `Wave ${wave}/${i} "é"`, athleteIds: [club().athleteId] }))
+          Array.from(
+            { length: 100 },
+            (_, i) => createSession(club(), { name: `Wave ${wave}/${i} "é"`, athleteIds: [club().athleteId] })
+          )
         )
         created.push(...sessions.map((s) => s.id))
       }
@@ -167,7 +178,11 @@ await onEveryDatabase("The seed's session endpoints", (club) => {
     })
 
     it("answers 404, plain text failure message 'Session not found with id N', when the session does not exist", async () => {
-      expectText(await club().coach.delete(`/session/delete/${missingId}`), 404, `Session not found with id ${missingId}`)
+      expectText(
+        await club().coach.delete(`/session/delete/${missingId}`),
+        404,
+        `Session not found with id ${missingId}`
+      )
     })
   })
 
@@ -212,18 +227,35 @@ await onEveryDatabase("The seed's session endpoints", (club) => {
       const session = await createSession(club(), { duree: 60, athleteIds: [a.id, b.id] })
       const activity = await createActivity(club(), session.id)
       expectEmpty(await club().coach.put(`/session/update/${session.id}`, { duree: 15 }), 204)
-      expectJson(await club().coach.get(`/session/${session.id}`), 200, { ...session, duree: 15, activiteIds: [activity] })
+      expectJson(await club().coach.get(`/session/${session.id}`), 200, {
+        ...session,
+        duree: 15,
+        activiteIds: [activity]
+      })
       expectEmpty(await club().coach.put(`/session/update/${session.id}`, { athleteIds: [b.id] }), 204)
-      expectJson(await club().coach.get(`/session/${session.id}`), 200, { ...session, duree: 15, athleteIds: [b.id], activiteIds: [activity] })
+      expectJson(await club().coach.get(`/session/${session.id}`), 200, {
+        ...session,
+        duree: 15,
+        athleteIds: [b.id],
+        activiteIds: [activity]
+      })
       expectEmpty(await club().coach.put(`/session/update/${session.id}`, {}), 204)
-      expectJson(await club().coach.get(`/session/${session.id}`), 200, { ...session, duree: 15, athleteIds: [b.id], activiteIds: [activity] })
+      expectJson(await club().coach.get(`/session/${session.id}`), 200, {
+        ...session,
+        duree: 15,
+        athleteIds: [b.id],
+        activiteIds: [activity]
+      })
     })
 
     it("treats a null field as absent (duree, athleteIds, activiteIds null leave them as they are)", async () => {
       const athlete = await createAthlete(club())
       const session = await createSession(club(), { duree: 45, athleteIds: [athlete.id] })
       const activity = await createActivity(club(), session.id)
-      expectEmpty(await club().coach.put(`/session/update/${session.id}`, { duree: null, athleteIds: null, activiteIds: null }), 204)
+      expectEmpty(
+        await club().coach.put(`/session/update/${session.id}`, { duree: null, athleteIds: null, activiteIds: null }),
+        204
+      )
       expectJson(await club().coach.get(`/session/${session.id}`), 200, { ...session, activiteIds: [activity] })
     })
 
@@ -259,7 +291,10 @@ await onEveryDatabase("The seed's session endpoints", (club) => {
     it("keeps each athlete once when athleteIds lists one twice", async () => {
       const athlete = await createAthlete(club())
       const session = await createSession(club())
-      expectEmpty(await club().coach.put(`/session/update/${session.id}`, { athleteIds: [athlete.id, athlete.id] }), 204)
+      expectEmpty(
+        await club().coach.put(`/session/update/${session.id}`, { athleteIds: [athlete.id, athlete.id] }),
+        204
+      )
       expect(sorted((await readSession(club(), session.id)).athleteIds)).toEqual([athlete.id])
       expect((await sessionsOfAthlete(club(), athlete.id)).map((s) => s.id)).toEqual([session.id])
     })

@@ -92,7 +92,8 @@ await onEveryDatabase("Supplied ids are bounded so that generated ids always hav
         }
         expect(new Set(created).size).toBe(3)
         for (const id of created) {
-          expect(Number.isSafeInteger(id) && id > largestSuppliedId && id <= largestGeneratedId, `generated id ${id}`).toBe(true)
+          expect(Number.isSafeInteger(id) && id > largestSuppliedId && id <= largestGeneratedId, `generated id ${id}`)
+            .toBe(true)
         }
         const listed = await listOf(club(), kind)
         expectStatus(listed, 200)
@@ -110,7 +111,9 @@ await onEveryDatabase("Supplied ids are bounded so that generated ids always hav
     }
     const resolve = (schema: unknown): Record<string, unknown> => {
       const ref = (schema as { $ref?: string }).$ref
-      return ref === undefined ? schema as Record<string, unknown> : resolve(document.components.schemas[ref.split("/").at(-1)!])
+      return ref === undefined
+        ? schema as Record<string, unknown>
+        : resolve(document.components.schemas[ref.split("/").at(-1)!])
     }
     for (const kind of kinds) {
       const body = resolve(document.paths[kind.create]!["post"]!.requestBody.content["application/json"]!.schema)

@@ -41,14 +41,19 @@ await onEveryDatabase("CONTRACT.md's user and admin endpoints", (club) => {
       await createUser(club(), { name: admin, role: "ADMIN" })
       expect(((await club().admin.get("/all")).body as Array<{ name: string }>).map((c) => c.name)).toContain(coach)
       expect((await allAthletes(club())).map((a) => a.name)).toContain(athlete)
-      expect(((await club().admin.get("/admins/all")).body as Array<{ name: string }>).map((a) => a.name)).toContain(admin)
+      expect(((await club().admin.get("/admins/all")).body as Array<{ name: string }>).map((a) => a.name)).toContain(
+        admin
+      )
     })
 
     it("links the user to the record named by athleteId: that athlete may then update it", async () => {
       const record = await createAthlete(club(), { name: "Linked" })
       const user = await createUser(club(), { role: "ATHLETE", athleteId: record.id })
       const token = ((await login(club(), user.name, user.password)).body as { token: string }).token
-      const reply = await club().withToken(token).put(`/athletes/${record.id}`, { name: "Linked", niveau: "self-edited" })
+      const reply = await club().withToken(token).put(`/athletes/${record.id}`, {
+        name: "Linked",
+        niveau: "self-edited"
+      })
       expectJson(reply, 200, { ...record, niveau: "self-edited", categorie: null })
     })
 
@@ -67,7 +72,12 @@ await onEveryDatabase("CONTRACT.md's user and admin endpoints", (club) => {
     it("answers 400 problem+json naming the field for a record of another kind (coachId for an ATHLETE user)", async () => {
       const coach = await createCoach(club())
       expectProblem(
-        await club().admin.post("/users/create", { name: unique("u"), role: "ATHLETE", password: "long-enough", coachId: coach.id }),
+        await club().admin.post("/users/create", {
+          name: unique("u"),
+          role: "ATHLETE",
+          password: "long-enough",
+          coachId: coach.id
+        }),
         400,
         { detail: /^coachId: / }
       )
@@ -75,14 +85,23 @@ await onEveryDatabase("CONTRACT.md's user and admin endpoints", (club) => {
 
     it("answers 409 problem+json when the name is taken", async () => {
       const user = await createUser(club(), {})
-      expectProblem(await club().admin.post("/users/create", { name: user.name, role: "ATHLETE", password: "long-enough" }), 409, {
-        detail: new RegExp(user.name, "u")
-      })
+      expectProblem(
+        await club().admin.post("/users/create", { name: user.name, role: "ATHLETE", password: "long-enough" }),
+        409,
+        {
+          detail: new RegExp(user.name, "u")
+        }
+      )
     })
 
     it("answers 409 problem+json when the named record is already linked to another user", async () => {
       expectProblem(
-        await club().admin.post("/users/create", { name: unique("u"), role: "ATHLETE", password: "long-enough", athleteId: club().athleteId }),
+        await club().admin.post("/users/create", {
+          name: unique("u"),
+          role: "ATHLETE",
+          password: "long-enough",
+          athleteId: club().athleteId
+        }),
         409,
         { detail: new RegExp(`${club().athleteId}`, "u") }
       )
@@ -93,12 +112,16 @@ await onEveryDatabase("CONTRACT.md's user and admin endpoints", (club) => {
     it("answers 200 with an array of UserDTO", async () => {
       const user = await createUser(club(), { email: "listed@club.test" })
       const { password: _, ...dto } = user
-      expectJson(await club().admin.get("/users/all"), 200, expect.arrayContaining([
-        dto,
-        club().user.ADMIN,
-        club().user.COACH,
-        club().user.ATHLETE
-      ]))
+      expectJson(
+        await club().admin.get("/users/all"),
+        200,
+        expect.arrayContaining([
+          dto,
+          club().user.ADMIN,
+          club().user.COACH,
+          club().user.ATHLETE
+        ])
+      )
       expect(club().user.ADMIN).toEqual({ id: club().user.ADMIN.id, name: adminName, email: null, role: "ADMIN" })
     })
   })
@@ -127,33 +150,64 @@ await onEveryDatabase("CONTRACT.md's user and admin endpoints", (club) => {
         role: "COACH"
       })
       expect((await login(club(), name, password)).status).toBe(200)
-      expectJson(await club().admin.put(`/users/update/${user.id}`, { email: null }), 200, { id: user.id, name, email: null, role: "COACH" })
+      expectJson(await club().admin.put(`/users/update/${user.id}`, { email: null }), 200, {
+        id: user.id,
+        name,
+        email: null,
+        role: "COACH"
+      })
     })
 
     it("changes the role, linking the user to a new record of the new kind", async () => {
       const user = await createUser(club(), { role: "COACH" })
-      expectJson(await club().admin.put(`/users/update/${user.id}`, { role: "ATHLETE" }), 200, { id: user.id, name: user.name, email: null, role: "ATHLETE" })
+      expectJson(await club().admin.put(`/users/update/${user.id}`, { role: "ATHLETE" }), 200, {
+        id: user.id,
+        name: user.name,
+        email: null,
+        role: "ATHLETE"
+      })
       const token = ((await login(club(), user.name, user.password)).body as { token: string }).token
-      expectJson(await club().withToken(token).get("/auth/me"), 200, { id: user.id, name: user.name, email: null, role: "ATHLETE" })
+      expectJson(await club().withToken(token).get("/auth/me"), 200, {
+        id: user.id,
+        name: user.name,
+        email: null,
+        role: "ATHLETE"
+      })
       expect((await allAthletes(club())).map((a) => a.name)).toContain(user.name)
     })
 
     it("answers 400 problem+json naming the field for an invalid value", async () => {
       const user = await createUser(club(), {})
       expectProblem(await club().admin.put(`/users/update/${user.id}`, { email: "nope" }), 400, { detail: /^email: / })
-      expectProblem(await club().admin.put(`/users/update/${user.id}`, { password: "short" }), 400, { detail: /^password: / })
+      expectProblem(await club().admin.put(`/users/update/${user.id}`, { password: "short" }), 400, {
+        detail: /^password: /
+      })
       expectProblem(await club().admin.put(`/users/update/${user.id}`, { role: "OWNER" }), 400, { detail: /^role: / })
-      expectJson(await club().admin.get(`/users/${user.id}`), 200, { id: user.id, name: user.name, email: null, role: "COACH" })
+      expectJson(await club().admin.get(`/users/${user.id}`), 200, {
+        id: user.id,
+        name: user.name,
+        email: null,
+        role: "COACH"
+      })
     })
 
     it("answers 404 problem+json when the user does not exist", async () => {
-      expectProblem(await club().admin.put(`/users/update/${missingId}`, { email: "x@club.test" }), 404, { detail: /^User not found/ })
+      expectProblem(await club().admin.put(`/users/update/${missingId}`, { email: "x@club.test" }), 404, {
+        detail: /^User not found/
+      })
     })
 
     it("answers 409 problem+json when the new name is taken", async () => {
       const [first, second] = [await createUser(club(), {}), await createUser(club(), {})]
-      expectProblem(await club().admin.put(`/users/update/${second.id}`, { name: first.name }), 409, { detail: new RegExp(first.name, "u") })
-      expectJson(await club().admin.get(`/users/${second.id}`), 200, { id: second.id, name: second.name, email: null, role: "COACH" })
+      expectProblem(await club().admin.put(`/users/update/${second.id}`, { name: first.name }), 409, {
+        detail: new RegExp(first.name, "u")
+      })
+      expectJson(await club().admin.get(`/users/${second.id}`), 200, {
+        id: second.id,
+        name: second.name,
+        email: null,
+        role: "COACH"
+      })
     })
   })
 
@@ -182,9 +236,17 @@ await onEveryDatabase("CONTRACT.md's user and admin endpoints", (club) => {
 
     it("copies a supplied id that no admin has, and answers 409 problem+json for one in use", async () => {
       const supplied = idAhead((await club().admin.get("/admins/all")).body as Array<{ id: number }>)
-      expectJson(await club().admin.post("/admins/create", { id: supplied, name: "Supplied" }), 201, { id: supplied, name: "Supplied" })
-      await expectGeneratedIdsAvoid(supplied, async () => (await club().admin.post("/admins/create", { name: "Generated" })).body as { id: number })
-      expectProblem(await club().admin.post("/admins/create", { id: supplied, name: "Again" }), 409, { detail: `Admin id ${supplied} is already in use` })
+      expectJson(await club().admin.post("/admins/create", { id: supplied, name: "Supplied" }), 201, {
+        id: supplied,
+        name: "Supplied"
+      })
+      await expectGeneratedIdsAvoid(
+        supplied,
+        async () => (await club().admin.post("/admins/create", { name: "Generated" })).body as { id: number }
+      )
+      expectProblem(await club().admin.post("/admins/create", { id: supplied, name: "Again" }), 409, {
+        detail: `Admin id ${supplied} is already in use`
+      })
       expectJson(await club().admin.get(`/admins/${supplied}`), 200, { id: supplied, name: "Supplied" })
     })
 
@@ -198,7 +260,9 @@ await onEveryDatabase("CONTRACT.md's user and admin endpoints", (club) => {
     it("answers 200 with an array of AdminDTO, the first admin's record among them", async () => {
       const reply = await club().admin.get("/admins/all")
       expectJson(reply, 200, expect.arrayContaining([{ id: expect.any(Number), name: adminName }]))
-      for (const admin of reply.body as Array<Record<string, unknown>>) expect(Object.keys(admin).sort()).toEqual(["id", "name"])
+      for (const admin of reply.body as Array<Record<string, unknown>>) {
+        expect(Object.keys(admin).sort()).toEqual(["id", "name"])
+      }
     })
   })
 
@@ -216,12 +280,17 @@ await onEveryDatabase("CONTRACT.md's user and admin endpoints", (club) => {
   describe("PUT /admins/update/{id} (Admin)", () => {
     it("answers 200 with the AdminDTO, the name replaced (kept when absent)", async () => {
       const admin = (await club().admin.post("/admins/create", { name: "Before" })).body as { id: number }
-      expectJson(await club().admin.put(`/admins/update/${admin.id}`, { name: "After" }), 200, { id: admin.id, name: "After" })
+      expectJson(await club().admin.put(`/admins/update/${admin.id}`, { name: "After" }), 200, {
+        id: admin.id,
+        name: "After"
+      })
       expectJson(await club().admin.put(`/admins/update/${admin.id}`, {}), 200, { id: admin.id, name: "After" })
     })
 
     it("answers 404 problem+json 'Admin not found'", async () => {
-      expectProblem(await club().admin.put(`/admins/update/${missingId}`, { name: "Nobody" }), 404, { detail: "Admin not found" })
+      expectProblem(await club().admin.put(`/admins/update/${missingId}`, { name: "Nobody" }), 404, {
+        detail: "Admin not found"
+      })
     })
   })
 

@@ -20,7 +20,11 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => server?.stop())
 
-const send = (method: string, path: string, init: { token?: string; json?: unknown; headers?: Record<string, string> } = {}) =>
+const send = (
+  method: string,
+  path: string,
+  init: { token?: string; json?: unknown; headers?: Record<string, string> } = {}
+) =>
   fetch(`${url}${path}`, {
     method,
     headers: {
@@ -82,15 +86,19 @@ describe("security headers", () => {
     const docs = await send("GET", "/docs")
     const html = await docs.text()
     const policy = docs.headers.get("content-security-policy") ?? ""
-    const directives = new Map(policy.split(";").map((part) => {
-      const [name, ...sources] = part.trim().split(/\s+/u)
-      return [name!, sources] as const
-    }))
+    const directives = new Map(
+      policy.split(";").map((part) => {
+        const [name, ...sources] = part.trim().split(/\s+/u)
+        return [name!, sources] as const
+      })
+    )
     expect(directives.get("default-src")).toEqual(["'none'"])
     expect(directives.get("frame-ancestors")).toEqual(["'none'"])
     expect(directives.get("connect-src")).toEqual(["'self'"])
-    const inline = Array.from(html.matchAll(/<script(?:\s[^>]*)?>([\s\S]*?)<\/script>/gu), ([, body]) =>
-      `'sha256-${createHash("sha256").update(body!, "utf8").digest("base64")}'`)
+    const inline = Array.from(
+      html.matchAll(/<script(?:\s[^>]*)?>([\s\S]*?)<\/script>/gu),
+      ([, body]) => `'sha256-${createHash("sha256").update(body!, "utf8").digest("base64")}'`
+    )
     expect(inline.length).toBeGreaterThanOrEqual(2)
     expect(directives.get("script-src")).toEqual(inline)
     expect(html).not.toMatch(/<script[^>]+src=/u)

@@ -73,7 +73,9 @@ describe("bytes that are not the message are bad input, on every protocol", () =
   })
 
   it("JSON that is not UTF-8: invalid_argument on Connect, the endpoint's bad input on REST; nothing stored", async () => {
-    expect((await callConnect(client, "CreateTask", jsonNotUtf8, "application/json", auth)).code).toBe("invalid_argument")
+    expect((await callConnect(client, "CreateTask", jsonNotUtf8, "application/json", auth)).code).toBe(
+      "invalid_argument"
+    )
     expect(await taskTitles()).toEqual([])
 
     const coach = await client.send({
@@ -100,7 +102,9 @@ describe("bytes that are not the message are bad input, on every protocol", () =
     })
     expect(JSON.parse(renee.text)).toMatchObject({ name: "Renée" })
     // A valid message still works on every protocol.
-    const valid = Buffer.from(toBinary(CreateTaskRequestSchema, create(CreateTaskRequestSchema, { title: "Été", description: "" })))
+    const valid = Buffer.from(
+      toBinary(CreateTaskRequestSchema, create(CreateTaskRequestSchema, { title: "Été", description: "" }))
+    )
     expect((await callConnect(client, "CreateTask", valid, "application/proto", auth)).code).toBe("ok")
     expect(await taskTitles()).toEqual(["Été"])
   })
@@ -109,25 +113,33 @@ describe("bytes that are not the message are bad input, on every protocol", () =
 describe("an unknown method, asked the gRPC way, is unimplemented the gRPC way", () => {
   /** The status line and grpc-status of a call over HTTP/2 (trailers-only answers carry it in the headers). */
   const grpcCall = (path: string, contentType = "application/grpc") =>
-    new Promise<{ status: number; grpcStatus: string | undefined; grpcMessage: string | undefined }>((resolve, reject) => {
-      const session = Http2.connect(`http://127.0.0.1:${server.port}`)
-      session.on("error", reject)
-      const stream = session.request({ ":method": "POST", ":path": path, "content-type": contentType, te: "trailers", ...auth })
-      let headers: Http2.IncomingHttpHeaders = {}
-      stream.on("response", (received) => (headers = received))
-      stream.on("trailers", (received) => (headers = { ...headers, ...received }))
-      stream.on("close", () => {
-        session.close()
-        resolve({
-          status: Number(headers[":status"]),
-          grpcStatus: headers["grpc-status"] as string | undefined,
-          grpcMessage: headers["grpc-message"] as string | undefined
+    new Promise<{ status: number; grpcStatus: string | undefined; grpcMessage: string | undefined }>(
+      (resolve, reject) => {
+        const session = Http2.connect(`http://127.0.0.1:${server.port}`)
+        session.on("error", reject)
+        const stream = session.request({
+          ":method": "POST",
+          ":path": path,
+          "content-type": contentType,
+          te: "trailers",
+          ...auth
         })
-      })
-      stream.on("error", reject)
-      stream.resume()
-      stream.end(envelope(Buffer.alloc(0)))
-    })
+        let headers: Http2.IncomingHttpHeaders = {}
+        stream.on("response", (received) => (headers = received))
+        stream.on("trailers", (received) => (headers = { ...headers, ...received }))
+        stream.on("close", () => {
+          session.close()
+          resolve({
+            status: Number(headers[":status"]),
+            grpcStatus: headers["grpc-status"] as string | undefined,
+            grpcMessage: headers["grpc-message"] as string | undefined
+          })
+        })
+        stream.on("error", reject)
+        stream.resume()
+        stream.end(envelope(Buffer.alloc(0)))
+      }
+    )
 
   it("over HTTP/2: HTTP 200 with grpc-status 12, for an unknown method of a served service and an unknown service", async () => {
     for (const path of ["/todo.TodoService/Nope", "/grpc.health.v1.Health/Nope", "/foo.Bar/Baz"]) {
@@ -159,7 +171,12 @@ describe("an unknown method, asked the gRPC way, is unimplemented the gRPC way",
   })
 
   it("an unknown service asked as REST is an unknown path's 404 problem", async () => {
-    const answer = await client.send({ method: "POST", path: "/foo.Bar/Baz", headers: { "content-type": "application/json" }, body: "{}" })
+    const answer = await client.send({
+      method: "POST",
+      path: "/foo.Bar/Baz",
+      headers: { "content-type": "application/json" },
+      body: "{}"
+    })
     expect(answer.status).toBe(404)
     expect(answer.contentType).toBe("application/problem+json")
   })
@@ -190,7 +207,11 @@ describe("a client that goes away in the middle of its request", () => {
     const { connect } = await import("node:net")
     await new Promise<void>((resolve) => {
       const socket = connect(server.port, "127.0.0.1", () => {
-        socket.write(`POST /coaches/create HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\nAuthorization: ${auth["authorization"]}\r\n\r\n{"name":`)
+        socket.write(
+          `POST /coaches/create HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\nAuthorization: ${
+            auth["authorization"]
+          }\r\n\r\n{"name":`
+        )
         setTimeout(() => socket.destroy(), 200)
       })
       socket.on("error", () => undefined)

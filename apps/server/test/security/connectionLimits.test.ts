@@ -107,7 +107,9 @@ describe("connections, streams and timeouts are bounded", { timeout: 120_000 }, 
   it("closes a connection that sends nothing, or only part of its headers, within HEADERS_TIMEOUT_MS", async () => {
     const silent = rawConnection(server.port)
     const partial = rawConnection(server.port, "GET /health/live HTTP/1.1\r\nHost: x\r\n")
-    expect(await waitFor(() => silent.closedAt !== undefined && partial.closedAt !== undefined, 1_000 + slackMs + 1_000))
+    expect(
+      await waitFor(() => silent.closedAt !== undefined && partial.closedAt !== undefined, 1_000 + slackMs + 1_000)
+    )
       .toBe(true)
     expect(silent.closedAt! - silent.openedAt).toBeGreaterThanOrEqual(900)
   })
@@ -133,7 +135,10 @@ describe("connections, streams and timeouts are bounded", { timeout: 120_000 }, 
   })
 
   it("keeps answering a normal client while it is flooded with idle connections and stalled streams", async () => {
-    const flood = { connections: [] as Array<ReturnType<typeof rawConnection>>, sessions: [] as Array<ReturnType<typeof h2Session>> }
+    const flood = {
+      connections: [] as Array<ReturnType<typeof rawConnection>>,
+      sessions: [] as Array<ReturnType<typeof h2Session>>
+    }
     let flooding = true
     // Every 50 ms: 10 silent connections, 5 with half a request line, and an HTTP/2 session with 20 stalled streams.
     const floodLoop = (async () => {

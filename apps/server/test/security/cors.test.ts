@@ -22,16 +22,28 @@ beforeAll(async () => {
 }, 180_000)
 afterAll(() => Promise.all([withCors?.stop(), withoutCors?.stop()]))
 
-const send = async (server: ServerProcess, method: string, path: string, headers: Record<string, string> = {}, body?: string) => {
-  const response = await fetch(`http://127.0.0.1:${server.port}${path}`, { method, headers, ...(body === undefined ? {} : { body }) })
+const send = async (
+  server: ServerProcess,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string
+) => {
+  const response = await fetch(`http://127.0.0.1:${server.port}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body })
+  })
   const text = await response.text()
   return { status: response.status, headers: response.headers, text }
 }
 
 /** The names in a comma-separated header, lower-cased. */
-const listed = (value: string | null) => (value ?? "").split(",").map((name) => name.trim().toLowerCase()).filter((name) => name !== "")
+const listed = (value: string | null) =>
+  (value ?? "").split(",").map((name) => name.trim().toLowerCase()).filter((name) => name !== "")
 
-const corsHeaderNames = (headers: Headers) => Array.from(headers.keys()).filter((name) => name.startsWith("access-control-"))
+const corsHeaderNames = (headers: Headers) =>
+  Array.from(headers.keys()).filter((name) => name.startsWith("access-control-"))
 
 const preflight = (server: ServerProcess, path: string, origin: string, method: string, requestHeaders: string) =>
   send(server, "OPTIONS", path, {
@@ -42,7 +54,13 @@ const preflight = (server: ServerProcess, path: string, origin: string, method: 
 
 describe("CORS on (CORS_ORIGINS lists the web origins)", () => {
   it("a preflight from an allowed origin for a REST path is answered 204 at once, with what a page may send and read", async () => {
-    const answer = await preflight(withCors, "/session/create", allowed, "POST", "authorization,content-type,idempotency-key,x-request-id")
+    const answer = await preflight(
+      withCors,
+      "/session/create",
+      allowed,
+      "POST",
+      "authorization,content-type,idempotency-key,x-request-id"
+    )
     expect(answer.status).toBe(204)
     expect(answer.text).toBe("")
     expect(answer.headers.get("access-control-allow-origin")).toBe(allowed)
@@ -51,7 +69,14 @@ describe("CORS on (CORS_ORIGINS lists the web origins)", () => {
       expect.arrayContaining(["authorization", "content-type", "idempotency-key", "x-request-id", "traceparent", "b3"])
     )
     expect(listed(answer.headers.get("access-control-expose-headers"))).toEqual(
-      expect.arrayContaining(["retry-after", "x-request-id", "location", "www-authenticate", "allow", "idempotent-replayed"])
+      expect.arrayContaining([
+        "retry-after",
+        "x-request-id",
+        "location",
+        "www-authenticate",
+        "allow",
+        "idempotent-replayed"
+      ])
     )
     expect(answer.headers.get("access-control-max-age")).toBe("7200")
     // Bearer tokens, not cookies: no credentials.
@@ -63,11 +88,23 @@ describe("CORS on (CORS_ORIGINS lists the web origins)", () => {
   })
 
   it("a preflight for a gRPC-Web call of TodoService allows the Connect and gRPC-Web headers and exposes gRPC's status", async () => {
-    const answer = await preflight(withCors, "/todo.TodoService/ListTasks", alsoAllowed, "POST", "authorization,content-type,x-grpc-web,x-user-agent,grpc-timeout")
+    const answer = await preflight(
+      withCors,
+      "/todo.TodoService/ListTasks",
+      alsoAllowed,
+      "POST",
+      "authorization,content-type,x-grpc-web,x-user-agent,grpc-timeout"
+    )
     expect(answer.status).toBe(204)
     expect(answer.headers.get("access-control-allow-origin")).toBe(alsoAllowed)
     expect(listed(answer.headers.get("access-control-allow-headers"))).toEqual(
-      expect.arrayContaining(["x-grpc-web", "x-user-agent", "grpc-timeout", "connect-protocol-version", "connect-timeout-ms"])
+      expect.arrayContaining([
+        "x-grpc-web",
+        "x-user-agent",
+        "grpc-timeout",
+        "connect-protocol-version",
+        "connect-timeout-ms"
+      ])
     )
     expect(listed(answer.headers.get("access-control-expose-headers"))).toEqual(
       expect.arrayContaining(["grpc-status", "grpc-message", "grpc-status-details-bin"])
@@ -104,10 +141,19 @@ describe("CORS on (CORS_ORIGINS lists the web origins)", () => {
     expect(answer.headers.get("content-type")).toBe("application/problem+json")
     expect(corsHeaderNames(answer.headers)).toEqual([])
 
-    const rpcPreflight = await preflight(withCors, "/todo.TodoService/ListTasks", "https://club.example.evil.example", "POST", "x-grpc-web")
+    const rpcPreflight = await preflight(
+      withCors,
+      "/todo.TodoService/ListTasks",
+      "https://club.example.evil.example",
+      "POST",
+      "x-grpc-web"
+    )
     expect(corsHeaderNames(rpcPreflight.headers)).toEqual([])
 
-    const me = await send(withCors, "GET", "/auth/me", { origin: "https://evil.example", authorization: `Bearer ${token}` })
+    const me = await send(withCors, "GET", "/auth/me", {
+      origin: "https://evil.example",
+      authorization: `Bearer ${token}`
+    })
     expect(me.status).toBe(200)
     expect(corsHeaderNames(me.headers)).toEqual([])
   })
@@ -130,7 +176,11 @@ describe("CORS off (CORS_ORIGINS unset): nothing changes", () => {
       expect(answer.status).toBe(405)
       expect(answer.headers.get("allow")).toBe("GET, HEAD, POST")
       expect(answer.headers.get("content-type")).toBe("application/problem+json")
-      expect(JSON.parse(answer.text)).toMatchObject({ status: 405, title: "Method Not Allowed", instance: "/session/create" })
+      expect(JSON.parse(answer.text)).toMatchObject({
+        status: 405,
+        title: "Method Not Allowed",
+        instance: "/session/create"
+      })
       expect(corsHeaderNames(answer.headers)).toEqual([])
       expect(answer.headers.get("vary")).toBeNull()
     }

@@ -88,7 +88,9 @@ export const spawnServer = async (env: Record<string, string>, options: SpawnOpt
   const main = options.main ?? mainJs
   if (!existsSync(main)) throw new Error(`${main} is missing: run pnpm --filter @club/server build`)
   const port = env["PORT"] === undefined ? await freePort() : Number(env["PORT"])
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !configuration.includes(name) && !isOpenTelemetryVariable(name)))
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !configuration.includes(name) && !isOpenTelemetryVariable(name))
+  )
   const child = spawn(process.execPath, ["--enable-source-maps", main], {
     env: { ...inherited, HOST: "127.0.0.1", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -8,7 +8,9 @@ import { randomBytes } from "node:crypto"
 const onServer = (serverUrl: string, statement: (sql: SqlClient.SqlClient) => Effect.Effect<unknown, unknown>) =>
   Effect.runPromise(
     SqlClient.SqlClient.use(statement).pipe(
-      Effect.provide(PgClient.layer({ url: Redacted.make(serverUrl), maxConnections: 1, connectTimeout: Duration.seconds(3) })),
+      Effect.provide(
+        PgClient.layer({ url: Redacted.make(serverUrl), maxConnections: 1, connectTimeout: Duration.seconds(3) })
+      ),
       Effect.timeout(Duration.seconds(5)),
       Effect.as(true),
       Effect.catchCause(() => Effect.succeed(false))
@@ -42,6 +44,7 @@ export const createTemporaryDatabase = async (): Promise<TemporaryDatabase | und
       url.pathname = `/${name}`
       return url.toString()
     },
-    drop: () => onServer(serverUrl, (sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`).then(() => undefined)
+    drop: () =>
+      onServer(serverUrl, (sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`).then(() => undefined)
   }
 }

@@ -54,7 +54,9 @@ message ArrayValue { repeated AnyValue values = 1; }
 message KeyValueList { repeated KeyValue values = 1; }
 `
 
-const ExportTraceServiceRequest = protobuf.parse(otlpTraceProto, { keepCase: false }).root.lookupType("otlp.ExportTraceServiceRequest")
+const ExportTraceServiceRequest = protobuf.parse(otlpTraceProto, { keepCase: false }).root.lookupType(
+  "otlp.ExportTraceServiceRequest"
+)
 
 /** OTLP's span kinds by number. */
 export const SpanKind = { internal: 1, server: 2, client: 3 } as const
@@ -102,14 +104,19 @@ interface Decoded {
 }
 
 const valueOf = (value: AnyValue | undefined): unknown =>
-  value?.stringValue ?? value?.boolValue ?? (value?.intValue === undefined ? undefined : Number(value.intValue)) ?? value?.doubleValue
+  value?.stringValue ?? value?.boolValue ?? (value?.intValue === undefined ? undefined : Number(value.intValue)) ??
+    value?.doubleValue
 
 const attributesOf = (attributes: ReadonlyArray<KeyValue> | undefined) =>
   Object.fromEntries((attributes ?? []).map(({ key, value }) => [key, valueOf(value)]))
 
 /** OTLP/JSON writes ids in hex; protobufjs's `toObject` with `bytes: String` gives base64: both become hex here. */
 const hex = (id: string | undefined, encoding: "protobuf" | "json") =>
-  id === undefined || id === "" ? "" : encoding === "json" ? id.toLowerCase() : Buffer.from(id, "base64").toString("hex")
+  id === undefined || id === ""
+    ? ""
+    : encoding === "json"
+    ? id.toLowerCase()
+    : Buffer.from(id, "base64").toString("hex")
 
 /**
  * A real OTLP/HTTP receiver, as a collector would be: it accepts POSTs of
@@ -128,11 +135,19 @@ export const startOtlpReceiver = async () => {
       const path = request.url ?? ""
       try {
         if (request.method !== "POST") throw new Error(`${request.method} ${path}`)
-        const encoding = type.startsWith("application/x-protobuf") ? "protobuf" : type.startsWith("application/json") ? "json" : undefined
+        const encoding = type.startsWith("application/x-protobuf")
+          ? "protobuf"
+          : type.startsWith("application/json")
+          ? "json"
+          : undefined
         if (encoding === undefined) throw new Error(`content-type ${type}`)
         const decoded = (encoding === "json"
           ? JSON.parse(body.toString("utf8"))
-          : ExportTraceServiceRequest.toObject(ExportTraceServiceRequest.decode(body), { bytes: String, longs: String, enums: Number })) as Decoded
+          : ExportTraceServiceRequest.toObject(ExportTraceServiceRequest.decode(body), {
+            bytes: String,
+            longs: String,
+            enums: Number
+          })) as Decoded
         for (const resourceSpans of decoded.resourceSpans ?? []) {
           const serviceName = attributesOf(resourceSpans.resource?.attributes)["service.name"]
           for (const scope of resourceSpans.scopeSpans ?? []) {
@@ -151,7 +166,9 @@ export const startOtlpReceiver = async () => {
             }
           }
         }
-        response.writeHead(200, { "content-type": type.startsWith("application/json") ? "application/json" : "application/x-protobuf" })
+        response.writeHead(200, {
+          "content-type": type.startsWith("application/json") ? "application/json" : "application/x-protobuf"
+        })
         response.end(type.startsWith("application/json") ? "{}" : undefined)
       } catch (error) {
         refused.push(String(error))

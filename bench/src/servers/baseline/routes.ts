@@ -6,6 +6,7 @@ import { sessionDto, summary, taskResponse, userDto } from "./rows.ts"
 import * as Q from "./statements.ts"
 
 type Row = Record<string, unknown>
+// oxlint-disable-next-line no-explicit-any -- a parsed JSON body, read as the bare baseline reads it: without a schema
 type Body = Record<string, any>
 
 export interface Route {
@@ -48,8 +49,10 @@ export const routes: ReadonlyArray<Route> = [
     method: "GET",
     pattern: /^\/session\/(\d+)$/,
     handle: (sql, [id]) =>
-      Effect.map(sql.unsafe<Row>(Q.sessionById, [Number(id)]), (rows) =>
-        rows.length === 0 ? answer(404, `Session not found with id ${id}`) : answer(200, sessionDto(rows[0]!)))
+      Effect.map(
+        sql.unsafe<Row>(Q.sessionById, [Number(id)]),
+        (rows) => rows.length === 0 ? answer(404, `Session not found with id ${id}`) : answer(200, sessionDto(rows[0]!))
+      )
   },
   {
     method: "GET",
@@ -140,7 +143,12 @@ export const routes: ReadonlyArray<Route> = [
         if (!valid) return answer(401, { detail: "Invalid name or password" })
         yield* sql.unsafe(Q.loginSucceeded, [[address, nameAtAddress], [nameAtAddress], [address]])
         const iat = Math.floor(now / 1000)
-        const token = signToken(jwtSecret, { sub: String(user["id"]), role: user["role"], iat, exp: iat + loginTtlSeconds })
+        const token = signToken(jwtSecret, {
+          sub: String(user["id"]),
+          role: user["role"],
+          iat,
+          exp: iat + loginTtlSeconds
+        })
         return answer(200, { token, tokenType: "Bearer", expiresIn: loginTtlSeconds, user: userDto(user) })
       })
   },

@@ -27,4 +27,9 @@ export const taskResponse = (row: Row) => ({
   success: true
 })
 
-export const userDto = (row: Row) => ({ id: Number(row["id"]), name: row["name"], email: row["email"], role: row["role"] })
+export const userDto = (row: Row) => ({
+  id: Number(row["id"]),
+  name: row["name"],
+  email: row["email"],
+  role: row["role"]
+})

@@ -34,7 +34,8 @@ export const removeOtherAthletes = `DELETE FROM session_athletes
 export const insertActivity = `INSERT INTO activities ("name","theme","duree","data_activite","session_id")
   VALUES ($1,$2,$3,$4,$5) RETURNING id, name, theme, duree, data_activite AS "dataActivite", session_id AS "sessionId"`
 
-const waitAfter = (t: string, free: string) => `CASE WHEN ${t}.failures < ${free} THEN 0
+const waitAfter = (t: string, free: string) =>
+  `CASE WHEN ${t}.failures < ${free} THEN 0
             ELSE (SELECT delays[least(${t}.failures - ${free}, cardinality(delays) - 1) + 1] FROM schedule) END`
 /** $1 delays (bigint[]), $2 keys (text[], sorted), $3 their free failures (int[]), $4 now, $5 forget before. */
 export const admitLogin = `WITH schedule AS (SELECT $1::bigint[] AS delays),
@@ -52,7 +53,9 @@ export const admitLogin = `WITH schedule AS (SELECT $1::bigint[] AS delays),
               failures = CASE WHEN t.last_failure_at_ms < $5 THEN 1 ELSE t.failures + 1 END,
               last_failure_at_ms = $4
             WHERE t.last_failure_at_ms < $5
-              OR t.last_failure_at_ms + ${waitAfter("t", "(SELECT free FROM requested WHERE requested.key = t.key)")} <= $4
+              OR t.last_failure_at_ms + ${
+  waitAfter("t", "(SELECT free FROM requested WHERE requested.key = t.key)")
+} <= $4
             RETURNING t.key
           )
           SELECT (SELECT count(*) FROM counted)::int AS admitted,

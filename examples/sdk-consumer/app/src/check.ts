@@ -9,18 +9,27 @@ export const step = async (name: string, body: () => Promise<void>): Promise<voi
     await body()
     results.push({ name, ok: true })
   } catch (error) {
-    results.push({ name, ok: false, error: error instanceof Error ? `${error.message}\n${error.stack ?? ""}` : String(error) })
+    results.push({
+      name,
+      ok: false,
+      error: error instanceof Error ? `${error.message}\n${error.stack ?? ""}` : String(error)
+    })
   }
 }
 
 /** The `ClubApiError` a call rejects with, checked against the fields given. */
-export const failure = async (call: Promise<unknown>, expected: Partial<Record<keyof ClubApiError, unknown>>): Promise<ClubApiError> => {
+export const failure = async (
+  call: Promise<unknown>,
+  expected: Partial<Record<keyof ClubApiError, unknown>>
+): Promise<ClubApiError> => {
   const error = await call.then(
     (value) => assert.fail(`expected a failure, got ${JSON.stringify(value)}`),
     (error: unknown) => error
   )
   assert.ok(error instanceof ClubApiError, `expected a ClubApiError, got ${String(error)}`)
-  for (const [key, value] of Object.entries(expected)) assert.deepEqual(error[key as keyof ClubApiError], value, `${key} of ${error.message}`)
+  for (const [key, value] of Object.entries(expected)) {
+    assert.deepEqual(error[key as keyof ClubApiError], value, `${key} of ${error.message}`)
+  }
   return error
 }
 

@@ -12,5 +12,11 @@ await effectFace(baseUrl, adminPassword)
 await restOnly(baseUrl, adminPassword)
 await coreLibrary()
 
-console.log(JSON.stringify({ passed: results.filter((one) => one.ok).length, failed: results.filter((one) => !one.ok), steps: results.map((one) => one.name) }))
+console.log(
+  JSON.stringify({
+    passed: results.filter((one) => one.ok).length,
+    failed: results.filter((one) => !one.ok),
+    steps: results.map((one) => one.name)
+  })
+)
 process.exitCode = results.every((one) => one.ok) ? 0 : 1

@@ -27,12 +27,32 @@ export const promiseFace = async (baseUrl: string, adminPassword: string) => {
 
   await step("promise: a coach, two athletes, and their users", async () => {
     const claire = await admin.coaches.create({ payload: { name: "Claire Martin" } })
-    const arno = await admin.athletes.create({ payload: { name: "Arno Petit", categorie: "Senior", niveau: "Regional" } })
+    const arno = await admin.athletes.create({
+      payload: { name: "Arno Petit", categorie: "Senior", niveau: "Regional" }
+    })
     const bea = await admin.athletes.create({ payload: { name: "Bea Roux", categorie: "Junior", niveau: "National" } })
     Object.assign(ids, { coach: claire.id, athlete: arno.id, other: bea.id })
-    assert.deepEqual(arno, { id: arno.id, name: "Arno Petit", categorie: "Senior", niveau: "Regional", groupes: [], sessionIds: [], userId: null })
-    await admin.users.create({ payload: { name: "claire", email: "claire@club.test", role: "COACH", password: "coach-password-1", coachId: claire.id } })
-    await admin.users.create({ payload: { name: "arno", role: "ATHLETE", password: "athlete-password-1", athleteId: arno.id } })
+    assert.deepEqual(arno, {
+      id: arno.id,
+      name: "Arno Petit",
+      categorie: "Senior",
+      niveau: "Regional",
+      groupes: [],
+      sessionIds: [],
+      userId: null
+    })
+    await admin.users.create({
+      payload: {
+        name: "claire",
+        email: "claire@club.test",
+        role: "COACH",
+        password: "coach-password-1",
+        coachId: claire.id
+      }
+    })
+    await admin.users.create({
+      payload: { name: "arno", role: "ATHLETE", password: "athlete-password-1", athleteId: arno.id }
+    })
     assert.deepEqual(await admin.coaches.get({ params: { id: claire.id } }), claire)
     coach = await ClubClient.login({ baseUrl, name: "claire", password: "coach-password-1" })
     athlete = await ClubClient.login({ baseUrl, name: "arno", password: "athlete-password-1" })
@@ -40,7 +60,9 @@ export const promiseFace = async (baseUrl: string, adminPassword: string) => {
 
   await step("promise: the coach plans a week, with activities", async () => {
     const plan = (name: string, at: string, athleteIds: ReadonlyArray<AthleteId>) =>
-      coach.sessions.create({ payload: { name, creneau: localDateTime(at), duree: 60, groupe: "Seniors", coachId: ids.coach, athleteIds } })
+      coach.sessions.create({
+        payload: { name, creneau: localDateTime(at), duree: 60, groupe: "Seniors", coachId: ids.coach, athleteIds }
+      })
     week.monday = await plan("Endurance", "2026-01-05T18:00:00", [ids.athlete])
     week.wednesday = await plan("Intervals", "2026-01-07T18:30:00", [ids.athlete, ids.other])
     week.friday = await plan("Juniors only", "2026-01-09T17:00:00", [ids.other])
@@ -51,7 +73,9 @@ export const promiseFace = async (baseUrl: string, adminPassword: string) => {
     assert.equal(localDateTime(new Date(2026, 0, 5, 18, 0, 0)), week.monday.creneau)
 
     // The seed answers the text; the SDK reads the new activity's id from the answer's Location.
-    const created = await coach.activities.create({ payload: { name: "Warm-up", theme: "endurance", duree: 15, dataActivite: ["jog"], sessionId: week.monday.id } })
+    const created = await coach.activities.create({
+      payload: { name: "Warm-up", theme: "endurance", duree: 15, dataActivite: ["jog"], sessionId: week.monday.id }
+    })
     assert.equal(created.message, "Activity created")
     const warmUp = created.id
     assert.deepEqual((await coach.sessions.get({ params: { id: week.monday.id } })).activiteIds, [warmUp])
@@ -63,8 +87,13 @@ export const promiseFace = async (baseUrl: string, adminPassword: string) => {
       dataActivite: ["jog"],
       sessionId: week.monday.id
     })
-    assert.deepEqual(await coach.schedule.activitiesOfSession({ params: { id: week.monday.id } }), [{ id: warmUp, name: "Warm-up" }])
-    assert.deepEqual((await coach.activities.byTheme({ params: { theme: "endurance" } })).map((one) => one.name), ["Warm-up"])
+    assert.deepEqual(await coach.schedule.activitiesOfSession({ params: { id: week.monday.id } }), [{
+      id: warmUp,
+      name: "Warm-up"
+    }])
+    assert.deepEqual((await coach.activities.byTheme({ params: { theme: "endurance" } })).map((one) => one.name), [
+      "Warm-up"
+    ])
   })
 
   await step("promise: the athlete sees their own sessions of the week", async () => {
@@ -72,7 +101,9 @@ export const promiseFace = async (baseUrl: string, adminPassword: string) => {
       params: { id: ids.athlete, startDate: calendarDate("2026-01-04"), endDate: calendarDate("2026-01-11") }
     })
     assert.deepEqual(between.map((one) => one.id), [week.monday.id, week.wednesday.id, week.saturday.id])
-    const after = await athlete.schedule.sessionsAfter({ params: { id: ids.athlete, date: calendarDate(new Date(2026, 0, 8)) } })
+    const after = await athlete.schedule.sessionsAfter({
+      params: { id: ids.athlete, date: calendarDate(new Date(2026, 0, 8)) }
+    })
     assert.deepEqual(after.map((one) => one.name), ["Long run", "Tempo"])
     assert.equal((await athlete.schedule.sessionsOfAthlete({ params: { id: ids.athlete } })).length, 4)
     assert.ok((await athlete.schedule.allSessions()).length >= 5)
@@ -91,32 +122,61 @@ export const promiseFace = async (baseUrl: string, adminPassword: string) => {
 
   await step("promise: every other operation, once", async () => {
     const deputy = await admin.admins.create({ payload: { name: "Deputy" } })
-    assert.deepEqual(await admin.admins.update({ params: { id: deputy.id }, payload: { name: "Second" } }), { id: deputy.id, name: "Second" })
+    assert.deepEqual(await admin.admins.update({ params: { id: deputy.id }, payload: { name: "Second" } }), {
+      id: deputy.id,
+      name: "Second"
+    })
     assert.ok((await admin.admins.all()).some((one) => one.id === deputy.id))
     await admin.admins.delete({ params: { id: deputy.id } })
-    await failure(admin.admins.get({ params: { id: deputy.id } }), { tag: "NotFound", status: 404, message: "Admin not found" })
+    await failure(admin.admins.get({ params: { id: deputy.id } }), {
+      tag: "NotFound",
+      status: 404,
+      message: "Admin not found"
+    })
 
     const temp = await admin.coaches.create({ payload: { name: "Temp" } })
-    assert.deepEqual(await admin.coaches.update({ params: { id: temp.id }, payload: { name: "Renamed" } }), { id: temp.id, name: "Renamed" })
+    assert.deepEqual(await admin.coaches.update({ params: { id: temp.id }, payload: { name: "Renamed" } }), {
+      id: temp.id,
+      name: "Renamed"
+    })
     assert.ok((await admin.coaches.all()).some((one) => one.id === temp.id))
     await admin.coaches.delete({ params: { id: temp.id } })
 
-    const user = await admin.users.create({ payload: { name: "temp-user", role: "ATHLETE", password: "temp-password-1" } })
+    const user = await admin.users.create({
+      payload: { name: "temp-user", role: "ATHLETE", password: "temp-password-1" }
+    })
     assert.deepEqual(await admin.users.get({ params: { id: user.id } }), user)
-    assert.equal((await admin.users.update({ params: { id: user.id }, payload: { email: "temp@club.test" } })).email, "temp@club.test")
+    assert.equal(
+      (await admin.users.update({ params: { id: user.id }, payload: { email: "temp@club.test" } })).email,
+      "temp@club.test"
+    )
     assert.ok((await admin.users.all()).some((one) => one.id === user.id))
-    await failure(admin.users.create({ payload: { name: "temp-user", role: "ATHLETE", password: "temp-password-1" } }), { tag: "Conflict", status: 409 })
+    await failure(
+      admin.users.create({ payload: { name: "temp-user", role: "ATHLETE", password: "temp-password-1" } }),
+      { tag: "Conflict", status: 409 }
+    )
     await admin.users.delete({ params: { id: user.id } })
 
-    const drill = await coach.sessions.create({ payload: { name: "Drills", creneau: localDateTime("2026-03-02T18:00:00"), coachId: ids.coach } })
+    const drill = await coach.sessions.create({
+      payload: { name: "Drills", creneau: localDateTime("2026-03-02T18:00:00"), coachId: ids.coach }
+    })
     await coach.sessions.update({ params: { id: drill.id }, payload: { duree: 50, athleteIds: [ids.other] } })
     assert.deepEqual((await coach.sessions.get({ params: { id: drill.id } })).athleteIds, [ids.other])
     assert.ok((await coach.sessions.all()).some((one) => one.id === drill.id))
-    assert.equal((await admin.athletes.update({ params: { id: ids.other }, payload: { name: "Bea Roux", sessionIds: [drill.id] } })).name, "Bea Roux")
+    assert.equal(
+      (await admin.athletes.update({
+        params: { id: ids.other },
+        payload: { name: "Bea Roux", sessionIds: [drill.id] }
+      })).name,
+      "Bea Roux"
+    )
     assert.ok((await admin.athletes.all()).some((one) => one.id === ids.other))
     assert.equal((await admin.athletes.get({ params: { id: ids.other } })).niveau, null)
     const { id: skips } = await coach.activities.create({ payload: { name: "Skips", sessionId: drill.id } })
-    assert.equal(await coach.activities.update({ params: { id: skips }, payload: { name: "High knees", sessionId: drill.id } }), "Activity modified")
+    assert.equal(
+      await coach.activities.update({ params: { id: skips }, payload: { name: "High knees", sessionId: drill.id } }),
+      "Activity modified"
+    )
     assert.ok((await coach.activities.all()).some((one) => one.name === "High knees"))
     assert.equal(await coach.activities.delete({ params: { id: skips } }), "Activity deleted")
     assert.equal(await coach.sessions.delete({ params: { id: drill.id } }), "Session deleted successfully")
@@ -125,13 +185,25 @@ export const promiseFace = async (baseUrl: string, adminPassword: string) => {
   })
 
   await step("promise: failures arrive as ClubApiError, typed by tag", async () => {
-    await failure(coach.sessions.get({ params: { id: sessionId(999_999) } }), { tag: "SessionNotFoundText", status: 404 })
+    await failure(coach.sessions.get({ params: { id: sessionId(999_999) } }), {
+      tag: "SessionNotFoundText",
+      status: 404
+    })
     await failure(admin.athletes.get({ params: { id: athleteId(999_999) } }), { tag: "NotFoundEmpty", status: 404 })
-    const refused = await failure(athlete.sessions.create({ payload: { name: "Self-coached" } }), { tag: "Forbidden", status: 403 })
+    const refused = await failure(athlete.sessions.create({ payload: { name: "Self-coached" } }), {
+      tag: "Forbidden",
+      status: 403
+    })
     assert.equal(refused.problem?.title, "Forbidden")
-    await failure(coach.activities.create({ payload: { name: "Orphan", sessionId: sessionId(999_999) } }), { tag: "ActivityFailed", status: 500 })
+    await failure(coach.activities.create({ payload: { name: "Orphan", sessionId: sessionId(999_999) } }), {
+      tag: "ActivityFailed",
+      status: 500
+    })
     await failure(athlete.todo.createTask({ title: "   " }), { tag: "InvalidArgument", code: "invalid_argument" })
-    await failure(ClubClient.login({ baseUrl, name: "claire", password: "not-her-password" }), { tag: "Unauthorized", status: 401 })
+    await failure(ClubClient.login({ baseUrl, name: "claire", password: "not-her-password" }), {
+      tag: "Unauthorized",
+      status: 401
+    })
     const forged = ClubClient.fromToken({ baseUrl, token: "forged.token.value" })
     await failure(forged.auth.me(), { tag: "Unauthorized", status: 401 })
     await failure(forged.todo.listTasks(), { tag: "Unauthenticated", code: "unauthenticated" })

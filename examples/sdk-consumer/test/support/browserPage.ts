@@ -34,10 +34,21 @@ export const servePages = async (scripts: ReadonlyArray<string>): Promise<PageSi
  * functions they put on `globalThis` with the arguments given; its result, and what the browser's
  * console said (a CORS refusal is reported there).
  */
-export const runInBrowser = async (origin: string, calls: ReadonlyArray<{ readonly fn: string; readonly args: ReadonlyArray<string> }>) => {
+export const runInBrowser = async (
+  origin: string,
+  calls: ReadonlyArray<{ readonly fn: string; readonly args: ReadonlyArray<string> }>
+) => {
   const browser = await chromium.launch({
     executablePath: chromiumPath,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync"
+    ]
   })
   try {
     const page = await browser.newPage()
@@ -49,7 +60,8 @@ export const runInBrowser = async (origin: string, calls: ReadonlyArray<{ readon
       await page.waitForFunction((name) => typeof (globalThis as Record<string, unknown>)[name] === "function", fn)
       results.push(
         await page.evaluate(
-          ([name, values]) => ((globalThis as unknown as Record<string, (...args: Array<string>) => Promise<unknown>>)[name]!)(...values),
+          ([name, values]) =>
+            ((globalThis as unknown as Record<string, (...args: Array<string>) => Promise<unknown>>)[name]!)(...values),
           [fn, [...args]] as const
         )
       )

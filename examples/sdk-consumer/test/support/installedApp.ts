@@ -19,7 +19,10 @@ export interface Packed {
 
 /** Every publishable package of the workspace, packed as it would be published (scripts/pack-packages.mjs). */
 export const packPackages = async (folder: string): Promise<ReadonlyArray<Packed>> => {
-  const { stdout } = await run(node, [join(repo, "scripts", "pack-packages.mjs"), folder], { cwd: repo, maxBuffer: 16 * 1024 * 1024 })
+  const { stdout } = await run(node, [join(repo, "scripts", "pack-packages.mjs"), folder], {
+    cwd: repo,
+    maxBuffer: 16 * 1024 * 1024
+  })
   return JSON.parse(stdout) as ReadonlyArray<Packed>
 }
 
@@ -36,25 +39,36 @@ export interface InstalledApp {
  */
 export const installApp = async (packed: ReadonlyArray<Packed>, effectVersion?: string): Promise<InstalledApp> => {
   const dir = mkdtempSync(join(tmpdir(), "club-consumer-"))
-  for (const entry of ["package.json", "tsconfig.json", "src"]) cpSync(join(appTemplate, entry), join(dir, entry), { recursive: true })
-  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string> }
+  for (const entry of ["package.json", "tsconfig.json", "src"]) {
+    cpSync(join(appTemplate, entry), join(dir, entry), { recursive: true })
+  }
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+    dependencies: Record<string, string>
+  }
   for (const { name, tarball } of packed) manifest.dependencies[name] = `file:${tarball}`
   if (effectVersion !== undefined) manifest.dependencies["effect"] = effectVersion
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`)
   const exec = async (command: string, args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
     try {
-      const { stderr, stdout } = await run(command, args, { cwd: dir, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 })
+      const { stderr, stdout } = await run(command, args, {
+        cwd: dir,
+        env: { ...process.env, ...env },
+        maxBuffer: 64 * 1024 * 1024
+      })
       void stderr
       return stdout
     } catch (error) {
       const failed = error as { stdout?: string; stderr?: string; message: string }
-      throw new Error(`${command} ${args.join(" ")} failed in ${dir}:\n${failed.stdout ?? ""}${failed.stderr ?? failed.message}`)
+      throw new Error(
+        `${command} ${args.join(" ")} failed in ${dir}:\n${failed.stdout ?? ""}${failed.stderr ?? failed.message}`
+      )
     }
   }
   return { dir, exec, remove: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
-export const npmInstall = (app: InstalledApp) => app.exec("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"])
+export const npmInstall = (app: InstalledApp) =>
+  app.exec("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"])
 
 /**
  * Each TypeScript example of the installed packages' READMEs, written into the app's sources, so

@@ -16,7 +16,9 @@ const freePort = () =>
     probe.once("error", reject)
     probe.listen(0, "127.0.0.1", () => {
       const address = probe.address()
-      probe.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
+      probe.close(
+        () => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port")))
+      )
     })
   })
 

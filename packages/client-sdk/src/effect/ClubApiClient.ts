@@ -33,7 +33,11 @@ const make = (options: ClientOptions, identity: ClientIdentity) =>
     const rest = yield* makeRestClient({ ...options, token: identity.token })
     // The Connect interceptor runs outside Effect: it reads the same clock as the REST middleware.
     const clock = yield* Clock.Clock
-    const transport = makeTodoTransport({ ...options, token: identity.token, now: () => clock.currentTimeMillisUnsafe() })
+    const transport = makeTodoTransport({
+      ...options,
+      token: identity.token,
+      now: () => clock.currentTimeMillisUnsafe()
+    })
     const todo = makeTodoClient(transport, retryPolicy(options.retry))
     const client: ClubApiClientShape = { ...rest, todo, token: identity.token, user: identity.user }
     return client
@@ -50,7 +54,9 @@ const makeByLogin = (options: LoginClientOptions) =>
  * take the options of one call the Effect way: interrupt the fiber to abandon it, `Effect.timeout`
  * for a time limit, `withCallOptions({ headers, idempotencyKey })` for headers and an idempotency key.
  */
-export class ClubApiClient extends Context.Service<ClubApiClient, ClubApiClientShape>()("@club/client-sdk/ClubApiClient") {
+export class ClubApiClient
+  extends Context.Service<ClubApiClient, ClubApiClientShape>()("@club/client-sdk/ClubApiClient")
+{
   static readonly make = (options: TokenOptions) => make(options, identityOfToken(options.token))
   static readonly makeByLogin = makeByLogin
   /** `POST /auth/login` alone: the token, its lifetime and the user. */

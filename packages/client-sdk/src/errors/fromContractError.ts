@@ -46,7 +46,13 @@ const fromProblem = (problem: ProblemError, seen: SeenAnswer): ClubApiError => {
 const fromSeedFailure = (failure: SeedFailure, seen: SeenAnswer): ClubApiError => {
   const known = seedFailures[failure._tag]
   const message = "message" in failure && failure.message !== "" ? failure.message : known.message
-  return new ClubApiError({ tag: failure._tag, status: known.status, message, requestId: seen.requestId, cause: failure })
+  return new ClubApiError({
+    tag: failure._tag,
+    status: known.status,
+    message,
+    requestId: seen.requestId,
+    cause: failure
+  })
 }
 
 /** An error the contract declares, with its HTTP status, the server's message and what the answer said besides. */

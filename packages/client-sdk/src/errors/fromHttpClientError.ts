@@ -21,7 +21,10 @@ const messageOf = (body: string): string | undefined => {
 }
 
 /** No response: a network failure. A response the contract does not declare (e.g. 413, 415, 5xx): unexpected. */
-export const fromHttpClientError = (error: HttpClientError.HttpClientError, seen: SeenAnswer): Effect.Effect<ClubApiError> => {
+export const fromHttpClientError = (
+  error: HttpClientError.HttpClientError,
+  seen: SeenAnswer
+): Effect.Effect<ClubApiError> => {
   const response = error.response
   if (response === undefined) {
     return Effect.succeed(new ClubApiError({ tag: "NetworkError", message: error.message, cause: error }))

@@ -45,6 +45,8 @@ export const toClubApiError = (cause: Cause.Cause<CallError>, seen: SeenAnswer):
     onSome: (error) => fromError(error, seen),
     onNone: () =>
       Cause.hasInterruptsOnly(cause)
-        ? Effect.succeed(new ClubApiError({ tag: "Aborted", message: "The call was aborted", requestId: seen.requestId }))
+        ? Effect.succeed(
+          new ClubApiError({ tag: "Aborted", message: "The call was aborted", requestId: seen.requestId })
+        )
         : Effect.succeed(new ClubApiError({ tag: "Defect", message: Cause.pretty(cause), cause: Cause.squash(cause) }))
   })

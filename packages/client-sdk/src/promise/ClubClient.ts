@@ -29,7 +29,10 @@ export class ClubClient extends ClubRestClient {
 
   protected constructor(options: ClientOptions, identity: ClientIdentity) {
     super(options, identity)
-    this.todoClient = makeTodoClient(makeTodoTransport({ ...options, token: identity.token }), retryPolicy(options.retry))
+    this.todoClient = makeTodoClient(
+      makeTodoTransport({ ...options, token: identity.token }),
+      retryPolicy(options.retry)
+    )
     this.todo = promiseTodo(this.todoClient, options.timeoutMs)
   }
 }

@@ -22,7 +22,9 @@ export interface TokenClientOptions extends ClientOptions {
 /** `POST /auth/login` with the client's options, then who the new client calls as. */
 export const loggedIn = (options: LoginClientOptions): Promise<ClientIdentity> =>
   runCall(
-    login(options).pipe(Effect.flatMap((session) => Effect.map(Clock.currentTimeMillis, (now) => identityOfLogin(session, now)))),
+    login(options).pipe(
+      Effect.flatMap((session) => Effect.map(Clock.currentTimeMillis, (now) => identityOfLogin(session, now)))
+    ),
     undefined,
     options.timeoutMs
   )
@@ -32,6 +34,7 @@ export const loggedIn = (options: LoginClientOptions): Promise<ClientIdentity> =
  * `schedule`, …), each call a Promise of the typed answer or a rejection with a `ClubApiError`.
  * This entry point (`@club/client-sdk/rest`) carries no protobuf; `ClubClient` adds TodoService.
  */
+// oxlint-disable-next-line no-unsafe-declaration-merging -- the interface below declares the groups the constructor assigns
 export class ClubRestClient {
   /** `POST /auth/login`, then a client that sends the new token with every call. */
   static async login(options: LoginClientOptions): Promise<ClubRestClient> {

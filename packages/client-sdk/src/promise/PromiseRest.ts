@@ -37,8 +37,8 @@ export type PromiseCall<E extends HttpApiEndpoint.ConstraintRequest> = {} extend
  */
 export type PromiseRestGroups = {
   readonly [G in Exclude<keyof Groups, "rootCoaches">]: {
-    readonly [E in keyof Groups[G]["endpoints"]]: Groups[G]["endpoints"][E] extends infer Endpoint extends HttpApiEndpoint.ConstraintRequest
-      ? PromiseCall<Endpoint>
+    readonly [E in keyof Groups[G]["endpoints"]]: Groups[G]["endpoints"][E] extends
+      infer Endpoint extends HttpApiEndpoint.ConstraintRequest ? PromiseCall<Endpoint>
       : never
   }
 }
@@ -50,18 +50,20 @@ export const promiseRestGroups = (rest: RestClient, defaultTimeoutMs: number | u
   const groups: Record<string, Record<string, unknown>> = {}
   for (const [group, calls] of Object.entries(rest as unknown as Record<string, Record<string, AnyCall>>)) {
     if (group === "rootCoaches") continue
-    groups[group] = Object.fromEntries(Object.entries(calls).map(([endpoint, call]) => {
-      const withRequest = takesRequest(group, endpoint)
-      const promised = (...args: Array<unknown>) => {
-        const [request, options] = withRequest ? args : [undefined, args[0]]
-        return runCall(
-          Effect.andThen(checkRequest(group, endpoint, request), call(request)),
-          options as CallOptions | undefined,
-          defaultTimeoutMs
-        )
-      }
-      return [endpoint, promised]
-    }))
+    groups[group] = Object.fromEntries(
+      Object.entries(calls).map(([endpoint, call]) => {
+        const withRequest = takesRequest(group, endpoint)
+        const promised = (...args: Array<unknown>) => {
+          const [request, options] = withRequest ? args : [undefined, args[0]]
+          return runCall(
+            Effect.andThen(checkRequest(group, endpoint, request), call(request)),
+            options as CallOptions | undefined,
+            defaultTimeoutMs
+          )
+        }
+        return [endpoint, promised]
+      })
+    )
   }
   return groups as unknown as PromiseRestGroups
 }

@@ -25,7 +25,9 @@ export const runCall = async <A>(
   const timed: Effect.Effect<A, CallError> = timeoutMs === undefined
     ? effect
     : Effect.timeoutOrElse(effect, { duration: timeoutMs, orElse: () => Effect.fail(new CallTimedOut({ timeoutMs })) })
-  const exit = await Effect.runPromiseExit(Effect.provideService(timed, CallSettings, settings), { signal: options?.signal })
+  const exit = await Effect.runPromiseExit(Effect.provideService(timed, CallSettings, settings), {
+    signal: options?.signal
+  })
   if (Exit.isSuccess(exit)) return exit.value
   throw await Effect.runPromise(toClubApiError(exit.cause, seen))
 }

@@ -1,5 +1,11 @@
 import { Effect } from "effect"
-import { FetchHttpClient, HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import {
+  FetchHttpClient,
+  HttpClient,
+  type HttpClientError,
+  HttpClientRequest,
+  type HttpClientResponse
+} from "effect/http"
 import { CallSettings } from "../shared/CallSettings.ts"
 import { delayBeforeRetry, retryableStatuses, retryAfterMs, type RetryPolicy } from "../shared/retryDelay.ts"
 
@@ -32,7 +38,9 @@ const sendWithRetries = (
 ) =>
   CallSettings.use((call) => {
     const mayRepeat = repeatable(request, call)
-    const attempt = (n: number): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError> =>
+    const attempt = (
+      n: number
+    ): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError> =>
       send.pipe(
         Effect.tap((response) => Effect.sync(() => remember(call, response))),
         Effect.matchEffect({
@@ -68,8 +76,7 @@ export interface CallClientSettings {
  * tracing choice are given to each request here, since Effect's fetch client reads them from the
  * calling fiber.
  */
-export const callClient = (settings: CallClientSettings) =>
-(client: HttpClient.HttpClient): HttpClient.HttpClient =>
+export const callClient = (settings: CallClientSettings) => (client: HttpClient.HttpClient): HttpClient.HttpClient =>
   client.pipe(
     HttpClient.mapRequestEffect((request) =>
       CallSettings.useSync((call) => {

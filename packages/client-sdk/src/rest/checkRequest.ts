@@ -18,11 +18,14 @@ export const takesRequest = (group: string, endpoint: string): boolean => {
 }
 
 /** Every endpoint of the contract takes a JSON body, so its payload map holds one schema. */
-const payloadSchema = (endpoint: DeclaredEndpoint): Schema.Top | undefined => endpoint.payload.values().next().value?.schemas[0]
+const payloadSchema = (endpoint: DeclaredEndpoint): Schema.Top | undefined =>
+  endpoint.payload.values().next().value?.schemas[0]
 
 // Encoding runs every check of the schema (ranges, lengths, formats) without sending anything.
 const checkSlot = (schema: Schema.Top | undefined, value: unknown) =>
-  schema === undefined ? Effect.void : Effect.asVoid(Schema.encodeUnknownEffect(schema as Schema.Encoder<unknown>)(value))
+  schema === undefined
+    ? Effect.void
+    : Effect.asVoid(Schema.encodeUnknownEffect(schema as Schema.Encoder<unknown>)(value))
 
 /**
  * Checks a request against the endpoint's own schemas in the contract, so that bad arguments fail

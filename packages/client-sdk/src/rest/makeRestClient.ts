@@ -9,8 +9,11 @@ import type { RestClient } from "./RestClient.ts"
 import { callClientSettings, type RestClientOptions } from "./RestClientOptions.ts"
 
 /** A REST client over `fetch` that sends `token` with every call that needs one. */
-export const makeRestClient = (options: RestClientOptions & { readonly token: AccessToken }): Effect.Effect<RestClient> =>
-  HttpApiClient.make(ClubApi, { baseUrl: options.baseUrl, transformClient: callClient(callClientSettings(options)) }).pipe(
-    Effect.provide(bearerAuthentication(options.token)),
-    Effect.provide(FetchHttpClient.layer)
-  )
+export const makeRestClient = (
+  options: RestClientOptions & { readonly token: AccessToken }
+): Effect.Effect<RestClient> =>
+  HttpApiClient.make(ClubApi, { baseUrl: options.baseUrl, transformClient: callClient(callClientSettings(options)) })
+    .pipe(
+      Effect.provide(bearerAuthentication(options.token)),
+      Effect.provide(FetchHttpClient.layer)
+    )

@@ -26,11 +26,13 @@ export const CallSettings = Context.Reference<CallSettings>("@club/client-sdk/Ca
  * them around the call (`club.sessions.create(...).pipe(withCallOptions({ idempotencyKey }))`).
  * Its signal and timeout are Effect's own: interrupt the fiber, `Effect.timeout`.
  */
-export const withCallOptions = (options: Pick<CallOptions, "headers" | "idempotencyKey">) =>
-<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  CallSettings.use((current) =>
-    Effect.provideService(effect, CallSettings, {
-      ...current,
-      headers: { ...current.headers, ...options.headers },
-      idempotencyKey: options.idempotencyKey ?? current.idempotencyKey
-    }))
+export const withCallOptions =
+  (options: Pick<CallOptions, "headers" | "idempotencyKey">) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    CallSettings.use((current) =>
+      Effect.provideService(effect, CallSettings, {
+        ...current,
+        headers: { ...current.headers, ...options.headers },
+        idempotencyKey: options.idempotencyKey ?? current.idempotencyKey
+      })
+    )

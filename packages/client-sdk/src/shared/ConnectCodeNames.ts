@@ -17,7 +17,8 @@ export type ConnectCodeName =
   | "data_loss"
   | "unauthenticated"
 
-type PascalCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Capitalize<Head>}${PascalCase<Tail>}` : Capitalize<S>
+type PascalCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Capitalize<Head>}${PascalCase<Tail>}`
+  : Capitalize<S>
 
 /** A Connect code by its name in Connect's `Code` enum: `invalid_argument` → `InvalidArgument`. */
 export type ConnectCodeTag = PascalCase<ConnectCodeName>

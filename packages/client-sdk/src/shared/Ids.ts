@@ -1,4 +1,14 @@
-import { ActivityId, AdminId, AthleteId, CalendarDate, CoachId, LocalDateTime, SessionId, TaskId, UserId } from "@club/contract/rest"
+import {
+  ActivityId,
+  AdminId,
+  AthleteId,
+  CalendarDate,
+  CoachId,
+  LocalDateTime,
+  SessionId,
+  TaskId,
+  UserId
+} from "@club/contract/rest"
 import { Schema } from "effect"
 
 /**

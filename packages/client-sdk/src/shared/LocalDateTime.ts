@@ -18,7 +18,9 @@ export const localDateTime = (value: string | Date): LocalDateTime => {
   const text = typeof value === "string"
     ? value
     : `${dateOf(value)}T${pad(value.getHours())}:${pad(value.getMinutes())}:${pad(value.getSeconds())}`
-  if (!isLocalDateTime(text)) throw new RangeError(`Not a local date-time like 2026-11-21T18:30:00: ${JSON.stringify(value)}`)
+  if (!isLocalDateTime(text)) {
+    throw new RangeError(`Not a local date-time like 2026-11-21T18:30:00: ${JSON.stringify(value)}`)
+  }
   return text
 }
 

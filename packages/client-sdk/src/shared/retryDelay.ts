@@ -9,7 +9,11 @@ export interface RetryPolicy {
 export const retryPolicy = (options: RetryOptions | false | undefined): RetryPolicy =>
   options === false
     ? { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 }
-    : { maxAttempts: options?.maxAttempts ?? 3, baseDelayMs: options?.baseDelayMs ?? 200, maxDelayMs: options?.maxDelayMs ?? 5_000 }
+    : {
+      maxAttempts: options?.maxAttempts ?? 3,
+      baseDelayMs: options?.baseDelayMs ?? 200,
+      maxDelayMs: options?.maxDelayMs ?? 5_000
+    }
 
 /** Statuses that say "not now": the request was not served and may be sent again. */
 export const retryableStatuses: ReadonlySet<number> = new Set([429, 502, 503, 504])
@@ -28,7 +32,11 @@ export const retryAfterMs = (header: string | null | undefined, now: number): nu
  * `Retry-After` when it gave one, else a doubling delay with full jitter, so that clients failed
  * together do not come back together. Undefined: no more attempts.
  */
-export const delayBeforeRetry = (policy: RetryPolicy, attempt: number, retryAfter: number | undefined): number | undefined => {
+export const delayBeforeRetry = (
+  policy: RetryPolicy,
+  attempt: number,
+  retryAfter: number | undefined
+): number | undefined => {
   if (attempt >= policy.maxAttempts) return undefined
   if (retryAfter !== undefined) return retryAfter <= policy.maxDelayMs ? retryAfter : undefined
   return Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1))

@@ -30,7 +30,9 @@ export interface TodoClient {
 }
 
 // The server answers ids it made, or the caller's own id back (a delete): both are task ids.
-const asTask = (response: { readonly id: string; readonly title: string; readonly description: string; readonly success: boolean }): TodoTask => ({
+const asTask = (
+  response: { readonly id: string; readonly title: string; readonly description: string; readonly success: boolean }
+): TodoTask => ({
   id: response.id as TaskId,
   title: response.title,
   description: response.description,
@@ -43,7 +45,12 @@ export const makeTodoClient = (transport: Transport, policy: RetryPolicy): TodoC
    * One call, with the call's headers, its request id kept for its error, and the fiber's
    * interruption as its signal; a repeatable one is sent again while the server is `unavailable`.
    */
-  const call = <A>(repeatable: boolean, run: (options: { signal: AbortSignal; headers: Record<string, string>; onHeader: (headers: Headers) => void }) => Promise<A>) =>
+  const call = <A>(
+    repeatable: boolean,
+    run: (
+      options: { signal: AbortSignal; headers: Record<string, string>; onHeader: (headers: Headers) => void }
+    ) => Promise<A>
+  ) =>
     CallSettings.use((settings) => {
       const attempt = (n: number): Effect.Effect<A, TodoRpcError> =>
         Effect.tryPromise({
@@ -56,7 +63,9 @@ export const makeTodoClient = (transport: Transport, policy: RetryPolicy): TodoC
           catch: TodoRpcError.from
         }).pipe(
           Effect.catch((error) => {
-            const delay = repeatable && error.code === "unavailable" ? delayBeforeRetry(policy, n, undefined) : undefined
+            const delay = repeatable && error.code === "unavailable"
+              ? delayBeforeRetry(policy, n, undefined)
+              : undefined
             return delay === undefined ? Effect.fail(error) : Effect.andThen(Effect.sleep(delay), attempt(n + 1))
           })
         )
@@ -64,8 +73,10 @@ export const makeTodoClient = (transport: Transport, policy: RetryPolicy): TodoC
     })
   return {
     createTask: (task) =>
-      call(false, (options) => rpc.createTask({ title: task.title, description: task.description ?? "" }, options)).pipe(Effect.map(asTask)),
-    listTasks: () => call(true, (options) => rpc.listTasks({}, options)).pipe(Effect.map((response) => response.tasks.map(asTask))),
+      call(false, (options) => rpc.createTask({ title: task.title, description: task.description ?? "" }, options))
+        .pipe(Effect.map(asTask)),
+    listTasks: () =>
+      call(true, (options) => rpc.listTasks({}, options)).pipe(Effect.map((response) => response.tasks.map(asTask))),
     deleteTask: (id) => call(true, (options) => rpc.deleteTask({ id }, options)).pipe(Effect.map(asTask))
   }
 }

@@ -5,7 +5,9 @@ import type { ClientOptions } from "../shared/ClientOptions.ts"
 import { fetchWithHooks } from "../shared/fetchWithHooks.ts"
 import { bearerInterceptor } from "./bearerInterceptor.ts"
 
-export interface TodoTransportOptions extends Pick<ClientOptions, "baseUrl" | "fetch" | "headers" | "hooks" | "todoProtocol"> {
+export interface TodoTransportOptions
+  extends Pick<ClientOptions, "baseUrl" | "fetch" | "headers" | "hooks" | "todoProtocol">
+{
   readonly token: AccessToken
   /** The clock the token's expiry is checked against; defaults to `Date.now`. */
   readonly now?: (() => number) | undefined

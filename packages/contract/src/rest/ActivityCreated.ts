@@ -12,7 +12,8 @@ export const activityLocation = (id: ActivityId): string => `/activite/${id}`
 const idInLocation = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#]*)?(?:\/[^?#]*)?\/activite\/([1-9][0-9]{0,15})$/iu
 
 const ActivityLocation = Schema.String.check(Schema.makeFilter(
-  (location: string) => idInLocation.test(location) || `Expected the path of an activity, /activite/<id>, got ${JSON.stringify(location)}`,
+  (location: string) =>
+    idInLocation.test(location) || `Expected the path of an activity, /activite/<id>, got ${JSON.stringify(location)}`,
   { expected: "the path of an activity, /activite/<id>", toJsonSchema: () => ({ format: "uri-reference" }) }
 )).annotate({
   description: "Where the new activity is read: `/activite/<id>`, its id (the activity answers say `id: null`).",

@@ -1,4 +1,4 @@
-import { HttpApi, HttpApiSecurity, OpenApi } from "effect/http-api"
+import { HttpApi, OpenApi } from "effect/http-api"
 import {
   ActivitiesGroup,
   AdminsGroup,
@@ -19,7 +19,18 @@ import { apiDescription, completeDocument, license, servers } from "./OpenApiDoc
 import { RequestErrors } from "./RequestErrors.ts"
 
 const api = HttpApi.make("club")
-  .add(HealthGroup, AuthGroup, ActivitiesGroup, AthletesGroup, ScheduleGroup, SessionsGroup, CoachesGroup, UsersGroup, AdminsGroup, RootCoachesGroup)
+  .add(
+    HealthGroup,
+    AuthGroup,
+    ActivitiesGroup,
+    AthletesGroup,
+    ScheduleGroup,
+    SessionsGroup,
+    CoachesGroup,
+    UsersGroup,
+    AdminsGroup,
+    RootCoachesGroup
+  )
   .middleware(RequestErrors)
   .middleware(MediaType)
   .middleware(BodyLimit)
@@ -31,7 +42,9 @@ const idempotentOperations = (): ReadonlySet<string> => {
   HttpApi.reflect(api, {
     onGroup: () => undefined,
     onEndpoint: ({ endpoint, group, middleware }) => {
-      if ([...middleware].some((service) => service === (Idempotency as unknown))) ids.add(`${group.identifier}.${endpoint.identifier}`)
+      if ([...middleware].some((service) => service === (Idempotency as unknown))) {
+        ids.add(`${group.identifier}.${endpoint.identifier}`)
+      }
     }
   })
   return ids

@@ -5,7 +5,8 @@ import { Unauthorized } from "./Problems.ts"
 /** The bearer token `POST /auth/login` issues, as the OpenAPI document describes it. */
 const bearer = HttpApiSecurity.bearer.pipe(HttpApiSecurity.annotateMerge(OpenApi.annotations({
   format: "JWT",
-  description: "`Authorization: Bearer <token>`, the token `POST /auth/login` answers (a signed JWT, valid `expiresIn` seconds). A token stops counting when its user is deleted or its role or password changes."
+  description:
+    "`Authorization: Bearer <token>`, the token `POST /auth/login` answers (a signed JWT, valid `expiresIn` seconds). A token stops counting when its user is deleted or its role or password changes."
 })))
 
 /** `Authorization: Bearer <token>` on every endpoint but health, login and the docs; provides the actor. */

@@ -138,7 +138,16 @@ export const SessionCreateInput = documented(
   Schema.Struct({ ...sessionFields, id: optional(SuppliedSessionId) }),
   "SessionCreate",
   "The body of a session create (the seed's SessionDTO). `athleteIds` and `activiteIds` must all exist, and `coachId` when given; the activities listed move into the new session. A supplied `id` (at most 2147483647) becomes the session's id (400 when taken); without one the id is generated.",
-  [{ name: "Tuesday track", isRecurrent: true, creneau: "2026-11-24T18:30:00", duree: 90, groupe: "Seniors", coachId: 2, athleteIds: [3, 4], activiteIds: [] }]
+  [{
+    name: "Tuesday track",
+    isRecurrent: true,
+    creneau: "2026-11-24T18:30:00",
+    duree: 90,
+    groupe: "Seniors",
+    coachId: 2,
+    athleteIds: [3, 4],
+    activiteIds: []
+  }]
 )
 
 export const UserCreateInput = documented(
@@ -234,7 +243,17 @@ export const SessionDto = documented(
   }),
   "Session",
   "A training session (the seed's SessionDTO): its coach, athletes and activities by id. `creneau` is a local date-time without offset (the club's wall clock).",
-  [{ id: 7, name: "Tuesday track", isRecurrent: true, creneau: "2026-11-24T18:30:00", duree: 90, groupe: "Seniors", coachId: 2, athleteIds: [3, 4], activiteIds: [12] }]
+  [{
+    id: 7,
+    name: "Tuesday track",
+    isRecurrent: true,
+    creneau: "2026-11-24T18:30:00",
+    duree: 90,
+    groupe: "Seniors",
+    coachId: 2,
+    athleteIds: [3, 4],
+    activiteIds: [12]
+  }]
 )
 export type SessionDto = typeof SessionDto.Type
 
@@ -298,7 +317,8 @@ export const LoginDto = documented(
   "Login",
   "A bearer token for `Authorization: Bearer <token>`, valid for `expiresIn` seconds, and the user it was issued to.",
   [{
-    token: "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI0Iiwicm9sZSI6IkNPQUNIIiwiaWF0IjoxNzk1NDk4MDAwLCJleHAiOjE3OTU1MDE2MDB9.c2lnbmF0dXJl",
+    token:
+      "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI0Iiwicm9sZSI6IkNPQUNIIiwiaWF0IjoxNzk1NDk4MDAwLCJleHAiOjE3OTU1MDE2MDB9.c2lnbmF0dXJl",
     tokenType: "Bearer",
     expiresIn: 3600,
     user: { id: 4, name: "camille", email: "camille@club.example", role: "COACH" }

@@ -62,14 +62,27 @@ const noContent = (description: string) => HttpApiSchema.Empty(204).annotate({ d
 const tag = (title: string, description: string) => OpenApi.annotations({ title, description })
 
 /** Said of every write that takes `Idempotency-Key` (the `Idempotency` middleware). */
-const idempotent = "Send `Idempotency-Key` to make a retry safe: a repeat within 24 hours gets the first answer again, marked `Idempotent-Replayed: true`."
+const idempotent =
+  "Send `Idempotency-Key` to make a retry safe: a repeat within 24 hours gets the first answer again, marked `Idempotent-Replayed: true`."
 
 export class HealthGroup extends HttpApiGroup.make("health").add(
   HttpApiEndpoint.get("live", "/health/live", { success: HealthDto })
-    .annotateMerge(operation("Liveness", "Answers `{\"status\":\"ok\"}` while the process serves requests, whether or not its database answers.")),
+    .annotateMerge(
+      operation(
+        "Liveness",
+        "Answers `{\"status\":\"ok\"}` while the process serves requests, whether or not its database answers."
+      )
+    ),
   HttpApiEndpoint.get("ready", "/health/ready", { success: HealthDto, error: Unavailable })
-    .annotateMerge(operation("Readiness", "Answers `{\"status\":\"ready\"}` when the service can serve requests, 503 while its database is unreachable."))
-).annotateMerge(tag("Health", "Liveness and readiness probes, for load balancers and orchestrators. No token needed.")) {}
+    .annotateMerge(
+      operation(
+        "Readiness",
+        "Answers `{\"status\":\"ready\"}` when the service can serve requests, 503 while its database is unreachable."
+      )
+    )
+).annotateMerge(
+  tag("Health", "Liveness and readiness probes, for load balancers and orchestrators. No token needed.")
+) {}
 
 export class AuthGroup extends HttpApiGroup.make("auth").add(
   HttpApiEndpoint.get("me", "/auth/me", { success: UserDto, error: [NotFound, Forbidden] })
@@ -83,7 +96,9 @@ export class AuthGroup extends HttpApiGroup.make("auth").add(
     "Log in",
     "Exchanges a user's name and password for a bearer token. A wrong name or a wrong password get the same 401. Repeated failures for a name from one address, or from one address, make further attempts from there wait (429 with `Retry-After`); a user who knows the password is never locked out from elsewhere."
   ))
-).middleware(RawInput).annotateMerge(tag("Authentication", "Log in for a bearer token, and read the user a token was issued to.")) {}
+).middleware(RawInput).annotateMerge(
+  tag("Authentication", "Log in for a bearer token, and read the user a token was issued to.")
+) {}
 
 export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
   HttpApiEndpoint.post("create", "/activite/create", {
@@ -117,17 +132,31 @@ export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
   HttpApiEndpoint.get("all", "/activite/all", {
     success: listOf(ActiviteDto, "Every activity."),
     error: [NotFoundEmptyBody, Forbidden]
-  }).annotateMerge(operation("List activities", "Every activity. A failure to read them is the seed's empty 404.", "activity.read")),
+  }).annotateMerge(
+    operation("List activities", "Every activity. A failure to read them is the seed's empty 404.", "activity.read")
+  ),
   HttpApiEndpoint.get("byTheme", "/activite/theme/:theme", {
     params: { theme: ShortText.annotate({ description: "The theme, matched exactly.", examples: ["cardio"] }) },
     success: listOf(ActiviteDto, "The activities of this theme; empty when none."),
     error: [NotFoundEmptyBody, Forbidden]
-  }).annotateMerge(operation("List activities by theme", "The activities whose theme equals the path value exactly (an empty list when none).", "activity.read")),
+  }).annotateMerge(
+    operation(
+      "List activities by theme",
+      "The activities whose theme equals the path value exactly (an empty list when none).",
+      "activity.read"
+    )
+  ),
   HttpApiEndpoint.get("get", "/activite/:id", {
     params: { id: pathId(ActivityId) },
     success: ActiviteDto,
     error: [NotFoundEmptyBody, Forbidden]
-  }).annotateMerge(operation("Read an activity", "The activity with this id (its `id` member is null, as the seed says); the seed's empty 404 when there is none.", "activity.read"))
+  }).annotateMerge(
+    operation(
+      "Read an activity",
+      "The activity with this id (its `id` member is null, as the seed says); the seed's empty 404 when there is none.",
+      "activity.read"
+    )
+  )
 ).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
   "Activities",
   "The activities of sessions (the seed's ActiviteDTO). Their writes answer the seed's plain texts, and any of their failures the seed's 500 `Error: ...`; their reads answer an empty 404."
@@ -144,12 +173,20 @@ export class AthletesGroup extends HttpApiGroup.make("athletes").add(
     "athlete.create"
   )).middleware(Idempotency),
   HttpApiEndpoint.post("all", "/athletes/all", { success: listOf(AthleteDto, "Every athlete."), error: Forbidden })
-    .annotateMerge(operation("List athletes", "Every athlete. A POST that only reads, as the seed spells it; it takes no body.", "athlete.list")),
+    .annotateMerge(
+      operation(
+        "List athletes",
+        "Every athlete. A POST that only reads, as the seed spells it; it takes no body.",
+        "athlete.list"
+      )
+    ),
   HttpApiEndpoint.get("get", "/athletes/:id", {
     params: { id: pathId(AthleteId) },
     success: AthleteDto,
     error: [NotFoundEmptyBody, Forbidden]
-  }).annotateMerge(operation("Read an athlete", "The athlete with this id; the seed's empty 404 when there is none.", "athlete.read")),
+  }).annotateMerge(
+    operation("Read an athlete", "The athlete with this id; the seed's empty 404 when there is none.", "athlete.read")
+  ),
   HttpApiEndpoint.put("update", "/athletes/:id", {
     params: { id: pathId(AthleteId) },
     payload: AthleteInput,
@@ -164,7 +201,13 @@ export class AthletesGroup extends HttpApiGroup.make("athletes").add(
     params: { id: pathId(AthleteId) },
     success: noContent("Deleted, with the athlete's session memberships and any user link to it."),
     error: [NotFoundEmptyBody, Forbidden]
-  }).annotateMerge(operation("Delete an athlete", `The seed's empty 404 when there is no such athlete. ${idempotent}`, "athlete.delete"))
+  }).annotateMerge(
+    operation(
+      "Delete an athlete",
+      `The seed's empty 404 when there is no such athlete. ${idempotent}`,
+      "athlete.delete"
+    )
+  )
     .middleware(Idempotency)
 ).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
   "Athletes",
@@ -179,7 +222,13 @@ export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
     params: { id: athleteIdParameter },
     success: listOf(SessionSummaryDto, "The athlete's sessions; empty for an unknown athlete."),
     error: Forbidden
-  }).annotateMerge(operation("Sessions of an athlete", "The sessions the athlete takes part in (an empty list for an unknown athlete).", "schedule.read")),
+  }).annotateMerge(
+    operation(
+      "Sessions of an athlete",
+      "The sessions the athlete takes part in (an empty list for an unknown athlete).",
+      "schedule.read"
+    )
+  ),
   HttpApiEndpoint.get("allSessions", "/athletes/athletes/session", {
     success: listOf(SessionSummaryDto, "Every session."),
     error: Forbidden
@@ -188,7 +237,13 @@ export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
     params: { id: pathId(SessionId) },
     success: listOf(ActivitySummaryDto, "The session's activities; empty for an unknown session."),
     error: Forbidden
-  }).annotateMerge(operation("Activities of a session", "The session's activities as `{id, name}` (an empty list for an unknown session).", "schedule.read")),
+  }).annotateMerge(
+    operation(
+      "Activities of a session",
+      "The session's activities as `{id, name}` (an empty list for an unknown session).",
+      "schedule.read"
+    )
+  ),
   HttpApiEndpoint.get("sessionsAfter", "/athletes/athletes/:id/session/after/:date", {
     params: { id: athleteIdParameter, date: CalendarDate.annotate({ examples: ["2026-11-21" as CalendarDate] }) },
     success: listOf(SessionSummaryDto, "The athlete's sessions after the date; empty for an unknown athlete."),
@@ -222,16 +277,31 @@ export class SessionsGroup extends HttpApiGroup.make("sessions").add(
     `Creates a session with its coach, athletes and activities (the activities listed move into it). Any failure (bad input, unknown ids, a supplied id taken) is the seed's 400 \`text/plain\` message naming what was wrong; nothing is written. ${idempotent}`,
     "session.create"
   )).middleware(Idempotency),
-  HttpApiEndpoint.get("all", "/session/all", { success: listOf(SessionDto, "Every session, in id order."), error: Forbidden })
-    .annotateMerge(operation("List sessions", "Every session, in id order, streamed as one JSON array.", "session.read")),
+  HttpApiEndpoint.get("all", "/session/all", {
+    success: listOf(SessionDto, "Every session, in id order."),
+    error: Forbidden
+  })
+    .annotateMerge(
+      operation("List sessions", "Every session, in id order, streamed as one JSON array.", "session.read")
+    ),
   HttpApiEndpoint.get("get", "/session/:id", {
     params: { id: pathId(SessionId) },
     success: SessionDto,
     error: [SessionNotFoundTextBody, Forbidden]
-  }).annotateMerge(operation("Read a session", "The session with this id; the seed's 404 `text/plain` message when there is none.", "session.read")),
+  }).annotateMerge(
+    operation(
+      "Read a session",
+      "The session with this id; the seed's 404 `text/plain` message when there is none.",
+      "session.read"
+    )
+  ),
   HttpApiEndpoint.delete("delete", "/session/delete/:id", {
     params: { id: pathId(SessionId) },
-    success: text(200, "Session deleted successfully", "Deleted, with its activities and athlete memberships (the seed's plain text)."),
+    success: text(
+      200,
+      "Session deleted successfully",
+      "Deleted, with its activities and athlete memberships (the seed's plain text)."
+    ),
     error: [SessionNotFoundTextBody, Forbidden]
   }).annotateMerge(operation(
     "Delete a session",
@@ -267,8 +337,18 @@ const coachEndpoints = <const Name extends string>(name: Name, prefix: "" | "/co
     )).middleware(Idempotency),
     HttpApiEndpoint.get("all", `${prefix}/all`, { success: listOf(CoachDto, "Every coach."), error: Forbidden })
       .annotateMerge(operation("List coaches", `Every coach${where}.`, "coach.read")),
-    HttpApiEndpoint.get("get", `${prefix}/:id`, { params: { id: pathId(CoachId) }, success: CoachDto, error: [NotFound, Forbidden] })
-      .annotateMerge(operation("Read a coach", `The coach with this id; 404 \`Coach not found\` when there is none${where}.`, "coach.read")),
+    HttpApiEndpoint.get("get", `${prefix}/:id`, {
+      params: { id: pathId(CoachId) },
+      success: CoachDto,
+      error: [NotFound, Forbidden]
+    })
+      .annotateMerge(
+        operation(
+          "Read a coach",
+          `The coach with this id; 404 \`Coach not found\` when there is none${where}.`,
+          "coach.read"
+        )
+      ),
     HttpApiEndpoint.put("update", `${prefix}/update/:id`, {
       params: { id: pathId(CoachId) },
       payload: CoachInput,
@@ -313,7 +393,11 @@ export class UsersGroup extends HttpApiGroup.make("users").add(
   )).middleware(Idempotency),
   HttpApiEndpoint.get("all", "/users/all", { success: listOf(UserDto, "Every user."), error: Forbidden })
     .annotateMerge(operation("List users", "Every user.", "user.list")),
-  HttpApiEndpoint.get("get", "/users/:id", { params: { id: pathId(UserId) }, success: UserDto, error: [NotFound, Forbidden] })
+  HttpApiEndpoint.get("get", "/users/:id", {
+    params: { id: pathId(UserId) },
+    success: UserDto,
+    error: [NotFound, Forbidden]
+  })
     .annotateMerge(operation("Read a user", "The user with this id; 404 when there is none.", "user.read")),
   HttpApiEndpoint.put("update", "/users/update/:id", {
     params: { id: pathId(UserId) },
@@ -351,8 +435,18 @@ export class AdminsGroup extends HttpApiGroup.make("admins").add(
   )).middleware(Idempotency),
   HttpApiEndpoint.get("all", "/admins/all", { success: listOf(AdminDto, "Every admin record."), error: Forbidden })
     .annotateMerge(operation("List admin records", "Every admin record.", "admin.read")),
-  HttpApiEndpoint.get("get", "/admins/:id", { params: { id: pathId(AdminId) }, success: AdminDto, error: [NotFound, Forbidden] })
-    .annotateMerge(operation("Read an admin record", "The admin record with this id; 404 `Admin not found` when there is none.", "admin.read")),
+  HttpApiEndpoint.get("get", "/admins/:id", {
+    params: { id: pathId(AdminId) },
+    success: AdminDto,
+    error: [NotFound, Forbidden]
+  })
+    .annotateMerge(
+      operation(
+        "Read an admin record",
+        "The admin record with this id; 404 `Admin not found` when there is none.",
+        "admin.read"
+      )
+    ),
   HttpApiEndpoint.put("update", "/admins/update/:id", {
     params: { id: pathId(AdminId) },
     payload: AdminInput,

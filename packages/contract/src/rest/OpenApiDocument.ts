@@ -5,7 +5,8 @@ import { idempotentReplayedHeader } from "./Idempotency.ts"
 /**
  * What the OpenAPI document says of the whole API: the `info` description, the servers, the license.
  */
-export const apiDescription = `The backend a sports club runs to manage its athletes, coaches, training sessions and their activities, with role-based access for admins, coaches and athletes.
+export const apiDescription =
+  `The backend a sports club runs to manage its athletes, coaches, training sessions and their activities, with role-based access for admins, coaches and athletes.
 
 The seed's REST contract is kept exactly, quirks included: its paths, methods, status codes and body kinds (JSON, plain text, empty). Where the seed pins a failure body (plain text, empty, or even a 204), that body is what the operation answers; every other failure is an RFC 9457 problem (\`application/problem+json\`) whose \`detail\` says what was wrong and whose \`requestId\` is the request's \`X-Request-Id\`.
 
@@ -29,7 +30,8 @@ export const license: OpenApi.OpenAPISpecLicense = { name: "MIT", identifier: "M
 
 type JsonObject = Record<string, unknown>
 
-const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value)
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
 
@@ -57,7 +59,18 @@ const referencedComponents = (schema: unknown, components: JsonObject, into = ne
 }
 
 /** Keywords that mean the same in a schema as in a member of its `allOf`. */
-const mergeable = new Set(["enum", "const", "pattern", "format", "minLength", "maxLength", "minimum", "maximum", "description", "examples"])
+const mergeable = new Set([
+  "enum",
+  "const",
+  "pattern",
+  "format",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "description",
+  "examples"
+])
 
 const methods = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const
 
@@ -73,7 +86,8 @@ const idempotencyKeyParameter = {
   name: "Idempotency-Key",
   in: "header",
   required: false,
-  description: "Makes a retry of this write safe (draft-ietf-httpapi-idempotency-key-header): the first request with a key is served and its answer kept for 24 hours; a repeat gets that answer again, with `Idempotent-Replayed: true`. Keys are the caller's own. The same key with another request: 422; a repeat while the first is served: 409 with `Retry-After`; a malformed key: 400.",
+  description:
+    "Makes a retry of this write safe (draft-ietf-httpapi-idempotency-key-header): the first request with a key is served and its answer kept for 24 hours; a repeat gets that answer again, with `Idempotent-Replayed: true`. Keys are the caller's own. The same key with another request: 422; a repeat while the first is served: 409 with `Retry-After`; a malformed key: 400.",
   // Core's IdempotencyKey, whose only check is this pattern.
   schema: { type: "string", pattern: idempotencyKeyPattern.source, examples: ["5f0c7e1a-3b7d-4a8e-9c51-2f4e8d6a1b90"] }
 }
@@ -104,52 +118,65 @@ const idempotentReplayedResponseHeader = {
  *   operations that take it (`idempotentOperations`, found from the middleware), with the
  *   `Idempotent-Replayed` header of their successes.
  */
-export const completeDocument = (idempotentOperations: ReadonlySet<string>) => (spec: Record<string, any>): Record<string, any> => {
-  const document: JsonObject = JSON.parse(JSON.stringify(spec))
-  const components = ((document["components"] as JsonObject)["schemas"] ?? {}) as JsonObject
-  const operations = operationsOf(document)
+export const completeDocument =
+  (idempotentOperations: ReadonlySet<string>) => (spec: Record<string, unknown>): Record<string, unknown> => {
+    const document: JsonObject = JSON.parse(JSON.stringify(spec))
+    const components = ((document["components"] as JsonObject)["schemas"] ?? {}) as JsonObject
+    const operations = operationsOf(document)
 
-  // Request bodies accept members they do not know.
-  const inRequests = new Set<string>()
-  const inResponses = new Set<string>()
-  for (const operation of operations) {
-    const body = operation["requestBody"]
-    for (const schema of isObject(body) ? mediaSchemas(body["content"]) : []) referencedComponents(schema, components, inRequests)
-    for (const response of Object.values((operation["responses"] ?? {}) as JsonObject)) {
-      for (const schema of isObject(response) ? mediaSchemas(response["content"]) : []) referencedComponents(schema, components, inResponses)
+    // Request bodies accept members they do not know.
+    const inRequests = new Set<string>()
+    const inResponses = new Set<string>()
+    for (const operation of operations) {
+      const body = operation["requestBody"]
+      for (const schema of isObject(body) ? mediaSchemas(body["content"]) : []) {
+        referencedComponents(schema, components, inRequests)
+      }
+      for (const response of Object.values((operation["responses"] ?? {}) as JsonObject)) {
+        for (const schema of isObject(response) ? mediaSchemas(response["content"]) : []) {
+          referencedComponents(schema, components, inResponses)
+        }
+      }
     }
-  }
-  for (const name of inRequests) {
-    if (inResponses.has(name)) continue
-    visitSchemas(components[name], (node) => {
-      if (node["additionalProperties"] === false) delete node["additionalProperties"]
+    for (const name of inRequests) {
+      if (inResponses.has(name)) continue
+      visitSchemas(components[name], (node) => {
+        if (node["additionalProperties"] === false) delete node["additionalProperties"]
+      })
+    }
+
+    // Repeated members of an `anyOf`; a `type` beside a `$ref`; an `allOf` of plain constraints.
+    visitSchemas(document, (node) => {
+      const allOf = node["allOf"]
+      const keys = Array.isArray(allOf)
+        ? allOf.flatMap((member) => isObject(member) ? Object.keys(member) : ["$not-an-object"])
+        : []
+      if (
+        keys.length > 0 && new Set(keys).size === keys.length &&
+        keys.every((key) => mergeable.has(key) && !(key in node))
+      ) {
+        delete node["allOf"]
+        Object.assign(node, ...(allOf as Array<JsonObject>))
+      }
+      const anyOf = node["anyOf"]
+      if (Array.isArray(anyOf)) {
+        const distinct = anyOf.filter((member, index) => anyOf.findIndex((other) => same(other, member)) === index)
+        node["anyOf"] = distinct
+      }
+      if (typeof node["$ref"] === "string" && node["type"] === "string") delete node["type"]
     })
-  }
 
-  // Repeated members of an `anyOf`; a `type` beside a `$ref`; an `allOf` of plain constraints.
-  visitSchemas(document, (node) => {
-    const allOf = node["allOf"]
-    const keys = Array.isArray(allOf) ? allOf.flatMap((member) => isObject(member) ? Object.keys(member) : ["$not-an-object"]) : []
-    if (keys.length > 0 && new Set(keys).size === keys.length && keys.every((key) => mergeable.has(key) && !(key in node))) {
-      delete node["allOf"]
-      Object.assign(node, ...(allOf as Array<JsonObject>))
+    // Idempotency-Key on the writes that take it.
+    for (const operation of operations) {
+      if (!idempotentOperations.has(operation["operationId"] as string)) continue
+      operation["parameters"] = [...(operation["parameters"] as Array<unknown>), idempotencyKeyParameter]
+      for (const [status, response] of Object.entries(operation["responses"] as JsonObject)) {
+        if (!status.startsWith("2") || !isObject(response)) continue
+        response["headers"] = {
+          ...(response["headers"] as JsonObject | undefined),
+          [idempotentReplayedHeader]: idempotentReplayedResponseHeader
+        }
+      }
     }
-    const anyOf = node["anyOf"]
-    if (Array.isArray(anyOf)) {
-      const distinct = anyOf.filter((member, index) => anyOf.findIndex((other) => same(other, member)) === index)
-      node["anyOf"] = distinct
-    }
-    if (typeof node["$ref"] === "string" && node["type"] === "string") delete node["type"]
-  })
-
-  // Idempotency-Key on the writes that take it.
-  for (const operation of operations) {
-    if (!idempotentOperations.has(operation["operationId"] as string)) continue
-    operation["parameters"] = [...(operation["parameters"] as Array<unknown>), idempotencyKeyParameter]
-    for (const [status, response] of Object.entries(operation["responses"] as JsonObject)) {
-      if (!status.startsWith("2") || !isObject(response)) continue
-      response["headers"] = { ...(response["headers"] as JsonObject | undefined), [idempotentReplayedHeader]: idempotentReplayedResponseHeader }
-    }
+    return document
   }
-  return document
-}

@@ -9,7 +9,8 @@ import { Predicate, Schema, SchemaGetter } from "effect"
  */
 const isCanonicalId = (text: string) => /^[1-9][0-9]*$/u.test(text) && Number.isSafeInteger(Number(text))
 
-const expected = `an id: a positive integer in decimal digits without sign, leading zero or exponent, at most ${Limits.maxGeneratedId}`
+const expected =
+  `an id: a positive integer in decimal digits without sign, leading zero or exponent, at most ${Limits.maxGeneratedId}`
 
 /**
  * The path segment as it arrives: a string, already in the form every path parameter takes, so
@@ -19,10 +20,12 @@ const expected = `an id: a positive integer in decimal digits without sign, lead
 const CanonicalIdSegment = Schema.declare(Predicate.isString, {
   expected: "a string",
   toCodecStringTree: () => undefined
-}).check(Schema.makeFilter((text: string) => isCanonicalId(text) || `Expected ${expected}, got ${JSON.stringify(text)}`, {
-  expected,
-  toJsonSchema: () => ({ type: "integer", minimum: 1, maximum: Limits.maxGeneratedId })
-}))
+}).check(
+  Schema.makeFilter((text: string) => isCanonicalId(text) || `Expected ${expected}, got ${JSON.stringify(text)}`, {
+    expected,
+    toJsonSchema: () => ({ type: "integer", minimum: 1, maximum: Limits.maxGeneratedId })
+  })
+)
 
 /** The path parameter holding an id of the kind `id` (a branded id schema of core). */
 export const pathId = <S extends Schema.Codec<number, number>>(id: S) =>

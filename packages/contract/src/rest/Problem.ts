@@ -26,7 +26,10 @@ const optionalMember = <S extends Schema.Constraint>(schema: S) =>
   Schema.optionalKey(schema).pipe(Schema.catchDecoding(() => Effect.succeedNone))
 
 const fixedMember = <const L extends string | number>(value: L) =>
-  Schema.tag(value).pipe(Schema.withDecodingDefaultKey(Effect.succeed(value)), Schema.catchDecoding(() => Effect.succeedSome(value)))
+  Schema.tag(value).pipe(
+    Schema.withDecodingDefaultKey(Effect.succeed(value)),
+    Schema.catchDecoding(() => Effect.succeedSome(value))
+  )
 
 export interface ProblemDeclaration<Type extends string, Status extends number> {
   /** The problem type URI: it tells apart problem classes that share a status. */
@@ -38,7 +41,10 @@ export interface ProblemDeclaration<Type extends string, Status extends number> 
   readonly description?: string
 }
 
-type FixedMember<L extends string | number> = Schema.middlewareDecoding<Schema.withDecodingDefaultKey<Schema.tag<L>>, never>
+type FixedMember<L extends string | number> = Schema.middlewareDecoding<
+  Schema.withDecodingDefaultKey<Schema.tag<L>>,
+  never
+>
 type OptionalMember<S extends Schema.Constraint> = Schema.middlewareDecoding<Schema.optionalKey<S>, never>
 
 export interface ProblemMembers<Type extends string, Status extends number> {
@@ -59,13 +65,28 @@ export type ProblemFields<Type extends string, Status extends number, Fields ext
   & Omit<ProblemMembers<Type, Status>, keyof Fields>
   & Fields
 
-export interface ProblemClass<Self, Tag extends string, Type extends string, Status extends number, Fields extends Schema.Struct.Fields>
-  extends Schema.Class<Self, Schema.Struct<ProblemFields<Type, Status, Fields>>, Cause.YieldableError & HttpServerRespondable.Respondable & { readonly _tag: Tag }>
+export interface ProblemClass<
+  Self,
+  Tag extends string,
+  Type extends string,
+  Status extends number,
+  Fields extends Schema.Struct.Fields
+> extends
+  Schema.Class<
+    Self,
+    Schema.Struct<ProblemFields<Type, Status, Fields>>,
+    Cause.YieldableError & HttpServerRespondable.Respondable & { readonly _tag: Tag }
+  >
 {}
 
 /** `class NotFound extends Problem<NotFound>()("NotFound", { type, status, title }, { ...extensions }) {}` */
 export const Problem = <Self>() =>
-<const Tag extends string, const Type extends string, const Status extends number, const Fields extends ProblemExtensionFields = {}>(
+<
+  const Tag extends string,
+  const Type extends string,
+  const Status extends number,
+  const Fields extends ProblemExtensionFields = {}
+>(
   tag: Tag,
   declaration: ProblemDeclaration<Type, Status>,
   fields?: Fields
@@ -94,7 +115,10 @@ export const Problem = <Self>() =>
     // A 4xx is the caller's mistake, not the service's: error reporters leave it out.
     [ErrorReporter.ignore]: declaration.status < 500,
     [HttpServerRespondable.symbol](this: unknown) {
-      return Effect.map(encode(this), (body) => HttpServerResponse.jsonUnsafe(body, { status: declaration.status, contentType }))
+      return Effect.map(
+        encode(this),
+        (body) => HttpServerResponse.jsonUnsafe(body, { status: declaration.status, contentType })
+      )
     }
   })
   Object.defineProperty(Base.prototype, "message", {

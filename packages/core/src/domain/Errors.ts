@@ -7,10 +7,12 @@ export type ErrorCategory = "NotFound" | "Invalid" | "Conflict" | "Forbidden" | 
 export const EntityKind = Schema.Literals(["Athlete", "Coach", "Admin", "User", "Session", "Activity", "Task"])
 export type EntityKind = typeof EntityKind.Type
 
-export class EntityNotFound extends withoutStackTrace(Schema.TaggedError<EntityNotFound>()("EntityNotFound", {
-  entity: EntityKind,
-  id: Schema.Union([Schema.Number, Schema.String])
-})) {
+export class EntityNotFound extends withoutStackTrace(
+  Schema.TaggedError<EntityNotFound>()("EntityNotFound", {
+    entity: EntityKind,
+    id: Schema.Union([Schema.Number, Schema.String])
+  })
+) {
   readonly category = "NotFound" as const
   override get message() {
     return `${this.entity} not found with id ${this.id}`
@@ -18,11 +20,13 @@ export class EntityNotFound extends withoutStackTrace(Schema.TaggedError<EntityN
 }
 
 /** Ids in a request that match no record: nothing was written. */
-export class UnknownReferences extends withoutStackTrace(Schema.TaggedError<UnknownReferences>()("UnknownReferences", {
-  field: Schema.String,
-  entity: EntityKind,
-  ids: Schema.Array(Schema.Number)
-})) {
+export class UnknownReferences extends withoutStackTrace(
+  Schema.TaggedError<UnknownReferences>()("UnknownReferences", {
+    field: Schema.String,
+    entity: EntityKind,
+    ids: Schema.Array(Schema.Number)
+  })
+) {
   readonly category = "Invalid" as const
   override get message() {
     return `${this.field}: no ${this.entity.toLowerCase()} with id ${this.ids.join(", ")}`
@@ -30,39 +34,47 @@ export class UnknownReferences extends withoutStackTrace(Schema.TaggedError<Unkn
 }
 
 /** A value that breaks a rule the schema alone cannot state. */
-export class InvalidInput extends withoutStackTrace(Schema.TaggedError<InvalidInput>()("InvalidInput", {
-  field: Schema.String,
-  reason: Schema.String
-})) {
+export class InvalidInput extends withoutStackTrace(
+  Schema.TaggedError<InvalidInput>()("InvalidInput", {
+    field: Schema.String,
+    reason: Schema.String
+  })
+) {
   readonly category = "Invalid" as const
   override get message() {
     return `${this.field}: ${this.reason}`
   }
 }
 
-export class IdAlreadyInUse extends withoutStackTrace(Schema.TaggedError<IdAlreadyInUse>()("IdAlreadyInUse", {
-  entity: EntityKind,
-  id: Schema.Number
-})) {
+export class IdAlreadyInUse extends withoutStackTrace(
+  Schema.TaggedError<IdAlreadyInUse>()("IdAlreadyInUse", {
+    entity: EntityKind,
+    id: Schema.Number
+  })
+) {
   readonly category = "Conflict" as const
   override get message() {
     return `${this.entity} id ${this.id} is already in use`
   }
 }
 
-export class CoachStillOwnsSessions extends withoutStackTrace(Schema.TaggedError<CoachStillOwnsSessions>()("CoachStillOwnsSessions", {
-  coachId: Schema.Number,
-  sessionCount: Schema.Number
-})) {
+export class CoachStillOwnsSessions extends withoutStackTrace(
+  Schema.TaggedError<CoachStillOwnsSessions>()("CoachStillOwnsSessions", {
+    coachId: Schema.Number,
+    sessionCount: Schema.Number
+  })
+) {
   readonly category = "Conflict" as const
   override get message() {
     return `Coach ${this.coachId} still owns ${this.sessionCount} session${this.sessionCount === 1 ? "" : "s"}`
   }
 }
 
-export class UserNameTaken extends withoutStackTrace(Schema.TaggedError<UserNameTaken>()("UserNameTaken", {
-  name: Schema.String
-})) {
+export class UserNameTaken extends withoutStackTrace(
+  Schema.TaggedError<UserNameTaken>()("UserNameTaken", {
+    name: Schema.String
+  })
+) {
   readonly category = "Conflict" as const
   override get message() {
     return `User name '${this.name}' is already taken`
@@ -73,9 +85,11 @@ export class UserNameTaken extends withoutStackTrace(Schema.TaggedError<UserName
  * The last ADMIN user may be neither demoted nor deleted: no one could administer the club after,
  * and a restart does not make a new one while its name is taken (CONTRACT.md "Users and admins").
  */
-export class LastAdminUser extends withoutStackTrace(Schema.TaggedError<LastAdminUser>()("LastAdminUser", {
-  userId: Schema.Number
-})) {
+export class LastAdminUser extends withoutStackTrace(
+  Schema.TaggedError<LastAdminUser>()("LastAdminUser", {
+    userId: Schema.Number
+  })
+) {
   readonly category = "Conflict" as const
   override get message() {
     return `User ${this.userId} is the last ADMIN user; another ADMIN user must exist first`
@@ -83,19 +97,23 @@ export class LastAdminUser extends withoutStackTrace(Schema.TaggedError<LastAdmi
 }
 
 /** A user may be linked to a record only when no other user is. */
-export class RecordAlreadyLinked extends withoutStackTrace(Schema.TaggedError<RecordAlreadyLinked>()("RecordAlreadyLinked", {
-  entity: EntityKind,
-  id: Schema.Number
-})) {
+export class RecordAlreadyLinked extends withoutStackTrace(
+  Schema.TaggedError<RecordAlreadyLinked>()("RecordAlreadyLinked", {
+    entity: EntityKind,
+    id: Schema.Number
+  })
+) {
   readonly category = "Conflict" as const
   override get message() {
     return `${this.entity} ${this.id} is already linked to another user`
   }
 }
 
-export class Forbidden extends withoutStackTrace(Schema.TaggedError<Forbidden>()("Forbidden", {
-  operation: Schema.String
-})) {
+export class Forbidden extends withoutStackTrace(
+  Schema.TaggedError<Forbidden>()("Forbidden", {
+    operation: Schema.String
+  })
+) {
   readonly category = "Forbidden" as const
   override get message() {
     return `Your role may not ${this.operation}`
@@ -103,9 +121,11 @@ export class Forbidden extends withoutStackTrace(Schema.TaggedError<Forbidden>()
 }
 
 /** One reason for every credential failure, so that a caller learns nothing about which part was wrong. */
-export class Unauthenticated extends withoutStackTrace(Schema.TaggedError<Unauthenticated>()("Unauthenticated", {
-  reason: Schema.Literals(["missing", "invalid", "expired", "credentials"])
-})) {
+export class Unauthenticated extends withoutStackTrace(
+  Schema.TaggedError<Unauthenticated>()("Unauthenticated", {
+    reason: Schema.Literals(["missing", "invalid", "expired", "credentials"])
+  })
+) {
   readonly category = "Unauthenticated" as const
   override get message() {
     switch (this.reason) {
@@ -121,12 +141,16 @@ export class Unauthenticated extends withoutStackTrace(Schema.TaggedError<Unauth
   }
 }
 
-export class RateLimited extends withoutStackTrace(Schema.TaggedError<RateLimited>()("RateLimited", {
-  retryAfterSeconds: Schema.Int
-})) {
+export class RateLimited extends withoutStackTrace(
+  Schema.TaggedError<RateLimited>()("RateLimited", {
+    retryAfterSeconds: Schema.Int
+  })
+) {
   readonly category = "RateLimited" as const
   override get message() {
-    return `Too many failed attempts; retry in ${this.retryAfterSeconds} second${this.retryAfterSeconds === 1 ? "" : "s"}`
+    return `Too many failed attempts; retry in ${this.retryAfterSeconds} second${
+      this.retryAfterSeconds === 1 ? "" : "s"
+    }`
   }
 }
 

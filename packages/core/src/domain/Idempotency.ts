@@ -13,7 +13,9 @@ export type IdempotencyKey = typeof IdempotencyKey.Type
 export const isIdempotencyKey = Schema.is(IdempotencyKey)
 
 /** The key was already used, by the same caller, for another request (method, path or body differ). */
-export class IdempotencyKeyReused extends withoutStackTrace(Schema.TaggedError<IdempotencyKeyReused>()("IdempotencyKeyReused", {})) {
+export class IdempotencyKeyReused
+  extends withoutStackTrace(Schema.TaggedError<IdempotencyKeyReused>()("IdempotencyKeyReused", {}))
+{
   readonly category = "Invalid" as const
   override get message() {
     return "This Idempotency-Key was used for a different request (method, path or body); use a new key for a new request"
@@ -21,7 +23,9 @@ export class IdempotencyKeyReused extends withoutStackTrace(Schema.TaggedError<I
 }
 
 /** A request with the same key is still being served; its answer will be replayed once it is stored. */
-export class IdempotencyKeyInUse extends withoutStackTrace(Schema.TaggedError<IdempotencyKeyInUse>()("IdempotencyKeyInUse", {})) {
+export class IdempotencyKeyInUse
+  extends withoutStackTrace(Schema.TaggedError<IdempotencyKeyInUse>()("IdempotencyKeyInUse", {}))
+{
   readonly category = "Conflict" as const
   override get message() {
     return "A request with this Idempotency-Key is still being served; retry later to get its answer"
@@ -42,4 +46,5 @@ export interface StoredAnswer {
  * meet again (4xx). Not a server failure (5xx, a 503 of an unreachable database included): the
  * request may succeed when sent again, so its key is freed for that.
  */
-export const isReplayable = (status: number): boolean => (status >= 200 && status < 300) || (status >= 400 && status < 500)
+export const isReplayable = (status: number): boolean =>
+  (status >= 200 && status < 300) || (status >= 400 && status < 500)

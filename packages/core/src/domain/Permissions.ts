@@ -1,5 +1,4 @@
 import { traced } from "../tracing/traced.ts"
-import { Effect } from "effect"
 import { type Actor, CurrentActor } from "./Actor.ts"
 import { Forbidden } from "./Errors.ts"
 import { parseRole, type Role, Roles } from "./Role.ts"

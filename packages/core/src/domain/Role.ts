@@ -19,7 +19,9 @@ export const parseRole = (name: string): Role | undefined => {
  * them; the description says that other letter cases are read as the same role.
  */
 export const RoleFromAnyCase = Schema.String.annotate({
-  description: `${Roles.join(", ")}. Read in any letter case (\`coach\` is COACH), as the seed spells roles both ways; answers use the upper-case form.`
+  description: `${
+    Roles.join(", ")
+  }. Read in any letter case (\`coach\` is COACH), as the seed spells roles both ways; answers use the upper-case form.`
 }).check(Schema.makeFilter((name: string) => parseRole(name) !== undefined, {
   expected: `one of ${Roles.join(", ")} (in any letter case)`,
   toJsonSchema: () => ({ enum: [...Roles] })

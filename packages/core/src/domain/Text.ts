@@ -2,7 +2,9 @@ import { Schema } from "effect"
 import { Limits } from "./Limits.ts"
 
 /** PostgreSQL text cannot hold U+0000: such a value is bad input, refused before it reaches the database. */
-const hasNoNul = Schema.makeFilter((s: string) => !s.includes("\u0000"), { expected: "a string without NUL characters" })
+const hasNoNul = Schema.makeFilter((s: string) => !s.includes("\u0000"), {
+  expected: "a string without NUL characters"
+})
 
 /**
  * A length bound on text, counted as JSON Schema's `minLength`/`maxLength` count characters: in

@@ -20,7 +20,9 @@ export type Admission =
  * the last entry once they run out. The rule every store applies.
  */
 export const waitAfter = (failures: number, freeFailures: number, delaysMs: ReadonlyArray<number>): number =>
-  failures < freeFailures || delaysMs.length === 0 ? 0 : delaysMs[Math.min(failures - freeFailures, delaysMs.length - 1)]!
+  failures < freeFailures || delaysMs.length === 0
+    ? 0
+    : delaysMs[Math.min(failures - freeFailures, delaysMs.length - 1)]!
 
 /**
  * Failed logins per key, kept where every server instance sees them (the database).

@@ -1,5 +1,11 @@
 import { Context, type Effect, type Option, type Redacted } from "effect"
-import type { EntityNotFound, LastAdminUser, RecordAlreadyLinked, UnknownReferences, UserNameTaken } from "../domain/Errors.ts"
+import type {
+  EntityNotFound,
+  LastAdminUser,
+  RecordAlreadyLinked,
+  UnknownReferences,
+  UserNameTaken
+} from "../domain/Errors.ts"
 import type { AdminId, AthleteId, CoachId, UserId } from "../domain/Ids.ts"
 import type { Role } from "../domain/Role.ts"
 import type { User, UserCredentials } from "../domain/User.ts"
@@ -11,7 +17,11 @@ export interface NewUser {
   readonly role: Role
   readonly passwordHash: Redacted.Redacted<string>
   /** The record to link to; `create` makes a new record of the role's kind, named after the user. */
-  readonly link: { readonly coachId: CoachId } | { readonly athleteId: AthleteId } | { readonly adminId: AdminId } | "create"
+  readonly link:
+    | { readonly coachId: CoachId }
+    | { readonly athleteId: AthleteId }
+    | { readonly adminId: AdminId }
+    | "create"
 }
 
 export interface UserChanges {

@@ -52,7 +52,7 @@ export const InMemoryIdempotencyKeys = Layer.effect(
     // Every expired key is dropped at once: a scan of the map, as every lookup of this store is.
     const answer = traced("IdempotencyKeys.answer")(
       function*(request: KeyedRequest, attempt: string, stored: StoredAnswer, atEpochMs: number) {
-        for (const expired of [...idempotencyKeys.values()]) {
+        for (const expired of idempotencyKeys.values()) {
           if (expired.expiresAtEpochMs > atEpochMs) continue
           if (expired.caller === request.caller && expired.key === request.key) continue
           idempotencyKeys.delete(expired.caller, expired.key)

@@ -9,22 +9,33 @@ export const InMemoryLoginAttempts = Layer.effect(
     const { loginFailures } = yield* InMemoryStore
 
     const admit = traced("LoginAttempts.admit")(
-      function*(keys: ReadonlyArray<ThrottledKey>, delaysMs: ReadonlyArray<number>, atEpochMs: number, forgetBeforeEpochMs: number) {
+      function*(
+        keys: ReadonlyArray<ThrottledKey>,
+        delaysMs: ReadonlyArray<number>,
+        atEpochMs: number,
+        forgetBeforeEpochMs: number
+      ) {
         // A key listed twice counts once (the last listing's free failures).
         const distinct = [...new Map(keys.map((key) => [key.key, key])).values()]
         const current = (key: string) => {
           const entry = loginFailures.get(key)
           return entry === undefined || entry.lastFailureEpochMs < forgetBeforeEpochMs ? undefined : entry
         }
-        const waitMs = Math.max(0, ...distinct.map(({ freeFailures, key }) => {
-          const entry = current(key)
-          const wait = entry === undefined ? 0 : waitAfter(entry.failures, freeFailures, delaysMs)
-          return wait === 0 ? 0 : entry!.lastFailureEpochMs + wait - atEpochMs
-        }))
+        const waitMs = Math.max(
+          0,
+          ...distinct.map(({ freeFailures, key }) => {
+            const entry = current(key)
+            const wait = entry === undefined ? 0 : waitAfter(entry.failures, freeFailures, delaysMs)
+            return wait === 0 ? 0 : entry!.lastFailureEpochMs + wait - atEpochMs
+          })
+        )
         if (waitMs > 0) return { _tag: "Refused", waitMs } satisfies Admission as Admission
         for (const { key } of distinct) {
           const entry = current(key)
-          loginFailures.set(key, { failures: (entry?.failures ?? 0) + 1, lastFailureEpochMs: Math.max(entry?.lastFailureEpochMs ?? atEpochMs, atEpochMs) })
+          loginFailures.set(key, {
+            failures: (entry?.failures ?? 0) + 1,
+            lastFailureEpochMs: Math.max(entry?.lastFailureEpochMs ?? atEpochMs, atEpochMs)
+          })
         }
         return { _tag: "Admitted" } satisfies Admission as Admission
       }

@@ -63,7 +63,7 @@ export const InMemorySessionRepository = Layer.effect(
     /** The session's activities no longer listed are detached (sessionId null), not deleted. */
     const replaceActivities = (sessionId: SessionId, activityIds: ReadonlyArray<ActivityId>) => {
       const listed = new Set(activityIds)
-      for (const activity of [...activities.values()]) {
+      for (const activity of activities.values()) {
         if (activity.sessionId === sessionId && !listed.has(activity.id)) {
           activities.replace(new Activity({ ...activity, sessionId: null }))
         }
@@ -100,13 +100,15 @@ export const InMemorySessionRepository = Layer.effect(
       return readAll()
     })
 
-    const stream = () => Stream.suspend(() => Stream.fromIterable(readAll())).pipe(Stream.withSpan("SessionRepository.stream"))
+    const stream = () =>
+      Stream.suspend(() => Stream.fromIterable(readAll())).pipe(Stream.withSpan("SessionRepository.stream"))
 
     const update = traced("SessionRepository.update")(function*(id: SessionId, input: SessionUpdate) {
       const stored = sessions.get(id)
       if (stored === undefined) return yield* new EntityNotFound({ entity: "Session", id })
-      const unknown = (input.athleteIds === undefined ? undefined : athletes.unknownReferences("athleteIds", input.athleteIds)) ??
-        (input.activiteIds === undefined ? undefined : activities.unknownReferences("activiteIds", input.activiteIds))
+      const unknown =
+        (input.athleteIds === undefined ? undefined : athletes.unknownReferences("athleteIds", input.athleteIds)) ??
+          (input.activiteIds === undefined ? undefined : activities.unknownReferences("activiteIds", input.activiteIds))
       if (unknown !== undefined) return yield* unknown
       const updated = sessions.replace({
         ...stored,
@@ -120,7 +122,7 @@ export const InMemorySessionRepository = Layer.effect(
     const remove = traced("SessionRepository.delete")(function*(id: SessionId) {
       if (!sessions.delete(id)) return yield* new EntityNotFound({ entity: "Session", id })
       // Its memberships went with it; its activities go too.
-      for (const activity of [...activities.values()]) if (activity.sessionId === id) activities.delete(activity.id)
+      for (const activity of activities.values()) if (activity.sessionId === id) activities.delete(activity.id)
     })
 
     const summaries = traced("SessionRepository.summaries")(function*() {

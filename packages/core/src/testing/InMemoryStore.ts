@@ -51,7 +51,9 @@ export interface InMemoryTables {
  * every check before the first write: concurrent operations never see one half-done, and a refused
  * one has changed nothing, as the database's transactions promise.
  */
-export class InMemoryStore extends Context.Service<InMemoryStore, InMemoryTables>()("@club/core/testing/InMemoryStore") {
+export class InMemoryStore
+  extends Context.Service<InMemoryStore, InMemoryTables>()("@club/core/testing/InMemoryStore")
+{
   /** A new, empty store each time the layer is built. */
   static readonly layer = Layer.sync(InMemoryStore, (): InMemoryTables => ({
     athletes: new Table("Athlete"),

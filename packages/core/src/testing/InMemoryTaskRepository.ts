@@ -14,7 +14,9 @@ const randomUuid = Effect.gen(function*() {
   bytes[6] = (bytes[6]! & 0x0f) | 0x40
   bytes[8] = (bytes[8]! & 0x3f) | 0x80
   const text = bytes.map(hex).join("")
-  return TaskId.make(`${text.slice(0, 8)}-${text.slice(8, 12)}-${text.slice(12, 16)}-${text.slice(16, 20)}-${text.slice(20)}`)
+  return TaskId.make(
+    `${text.slice(0, 8)}-${text.slice(8, 12)}-${text.slice(12, 16)}-${text.slice(16, 20)}-${text.slice(20)}`
+  )
 })
 
 export const InMemoryTaskRepository = Layer.effect(

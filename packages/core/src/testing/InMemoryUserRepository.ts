@@ -6,7 +6,15 @@ import { User, type UserCredentials } from "../domain/User.ts"
 import { type NewUser, type UserChanges, UserRepository } from "../ports/UserRepository.ts"
 import { traced } from "../tracing/traced.ts"
 import { InMemoryStore, type StoredUser } from "./InMemoryStore.ts"
-import { createLinkedRecord, type LinkedRecord, linkedRecord, type Links, linksTo, tableOfLink, userLinkedTo } from "./userLinks.ts"
+import {
+  createLinkedRecord,
+  type LinkedRecord,
+  linkedRecord,
+  type Links,
+  linksTo,
+  tableOfLink,
+  userLinkedTo
+} from "./userLinks.ts"
 
 const credentialsOf = ({ passwordHash, tokensValidAfter, user }: StoredUser): UserCredentials => ({
   user,

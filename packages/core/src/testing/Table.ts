@@ -40,7 +40,11 @@ export class Table<A extends { readonly id: number }> {
    * Call it after every other check of the write, since generating an id uses it up.
    */
   newId(supplied: A["id"] | null): A["id"] | IdAlreadyInUse {
-    if (supplied !== null) return this.#rows.has(supplied) ? new IdAlreadyInUse({ entity: this.entity, id: supplied }) : supplied
+    if (supplied !== null) {
+      return this.#rows.has(supplied)
+        ? new IdAlreadyInUse({ entity: this.entity, id: supplied })
+        : supplied
+    }
     do {
       this.#last++
     } while (this.#rows.has(this.#last))

@@ -31,7 +31,9 @@ const make = Effect.gen(function*() {
         case "Claimed":
           return { _tag: "Fresh", attempt: claim.attempt } satisfies Begun as Begun
         case "Running":
-          return yield* (claim.fingerprint === request.fingerprint ? new IdempotencyKeyInUse() : new IdempotencyKeyReused())
+          return yield* (claim.fingerprint === request.fingerprint
+            ? new IdempotencyKeyInUse()
+            : new IdempotencyKeyReused())
         case "Answered":
           if (claim.fingerprint !== request.fingerprint) return yield* new IdempotencyKeyReused()
           return { _tag: "Replay", answer: claim.answer } satisfies Begun as Begun

@@ -16,19 +16,27 @@ export const activityRepositoryContract: ContractSuite = {
 
         const created = yield* activities.create(newActivity(session.id, "sprints", "speed"))
         assert.instanceOf(created, Activity)
-        expect(created).toEqual(new Activity({
-          id: created.id,
-          name: "sprints",
-          theme: "speed",
-          duree: 15,
-          dataActivite: ["jog", "stretch"],
-          sessionId: session.id
-        }))
+        expect(created).toEqual(
+          new Activity({
+            id: created.id,
+            name: "sprints",
+            theme: "speed",
+            duree: 15,
+            dataActivite: ["jog", "stretch"],
+            sessionId: session.id
+          })
+        )
         expect(yield* activities.findById(created.id)).toEqual(Option.some(created))
         expect(yield* activities.list()).toContainEqual(created)
         expect(Option.getOrThrow(yield* sessions.findById(session.id)).activiteIds).toEqual([created.id])
 
-        const replacement = new ActivityInput({ name: null, theme: null, duree: null, dataActivite: [], sessionId: other.id })
+        const replacement = new ActivityInput({
+          name: null,
+          theme: null,
+          duree: null,
+          dataActivite: [],
+          sessionId: other.id
+        })
         const updated = yield* activities.update(created.id, replacement)
         expect(updated).toEqual(new Activity({ id: created.id, ...replacement }))
         expect(yield* activities.findById(created.id)).toEqual(Option.some(updated))
@@ -36,7 +44,10 @@ export const activityRepositoryContract: ContractSuite = {
 
         yield* activities.delete(created.id)
         expect(yield* activities.findById(created.id)).toEqual(Option.none())
-        expect(yield* Effect.flip(activities.delete(created.id))).toMatchObject({ _tag: "EntityNotFound", entity: "Activity" })
+        expect(yield* Effect.flip(activities.delete(created.id))).toMatchObject({
+          _tag: "EntityNotFound",
+          entity: "Activity"
+        })
       }))
 
     it.effect("lists by theme with an exact match", () =>
@@ -67,10 +78,11 @@ export const activityRepositoryContract: ContractSuite = {
           entity: "Session",
           ids: [missingSession]
         })
-        expect(yield* Effect.flip(activities.update(activity.id, newActivity(missingSession, "changed")))).toMatchObject({
-          _tag: "UnknownReferences",
-          field: "sessionId"
-        })
+        expect(yield* Effect.flip(activities.update(activity.id, newActivity(missingSession, "changed"))))
+          .toMatchObject({
+            _tag: "UnknownReferences",
+            field: "sessionId"
+          })
         expect(yield* activities.list()).toEqual(before)
 
         const missing = ActivityId.make(910_002)
@@ -80,7 +92,9 @@ export const activityRepositoryContract: ContractSuite = {
           id: missing
         })
         // The activity is looked for before its session.
-        expect(yield* Effect.flip(activities.update(missing, newActivity(missingSession)))).toMatchObject({ _tag: "EntityNotFound" })
+        expect(yield* Effect.flip(activities.update(missing, newActivity(missingSession)))).toMatchObject({
+          _tag: "EntityNotFound"
+        })
       }))
   }
 }

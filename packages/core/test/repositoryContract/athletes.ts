@@ -61,9 +61,19 @@ export const athleteRepositoryContract: ContractSuite = {
           id: missing
         })
         // The athlete is looked for before the sessions it names.
-        const withUnknownSessions = new AthleteUpdate({ name: "x", categorie: null, niveau: null, sessionIds: [SessionId.make(987_655)] })
-        expect(yield* Effect.flip(athletes.update(missing, withUnknownSessions))).toMatchObject({ _tag: "EntityNotFound" })
-        expect(yield* Effect.flip(athletes.delete(missing))).toMatchObject({ _tag: "EntityNotFound", entity: "Athlete" })
+        const withUnknownSessions = new AthleteUpdate({
+          name: "x",
+          categorie: null,
+          niveau: null,
+          sessionIds: [SessionId.make(987_655)]
+        })
+        expect(yield* Effect.flip(athletes.update(missing, withUnknownSessions))).toMatchObject({
+          _tag: "EntityNotFound"
+        })
+        expect(yield* Effect.flip(athletes.delete(missing))).toMatchObject({
+          _tag: "EntityNotFound",
+          entity: "Athlete"
+        })
       }))
 
     it.effect("update with sessionIds replaces the athlete's memberships", () =>
@@ -81,7 +91,10 @@ export const athleteRepositoryContract: ContractSuite = {
         expect((yield* sessions.summariesOfAthlete(athlete.id, {})).map((s) => s.id)).toEqual([evening.id])
         expect(Option.getOrThrow(yield* sessions.findById(morning.id)).athleteIds).toEqual([])
 
-        yield* athletes.update(athlete.id, new AthleteUpdate({ name: "Member", categorie: null, niveau: null, sessionIds: [] }))
+        yield* athletes.update(
+          athlete.id,
+          new AthleteUpdate({ name: "Member", categorie: null, niveau: null, sessionIds: [] })
+        )
         expect(yield* sessions.summariesOfAthlete(athlete.id, {})).toEqual([])
       }))
 
@@ -95,7 +108,12 @@ export const athleteRepositoryContract: ContractSuite = {
 
         const error = yield* Effect.flip(athletes.update(
           athlete.id,
-          new AthleteUpdate({ name: "Changed", categorie: "changed", niveau: null, sessionIds: [session.id, ...unknown] })
+          new AthleteUpdate({
+            name: "Changed",
+            categorie: "changed",
+            niveau: null,
+            sessionIds: [session.id, ...unknown]
+          })
         ))
         expect(error).toMatchObject({ _tag: "UnknownReferences", field: "sessionIds", entity: "Session", ids: unknown })
 

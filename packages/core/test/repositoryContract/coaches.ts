@@ -1,4 +1,12 @@
-import { Coach, CoachCreate, CoachId, CoachRepository, CoachUpdate, SessionRepository, UserRepository } from "@club/core"
+import {
+  Coach,
+  CoachCreate,
+  CoachId,
+  CoachRepository,
+  CoachUpdate,
+  SessionRepository,
+  UserRepository
+} from "@club/core"
 import { assert, expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { newSession, newUser } from "./fixtures.ts"
@@ -31,7 +39,9 @@ export const coachRepositoryContract: ContractSuite = {
         const coaches = yield* CoachRepository
         const coach = yield* coaches.create(newCoach("Kept"))
         expect(yield* coaches.update(coach.id, new CoachUpdate({}))).toEqual(coach)
-        expect(yield* coaches.update(coach.id, new CoachUpdate({ name: null }))).toEqual(new Coach({ id: coach.id, name: null }))
+        expect(yield* coaches.update(coach.id, new CoachUpdate({ name: null }))).toEqual(
+          new Coach({ id: coach.id, name: null })
+        )
         expect(Option.getOrThrow(yield* coaches.findById(coach.id)).name).toBeNull()
       }))
 

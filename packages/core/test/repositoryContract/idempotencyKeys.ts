@@ -50,7 +50,10 @@ export const idempotencyKeysContract: ContractSuite = {
         const keys = yield* IdempotencyKeys
         const request = keyed()
         const attempt = attemptOf(yield* keys.claim(request, t0, t0 + day, t0 - minute))
-        expect(yield* keys.claim(request, t0 + 5, t0 + 5 + day, t0 - minute)).toEqual({ _tag: "Running", fingerprint: request.fingerprint })
+        expect(yield* keys.claim(request, t0 + 5, t0 + 5 + day, t0 - minute)).toEqual({
+          _tag: "Running",
+          fingerprint: request.fingerprint
+        })
         yield* keys.answer(request, attempt, created, t0 + 10)
         // Whatever the fingerprint of the claim: the use-case compares them.
         const again = yield* keys.claim({ ...request, fingerprint: "other" }, t0 + 20, t0 + 20 + day, t0 - minute)
@@ -72,7 +75,11 @@ export const idempotencyKeysContract: ContractSuite = {
         expect(yield* keys.claim(theirs, t0 + 3, t0 + day, t0 - minute)).toEqual({ _tag: "Running", fingerprint: "b" })
         yield* keys.release(theirs, theirAttempt)
         expect((yield* keys.claim(theirs, t0 + 4, t0 + day, t0 - minute))._tag).toBe("Claimed")
-        expect(yield* keys.claim(mine, t0 + 5, t0 + day, t0 - minute)).toEqual({ _tag: "Answered", fingerprint: "a", answer: created })
+        expect(yield* keys.claim(mine, t0 + 5, t0 + day, t0 - minute)).toEqual({
+          _tag: "Answered",
+          fingerprint: "a",
+          answer: created
+        })
       }))
 
     it.effect("a released key may be claimed again, under a new attempt; a release or an answer by a hold that lost the key changes nothing", () =>
@@ -85,7 +92,10 @@ export const idempotencyKeysContract: ContractSuite = {
         expect(second).not.toBe(first)
         yield* keys.release(request, first)
         yield* keys.answer(request, first, created, t0 + 2)
-        expect(yield* keys.claim(request, t0 + 3, t0 + 3 + day, t0 - minute)).toEqual({ _tag: "Running", fingerprint: request.fingerprint })
+        expect(yield* keys.claim(request, t0 + 3, t0 + 3 + day, t0 - minute)).toEqual({
+          _tag: "Running",
+          fingerprint: request.fingerprint
+        })
       }))
 
     it.effect("a kept answer is not released: it stays until the key expires", () =>
@@ -109,10 +119,16 @@ export const idempotencyKeysContract: ContractSuite = {
         expect((yield* keys.claim(answered, t0 + day - 1, t0 + 2 * day, t0 - minute))._tag).toBe("Answered")
         const next = { ...answered, fingerprint: "next" }
         attemptOf(yield* keys.claim(next, t0 + day, t0 + 2 * day, t0 + day - minute))
-        expect(yield* keys.claim(answered, t0 + day + 1, t0 + 2 * day, t0 + day - minute)).toEqual({ _tag: "Running", fingerprint: "next" })
+        expect(yield* keys.claim(answered, t0 + day + 1, t0 + 2 * day, t0 + day - minute)).toEqual({
+          _tag: "Running",
+          fingerprint: "next"
+        })
         // The first hold lost the key: its answer is not kept again.
         yield* keys.answer(answered, first, created, t0 + day + 2)
-        expect(yield* keys.claim(answered, t0 + day + 3, t0 + 2 * day, t0 + day - minute)).toEqual({ _tag: "Running", fingerprint: "next" })
+        expect(yield* keys.claim(answered, t0 + day + 3, t0 + 2 * day, t0 + day - minute)).toEqual({
+          _tag: "Running",
+          fingerprint: "next"
+        })
 
         // Without an answer, a key expires too, even before it could be called abandoned.
         const running = keyed()
@@ -135,7 +151,10 @@ export const idempotencyKeysContract: ContractSuite = {
         // The stopped hold comes back: it can neither answer nor free the key.
         yield* keys.answer(abandoned, first, created, t0 + 62_000)
         yield* keys.release(abandoned, first)
-        expect(yield* keys.claim(abandoned, t0 + 63_000, t0 + day, t0 + 3_000)).toEqual({ _tag: "Running", fingerprint: "retry" })
+        expect(yield* keys.claim(abandoned, t0 + 63_000, t0 + day, t0 + 3_000)).toEqual({
+          _tag: "Running",
+          fingerprint: "retry"
+        })
         yield* keys.answer(retry, second, created, t0 + 64_000)
         expect(yield* keys.claim(abandoned, t0 + 65_000, t0 + day, t0 + 65_000))
           .toEqual({ _tag: "Answered", fingerprint: "retry", answer: created })
@@ -180,7 +199,8 @@ export const idempotencyKeysContract: ContractSuite = {
         )
         expect(claims.filter((claim) => claim._tag === "Claimed").length).toBeGreaterThanOrEqual(1)
         for (const claim of claims) {
-          expect(claim._tag === "Claimed" || (claim._tag === "Running" && claim.fingerprint === request.fingerprint)).toBe(true)
+          expect(claim._tag === "Claimed" || (claim._tag === "Running" && claim.fingerprint === request.fingerprint))
+            .toBe(true)
         }
         expect(mostAtOnce).toBe(1)
         expect((yield* keys.claim(request, t0 + 1, t0 + day, t0 - minute))._tag).toBe("Claimed")
@@ -190,7 +210,11 @@ export const idempotencyKeysContract: ContractSuite = {
       Effect.gen(function*() {
         const keys = yield* IdempotencyKeys
         const prefix = `cleanup-${Math.random().toString(36).slice(2)}-`
-        const named = (name: string, caller = 1): KeyedRequest => ({ caller: caller as UserId, key: `${prefix}${name}`, fingerprint: "f" })
+        const named = (name: string, caller = 1): KeyedRequest => ({
+          caller: caller as UserId,
+          key: `${prefix}${name}`,
+          fingerprint: "f"
+        })
         const expiring = [0, 1, 2, 3, 4].map((i) => named(String(i)))
         for (const [i, request] of expiring.entries()) {
           const attempt = attemptOf(yield* keys.claim(request, t0, t0 + 1_000, t0 - minute))
@@ -222,7 +246,11 @@ export const idempotencyKeysContract: ContractSuite = {
         yield* keys.answer(request, attempt, { status: 200, headers, body }, t0)
         headers["content-type"] = "changed"
         body[0] = 0
-        const answered = { _tag: "Answered", fingerprint: request.fingerprint, answer: { status: 200, headers: { "content-type": "text/plain" }, body: new Uint8Array([104, 105]) } }
+        const answered = {
+          _tag: "Answered",
+          fingerprint: request.fingerprint,
+          answer: { status: 200, headers: { "content-type": "text/plain" }, body: new Uint8Array([104, 105]) }
+        }
         const first = yield* keys.claim(request, t0 + 1, t0 + day, t0 - minute)
         expect(first).toEqual(answered)
         if (first._tag === "Answered") first.answer.body[1] = 0
@@ -238,12 +266,16 @@ export const idempotencyKeysContract: ContractSuite = {
         const fresh = yield* requests.begin(request)
         if (fresh._tag !== "Fresh") throw new Error("not fresh")
         expect(yield* Effect.flip(requests.begin(request))).toBeInstanceOf(IdempotencyKeyInUse)
-        expect(yield* Effect.flip(requests.begin({ ...request, fingerprint: "changed" }))).toBeInstanceOf(IdempotencyKeyReused)
+        expect(yield* Effect.flip(requests.begin({ ...request, fingerprint: "changed" }))).toBeInstanceOf(
+          IdempotencyKeyReused
+        )
         yield* requests.finish(request, fresh.attempt, created)
 
         yield* TestClock.adjust(day - 1)
         expect(yield* requests.begin(request)).toEqual({ _tag: "Replay", answer: created })
-        expect(yield* Effect.flip(requests.begin({ ...request, fingerprint: "changed" }))).toBeInstanceOf(IdempotencyKeyReused)
+        expect(yield* Effect.flip(requests.begin({ ...request, fingerprint: "changed" }))).toBeInstanceOf(
+          IdempotencyKeyReused
+        )
         yield* TestClock.adjust(1)
         expect((yield* requests.begin({ ...request, fingerprint: "changed" }))._tag).toBe("Fresh")
       }).pipe(Effect.provide([IdempotentRequests.layer, TestClock.layer()])))
@@ -254,7 +286,11 @@ export const idempotencyKeysContract: ContractSuite = {
         const refused = keyed()
         const first = yield* requests.begin(refused)
         if (first._tag !== "Fresh") throw new Error("not fresh")
-        const conflict: StoredAnswer = { status: 409, headers: { "content-type": "application/problem+json" }, body: new Uint8Array([123, 125]) }
+        const conflict: StoredAnswer = {
+          status: 409,
+          headers: { "content-type": "application/problem+json" },
+          body: new Uint8Array([123, 125])
+        }
         yield* requests.finish(refused, first.attempt, conflict)
         expect(yield* requests.begin(refused)).toEqual({ _tag: "Replay", answer: conflict })
 

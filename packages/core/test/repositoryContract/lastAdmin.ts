@@ -4,8 +4,10 @@ import { Effect, Option, Result } from "effect"
 import { newUser } from "./fixtures.ts"
 import type { ContractSuite } from "./Contract.ts"
 
-const adminUsers = Effect.flatMap(Effect.service(UserRepository), (users) =>
-  Effect.map(users.list(), (all) => all.filter((user) => user.role === "ADMIN")))
+const adminUsers = Effect.flatMap(
+  Effect.service(UserRepository),
+  (users) => Effect.map(users.list(), (all) => all.filter((user) => user.role === "ADMIN"))
+)
 
 /** The one ADMIN user the tests of the block leave behind them. */
 const onlyAdmin = Effect.map(adminUsers, (admins) => {
@@ -21,13 +23,18 @@ export const lastAdminContract: ContractSuite = {
         const users = yield* UserRepository
         const admin = yield* users.create(newUser("sole-admin", "ADMIN"))
 
-        const demoted = yield* Effect.flip(users.update(admin.id, { role: "COACH", link: "create", revokeTokensIssuedBefore: 1 }))
+        const demoted = yield* Effect.flip(
+          users.update(admin.id, { role: "COACH", link: "create", revokeTokensIssuedBefore: 1 })
+        )
         expect(demoted).toBeInstanceOf(LastAdminUser)
         expect(demoted).toMatchObject({ userId: admin.id })
         expect(yield* Effect.flip(users.delete(admin.id))).toEqual(new LastAdminUser({ userId: admin.id }))
         expect(yield* users.findById(admin.id)).toEqual(Option.some(admin))
 
-        expect(yield* users.update(admin.id, { name: "sole-admin-renamed" })).toMatchObject({ role: "ADMIN", name: "sole-admin-renamed" })
+        expect(yield* users.update(admin.id, { name: "sole-admin-renamed" })).toMatchObject({
+          role: "ADMIN",
+          name: "sole-admin-renamed"
+        })
       }))
 
     it.effect("with two, either can be demoted or deleted, and then the other is the last", () =>
@@ -55,8 +62,12 @@ export const lastAdminContract: ContractSuite = {
           const other = yield* users.create(newUser(`racing-admin-${round}`, "ADMIN"))
           const pair: ReadonlyArray<User> = [survivor, other]
           const remove = (target: User) =>
-            round % 2 === 0 ? Effect.asVoid(users.update(target.id, { role: "COACH", link: "create" })) : users.delete(target.id)
-          const outcomes = yield* Effect.all(pair.map((target) => Effect.result(remove(target))), { concurrency: "unbounded" })
+            round % 2 === 0
+              ? Effect.asVoid(users.update(target.id, { role: "COACH", link: "create" }))
+              : users.delete(target.id)
+          const outcomes = yield* Effect.all(pair.map((target) => Effect.result(remove(target))), {
+            concurrency: "unbounded"
+          })
           expect(outcomes.filter(Result.isSuccess), `round ${round}`).toHaveLength(1)
           const [refused] = outcomes.filter(Result.isFailure)
           expect(refused!.failure).toBeInstanceOf(LastAdminUser)

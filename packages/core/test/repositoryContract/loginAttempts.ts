@@ -18,20 +18,42 @@ export const loginAttemptsContract: ContractSuite = {
         const t0 = 1_780_000_000_000
         const keys = [{ key: "name-at-address:a", freeFailures: 2 }, { key: "address:a", freeFailures: 3 }]
         expect(yield* attempts.admit(keys, delays, t0, t0 - 900_000)).toEqual({ _tag: "Admitted" })
-        expect(yield* stored("address:a", "name-at-address:a")).toEqual([["address:a", 1, t0], ["name-at-address:a", 1, t0]])
+        expect(yield* stored("address:a", "name-at-address:a")).toEqual([["address:a", 1, t0], [
+          "name-at-address:a",
+          1,
+          t0
+        ]])
         expect(yield* attempts.admit(keys, delays, t0 + 10, t0 - 900_000)).toEqual({ _tag: "Admitted" })
         // The name at the address has used its 2: 1 s from its last failure.
         expect(yield* attempts.admit(keys, delays, t0 + 400, t0 - 900_000)).toEqual({ _tag: "Refused", waitMs: 610 })
-        expect(yield* stored("address:a", "name-at-address:a")).toEqual([["address:a", 2, t0 + 10], ["name-at-address:a", 2, t0 + 10]])
+        expect(yield* stored("address:a", "name-at-address:a")).toEqual([["address:a", 2, t0 + 10], [
+          "name-at-address:a",
+          2,
+          t0 + 10
+        ]])
         // Another name at that address has its own count; the address its third free failure.
-        expect(yield* attempts.admit([{ key: "name-at-address:b", freeFailures: 2 }, keys[1]!], delays, t0 + 400, t0 - 900_000))
+        expect(
+          yield* attempts.admit(
+            [{ key: "name-at-address:b", freeFailures: 2 }, keys[1]!],
+            delays,
+            t0 + 400,
+            t0 - 900_000
+          )
+        )
           .toEqual({ _tag: "Admitted" })
         // The name's wait is over, but the address, at its 3rd failure, waits 1 s from t0 + 400: the longer wait answers.
         expect(yield* attempts.admit(keys, delays, t0 + 1_010, t0 - 900_000)).toEqual({ _tag: "Refused", waitMs: 390 })
         expect(yield* attempts.admit(keys, delays, t0 + 1_400, t0 - 900_000)).toEqual({ _tag: "Admitted" })
         // Both one failure past their first wait: 2 s each.
-        expect(yield* attempts.admit(keys, delays, t0 + 1_500, t0 - 900_000)).toEqual({ _tag: "Refused", waitMs: 1_900 })
-        expect(yield* stored("address:a", "name-at-address:a")).toEqual([["address:a", 4, t0 + 1_400], ["name-at-address:a", 3, t0 + 1_400]])
+        expect(yield* attempts.admit(keys, delays, t0 + 1_500, t0 - 900_000)).toEqual({
+          _tag: "Refused",
+          waitMs: 1_900
+        })
+        expect(yield* stored("address:a", "name-at-address:a")).toEqual([["address:a", 4, t0 + 1_400], [
+          "name-at-address:a",
+          3,
+          t0 + 1_400
+        ]])
       }))
 
     it.effect("attempts that arrive out of order: one timed before the last failure is admitted while free failures are left, and the last failure's time does not move back", () =>
@@ -42,7 +64,11 @@ export const loginAttemptsContract: ContractSuite = {
         expect(yield* attempts.admit(keys, delays, t0 + 50, t0 - 900_000)).toEqual({ _tag: "Admitted" })
         // Timed 50 ms earlier than the failure already counted (another request's), and admitted.
         expect(yield* attempts.admit(keys, delays, t0, t0 - 900_000)).toEqual({ _tag: "Admitted" })
-        expect(yield* stored("address:late", "name-at-address:late")).toEqual([["address:late", 2, t0 + 50], ["name-at-address:late", 2, t0 + 50]])
+        expect(yield* stored("address:late", "name-at-address:late")).toEqual([["address:late", 2, t0 + 50], [
+          "name-at-address:late",
+          2,
+          t0 + 50
+        ]])
         expect(yield* attempts.admit(keys, delays, t0 + 20, t0 - 900_000)).toEqual({ _tag: "Admitted" })
         // The free failures used up: the wait runs from the latest failure, not from the last admitted.
         expect(yield* attempts.admit(keys, delays, t0 + 30, t0 - 900_000)).toEqual({ _tag: "Refused", waitMs: 1_020 })
@@ -91,7 +117,12 @@ export const loginAttemptsContract: ContractSuite = {
         yield* attempts.succeeded([pair.key], [address.key])
         expect(yield* stored(pair.key, address.key)).toEqual([[address.key, 2, t0 + 2]])
         // Released down to no failure, the row goes.
-        yield* attempts.admit([{ key: "name-at-address:once", freeFailures: 5 }, { key: "address:once", freeFailures: 20 }], delays, t0, 0)
+        yield* attempts.admit(
+          [{ key: "name-at-address:once", freeFailures: 5 }, { key: "address:once", freeFailures: 20 }],
+          delays,
+          t0,
+          0
+        )
         yield* attempts.succeeded(["name-at-address:once"], ["address:once"])
         expect(yield* stored("name-at-address:once", "address:once")).toEqual([])
       }))

@@ -23,7 +23,9 @@ const createAthletes = (...names: ReadonlyArray<string>) =>
     const athletes = yield* AthleteRepository
     return yield* Effect.forEach(names, (name) =>
       athletes.create(new AthleteCreate({ id: null, name, categorie: null, niveau: null })).pipe(
-        Effect.map((athlete) => athlete.id)
+        Effect.map((athlete) =>
+          athlete.id
+        )
       ))
   })
 
@@ -60,17 +62,19 @@ export const sessionRepositoryContract: ContractSuite = {
           activiteIds: [act2!, act1!, act1!]
         }))
         assert.instanceOf(created, Session)
-        expect(created).toEqual(new Session({
-          id: created.id,
-          name: "Saturday",
-          isRecurrent: false,
-          creneau: "2026-11-21T18:30:00" as LocalDateTime,
-          duree: 5_000_000_000,
-          groupe: "A",
-          coachId: coach.id,
-          athleteIds: [a1!, a2!].sort((x, y) => x - y),
-          activiteIds: [act1!, act2!].sort((x, y) => x - y)
-        }))
+        expect(created).toEqual(
+          new Session({
+            id: created.id,
+            name: "Saturday",
+            isRecurrent: false,
+            creneau: "2026-11-21T18:30:00" as LocalDateTime,
+            duree: 5_000_000_000,
+            groupe: "A",
+            coachId: coach.id,
+            athleteIds: [a1!, a2!].sort((x, y) => x - y),
+            activiteIds: [act1!, act2!].sort((x, y) => x - y)
+          })
+        )
         expect(yield* sessions.findById(created.id)).toEqual(Option.some(created))
         expect(yield* sessions.list()).toContainEqual(created)
 
@@ -96,21 +100,27 @@ export const sessionRepositoryContract: ContractSuite = {
         const before = yield* sessions.summaries()
         const unknownAthletes = [AthleteId.make(900_002), AthleteId.make(900_001)]
 
-        expect(yield* Effect.flip(sessions.create(newSession({
-          athleteIds: [known!, ...unknownAthletes, unknownAthletes[0]!],
-          activiteIds: [activity!]
-        })))).toMatchObject({ _tag: "UnknownReferences", field: "athleteIds", entity: "Athlete", ids: [900_001, 900_002] })
+        expect(
+          yield* Effect.flip(sessions.create(newSession({
+            athleteIds: [known!, ...unknownAthletes, unknownAthletes[0]!],
+            activiteIds: [activity!]
+          })))
+        ).toMatchObject({ _tag: "UnknownReferences", field: "athleteIds", entity: "Athlete", ids: [900_001, 900_002] })
 
-        expect(yield* Effect.flip(sessions.create(newSession({
-          athleteIds: [known!],
-          activiteIds: [activity!, ActivityId.make(900_003)]
-        })))).toMatchObject({ _tag: "UnknownReferences", field: "activiteIds", entity: "Activity", ids: [900_003] })
+        expect(
+          yield* Effect.flip(sessions.create(newSession({
+            athleteIds: [known!],
+            activiteIds: [activity!, ActivityId.make(900_003)]
+          })))
+        ).toMatchObject({ _tag: "UnknownReferences", field: "activiteIds", entity: "Activity", ids: [900_003] })
 
-        expect(yield* Effect.flip(sessions.create(newSession({
-          coachId: CoachId.make(900_004),
-          athleteIds: [known!],
-          activiteIds: [activity!]
-        })))).toMatchObject({ _tag: "UnknownReferences", field: "coachId", entity: "Coach", ids: [900_004] })
+        expect(
+          yield* Effect.flip(sessions.create(newSession({
+            coachId: CoachId.make(900_004),
+            athleteIds: [known!],
+            activiteIds: [activity!]
+          })))
+        ).toMatchObject({ _tag: "UnknownReferences", field: "coachId", entity: "Coach", ids: [900_004] })
 
         expect(yield* sessions.summaries()).toEqual(before)
         expect(Option.getOrThrow(yield* activities.findById(activity!)).sessionId).toBe(holding)
@@ -121,13 +131,23 @@ export const sessionRepositoryContract: ContractSuite = {
       Effect.gen(function*() {
         const sessions = yield* SessionRepository
         const taken = SessionId.make((yield* sessions.create(newSession({ name: "holds its id" }))).id)
-        const unknown = { athleteIds: [AthleteId.make(901_001)], activiteIds: [ActivityId.make(901_002)], coachId: CoachId.make(901_003) }
+        const unknown = {
+          athleteIds: [AthleteId.make(901_001)],
+          activiteIds: [ActivityId.make(901_002)],
+          coachId: CoachId.make(901_003)
+        }
         const refusal = (fields: Parameters<typeof newSession>[0]) =>
           Effect.flip(sessions.create(newSession({ id: taken, ...fields })))
 
         expect(yield* refusal(unknown)).toMatchObject({ _tag: "UnknownReferences", field: "athleteIds" })
-        expect(yield* refusal({ ...unknown, athleteIds: [] })).toMatchObject({ _tag: "UnknownReferences", field: "activiteIds" })
-        expect(yield* refusal({ coachId: unknown.coachId })).toMatchObject({ _tag: "UnknownReferences", field: "coachId" })
+        expect(yield* refusal({ ...unknown, athleteIds: [] })).toMatchObject({
+          _tag: "UnknownReferences",
+          field: "activiteIds"
+        })
+        expect(yield* refusal({ coachId: unknown.coachId })).toMatchObject({
+          _tag: "UnknownReferences",
+          field: "coachId"
+        })
         expect(yield* refusal({})).toMatchObject({ _tag: "IdAlreadyInUse", entity: "Session", id: taken })
         expect(Option.getOrThrow(yield* sessions.findById(taken)).name).toBe("holds its id")
       }))
@@ -138,7 +158,9 @@ export const sessionRepositoryContract: ContractSuite = {
         const activities = yield* ActivityRepository
         const [a1, a2, a3] = yield* createAthletes("u1", "u2", "u3")
         const { ids: [act1, act2, act3] } = yield* createActivities("x1", "x2", "x3")
-        const session = yield* sessions.create(newSession({ duree: 60, athleteIds: [a1!, a2!], activiteIds: [act1!, act2!] }))
+        const session = yield* sessions.create(
+          newSession({ duree: 60, athleteIds: [a1!, a2!], activiteIds: [act1!, act2!] })
+        )
 
         expect(yield* sessions.update(session.id, new SessionUpdate({}))).toEqual(session)
 
@@ -169,14 +191,18 @@ export const sessionRepositoryContract: ContractSuite = {
         const { ids: [act1] } = yield* createActivities("y1")
         const session = yield* sessions.create(newSession({ duree: 30, athleteIds: [a1!], activiteIds: [act1!] }))
 
-        expect(yield* Effect.flip(sessions.update(
-          session.id,
-          new SessionUpdate({ duree: 99, athleteIds: [AthleteId.make(900_010)], activiteIds: [] })
-        ))).toMatchObject({ _tag: "UnknownReferences", field: "athleteIds", ids: [900_010] })
-        expect(yield* Effect.flip(sessions.update(
-          session.id,
-          new SessionUpdate({ duree: 99, athleteIds: [], activiteIds: [act1!, ActivityId.make(900_011)] })
-        ))).toMatchObject({ _tag: "UnknownReferences", field: "activiteIds", ids: [900_011] })
+        expect(
+          yield* Effect.flip(sessions.update(
+            session.id,
+            new SessionUpdate({ duree: 99, athleteIds: [AthleteId.make(900_010)], activiteIds: [] })
+          ))
+        ).toMatchObject({ _tag: "UnknownReferences", field: "athleteIds", ids: [900_010] })
+        expect(
+          yield* Effect.flip(sessions.update(
+            session.id,
+            new SessionUpdate({ duree: 99, athleteIds: [], activiteIds: [act1!, ActivityId.make(900_011)] })
+          ))
+        ).toMatchObject({ _tag: "UnknownReferences", field: "activiteIds", ids: [900_011] })
         expect(yield* sessions.findById(session.id)).toEqual(Option.some(session))
 
         const missing = SessionId.make(900_012)
@@ -186,7 +212,9 @@ export const sessionRepositoryContract: ContractSuite = {
           id: missing
         })
         // The session is looked for before the ids it names.
-        expect(yield* Effect.flip(sessions.update(missing, new SessionUpdate({ athleteIds: [AthleteId.make(900_013)] }))))
+        expect(
+          yield* Effect.flip(sessions.update(missing, new SessionUpdate({ athleteIds: [AthleteId.make(900_013)] })))
+        )
           .toMatchObject({ _tag: "EntityNotFound" })
       }))
 
@@ -205,7 +233,10 @@ export const sessionRepositoryContract: ContractSuite = {
         expect(yield* sessions.summariesOfAthlete(a1!, {})).toEqual([])
         expect(Option.isSome(yield* athletes.findById(a1!))).toBe(true)
 
-        expect(yield* Effect.flip(sessions.delete(session.id))).toMatchObject({ _tag: "EntityNotFound", entity: "Session" })
+        expect(yield* Effect.flip(sessions.delete(session.id))).toMatchObject({
+          _tag: "EntityNotFound",
+          entity: "Session"
+        })
       }))
 
     it.effect("summaries of an athlete honour exclusive creneau bounds", () =>
@@ -226,10 +257,12 @@ export const sessionRepositoryContract: ContractSuite = {
           .toEqual([noon, two])
         expect(sessionIdsOf(yield* sessions.summariesOfAthlete(athlete!, { before: time("2026-03-01T14:00:00") })))
           .toEqual([ten, noon])
-        expect(sessionIdsOf(yield* sessions.summariesOfAthlete(athlete!, {
-          after: time("2026-03-01T10:00:00"),
-          before: time("2026-03-01T14:00:00")
-        }))).toEqual([noon])
+        expect(sessionIdsOf(
+          yield* sessions.summariesOfAthlete(athlete!, {
+            after: time("2026-03-01T10:00:00"),
+            before: time("2026-03-01T14:00:00")
+          })
+        )).toEqual([noon])
         expect(yield* sessions.summariesOfAthlete(AthleteId.make(902_001), {})).toEqual([])
         const summary = (yield* sessions.summariesOfAthlete(athlete!, {}))[0]
         expect(summary).toEqual({ id: ten, name: "at 2026-03-01T10:00:00" })

@@ -25,18 +25,26 @@ export const userRepositoryContract: ContractSuite = {
         const athlete = yield* users.create(newUser("new-athlete", "ATHLETE"))
         const admin = yield* users.create(newUser("new-admin", "ADMIN"))
         assert.instanceOf(coach, User)
-        expect(coach).toMatchObject({ name: "new-coach", email: "new-coach@club.test", role: "COACH", athleteId: null, adminId: null })
+        expect(coach).toMatchObject({
+          name: "new-coach",
+          email: "new-coach@club.test",
+          role: "COACH",
+          athleteId: null,
+          adminId: null
+        })
         expect(athlete).toMatchObject({ role: "ATHLETE", coachId: null, adminId: null })
         expect(admin).toMatchObject({ role: "ADMIN", coachId: null, athleteId: null })
 
         expect(Option.getOrThrow(yield* (yield* CoachRepository).findById(coach.coachId!)).name).toBe("new-coach")
-        expect(Option.getOrThrow(yield* (yield* AthleteRepository).findById(athlete.athleteId!)).name).toBe("new-athlete")
+        expect(Option.getOrThrow(yield* (yield* AthleteRepository).findById(athlete.athleteId!)).name).toBe(
+          "new-athlete"
+        )
         expect(Option.getOrThrow(yield* (yield* AdminRepository).findById(admin.adminId!)).name).toBe("new-admin")
 
         expect(yield* users.findById(coach.id)).toEqual(Option.some(coach))
         const listed = yield* users.list()
         expect(listed).toEqual(expect.arrayContaining([coach, athlete, admin]))
-        expect(listed.map((user) => user.id)).toEqual([...listed.map((user) => user.id)].sort((a, b) => a - b))
+        expect(listed.map((user) => user.id)).toEqual(listed.map((user) => user.id).sort((a, b) => a - b))
       }))
 
     it.effect("links to an existing coach, athlete or admin", () =>
@@ -48,11 +56,15 @@ export const userRepositoryContract: ContractSuite = {
         )
         const admin = yield* (yield* AdminRepository).create(new AdminCreate({ id: null, name: "ad" }))
 
-        expect(yield* users.create(newUser("to-coach", "COACH", { coachId: coach.id }))).toMatchObject({ coachId: coach.id })
+        expect(yield* users.create(newUser("to-coach", "COACH", { coachId: coach.id }))).toMatchObject({
+          coachId: coach.id
+        })
         expect(yield* users.create(newUser("to-athlete", "ATHLETE", { athleteId: athlete.id }))).toMatchObject({
           athleteId: athlete.id
         })
-        expect(yield* users.create(newUser("to-admin", "ADMIN", { adminId: admin.id }))).toMatchObject({ adminId: admin.id })
+        expect(yield* users.create(newUser("to-admin", "ADMIN", { adminId: admin.id }))).toMatchObject({
+          adminId: admin.id
+        })
       }))
 
     it.effect("refuses an unknown link, a record linked to another user and a taken name, writing nothing", () =>
@@ -71,11 +83,13 @@ export const userRepositoryContract: ContractSuite = {
           entity: "Coach",
           ids: [unknown]
         })
-        expect(yield* Effect.flip(users.create(newUser("second-owner", "COACH", { coachId: coach.id })))).toMatchObject({
-          _tag: "RecordAlreadyLinked",
-          entity: "Coach",
-          id: coach.id
-        })
+        expect(yield* Effect.flip(users.create(newUser("second-owner", "COACH", { coachId: coach.id })))).toMatchObject(
+          {
+            _tag: "RecordAlreadyLinked",
+            entity: "Coach",
+            id: coach.id
+          }
+        )
         expect(yield* Effect.flip(users.create(newUser("first-owner", "COACH")))).toMatchObject({
           _tag: "UserNameTaken",
           name: "first-owner"

@@ -6,8 +6,10 @@ import { ClubApi } from "@club/contract/rest"
 
 /** The inline scripts of a page, each as a CSP source expression (`'sha256-…'`). */
 const scriptHashes = (html: string): Array<string> =>
-  Array.from(html.matchAll(/<script(?:\s[^>]*)?>([\s\S]*?)<\/script>/gu), ([, body]) =>
-    `'sha256-${createHash("sha256").update(body ?? "", "utf8").digest("base64")}'`)
+  Array.from(
+    html.matchAll(/<script(?:\s[^>]*)?>([\s\S]*?)<\/script>/gu),
+    ([, body]) => `'sha256-${createHash("sha256").update(body ?? "", "utf8").digest("base64")}'`
+  )
 
 /**
  * The page may run exactly its own inline scripts (Scalar and its start-up call, recognised by their

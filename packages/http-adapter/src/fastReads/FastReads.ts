@@ -2,7 +2,14 @@ import { AuthService, CurrentActor, type DomainError, isAllowed, type Operation 
 import { Cause, Context, Effect, Exit, Option, Schema } from "effect"
 import type { HttpApiEndpoint } from "effect/http-api"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { ActivitiesGroup, AdminsGroup, AthletesGroup, CoachesGroup, SessionsGroup, UsersGroup } from "@club/contract/rest"
+import {
+  ActivitiesGroup,
+  AdminsGroup,
+  AthletesGroup,
+  CoachesGroup,
+  SessionsGroup,
+  UsersGroup
+} from "@club/contract/rest"
 import { RequiredOperation } from "@club/contract/rest"
 import { RecordReads } from "../handlers/recordReads.ts"
 import { plainBearerToken, plainReadPath } from "./plainRead.ts"
@@ -30,7 +37,10 @@ const fastRead = <Id extends number>(
 ): readonly [string, FastRead] => {
   const operation = Context.get(endpoint.annotations, RequiredOperation)
   const [success, ...others] = endpoint.success
-  if (!endpoint.path.endsWith("/:id") || endpoint.params === undefined || operation === undefined || success === undefined || others.length > 0) {
+  if (
+    !endpoint.path.endsWith("/:id") || endpoint.params === undefined || operation === undefined ||
+    success === undefined || others.length > 0
+  ) {
     throw new Error(`${endpoint.path} is not a plain read by id`)
   }
   const decodeParams = Schema.decodeUnknownOption(endpoint.params as Schema.Decoder<{ readonly id: number }>)
@@ -70,7 +80,11 @@ export const makeFastReads = Effect.gen(function*() {
     Effect.flatMap(auth.authenticate(token), (actor): Effect.Effect<string, DomainError | typeof declined> =>
       // As the API's role gate: the path's id names the record of an owner rule.
       isAllowed(route.operation, actor, { athleteId: id, userId: id })
-        ? Effect.provideService(Effect.map(route.read(id), (dto) => JSON.stringify(route.encode(dto))), CurrentActor, actor)
+        ? Effect.provideService(
+          Effect.map(route.read(id), (dto) => JSON.stringify(route.encode(dto))),
+          CurrentActor,
+          actor
+        )
         : Effect.fail(declined))
 
   const handler: FastReadsHandler = (request, response, fallback) => {
@@ -83,7 +97,9 @@ export const makeFastReads = Effect.gen(function*() {
     const requestId = request.headers["x-request-id"]
     // Its log lines name the request, as the API's do.
     const fiber = run(
-      requestId === undefined ? answer(route, token, id.value) : Effect.annotateLogs(answer(route, token, id.value), "requestId", requestId)
+      requestId === undefined
+        ? answer(route, token, id.value)
+        : Effect.annotateLogs(answer(route, token, id.value), "requestId", requestId)
     )
     // A caller gone away interrupts its read, as the API does.
     const onClose = () => fiber.interruptUnsafe()

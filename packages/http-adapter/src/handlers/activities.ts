@@ -24,23 +24,36 @@ const activityFailure = pinned(isNotForbidden, (error) => new ActivityFailed({ m
 /** Reads fail with the seed's empty 404. */
 const emptyNotFound = pinned(isNotFound, () => new NotFoundEmpty())
 
-export const ActivitiesHandlers = HttpApiBuilder.group(ClubApi, "activities", Effect.fn(function*(handlers) {
-  const activities = yield* ActivityService
-  const reads = yield* RecordReads
-  return handlers
-    .handle("create", ({ payload }) =>
-      activities.create(toInput(payload)).pipe(
-        Effect.map((activity) => ({ message: "Activity created" as const, id: activity.id })),
-        activityFailure
-      ))
-    .handle("delete", ({ params }) => activities.delete(params.id).pipe(Effect.as("Activity deleted" as const), activityFailure))
-    .handle("update", ({ params, payload }) =>
-      activities.update(params.id, new ActivityInput({ ...toInput(payload), duree: payload.duree ?? 0 })).pipe(
-        Effect.as("Activity modified" as const),
-        activityFailure
-      ))
-    .handle("all", () => activities.list().pipe(Effect.map((all) => all.map(toActiviteDto)), emptyNotFound))
-    .handle("byTheme", ({ params }) =>
-      activities.listByTheme(params.theme).pipe(Effect.map((all) => all.map(toActiviteDto)), emptyNotFound))
-    .handle("get", ({ params }) => reads.activity(params.id).pipe(emptyNotFound))
-}))
+export const ActivitiesHandlers = HttpApiBuilder.group(
+  ClubApi,
+  "activities",
+  Effect.fn(function*(handlers) {
+    const activities = yield* ActivityService
+    const reads = yield* RecordReads
+    return handlers
+      .handle("create", ({ payload }) =>
+        activities.create(toInput(payload)).pipe(
+          Effect.map((activity) => ({ message: "Activity created" as const, id: activity.id })),
+          activityFailure
+        ))
+      .handle(
+        "delete",
+        ({ params }) => activities.delete(params.id).pipe(Effect.as("Activity deleted" as const), activityFailure)
+      )
+      .handle(
+        "update",
+        ({ params, payload }) =>
+          activities.update(params.id, new ActivityInput({ ...toInput(payload), duree: payload.duree ?? 0 })).pipe(
+            Effect.as("Activity modified" as const),
+            activityFailure
+          )
+      )
+      .handle("all", () => activities.list().pipe(Effect.map((all) => all.map(toActiviteDto)), emptyNotFound))
+      .handle("byTheme", ({ params }) =>
+        activities.listByTheme(params.theme).pipe(
+          Effect.map((all) => all.map(toActiviteDto)),
+          emptyNotFound
+        ))
+      .handle("get", ({ params }) => reads.activity(params.id).pipe(emptyNotFound))
+  })
+)

@@ -12,30 +12,34 @@ const emptyNotFound = pinned(isNotFound, () => new NotFoundEmpty())
 /** Any failure of an update but a role refusal answers the seed's empty 204. */
 const updateFailure = pinned(isNotForbidden, () => new AthleteUpdateFailed())
 
-export const AthletesHandlers = HttpApiBuilder.group(ClubApi, "athletes", Effect.fn(function*(handlers) {
-  const athletes = yield* AthleteService
-  const reads = yield* RecordReads
-  return handlers
-    .handle("create", ({ payload }) =>
-      athletes.create(
-        new AthleteCreate({
-          id: payload.id ?? null,
-          name: payload.name ?? null,
-          categorie: payload.categorie ?? null,
-          niveau: payload.niveau ?? null
-        })
-      ).pipe(Effect.map(toAthleteDto), problems))
-    .handle("all", () => athletes.list().pipe(Effect.map((all) => all.map(toAthleteDto)), problems))
-    .handle("get", ({ params }) => reads.athlete(params.id).pipe(emptyNotFound))
-    .handle("update", ({ params, payload }) =>
-      athletes.update(
-        params.id,
-        new AthleteUpdate({
-          name: payload.name ?? null,
-          categorie: payload.categorie ?? null,
-          niveau: payload.niveau ?? null,
-          sessionIds: payload.sessionIds ?? null
-        })
-      ).pipe(Effect.map(toAthleteDto), updateFailure))
-    .handle("delete", ({ params }) => athletes.delete(params.id).pipe(emptyNotFound))
-}))
+export const AthletesHandlers = HttpApiBuilder.group(
+  ClubApi,
+  "athletes",
+  Effect.fn(function*(handlers) {
+    const athletes = yield* AthleteService
+    const reads = yield* RecordReads
+    return handlers
+      .handle("create", ({ payload }) =>
+        athletes.create(
+          new AthleteCreate({
+            id: payload.id ?? null,
+            name: payload.name ?? null,
+            categorie: payload.categorie ?? null,
+            niveau: payload.niveau ?? null
+          })
+        ).pipe(Effect.map(toAthleteDto), problems))
+      .handle("all", () => athletes.list().pipe(Effect.map((all) => all.map(toAthleteDto)), problems))
+      .handle("get", ({ params }) => reads.athlete(params.id).pipe(emptyNotFound))
+      .handle("update", ({ params, payload }) =>
+        athletes.update(
+          params.id,
+          new AthleteUpdate({
+            name: payload.name ?? null,
+            categorie: payload.categorie ?? null,
+            niveau: payload.niveau ?? null,
+            sessionIds: payload.sessionIds ?? null
+          })
+        ).pipe(Effect.map(toAthleteDto), updateFailure))
+      .handle("delete", ({ params }) => athletes.delete(params.id).pipe(emptyNotFound))
+  })
+)

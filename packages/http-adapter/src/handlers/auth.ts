@@ -6,17 +6,29 @@ import { clientAddress } from "./clientAddress.ts"
 import { problems } from "./problems.ts"
 import { toUserDto } from "./toDto.ts"
 
-export const AuthHandlers = HttpApiBuilder.group(ClubApi, "auth", Effect.fn(function*(handlers) {
-  const auth = yield* AuthService
-  return handlers
-    .handle("login", Effect.fn(function*({ payload }) {
-      const address = yield* clientAddress
-      const result = yield* auth.login({
-        name: payload.name,
-        password: Redacted.make(payload.password),
-        clientAddress: address
-      }).pipe(problems)
-      return { token: result.token, tokenType: "Bearer" as const, expiresIn: result.expiresIn, user: toUserDto(result.user) }
-    }))
-    .handle("me", () => auth.me().pipe(Effect.map(toUserDto), problems))
-}))
+export const AuthHandlers = HttpApiBuilder.group(
+  ClubApi,
+  "auth",
+  Effect.fn(function*(handlers) {
+    const auth = yield* AuthService
+    return handlers
+      .handle(
+        "login",
+        Effect.fn(function*({ payload }) {
+          const address = yield* clientAddress
+          const result = yield* auth.login({
+            name: payload.name,
+            password: Redacted.make(payload.password),
+            clientAddress: address
+          }).pipe(problems)
+          return {
+            token: result.token,
+            tokenType: "Bearer" as const,
+            expiresIn: result.expiresIn,
+            user: toUserDto(result.user)
+          }
+        })
+      )
+      .handle("me", () => auth.me().pipe(Effect.map(toUserDto), problems))
+  })
+)

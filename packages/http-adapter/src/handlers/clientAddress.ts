@@ -31,7 +31,11 @@ const canonical = (address: string): string | null =>
  * address not trusted is the client (proxy-addr, as Express reads it). Only a trusted proxy's
  * header is believed, so a client cannot choose the address it is counted under.
  */
-export const resolveClientAddress = (peer: string, forwardedFor: string | undefined, proxies: TrustedProxies): string => {
+export const resolveClientAddress = (
+  peer: string,
+  forwardedFor: string | undefined,
+  proxies: TrustedProxies
+): string => {
   if (forwardedFor === undefined) return canonical(peer) ?? peer
   // proxy-addr reads a Node request; these are the two fields it reads.
   const nodeRequest = { socket: { remoteAddress: peer }, headers: { "x-forwarded-for": forwardedFor } }
@@ -41,8 +45,10 @@ export const resolveClientAddress = (peer: string, forwardedFor: string | undefi
 }
 
 /** The client's address of the request being handled (see `resolveClientAddress`); null when the connection has none. */
-export const clientAddress: Effect.Effect<string | null, never, HttpServerRequest.HttpServerRequest> = Effect.gen(function*() {
-  const request = yield* HttpServerRequest.HttpServerRequest
-  const peer = Option.getOrNull(request.remoteAddress)
-  return peer === null ? null : resolveClientAddress(peer, request.headers["x-forwarded-for"], yield* TrustedProxies)
-})
+export const clientAddress: Effect.Effect<string | null, never, HttpServerRequest.HttpServerRequest> = Effect.gen(
+  function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const peer = Option.getOrNull(request.remoteAddress)
+    return peer === null ? null : resolveClientAddress(peer, request.headers["x-forwarded-for"], yield* TrustedProxies)
+  }
+)

@@ -38,14 +38,22 @@ const makeCoachHandlers = Effect.gen(function*() {
   }
 })
 
-export const CoachesHandlers = HttpApiBuilder.group(ClubApi, "coaches", Effect.fn(function*(handlers) {
-  const coach = yield* makeCoachHandlers
-  return handlers.handle("create", coach.create).handle("all", coach.all).handle("get", coach.get)
-    .handle("update", coach.update).handle("delete", coach.delete)
-}))
+export const CoachesHandlers = HttpApiBuilder.group(
+  ClubApi,
+  "coaches",
+  Effect.fn(function*(handlers) {
+    const coach = yield* makeCoachHandlers
+    return handlers.handle("create", coach.create).handle("all", coach.all).handle("get", coach.get)
+      .handle("update", coach.update).handle("delete", coach.delete)
+  })
+)
 
-export const RootCoachesHandlers = HttpApiBuilder.group(ClubApi, "rootCoaches", Effect.fn(function*(handlers) {
-  const coach = yield* makeCoachHandlers
-  return handlers.handle("create", coach.create).handle("all", coach.all).handle("get", coach.get)
-    .handle("update", coach.update).handle("delete", coach.delete)
-}))
+export const RootCoachesHandlers = HttpApiBuilder.group(
+  ClubApi,
+  "rootCoaches",
+  Effect.fn(function*(handlers) {
+    const coach = yield* makeCoachHandlers
+    return handlers.handle("create", coach.create).handle("all", coach.all).handle("get", coach.get)
+      .handle("update", coach.update).handle("delete", coach.delete)
+  })
+)

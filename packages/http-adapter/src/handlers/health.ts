@@ -5,16 +5,20 @@ import { HttpApiBuilder } from "effect/http-api"
 import { ClubApi } from "@club/contract/rest"
 import { Unavailable } from "@club/contract/rest"
 
-export const HealthHandlers = HttpApiBuilder.group(ClubApi, "health", Effect.fn(function*(handlers) {
-  const readiness = yield* Readiness
-  // Probes come every few seconds: they stay out of the request log.
-  return handlers
-    .handle("live", () => HttpMiddleware.withLoggerDisabled(Effect.succeed({ status: "ok" as const })))
-    .handle("ready", () =>
-      Effect.flatMap(readiness.check, (ready) =>
-        ready
-          ? Effect.succeed({ status: "ready" as const })
-          : Effect.fail(new Unavailable({ detail: "Database unreachable", instance: "/health/ready" }))).pipe(
-          HttpMiddleware.withLoggerDisabled
-        ))
-}))
+export const HealthHandlers = HttpApiBuilder.group(
+  ClubApi,
+  "health",
+  Effect.fn(function*(handlers) {
+    const readiness = yield* Readiness
+    // Probes come every few seconds: they stay out of the request log.
+    return handlers
+      .handle("live", () => HttpMiddleware.withLoggerDisabled(Effect.succeed({ status: "ok" as const })))
+      .handle("ready", () =>
+        Effect.flatMap(readiness.check, (ready) =>
+          ready
+            ? Effect.succeed({ status: "ready" as const })
+            : Effect.fail(new Unavailable({ detail: "Database unreachable", instance: "/health/ready" }))).pipe(
+            HttpMiddleware.withLoggerDisabled
+          ))
+  })
+)

@@ -20,7 +20,10 @@ export const jsonArrayResponse = <A, E>(items: Stream.Stream<A, E>, toJson: (ite
       for (let i = 0; i < elements.length; i++) text += (i === 0 ? "" : ",") + JSON.stringify(toJson(elements[i]!))
       return utf8.encode(text)
     }
-    const first = yield* Pull.catchDone(Effect.map(pull, (elements) => batch("[", elements)), () => Effect.succeed(undefined))
+    const first = yield* Pull.catchDone(
+      Effect.map(pull, (elements) => batch("[", elements)),
+      () => Effect.succeed(undefined)
+    )
     if (first === undefined) return HttpServerResponse.text("[]", { contentType: "application/json" })
     const rest = Stream.fromPull(Effect.succeed(Effect.map(pull, (elements) => [batch(",", elements)] as const)))
     return HttpServerResponse.stream(

@@ -4,8 +4,7 @@ import { HttpServerRequest } from "effect/http"
 import { Conflict, Forbidden, InvalidRequest, NotFound, TooManyRequests, Unauthorized } from "@club/contract/rest"
 
 /** The problem each error category answers with. */
-export type ProblemFor<E extends DomainError> = E["category"] extends infer C ?
-  C extends "NotFound" ? NotFound
+export type ProblemFor<E extends DomainError> = E["category"] extends infer C ? C extends "NotFound" ? NotFound
   : C extends "Invalid" ? InvalidRequest
   : C extends "Conflict" ? Conflict
   : C extends "Forbidden" ? Forbidden
@@ -50,9 +49,9 @@ export const problems = <A, E extends DomainError, R>(effect: Effect.Effect<A, E
   Effect.catch(effect, (error) => toProblem(error))
 
 /** Like `problems`, with the seed's reason for an unknown id (`Coach not found`). */
-export const problemsWithReason = (notFoundReason: string) =>
-<A, E extends DomainError, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.catch(effect, (error) => toProblem(error, error.category === "NotFound" ? notFoundReason : error.message))
+export const problemsWithReason =
+  (notFoundReason: string) => <A, E extends DomainError, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.catch(effect, (error) => toProblem(error, error.category === "NotFound" ? notFoundReason : error.message))
 
 /**
  * Errors of one category answered in a seed-pinned shape, the rest as problems.
@@ -63,8 +62,11 @@ export const pinned = <P extends DomainError, F>(
   failure: (error: P) => F
 ) =>
 <A, E extends DomainError, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.catch(effect, (error: E): Effect.Effect<never, F | ProblemFor<Exclude<E, P>>, HttpServerRequest.HttpServerRequest> =>
-    isPinned(error) ? Effect.fail(failure(error)) : toProblem(error as Exclude<E, P>))
+  Effect.catch(
+    effect,
+    (error: E): Effect.Effect<never, F | ProblemFor<Exclude<E, P>>, HttpServerRequest.HttpServerRequest> =>
+      isPinned(error) ? Effect.fail(failure(error)) : toProblem(error as Exclude<E, P>)
+  )
 
 export const isNotFound = (error: DomainError): error is Extract<DomainError, { category: "NotFound" }> =>
   error.category === "NotFound"

@@ -38,4 +38,7 @@ export const toCoachDto = (c: Coach): CoachDto => ({ id: c.id, name: c.name })
 export const toAdminDto = (a: Admin): AdminDto => ({ id: a.id, name: a.name })
 export const toUserDto = (u: User): UserDto => ({ id: u.id, name: u.name, email: u.email, role: u.role })
 /** `{id, name}` of a session or an activity (the summary queries). */
-export const toSummary = <Id extends number>(s: { readonly id: Id; readonly name: string | null }) => ({ id: s.id, name: s.name })
+export const toSummary = <Id extends number>(s: { readonly id: Id; readonly name: string | null }) => ({
+  id: s.id,
+  name: s.name
+})

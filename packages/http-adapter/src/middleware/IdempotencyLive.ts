@@ -27,7 +27,8 @@ const keptHeaders = ["location", "retry-after"]
 const retryWhileRunningSeconds = 1
 
 const hasBody = (headers: HttpServerRequest.HttpServerRequest["headers"]) =>
-  headers["transfer-encoding"] !== undefined || (headers["content-length"] !== undefined && headers["content-length"] !== "0")
+  headers["transfer-encoding"] !== undefined ||
+  (headers["content-length"] !== undefined && headers["content-length"] !== "0")
 
 /** What tells one request from another under the same key: its method, its target (path and query) and its body's bytes. */
 const fingerprintOf = (request: HttpServerRequest.HttpServerRequest, body: ArrayBuffer) =>
@@ -77,49 +78,54 @@ const refusal = (error: IdempotencyError) =>
  * and sends the request again gets it, rather than a second write. A failure wrote nothing, so if
  * its answer cannot be kept the key is freed, or taken over once abandoned.
  */
-export const IdempotencyLive = Layer.effect(Idempotency, Effect.gen(function*() {
-  const requests = yield* IdempotentRequests
-  const finish = (keyed: KeyedRequest, attempt: string, response: HttpServerResponse.HttpServerResponse) =>
-    requests.finish(keyed, attempt, storedAnswerOf(response)).pipe(
-      // Losing the answer costs only the replay: the key is taken over once abandoned.
-      Effect.catchCause((cause) => Effect.logWarning("Could not keep the answer of an idempotent request", cause)),
-      Effect.uninterruptible
-    )
+export const IdempotencyLive = Layer.effect(
+  Idempotency,
+  Effect.gen(function*() {
+    const requests = yield* IdempotentRequests
+    const finish = (keyed: KeyedRequest, attempt: string, response: HttpServerResponse.HttpServerResponse) =>
+      requests.finish(keyed, attempt, storedAnswerOf(response)).pipe(
+        // Losing the answer costs only the replay: the key is taken over once abandoned.
+        Effect.catchCause((cause) => Effect.logWarning("Could not keep the answer of an idempotent request", cause)),
+        Effect.uninterruptible
+      )
 
-  return Idempotency.of((httpEffect) =>
-    Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const key = request.headers[idempotencyKeyHeader]
-      if (key === undefined) return yield* httpEffect
-      if (!isIdempotencyKey(key)) {
-        const message = "Expected 1 to 255 visible ASCII characters"
-        return yield* Effect.fail(
-          new InvalidRequest({
-            detail: `Idempotency-Key: ${message}`,
-            instance: yield* requestPath,
-            errors: [{ field: "Idempotency-Key", message }]
-          })
-        )
-      }
-      const actor = yield* CurrentActor
-      // Read once: the payload's decoder reads the same buffer afterwards (a body over the limit is
-      // a defect here as there, which BodyLimit answers).
-      const body = hasBody(request.headers) ? yield* Effect.orDie(request.arrayBuffer) : new ArrayBuffer(0)
-      const keyed: KeyedRequest = { caller: actor.userId, key, fingerprint: fingerprintOf(request, body) }
-      const begun = yield* Effect.result(requests.begin(keyed))
-      if (begun._tag === "Failure") return yield* refusal(begun.failure)
-      if (begun.success._tag === "Replay") return replayOf(begun.success.answer)
-      const { attempt } = begun.success
-      return yield* Effect.uninterruptible(Effect.gen(function*() {
-        const served = yield* Effect.exit(httpEffect)
-        if (Exit.isSuccess(served)) {
-          yield* finish(keyed, attempt, served.value)
-          return served.value
+    return Idempotency.of((httpEffect) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const key = request.headers[idempotencyKeyHeader]
+        if (key === undefined) return yield* httpEffect
+        if (!isIdempotencyKey(key)) {
+          const message = "Expected 1 to 255 visible ASCII characters"
+          return yield* Effect.fail(
+            new InvalidRequest({
+              detail: `Idempotency-Key: ${message}`,
+              instance: yield* requestPath,
+              errors: [{ field: "Idempotency-Key", message }]
+            })
+          )
         }
-        // Rendered by the API after this middleware: kept as it is about to be sent.
-        yield* HttpEffect.appendPreResponseHandler((_, response) => Effect.as(finish(keyed, attempt, response), response))
-        return yield* served
-      }))
-    })
-  )
-}))
+        const actor = yield* CurrentActor
+        // Read once: the payload's decoder reads the same buffer afterwards (a body over the limit is
+        // a defect here as there, which BodyLimit answers).
+        const body = hasBody(request.headers) ? yield* Effect.orDie(request.arrayBuffer) : new ArrayBuffer(0)
+        const keyed: KeyedRequest = { caller: actor.userId, key, fingerprint: fingerprintOf(request, body) }
+        const begun = yield* Effect.result(requests.begin(keyed))
+        if (begun._tag === "Failure") return yield* refusal(begun.failure)
+        if (begun.success._tag === "Replay") return replayOf(begun.success.answer)
+        const { attempt } = begun.success
+        return yield* Effect.uninterruptible(Effect.gen(function*() {
+          const served = yield* Effect.exit(httpEffect)
+          if (Exit.isSuccess(served)) {
+            yield* finish(keyed, attempt, served.value)
+            return served.value
+          }
+          // Rendered by the API after this middleware: kept as it is about to be sent.
+          yield* HttpEffect.appendPreResponseHandler((_, response) =>
+            Effect.as(finish(keyed, attempt, response), response)
+          )
+          return yield* served
+        }))
+      })
+    )
+  })
+)

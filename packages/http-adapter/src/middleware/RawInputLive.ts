@@ -16,7 +16,10 @@ const delimiterIn = (endpoint: HttpApiEndpoint.Top, path: string) => {
   const index = path.search(/[;#]/u)
   if (index === -1) return undefined
   const { field, value } = parameterAt(endpoint.path, path, index)
-  return { field, message: `Expected no ";" or "#" in a path segment (they are written %3B and %23), got ${JSON.stringify(value)}` }
+  return {
+    field,
+    message: `Expected no ";" or "#" in a path segment (they are written %3B and %23), got ${JSON.stringify(value)}`
+  }
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true })
@@ -31,7 +34,8 @@ const isUtf8 = (bytes: ArrayBuffer) => {
 }
 
 const hasBody = (headers: HttpServerRequest.HttpServerRequest["headers"]) =>
-  headers["transfer-encoding"] !== undefined || (headers["content-length"] !== undefined && headers["content-length"] !== "0")
+  headers["transfer-encoding"] !== undefined ||
+  (headers["content-length"] !== undefined && headers["content-length"] !== "0")
 
 export const RawInputLive = Layer.succeed(RawInput, (httpEffect, { endpoint }) =>
   Effect.gen(function*() {
@@ -42,10 +46,16 @@ export const RawInputLive = Layer.succeed(RawInput, (httpEffect, { endpoint }) =
       // Read once: the payload's decoder reads the same buffer afterwards. A body over the limit
       // is a defect here as in the decoder, which the BodyLimit middleware answers.
       const bytes = yield* Effect.orDie(request.arrayBuffer)
-      if (!isUtf8(bytes)) issue = { field: "body", message: "Expected JSON text in UTF-8, got bytes that are not UTF-8" }
+      if (!isUtf8(bytes)) {
+        issue = { field: "body", message: "Expected JSON text in UTF-8, got bytes that are not UTF-8" }
+      }
     }
     if (issue === undefined) return yield* httpEffect
     const { field, message } = issue
     const detail = `${field}: ${message}`
-    return yield* answerBadInput(endpoint, detail, (instance) => new InvalidRequest({ detail, instance, errors: [{ field, message }] }))
+    return yield* answerBadInput(
+      endpoint,
+      detail,
+      (instance) => new InvalidRequest({ detail, instance, errors: [{ field, message }] })
+    )
   }))

@@ -26,13 +26,20 @@ const issuesOf = (error: HttpApiError.HttpApiSchemaError) =>
  * Request decoding failures in the shape the endpoint declares (`InputFailure`): a 400 problem
  * naming each field by default, or the seed's pinned body for the endpoints that have one.
  */
-export const RequestErrorsLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestErrors, (error, { endpoint }) =>
-  Effect.gen(function*() {
-    if (error.kind === "Body" || error.kind === "ResponseHeaders") {
-      // The server failed to encode its own answer: a defect, not the caller's fault.
-      return yield* Effect.die(error)
-    }
-    const issues = issuesOf(error)
-    const detail = issues.map(({ field, message }) => `${field}: ${message}`).join("; ")
-    return yield* answerBadInput(endpoint, detail, (instance) => new InvalidRequest({ detail, instance, errors: issues }))
-  }))
+export const RequestErrorsLive = HttpApiMiddleware.layerSchemaErrorTransform(
+  RequestErrors,
+  (error, { endpoint }) =>
+    Effect.gen(function*() {
+      if (error.kind === "Body" || error.kind === "ResponseHeaders") {
+        // The server failed to encode its own answer: a defect, not the caller's fault.
+        return yield* Effect.die(error)
+      }
+      const issues = issuesOf(error)
+      const detail = issues.map(({ field, message }) => `${field}: ${message}`).join("; ")
+      return yield* answerBadInput(
+        endpoint,
+        detail,
+        (instance) => new InvalidRequest({ detail, instance, errors: issues })
+      )
+    })
+)

@@ -19,7 +19,10 @@ const parsed = (text: string): unknown => {
  * so that a client reporting a failure quotes the id the server's log lines carry. A replayed
  * answer (Idempotency-Key) names the request it answers now.
  */
-const withRequestId = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) => {
+const withRequestId = (
+  request: HttpServerRequest.HttpServerRequest,
+  response: HttpServerResponse.HttpServerResponse
+) => {
   const body = response.body
   const id = request.headers[requestIdHeader]
   if (id === undefined || body._tag !== "Uint8Array" || body.contentType !== problemJson) return response
@@ -35,6 +38,9 @@ const withRequestId = (request: HttpServerRequest.HttpServerRequest, response: H
  */
 export const RequestIdInProblemsLive = HttpRouter.middleware(
   (httpEffect) =>
-    HttpEffect.withPreResponseHandler(httpEffect, (request, response) => Effect.succeed(withRequestId(request, response))),
+    HttpEffect.withPreResponseHandler(
+      httpEffect,
+      (request, response) => Effect.succeed(withRequestId(request, response))
+    ),
   { global: true }
 )

@@ -13,7 +13,11 @@ interface ServedPath {
 /** `/session/:id` → a pattern matching `/session/<one segment>`, as the router matches (case-sensitive). */
 const patternOf = (template: string) =>
   new RegExp(
-    `^${template.split("/").map((segment) => (segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&"))).join("/")}$`,
+    `^${
+      template.split("/").map((
+        segment
+      ) => (segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&"))).join("/")
+    }$`,
     "u"
   )
 
@@ -35,7 +39,7 @@ const servedPaths = (): Array<ServedPath> => {
 const allowedMethods = (paths: ReadonlyArray<ServedPath>, path: string): Array<string> => {
   const allowed = new Set<string>()
   for (const served of paths) {
-    if (served.pattern.test(path)) for (const method of served.methods) allowed.add(method)
+    if (served.pattern.test(path)) { for (const method of served.methods) allowed.add(method) }
   }
   if (allowed.has("GET")) allowed.add("HEAD")
   return Array.from(allowed).sort()

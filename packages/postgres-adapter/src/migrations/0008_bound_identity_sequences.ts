@@ -45,7 +45,9 @@ export default Effect.gen(function*() {
   for (const [table, column] of identityColumns) {
     yield* sql`SELECT setval(identity.seq, COALESCE(kept.id, 1), kept.id IS NOT NULL)
       FROM (SELECT pg_get_serial_sequence(${table}, ${column})::regclass AS seq) AS identity,
-        LATERAL (SELECT max(${sql(column)}) AS id FROM ${sql(table)} WHERE ${sql(column)} <= ${resetAbove}::bigint) AS kept
+        LATERAL (SELECT max(${sql(column)}) AS id FROM ${sql(table)} WHERE ${
+      sql(column)
+    } <= ${resetAbove}::bigint) AS kept
       WHERE pg_sequence_last_value(identity.seq) > ${resetAbove}::bigint`
   }
 
@@ -66,10 +68,12 @@ export default Effect.gen(function*() {
         sql`${sql(`reference_${index}`)} AS (UPDATE ${sql(referring)} SET ${sql(column)} = ${renumbered}::bigint
           WHERE ${sql(column)} = ${old}::bigint)`
       )
-      yield* sql`WITH ${sql.csv([
-        sql`moved AS (UPDATE ${sql(table)} SET id = ${renumbered}::bigint WHERE id = ${old}::bigint)`,
-        ...follow
-      ])} SELECT 1`
+      yield* sql`WITH ${
+        sql.csv([
+          sql`moved AS (UPDATE ${sql(table)} SET id = ${renumbered}::bigint WHERE id = ${old}::bigint)`,
+          ...follow
+        ])
+      } SELECT 1`
     }
   }
 

@@ -74,7 +74,12 @@ export const AthleteRepositoryLive = Layer.effect(
           WHERE id = ${id} RETURNING id, name, categorie, niveau`
         if (row === undefined) return yield* new EntityNotFound({ entity: "Athlete", id })
         if (input.sessionIds !== null) {
-          yield* requireKnownIds(sql, { field: "sessionIds", entity: "Session", table: "sessions", ids: input.sessionIds })
+          yield* requireKnownIds(sql, {
+            field: "sessionIds",
+            entity: "Session",
+            table: "sessions",
+            ids: input.sessionIds
+          })
           yield* replaceMemberships(id, input.sessionIds)
         }
         return yield* decodeAthlete(row)

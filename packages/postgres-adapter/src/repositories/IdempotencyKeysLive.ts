@@ -48,7 +48,13 @@ export const IdempotencyKeysLive = Layer.effect(
      * saw it. A row committed by a concurrent claim after that snapshot was taken is not seen
      * there (no row at all comes back): it is read again by a statement of its own.
      */
-    const claimOnce = (request: KeyedRequest, attempt: string, at: bigint, expiresAt: bigint, abandonedBefore: bigint) => {
+    const claimOnce = (
+      request: KeyedRequest,
+      attempt: string,
+      at: bigint,
+      expiresAt: bigint,
+      abandonedBefore: bigint
+    ) => {
       const caller = BigInt(request.caller)
       return Effect.flatMap(
         sql`WITH claimed AS (

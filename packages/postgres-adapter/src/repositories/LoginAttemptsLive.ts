@@ -34,7 +34,12 @@ export const LoginAttemptsLive = Layer.effect(
      * their statements run, so one timed earlier may find a later one's failure already counted.
      */
     const admit = traced("LoginAttempts.admit")(
-      function*(keys: ReadonlyArray<ThrottledKey>, delaysMs: ReadonlyArray<number>, atEpochMs: number, forgetBeforeEpochMs: number) {
+      function*(
+        keys: ReadonlyArray<ThrottledKey>,
+        delaysMs: ReadonlyArray<number>,
+        atEpochMs: number,
+        forgetBeforeEpochMs: number
+      ) {
         const sorted = [...new Map(keys.map((key) => [key.key, key])).values()].sort((a, b) => a.key < b.key ? -1 : 1)
         const names = sorted.map((key) => key.key)
         const free = sorted.map((key) => key.freeFailures)
@@ -63,7 +68,9 @@ export const LoginAttemptsLive = Layer.effect(
                 ELSE greatest(t.last_failure_at_ms, ${at}) END
             WHERE t.last_failure_at_ms < ${forgetBefore}
               OR ${waitAfter("t", "(SELECT free FROM requested WHERE requested.key = t.key)")} = 0
-              OR t.last_failure_at_ms + ${waitAfter("t", "(SELECT free FROM requested WHERE requested.key = t.key)")} <= ${at}
+              OR t.last_failure_at_ms + ${
+          waitAfter("t", "(SELECT free FROM requested WHERE requested.key = t.key)")
+        } <= ${at}
             RETURNING t.key
           )
           SELECT (SELECT count(*) FROM counted)::int AS admitted,

@@ -57,14 +57,20 @@ export const SessionRepositoryLive = Layer.effect(
           sql<Record<string, unknown>>`${selectSessions} WHERE s.id > ${after} ORDER BY s.id LIMIT ${sessionsPerPage}`,
           sessionsOf
         ),
-        (sessions) => [sessions, sessions.length < sessionsPerPage ? Option.none() : Option.some(sessions.at(-1)!.id)] as const
+        (sessions) =>
+          [sessions, sessions.length < sessionsPerPage ? Option.none() : Option.some(sessions.at(-1)!.id)] as const
       )
-    const streamAll = Stream.paginate(0, page).pipe(Stream.catchCause((cause) => Stream.failCause(classifyCause(cause))))
+    const streamAll = Stream.paginate(0, page).pipe(
+      Stream.catchCause((cause) => Stream.failCause(classifyCause(cause)))
+    )
 
     const summariesOf = (rows: ReadonlyArray<Record<string, unknown>>) =>
       Effect.sync(() => rows.map(sessionSummaryFromRow))
 
-    const listSummaries = Effect.flatMap(sql<Record<string, unknown>>`SELECT id, name FROM sessions ORDER BY id`, summariesOf)
+    const listSummaries = Effect.flatMap(
+      sql<Record<string, unknown>>`SELECT id, name FROM sessions ORDER BY id`,
+      summariesOf
+    )
 
     const listActivitySummaries = SqlSchema.findAll({
       Request: Schema.Number,

@@ -19,7 +19,14 @@ import { insertWithGeneratedId } from "../sql/insertWithId.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { onUniqueViolation } from "../sql/onUniqueViolation.ts"
 import { CredentialsCache } from "./credentialsCache.ts"
-import { alreadyLinkedErrors, type LinkColumns, linkColumns, linkedRecord, linkKindOfRole, linkTargets } from "./userLinks.ts"
+import {
+  alreadyLinkedErrors,
+  type LinkColumns,
+  linkColumns,
+  linkedRecord,
+  linkKindOfRole,
+  linkTargets
+} from "./userLinks.ts"
 import { transaction } from "../sql/transaction.ts"
 
 const UserCount = Schema.Array(Schema.Struct({ count: Schema.Int }))
@@ -110,15 +117,18 @@ export const UserRepositoryLive = Layer.effect(
     }, dieOnInfrastructureError)
 
     const findCredentialsByName = traced("UserRepository.findCredentialsByName")(function*(name: string) {
-      return yield* credentialsOf(yield* sql`SELECT ${userColumns}, ${credentialColumns} FROM users WHERE name = ${name}`)
+      return yield* credentialsOf(
+        yield* sql`SELECT ${userColumns}, ${credentialColumns} FROM users WHERE name = ${name}`
+      )
     }, dieOnInfrastructureError)
 
     const findCredentialsById = traced("UserRepository.findCredentialsById")(function*(id: UserId) {
       return yield* cache.lookup(
         id,
-        Effect.flatMap(sql`SELECT ${userColumns}, ${credentialColumns} FROM users WHERE id = ${id}`, credentialsOf).pipe(
-          dieOnInfrastructureError
-        )
+        Effect.flatMap(sql`SELECT ${userColumns}, ${credentialColumns} FROM users WHERE id = ${id}`, credentialsOf)
+          .pipe(
+            dieOnInfrastructureError
+          )
       )
     })
 
@@ -145,7 +155,7 @@ export const UserRepositoryLive = Layer.effect(
         if (changes.email !== undefined) assign("email", changes.email)
         if (changes.role !== undefined) assign("role", changes.role)
         if (changes.passwordHash !== undefined) assign("password_hash", Redacted.value(changes.passwordHash))
-        if (links !== undefined) for (const [column, value] of Object.entries(links)) assign(column, value)
+        if (links !== undefined) { for (const [column, value] of Object.entries(links)) assign(column, value) }
         if (changes.revokeTokensIssuedBefore !== undefined) {
           // Revocation only moves forward: an older instant would bring revoked tokens back.
           assignments.push(sql`tokens_valid_after = GREATEST(tokens_valid_after, ${changes.revokeTokensIssuedBefore})`)

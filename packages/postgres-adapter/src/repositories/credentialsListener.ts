@@ -2,7 +2,7 @@ import { traced } from "@club/core"
 import { randomUUID } from "node:crypto"
 import type { PgClient } from "@effect/sql-pg"
 import { Duration, Effect, Queue, Schedule } from "effect"
-import type { CredentialsMemory } from "./credentialsCache.ts"
+import type { CredentialsMemory } from "./credentialsMemory.ts"
 
 /** Every write that can change some user's credentials notifies this channel when it commits. */
 export const credentialsChannel = "club_credentials"
@@ -73,7 +73,9 @@ export const listenForCredentialChanges = (pg: PgClient.PgClient, memory: Creden
     const notifications = yield* startListening(pg, memory)
     memory.enable()
     yield* reportBack
-    const clearOnEach = Effect.forever(Effect.flatMap(Queue.take(notifications), () => Effect.sync(() => memory.invalidate())))
+    const clearOnEach = Effect.forever(
+      Effect.flatMap(Queue.take(notifications), () => Effect.sync(() => memory.invalidate()))
+    )
     const ended = yield* Effect.flip(clearOnEach)
     memory.disable()
     return ended

@@ -26,7 +26,9 @@ export const linkTargets: Record<LinkKind, LinkTarget> = {
 /** Which kind of record a user of each role is linked to, and gets when none is named. */
 export const linkKindOfRole: Record<Role, LinkKind> = { ADMIN: "adminId", COACH: "coachId", ATHLETE: "athleteId" }
 
-export const linkedRecord = (link: Exclude<NewUser["link"], "create">): { readonly kind: LinkKind; readonly id: number } =>
+export const linkedRecord = (
+  link: Exclude<NewUser["link"], "create">
+): { readonly kind: LinkKind; readonly id: number } =>
   "coachId" in link
     ? { kind: "coachId", id: link.coachId }
     : "athleteId" in link
@@ -42,7 +44,9 @@ export const linkColumns = (kind: LinkKind, id: number): LinkColumns => ({
 
 /** For each link constraint, the error when another user already holds the record being linked. */
 export const alreadyLinkedErrors = (links: LinkColumns): Record<string, () => RecordAlreadyLinked> =>
-  Object.fromEntries(Object.values(linkTargets).flatMap((target) => {
-    const id = links[target.column]
-    return id === null ? [] : [[target.constraint, () => new RecordAlreadyLinked({ entity: target.entity, id })]]
-  }))
+  Object.fromEntries(
+    Object.values(linkTargets).flatMap((target) => {
+      const id = links[target.column]
+      return id === null ? [] : [[target.constraint, () => new RecordAlreadyLinked({ entity: target.entity, id })]]
+    })
+  )

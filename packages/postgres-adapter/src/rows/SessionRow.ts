@@ -1,4 +1,12 @@
-import { type ActivityId, type AthleteId, type CoachId, type LocalDateTime, Session, type SessionId, SessionSummary } from "@club/core"
+import {
+  type ActivityId,
+  type AthleteId,
+  type CoachId,
+  type LocalDateTime,
+  Session,
+  type SessionId,
+  SessionSummary
+} from "@club/core"
 import { Schema } from "effect"
 import { boolOrNull, int, intOrNull, ints, textOrNull } from "../sql/columns.ts"
 import { Int64 } from "../sql/Int64.ts"

@@ -33,7 +33,10 @@ export const texts = (column: string, value: unknown): Array<string> => {
   return value.map((element) => text(column, element))
 }
 
-export const textOrNull = (column: string, value: unknown): string | null => (value === null ? null : text(column, value))
+export const textOrNull = (
+  column: string,
+  value: unknown
+): string | null => (value === null ? null : text(column, value))
 
 export const boolOrNull = (column: string, value: unknown): boolean | null => {
   if (value !== null && typeof value !== "boolean") throw shapeError(column, "a boolean", value)

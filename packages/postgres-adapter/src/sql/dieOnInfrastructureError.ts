@@ -15,7 +15,8 @@ const classified = <E>(reason: Cause.Reason<E>): Cause.Reason<E> =>
     : reason
 
 const needsClassifying = <E>(reason: Cause.Reason<E>): boolean =>
-  (Cause.isFailReason(reason) && isInfrastructureError(reason.error)) || (Cause.isDieReason(reason) && isOutage(reason.defect))
+  (Cause.isFailReason(reason) && isInfrastructureError(reason.error)) ||
+  (Cause.isDieReason(reason) && isOutage(reason.defect))
 
 /**
  * A port's failure with its infrastructure errors made defects: a failing database or a row that

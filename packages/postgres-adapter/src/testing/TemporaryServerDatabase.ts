@@ -19,7 +19,9 @@ const onServer = (serverUrl: string, statement: (sql: SqlClient.SqlClient) => Ef
     const sql = yield* SqlClient.SqlClient
     yield* statement(sql)
   }).pipe(
-    Effect.provide(PgClient.layer({ url: Redacted.make(serverUrl), maxConnections: 1, connectTimeout: Duration.seconds(5) })),
+    Effect.provide(
+      PgClient.layer({ url: Redacted.make(serverUrl), maxConnections: 1, connectTimeout: Duration.seconds(5) })
+    ),
     Effect.orDie
   )
 

@@ -52,7 +52,9 @@ const StoredKeysInDatabase = Layer.effect(
 const implementationOn = (database: TestDatabase): Implementation => ({
   name: database.name,
   available: database.available,
-  layer: Layer.mergeAll(RepositoriesLive, StoredFailuresInDatabase, StoredKeysInDatabase).pipe(Layer.provideMerge(database.layer))
+  layer: Layer.mergeAll(RepositoriesLive, StoredFailuresInDatabase, StoredKeysInDatabase).pipe(
+    Layer.provideMerge(database.layer)
+  )
 })
 
 /**

@@ -96,12 +96,16 @@ await step("the admin creates a coach, an athlete and the coach's user", async (
   const created = await admin.POST("/coaches/create", { body: { name: `Coach ${unique}` } })
   check(created.data !== undefined && created.response.status === 201, `coach: ${created.response.status}`)
   coach = created.data
-  const athleteCreated = await admin.POST("/athletes/create", { body: { name: `Athlete ${unique}`, categorie: "Senior", niveau: "A" } })
+  const athleteCreated = await admin.POST("/athletes/create", {
+    body: { name: `Athlete ${unique}`, categorie: "Senior", niveau: "A" }
+  })
   check(athleteCreated.data !== undefined, `athlete: ${athleteCreated.response.status}`)
   athlete = athleteCreated.data
   check(athlete.groupes.length === 0 && athlete.sessionIds.length === 0, "the seed's athlete quirks")
   const role: Role = "COACH"
-  const user = await admin.POST("/users/create", { body: { name: `coach-${unique}`, role, password: "coach-password-0", coachId: coach.id } })
+  const user = await admin.POST("/users/create", {
+    body: { name: `coach-${unique}`, role, password: "coach-password-0", coachId: coach.id }
+  })
   check(user.data?.role === "COACH", `user: ${user.response.status} ${JSON.stringify(user.error)}`)
   coachClient = authorized(await logIn(`coach-${unique}`, "coach-password-0"))
 })
@@ -118,7 +122,10 @@ await step("the coach creates a session with numeric ids and reads it back by id
     activiteIds: []
   }
   const created = await coachClient.POST("/session/create", { body })
-  check(created.data !== undefined && created.response.status === 201, `create: ${created.response.status} ${JSON.stringify(created.error)}`)
+  check(
+    created.data !== undefined && created.response.status === 201,
+    `create: ${created.response.status} ${JSON.stringify(created.error)}`
+  )
   session = created.data
   const read = await coachClient.GET("/session/{id}", { params: { path: { id: session.id } } })
   check(JSON.stringify(read.data) === JSON.stringify(session), `read: ${JSON.stringify(read.data)}`)
@@ -135,35 +142,65 @@ await step("the coach adds an activity and finds its id in Location", async () =
   check(Number.isSafeInteger(activityId), `location: ${location}`)
   const read = await coachClient.GET("/activite/{id}", { params: { path: { id: activityId } } })
   const activity: ActivityAsRead | undefined = read.data
-  check(activity?.sessionId === session.id && (activity as Partial<Activity>).id === null, `read: ${JSON.stringify(activity)}`)
+  check(
+    activity?.sessionId === session.id && (activity as Partial<Activity>).id === null,
+    `read: ${JSON.stringify(activity)}`
+  )
   const byTheme = await coachClient.GET("/activite/theme/{theme}", { params: { path: { theme: `theme-${unique}` } } })
   check(byTheme.data?.length === 1, `by theme: ${JSON.stringify(byTheme.data)}`)
 })
 
 await step("the coach updates the session and the schedule queries see it", async () => {
-  const updated = await coachClient.PUT("/session/update/{id}", { params: { path: { id: session.id } }, body: { duree: 75, activiteIds: [activityId] } })
+  const updated = await coachClient.PUT("/session/update/{id}", {
+    params: { path: { id: session.id } },
+    body: { duree: 75, activiteIds: [activityId] }
+  })
   check(updated.response.status === 204, `update: ${updated.response.status}`)
-  const after = await coachClient.GET("/athletes/athletes/{id}/session/after/{date}", { params: { path: { id: athlete.id, date: "2026-11-01" } } })
+  const after = await coachClient.GET("/athletes/athletes/{id}/session/after/{date}", {
+    params: { path: { id: athlete.id, date: "2026-11-01" } }
+  })
   check(after.data?.some((summary) => summary.id === session.id) === true, `after: ${JSON.stringify(after.data)}`)
-  const activities = await coachClient.GET("/athletes/athletes/session/{id}/activities", { params: { path: { id: session.id } } })
+  const activities = await coachClient.GET("/athletes/athletes/session/{id}/activities", {
+    params: { path: { id: session.id } }
+  })
   check(activities.data?.[0]?.id === activityId, `activities: ${JSON.stringify(activities.data)}`)
 })
 
 await step("failures arrive as the document declares them", async () => {
   const missing = await coachClient.GET("/session/{id}", { params: { path: { id: 2_147_483_000 } } })
-  check(missing.response.status === 404 && missing.error === "Session not found with id 2147483000", `missing session: ${JSON.stringify(missing.error)}`)
+  check(
+    missing.response.status === 404 && missing.error === "Session not found with id 2147483000",
+    `missing session: ${JSON.stringify(missing.error)}`
+  )
   const forbidden = await coachClient.POST("/athletes/create", { body: { name: "not mine to create" } })
-  check(forbidden.response.status === 403 && forbidden.error?.status === 403, `forbidden: ${JSON.stringify(forbidden.error)}`)
-  const taken = await admin.POST("/users/create", { body: { name: `coach-${unique}`, role: "ATHLETE", password: "long-enough" } })
+  check(
+    forbidden.response.status === 403 && forbidden.error?.status === 403,
+    `forbidden: ${JSON.stringify(forbidden.error)}`
+  )
+  const taken = await admin.POST("/users/create", {
+    body: { name: `coach-${unique}`, role: "ATHLETE", password: "long-enough" }
+  })
   check(taken.response.status === 409 && taken.error?.title === "Conflict", `taken: ${JSON.stringify(taken.error)}`)
-  const badInput = await admin.POST("/users/create", { body: { name: `short-${unique}`, role: "ATHLETE", password: "short" } })
+  const badInput = await admin.POST("/users/create", {
+    body: { name: `short-${unique}`, role: "ATHLETE", password: "short" }
+  })
   const problem = badInput.error
-  check(badInput.response.status === 400 && problem !== undefined && "errors" in problem && problem.errors?.[0]?.field === "password", `bad input: ${JSON.stringify(problem)}`)
+  check(
+    badInput.response.status === 400 && problem !== undefined && "errors" in problem &&
+      problem.errors?.[0]?.field === "password",
+    `bad input: ${JSON.stringify(problem)}`
+  )
 })
 
 await step("the coach deletes the session", async () => {
-  const deleted = await coachClient.DELETE("/session/delete/{id}", { params: { path: { id: session.id } }, parseAs: "text" })
-  check(deleted.data === "Session deleted successfully", `delete: ${deleted.response.status} ${JSON.stringify(deleted.data)}`)
+  const deleted = await coachClient.DELETE("/session/delete/{id}", {
+    params: { path: { id: session.id } },
+    parseAs: "text"
+  })
+  check(
+    deleted.data === "Session deleted successfully",
+    `delete: ${deleted.response.status} ${JSON.stringify(deleted.data)}`
+  )
 })
 
 console.log(JSON.stringify({ passed: steps.length, failed, steps }))

@@ -18,9 +18,13 @@ export type Document = {
   readonly servers?: ReadonlyArray<{ readonly url: string }>
   readonly tags: ReadonlyArray<{ readonly name: string; readonly description?: string }>
   readonly paths: Record<string, Record<string, Operation>>
-  readonly components: { readonly schemas: Record<string, Schema>; readonly securitySchemes: Record<string, Record<string, unknown>> }
+  readonly components: {
+    readonly schemas: Record<string, Schema>
+    readonly securitySchemes: Record<string, Record<string, unknown>>
+  }
 }
 
+// oxlint-disable-next-line no-explicit-any -- a JSON Schema as parsed from the document, read freely by the checks
 export type Schema = Record<string, any>
 
 export interface Operation {
@@ -29,13 +33,24 @@ export interface Operation {
   readonly description?: string
   readonly tags: ReadonlyArray<string>
   readonly security: ReadonlyArray<Record<string, ReadonlyArray<string>>>
-  readonly parameters: ReadonlyArray<{ readonly name: string; readonly in: string; readonly required: boolean; readonly schema: Schema }>
+  readonly parameters: ReadonlyArray<
+    { readonly name: string; readonly in: string; readonly required: boolean; readonly schema: Schema }
+  >
   readonly requestBody?: { readonly content: Record<string, { readonly schema: Schema }> }
-  readonly responses: Record<string, { readonly description: string; readonly content?: Record<string, { readonly schema: Schema }>; readonly headers?: Record<string, unknown> }>
+  readonly responses: Record<
+    string,
+    {
+      readonly description: string
+      readonly content?: Record<string, { readonly schema: Schema }>
+      readonly headers?: Record<string, unknown>
+    }
+  >
 }
 
 /** `/openapi.json` as the server serves it. */
-export const fetchDocument = async (server: ServerProcess): Promise<{ readonly text: string; readonly document: Document }> => {
+export const fetchDocument = async (
+  server: ServerProcess
+): Promise<{ readonly text: string; readonly document: Document }> => {
   const response = await fetch(`http://127.0.0.1:${server.port}/openapi.json`)
   if (response.status !== 200) throw new Error(`/openapi.json answered ${response.status}`)
   const text = await response.text()

@@ -34,7 +34,10 @@ export interface Run {
 }
 
 /** Runs a Node script on the pinned Node; resolves with its exit code and output, whatever the code. */
-export const runNode = (args: ReadonlyArray<string>, options: { readonly cwd?: string; readonly env?: Record<string, string> } = {}): Promise<Run> =>
+export const runNode = (
+  args: ReadonlyArray<string>,
+  options: { readonly cwd?: string; readonly env?: Record<string, string> } = {}
+): Promise<Run> =>
   new Promise((resolve, reject) => {
     execFile(process.execPath, [...args], {
       cwd: options.cwd ?? repositoryRoot,

@@ -52,10 +52,33 @@ export const unusualTexts = [
 ]
 
 /** Numbers around every boundary an id or a count has. */
-export const edgeNumbers = [0, -1, -0, 1.5, 2 ** 31, 2 ** 31 - 1, 2 ** 53 - 1, 2 ** 53, 2 ** 53 + 2, 2 ** 63, -(2 ** 53), 1e308, -1e308, 5e-324]
+export const edgeNumbers = [
+  0,
+  -1,
+  -0,
+  1.5,
+  2 ** 31,
+  2 ** 31 - 1,
+  2 ** 53 - 1,
+  2 ** 53,
+  2 ** 53 + 2,
+  2 ** 63,
+  -(2 ** 53),
+  1e308,
+  -1e308,
+  5e-324
+]
 
 /** Raw JSON number tokens that `JSON.stringify` cannot produce. */
-export const rawNumberTokens = ["1e999", "-1e999", "123456789012345678901234567890", "0.0000000000000000000001", "-0", "1E2", "01"]
+export const rawNumberTokens = [
+  "1e999",
+  "-1e999",
+  "123456789012345678901234567890",
+  "0.0000000000000000000001",
+  "-0",
+  "1E2",
+  "01"
+]
 
 /** A string of `length` copies of a multi-byte character, for limits counted in characters, not bytes. */
 const long = (length: number, unit: string) => unit.repeat(length)
@@ -124,7 +147,24 @@ const lengtheningLowercase = ["İ", "ẞİ", "Aİb"]
 
 /** A path segment that is not a usable id, percent-encoded where it must be; some longer than any stored value. */
 export const hostileIdSegment: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom("0", "-1", "1.5", "1e3", "0x10", "+1", " 1", "00001", "9007199254740992", "9007199254740993", "99999999999999999999", "NaN", "Infinity", "null", "true", "[]"),
+  fc.constantFrom(
+    "0",
+    "-1",
+    "1.5",
+    "1e3",
+    "0x10",
+    "+1",
+    " 1",
+    "00001",
+    "9007199254740992",
+    "9007199254740993",
+    "99999999999999999999",
+    "NaN",
+    "Infinity",
+    "null",
+    "true",
+    "[]"
+  ),
   fc.constantFrom(...injectionTexts, ...unusualTexts, ...lengtheningLowercase).filter((text) => text !== ""),
   fc.string({ unit: "grapheme", minLength: 1, maxLength: 30 }),
   fc.string({ unit: "grapheme", minLength: 150, maxLength: 300 })

@@ -14,14 +14,22 @@ export interface Secrets {
 
 const checkProblem = (request: FuzzRequest, reply: RawReply, body: Record<string, unknown>): Array<string> => {
   const problems: Array<string> = []
-  if (reply.contentType !== "application/problem+json") problems.push(`an error with JSON body has content-type ${reply.contentType}`)
+  if (reply.contentType !== "application/problem+json") {
+    problems.push(`an error with JSON body has content-type ${reply.contentType}`)
+  }
   if (body["type"] !== "about:blank") problems.push(`problem type ${String(body["type"])}`)
   if (body["status"] !== reply.status) problems.push(`problem status ${String(body["status"])} on a ${reply.status}`)
-  if (body["title"] !== problemTitles[reply.status]) problems.push(`problem title ${String(body["title"])} on a ${reply.status}`)
+  if (body["title"] !== problemTitles[reply.status]) {
+    problems.push(`problem title ${String(body["title"])} on a ${reply.status}`)
+  }
   if (typeof body["detail"] !== "string" || body["detail"].length === 0) problems.push("problem without a detail")
   if (body["instance"] !== request.path.split("?")[0]) problems.push(`problem instance ${String(body["instance"])}`)
   if (body["requestId"] === undefined || body["requestId"] !== reply.headers["x-request-id"]) {
-    problems.push(`problem requestId ${String(body["requestId"])} on an answer whose X-Request-Id is ${String(reply.headers["x-request-id"])}`)
+    problems.push(
+      `problem requestId ${String(body["requestId"])} on an answer whose X-Request-Id is ${
+        String(reply.headers["x-request-id"])
+      }`
+    )
   }
   return problems
 }
@@ -31,11 +39,17 @@ const checkProblem = (request: FuzzRequest, reply: RawReply, body: Record<string
  * does not declare for the endpoint, a malformed problem, a missing challenge or Retry-After,
  * or secret material. An empty list is a pass.
  */
-export const judge = (request: FuzzRequest, reply: RawReply, outcome: Outcome | undefined, secrets: Secrets): Array<string> => {
+export const judge = (
+  request: FuzzRequest,
+  reply: RawReply,
+  outcome: Outcome | undefined,
+  secrets: Secrets
+): Array<string> => {
   const problems: Array<string> = []
   const id = request.endpoint?.id
   if (reply.status >= 500) {
-    const pinned = id !== undefined && seedActivityFailure.has(id) && reply.status === 500 && reply.contentType === "text/plain" &&
+    const pinned = id !== undefined && seedActivityFailure.has(id) && reply.status === 500 &&
+      reply.contentType === "text/plain" &&
       reply.text.startsWith("Error: ")
     if (!pinned) problems.push(`server error ${reply.status}`)
   }
@@ -47,7 +61,10 @@ export const judge = (request: FuzzRequest, reply: RawReply, outcome: Outcome | 
     } catch {
       problems.push("a JSON content-type with a body that is not JSON")
     }
-  } else if (reply.text !== "" && reply.contentType !== "text/plain" && !(request.endpoint === undefined && reply.contentType === "text/html")) {
+  } else if (
+    reply.text !== "" && reply.contentType !== "text/plain" &&
+    !(request.endpoint === undefined && reply.contentType === "text/html")
+  ) {
     problems.push(`a body of content-type ${reply.contentType}`)
   }
   if (reply.status >= 400 && typeof json === "object" && json !== null && !Array.isArray(json)) {
@@ -56,14 +73,27 @@ export const judge = (request: FuzzRequest, reply: RawReply, outcome: Outcome | 
   if (request.endpoint === undefined && (reply.status === 404 || reply.status === 405) && json === undefined) {
     problems.push("an unrouted request answered without a problem")
   }
-  if (reply.status === 405 && !/^[A-Z]+(, [A-Z]+)*$/u.test(String(reply.headers["allow"]))) problems.push("405 without Allow")
-  if (reply.status === 401 && request.endpoint?.authenticated === true && !/^Bearer\b/u.test(String(reply.headers["www-authenticate"]))) {
+  if (reply.status === 405 && !/^[A-Z]+(, [A-Z]+)*$/u.test(String(reply.headers["allow"]))) {
+    problems.push("405 without Allow")
+  }
+  if (
+    reply.status === 401 && request.endpoint?.authenticated === true &&
+    !/^Bearer\b/u.test(String(reply.headers["www-authenticate"]))
+  ) {
     problems.push("401 without WWW-Authenticate: Bearer")
   }
-  if (reply.status === 429 && !/^\d+$/u.test(String(reply.headers["retry-after"]))) problems.push("429 without Retry-After")
-  if (!/^[A-Za-z0-9._:-]{1,128}$/u.test(String(reply.headers["x-request-id"]))) problems.push("an answer without X-Request-Id")
+  if (reply.status === 429 && !/^\d+$/u.test(String(reply.headers["retry-after"]))) {
+    problems.push("429 without Retry-After")
+  }
+  if (!/^[A-Za-z0-9._:-]{1,128}$/u.test(String(reply.headers["x-request-id"]))) {
+    problems.push("an answer without X-Request-Id")
+  }
   if (/scrypt\$|\$argon2/u.test(reply.text)) problems.push("a password hash in the answer")
   if (secrets.passwords.some((password) => reply.text.includes(password))) problems.push("a password in the answer")
   if (reply.text.includes(secrets.jwtSecret)) problems.push("the signing secret in the answer")
-  return problems.map((problem) => `${request.method} ${request.path.slice(0, 120)} [${request.variant}, ${request.caller}] → ${reply.status}: ${problem}`)
+  return problems.map((problem) =>
+    `${request.method} ${
+      request.path.slice(0, 120)
+    } [${request.variant}, ${request.caller}] → ${reply.status}: ${problem}`
+  )
 }

@@ -58,7 +58,11 @@ const idFields: Record<string, Pool> = {
   adminId: "admins"
 }
 
-const localDateTime = fc.date({ min: new Date("2020-01-01T00:00:00Z"), max: new Date("2030-12-31T23:59:59Z"), noInvalidDate: true })
+const localDateTime = fc.date({
+  min: new Date("2020-01-01T00:00:00Z"),
+  max: new Date("2030-12-31T23:59:59Z"),
+  noInvalidDate: true
+})
   .map((date) => date.toISOString().slice(0, 19))
 const calendarDate = localDateTime.map((value) => value.slice(0, 10))
 
@@ -68,7 +72,9 @@ const calendarDate = localDateTime.map((value) => value.slice(0, 10))
  * that random strings almost never pass.
  */
 const sampleValid = (schema: Schema.Top, count: number, seed: number): ReadonlyArray<unknown> => {
-  const samples = Effect.runSync(Arbitrary.sampleEffect(Arbitrary.schema(schema as Schema.Codec<unknown, unknown>), { count, seed }))
+  const samples = Effect.runSync(
+    Arbitrary.sampleEffect(Arbitrary.schema(schema as Schema.Codec<unknown, unknown>), { count, seed })
+  )
   const encode = Schema.encodeUnknownSync(schema as Schema.Codec<unknown, unknown>)
   return samples.map((sample) => encode(sample))
 }
@@ -77,7 +83,10 @@ const pick = <A>(values: ReadonlyArray<A>, fallback: A) =>
   values.length === 0 ? fc.constant(fallback) : fc.constantFrom(...values)
 
 const idFrom = (pools: Pools, pool: Pool) =>
-  fc.oneof({ arbitrary: pick(pools[pool], 1), weight: 4 }, { arbitrary: fc.integer({ min: 1_000_000, max: 2 ** 31 }), weight: 1 })
+  fc.oneof({ arbitrary: pick(pools[pool], 1), weight: 4 }, {
+    arbitrary: fc.integer({ min: 1_000_000, max: 2 ** 31 }),
+    weight: 1
+  })
 
 /** A valid payload with its ids drawn mostly from existing records, and real dates. */
 const plausiblePayload = (endpoint: ContractEndpoint, pools: Pools, samples: ReadonlyArray<unknown>) =>
@@ -93,9 +102,12 @@ const plausiblePayload = (endpoint: ContractEndpoint, pools: Pools, samples: Rea
     const payload: Record<string, unknown> = { ...(sample as Record<string, unknown>) }
     Object.keys(idFields).forEach((field, index) => {
       if (!(field in payload) || swap[field] !== true) return
-      payload[field] = field === "athleteIds" ? athleteIds
-        : field === "activiteIds" ? activiteIds
-        : field === "sessionIds" ? [ids[index]]
+      payload[field] = field === "athleteIds" ?
+        athleteIds
+        : field === "activiteIds" ?
+        activiteIds
+        : field === "sessionIds" ?
+        [ids[index]]
         : ids[index]
     })
     if ("creneau" in payload) payload["creneau"] = creneau
@@ -105,21 +117,27 @@ const plausiblePayload = (endpoint: ContractEndpoint, pools: Pools, samples: Rea
 
 /** The payload with one field replaced by a value of the wrong kind, one field removed, or one field added. */
 const mutatedPayload = (base: fc.Arbitrary<unknown>) =>
-  fc.tuple(base, fc.nat(), hostileJson, fc.constantFrom("replace", "remove", "add")).map(([payload, index, value, how]) => {
-    if (typeof payload !== "object" || payload === null) return value
-    const fields = Object.keys(payload)
-    const copy: Record<string, unknown> = { ...(payload as Record<string, unknown>) }
-    const field = fields.length === 0 ? "name" : fields[index % fields.length]!
-    if (how === "remove") delete copy[field]
-    else if (how === "add") copy[`extra_${index % 7}`] = value
-    else copy[field] = value
-    return copy
-  })
+  fc.tuple(base, fc.nat(), hostileJson, fc.constantFrom("replace", "remove", "add")).map(
+    ([payload, index, value, how]) => {
+      if (typeof payload !== "object" || payload === null) return value
+      const fields = Object.keys(payload)
+      const copy: Record<string, unknown> = { ...(payload as Record<string, unknown>) }
+      const field = fields.length === 0 ? "name" : fields[index % fields.length]!
+      if (how === "remove") delete copy[field]
+      else if (how === "add") copy[`extra_${index % 7}`] = value
+      else copy[field] = value
+      return copy
+    }
+  )
 
 const paramValue = (endpoint: ContractEndpoint, name: string, pools: Pools, hostile: boolean) => {
   if (hostile) return hostileIdSegment
   if (name === "theme") {
-    return fc.oneof(pick(pools.themes, "Cardio"), fc.string({ unit: "grapheme", minLength: 1, maxLength: 20 }), fc.string({ unit: "grapheme", minLength: 150, maxLength: 200 }))
+    return fc.oneof(
+      pick(pools.themes, "Cardio"),
+      fc.string({ unit: "grapheme", minLength: 1, maxLength: 20 }),
+      fc.string({ unit: "grapheme", minLength: 150, maxLength: 200 })
+    )
       .map((theme) => encodeURIComponent(wellFormed(theme)))
       .filter((segment) => segment.length <= maxPathParameter)
   }
@@ -145,11 +163,21 @@ const jsonHeaders = { "content-type": "application/json" }
 const oversize = () => JSON.stringify({ name: "x".repeat(1024 * 1024 + 16) })
 
 /** Every kind of request the fuzzer sends to one endpoint. */
-const requestsFor = (endpoint: ContractEndpoint, pools: Pools, seed: number): fc.Arbitrary<Omit<FuzzRequest, "headers"> & { readonly contentType?: string }> => {
+const requestsFor = (
+  endpoint: ContractEndpoint,
+  pools: Pools,
+  seed: number
+): fc.Arbitrary<Omit<FuzzRequest, "headers"> & { readonly contentType?: string }> => {
   const samples = endpoint.payload === undefined ? [] : sampleValid(endpoint.payload, 100, seed)
   const plausible = endpoint.payload === undefined ? fc.constant(undefined) : plausiblePayload(endpoint, pools, samples)
   const base = { endpoint, method: endpoint.method, writes: !isRead(endpoint) }
-  const variant = (name: string, hostilePath: boolean, body: fc.Arbitrary<string | undefined>, hostile: boolean, contentType?: string) =>
+  const variant = (
+    name: string,
+    hostilePath: boolean,
+    body: fc.Arbitrary<string | undefined>,
+    hostile: boolean,
+    contentType?: string
+  ) =>
     fc.tuple(pathOf(endpoint, pools, hostilePath), body, callers).map(([path, text, caller]) => ({
       ...base,
       path,
@@ -159,7 +187,8 @@ const requestsFor = (endpoint: ContractEndpoint, pools: Pools, seed: number): fc
       ...(contentType === undefined ? {} : { contentType }),
       hostile: hostile || !["ADMIN", "COACH", "ATHLETE"].includes(caller)
     }))
-  const json = (payload: fc.Arbitrary<unknown>) => payload.map((value) => value === undefined ? undefined : JSON.stringify(value))
+  const json = (payload: fc.Arbitrary<unknown>) =>
+    payload.map((value) => value === undefined ? undefined : JSON.stringify(value))
   const hasParams = endpoint.paramNames.length > 0
   const kinds = [
     { arbitrary: variant("valid", false, json(plausible), false), weight: 100 },
@@ -173,7 +202,16 @@ const requestsFor = (endpoint: ContractEndpoint, pools: Pools, seed: number): fc
       { arbitrary: variant("wrong-top-level", false, json(hostileJson), true), weight: 20 },
       { arbitrary: variant("malformed-json", false, malformedBodies, true), weight: 40 },
       { arbitrary: variant("wrong-content-type", false, json(plausible), true, "text/plain"), weight: 20 },
-      { arbitrary: variant("form-content-type", false, fc.constant("name=x&role=ADMIN"), true, "application/x-www-form-urlencoded"), weight: 20 },
+      {
+        arbitrary: variant(
+          "form-content-type",
+          false,
+          fc.constant("name=x&role=ADMIN"),
+          true,
+          "application/x-www-form-urlencoded"
+        ),
+        weight: 20
+      },
       { arbitrary: variant("oversize", false, fc.constant(undefined).map(oversize), true), weight: 1 }
     )
   }
@@ -181,7 +219,24 @@ const requestsFor = (endpoint: ContractEndpoint, pools: Pools, seed: number): fc
 }
 
 const unroutedPaths = fc.oneof(
-  fc.constantFrom("/", "/nope", "/athletes", "/session", "/activite", "/users", "/admins", "/coaches", "/auth", "/health", "/openapi", "/.env", "/..", "/%2e%2e/%2e%2e/etc/passwd", "/athletes/1/2/3/4", "/session/create/extra"),
+  fc.constantFrom(
+    "/",
+    "/nope",
+    "/athletes",
+    "/session",
+    "/activite",
+    "/users",
+    "/admins",
+    "/coaches",
+    "/auth",
+    "/health",
+    "/openapi",
+    "/.env",
+    "/..",
+    "/%2e%2e/%2e%2e/etc/passwd",
+    "/athletes/1/2/3/4",
+    "/session/create/extra"
+  ),
   hostileIdSegment.map((segment) => `/${segment}/${segment}`)
 )
 
@@ -190,7 +245,15 @@ const unrouted: fc.Arbitrary<Omit<FuzzRequest, "headers"> & { readonly contentTy
   fc.constantFrom("GET", "PATCH", "OPTIONS", "TRACE", "PROPFIND"),
   unroutedPaths,
   callers
-).map(([method, path, caller]) => ({ endpoint: undefined, method, path, caller, variant: "unrouted", writes: false, hostile: true }))
+).map(([method, path, caller]) => ({
+  endpoint: undefined,
+  method,
+  path,
+  caller,
+  variant: "unrouted",
+  writes: false,
+  hostile: true
+}))
 
 export interface Tokens extends Record<Caller, string | null> {}
 
@@ -201,11 +264,15 @@ const sparesPrincipals = (protectedUserIds: ReadonlyArray<number>) => (request: 
   const segment = request.path.split("/").at(-1)!
   let id: unknown
   try {
-    id = (Schema.decodeUnknownSync(endpoint.params as Schema.Codec<{ id: number }, unknown>)({ id: decodeURIComponent(segment) })).id
+    id = (Schema.decodeUnknownSync(endpoint.params as Schema.Codec<{ id: number }, unknown>)({
+      id: decodeURIComponent(segment)
+    })).id
   } catch {
     return request
   }
-  return protectedUserIds.includes(id as number) ? { ...request, path: request.path.replace(/[^/]*$/u, "987654321") } : request
+  return protectedUserIds.includes(id as number)
+    ? { ...request, path: request.path.replace(/[^/]*$/u, "987654321") }
+    : request
 }
 
 /** `count` requests over every endpoint of the contract, reproducible from `seed`. */
@@ -225,7 +292,9 @@ export const generateRequests = (
     const headers: Record<string, string> = {}
     const token = tokens[request.caller]
     if (token !== null) headers["authorization"] = `Bearer ${token}`
-    if (request.body !== undefined) Object.assign(headers, contentType === undefined ? jsonHeaders : { "content-type": contentType })
+    if (request.body !== undefined) {
+      Object.assign(headers, contentType === undefined ? jsonHeaders : { "content-type": contentType })
+    }
     return sparesPrincipals(protectedUserIds)({ ...request, headers })
   })
 }

@@ -81,7 +81,9 @@ export const runRestFuzz = async (requests: ReadonlyArray<FuzzRequest>, setup: F
         violation(`${request.method} ${request.path.slice(0, 120)} [${request.variant}]: no answer (${String(error)})`)
         return { request, outcome: undefined, failed: true }
       }
-      const outcome: Outcome | undefined = request.endpoint === undefined ? undefined : await request.endpoint.decode(reply, request.path)
+      const outcome: Outcome | undefined = request.endpoint === undefined
+        ? undefined
+        : await request.endpoint.decode(reply, request.path)
       for (const problem of judge(request, reply, outcome, setup.secrets)) violation(problem)
       latencies.push(reply.ms)
       count(byStatus, String(reply.status))
@@ -97,7 +99,11 @@ export const runRestFuzz = async (requests: ReadonlyArray<FuzzRequest>, setup: F
     const after = await setup.digest()
     if (!wrote) {
       if (after !== digest) {
-        violation(`the data changed during a batch in which every write was refused: ${batch.map((r) => `${r.method} ${r.path.slice(0, 60)} [${r.variant}]`).join("; ")}`)
+        violation(
+          `the data changed during a batch in which every write was refused: ${
+            batch.map((r) => `${r.method} ${r.path.slice(0, 60)} [${r.variant}]`).join("; ")
+          }`
+        )
       } else {
         refusedVerifiedUnchanged += refusedHere
       }

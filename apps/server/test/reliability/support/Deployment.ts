@@ -39,13 +39,21 @@ export interface Deployment {
   readonly release: () => Promise<void>
 }
 
-export const deploy = async (kind: DatabaseKind, options: { readonly dataOnDisk?: boolean } = {}): Promise<Deployment> => {
+export const deploy = async (
+  kind: DatabaseKind,
+  options: { readonly dataOnDisk?: boolean } = {}
+): Promise<Deployment> => {
   const instances: Array<ServerProcess> = []
   let temporary: TemporaryDatabase | undefined
   let proxy: TcpProxy | undefined
   let sql: Sql | undefined
   let dataDir: string | undefined
-  const env: Record<string, string> = { ADMIN_NAME: adminName, ADMIN_PASSWORD: adminPassword, JWT_SECRET: jwtSecret, LOG_LEVEL: "warn" }
+  const env: Record<string, string> = {
+    ADMIN_NAME: adminName,
+    ADMIN_PASSWORD: adminPassword,
+    JWT_SECRET: jwtSecret,
+    LOG_LEVEL: "warn"
+  }
   if (kind === "server") {
     temporary = await createTemporaryDatabase()
     if (temporary === undefined) throw new Error("No PostgreSQL server answers at TEST_DATABASE_URL")

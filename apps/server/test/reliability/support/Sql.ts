@@ -28,7 +28,11 @@ export const databaseDigest = async (sql: Sql): Promise<string> => {
   const parts = tables
     .map((row) => row.table_name)
     .filter((name) => !bookkeeping.has(name))
-    .map((name) => `SELECT '${name}' AS t, md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) AS h FROM "${name}" r`)
-  const [row] = await sql.query<{ digest: string }>(`SELECT md5(string_agg(t || ':' || h, ',' ORDER BY t)) AS digest FROM (${parts.join(" UNION ALL ")}) s`)
+    .map((name) =>
+      `SELECT '${name}' AS t, md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) AS h FROM "${name}" r`
+    )
+  const [row] = await sql.query<{ digest: string }>(
+    `SELECT md5(string_agg(t || ':' || h, ',' ORDER BY t)) AS digest FROM (${parts.join(" UNION ALL ")}) s`
+  )
   return row!.digest
 }

@@ -17,7 +17,9 @@ export const apiDigest = (admin: Caller, coach: Caller) => async (): Promise<str
   ])
   const hash = createHash("sha256")
   for (const list of lists) {
-    if (list.status !== 200 && list.status !== 404) throw new Error(`${list.method} ${list.path} answered ${list.status}`)
+    if (list.status !== 200 && list.status !== 404) {
+      throw new Error(`${list.method} ${list.path} answered ${list.status}`)
+    }
     hash.update(`${list.path}:${list.status}:${list.text}\n`)
   }
   return hash.digest("hex")

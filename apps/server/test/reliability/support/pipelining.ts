@@ -52,7 +52,9 @@ const crlf = Buffer.from("\r\n")
 const headerEnd = Buffer.from("\r\n\r\n")
 
 /** Parses one whole answer at the start of `buffer`: the answer and the bytes it took, or undefined while incomplete. */
-const parseAnswer = (buffer: Buffer): { readonly answer: Omit<PipelinedAnswer, "at">; readonly length: number } | undefined => {
+const parseAnswer = (
+  buffer: Buffer
+): { readonly answer: Omit<PipelinedAnswer, "at">; readonly length: number } | undefined => {
   const end = buffer.indexOf(headerEnd)
   if (end < 0) return undefined
   const [statusLine, ...lines] = buffer.subarray(0, end).toString("latin1").split("\r\n")
@@ -83,14 +85,19 @@ const parseAnswer = (buffer: Buffer): { readonly answer: Omit<PipelinedAnswer, "
   }
   const length = Number(headers["content-length"] ?? 0)
   if (buffer.length < offset + length) return undefined
-  return { answer: { status, headers, body: buffer.subarray(offset, offset + length).toString("utf8") }, length: offset + length }
+  return {
+    answer: { status, headers, body: buffer.subarray(offset, offset + length).toString("utf8") },
+    length: offset + length
+  }
 }
 
 const serialize = (request: PipelinedRequest, port: number) => {
   const body = request.body === undefined ? undefined : Buffer.from(request.body)
   const headers: Record<string, string> = { host: `127.0.0.1:${port}`, ...request.headers }
   if (body !== undefined) headers["content-length"] = String(body.length)
-  const head = `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n`
+  const head = `${request.method} ${request.path} HTTP/1.1\r\n${
+    Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")
+  }\r\n`
   return body === undefined ? Buffer.from(head, "latin1") : Buffer.concat([Buffer.from(head, "latin1"), body])
 }
 

@@ -16,12 +16,18 @@ export interface Principals {
 export const urlOf = (port: number) => `http://127.0.0.1:${port}`
 
 export const expectStatus = (reply: Reply, status: number, what: string) => {
-  if (reply.status !== status) throw new Error(`${what}: expected ${status}, got ${reply.status} ${reply.text.slice(0, 300)}`)
+  if (reply.status !== status) {
+    throw new Error(`${what}: expected ${status}, got ${reply.status} ${reply.text.slice(0, 300)}`)
+  }
   return reply
 }
 
 export const login = async (baseUrl: string, name: string, password: string): Promise<string> => {
-  const reply = expectStatus(await send(baseUrl, "POST", "/auth/login", { token: null, json: { name, password } }), 200, `login of ${name}`)
+  const reply = expectStatus(
+    await send(baseUrl, "POST", "/auth/login", { token: null, json: { name, password } }),
+    200,
+    `login of ${name}`
+  )
   return (reply.body as { token: string }).token
 }
 
@@ -29,17 +35,33 @@ export const login = async (baseUrl: string, name: string, password: string): Pr
 export const setUpPrincipals = async (baseUrl: string, tag = ""): Promise<Principals> => {
   const adminToken = await login(baseUrl, adminName, adminPassword)
   const admin = callerWith((method, path, options) => send(baseUrl, method, path, options), adminToken)
-  const coach = expectStatus(await admin.post("/coaches/create", { name: `Coach${tag}` }), 201, "coach").body as { id: number }
-  const athlete = expectStatus(await admin.post("/athletes/create", { name: `Athlete${tag}`, categorie: "Senior", niveau: "A" }), 201, "athlete")
+  const coach = expectStatus(await admin.post("/coaches/create", { name: `Coach${tag}` }), 201, "coach").body as {
+    id: number
+  }
+  const athlete = expectStatus(
+    await admin.post("/athletes/create", { name: `Athlete${tag}`, categorie: "Senior", niveau: "A" }),
+    201,
+    "athlete"
+  )
     .body as { id: number }
   const password = { ADMIN: adminPassword, COACH: `coach-password${tag}-0`, ATHLETE: `athlete-password${tag}-0` }
   const coachUser = expectStatus(
-    await admin.post("/users/create", { name: `coach${tag}`, role: "COACH", password: password.COACH, coachId: coach.id }),
+    await admin.post("/users/create", {
+      name: `coach${tag}`,
+      role: "COACH",
+      password: password.COACH,
+      coachId: coach.id
+    }),
     201,
     "coach user"
   ).body as { id: number }
   const athleteUser = expectStatus(
-    await admin.post("/users/create", { name: `athlete${tag}`, role: "ATHLETE", password: password.ATHLETE, athleteId: athlete.id }),
+    await admin.post("/users/create", {
+      name: `athlete${tag}`,
+      role: "ATHLETE",
+      password: password.ATHLETE,
+      athleteId: athlete.id
+    }),
     201,
     "athlete user"
   ).body as { id: number }

@@ -65,7 +65,13 @@ const codeOfHttpStatus: Record<number, string> = {
 }
 
 /** Connect unary over HTTP/1.1: an error is a non-200 answer with a JSON body `{code, message}`. */
-export const callConnect = async (client: RawClient, method: string, body: Buffer | string, contentType: string, headers: Record<string, string>): Promise<RpcAnswer> => {
+export const callConnect = async (
+  client: RawClient,
+  method: string,
+  body: Buffer | string,
+  contentType: string,
+  headers: Record<string, string>
+): Promise<RpcAnswer> => {
   const reply = await client.send({
     method: "POST",
     path: `/todo.TodoService/${method}`,
@@ -79,15 +85,26 @@ export const callConnect = async (client: RawClient, method: string, body: Buffe
   }
   try {
     const error = JSON.parse(reply.text) as { code?: unknown; message?: unknown }
-    if (typeof error.code !== "string") return { code: "malformed", message: `${reply.status} ${reply.text.slice(0, 200)}`, ms: reply.ms }
+    if (typeof error.code !== "string") {
+      return { code: "malformed", message: `${reply.status} ${reply.text.slice(0, 200)}`, ms: reply.ms }
+    }
     return { code: error.code, message: String(error.message ?? ""), ms: reply.ms }
   } catch {
-    return { code: "malformed", message: `${reply.status} ${reply.contentType} ${reply.text.slice(0, 200)}`, ms: reply.ms }
+    return {
+      code: "malformed",
+      message: `${reply.status} ${reply.contentType} ${reply.text.slice(0, 200)}`,
+      ms: reply.ms
+    }
   }
 }
 
 /** gRPC-Web over HTTP/1.1: the status comes in the headers (trailers-only) or in a trailer frame (flag 0x80) of the body. */
-export const callGrpcWeb = async (client: RawClient, method: string, body: Buffer, headers: Record<string, string>): Promise<RpcAnswer> => {
+export const callGrpcWeb = async (
+  client: RawClient,
+  method: string,
+  body: Buffer,
+  headers: Record<string, string>
+): Promise<RpcAnswer> => {
   const reply = await client.send({
     method: "POST",
     path: `/todo.TodoService/${method}`,
@@ -102,7 +119,9 @@ export const callGrpcWeb = async (client: RawClient, method: string, body: Buffe
   if (status === undefined && reply.status !== 200 && reply.text === "") {
     return { code: codeOfHttpStatus[reply.status] ?? "unknown", message: `HTTP ${reply.status}`, ms: reply.ms }
   }
-  if (reply.status !== 200 || status === undefined) return { code: "malformed", message: `${reply.status} ${reply.text.slice(0, 200)}`, ms: reply.ms }
+  if (reply.status !== 200 || status === undefined) {
+    return { code: "malformed", message: `${reply.status} ${reply.text.slice(0, 200)}`, ms: reply.ms }
+  }
   return { code: codeNames[status.code] ?? "malformed", message: status.message, ms: reply.ms }
 }
 
@@ -125,7 +144,16 @@ export const grpcSession = (port: number) => {
    * rest, or ends the stream itself (with NO_ERROR).
    */
   const exchange = (path: string, headers: Record<string, string>, body: Buffer) =>
-    new Promise<{ status: number; headers: Http2.IncomingHttpHeaders; trailers: Http2.IncomingHttpHeaders; body: Buffer; rstCode: number | undefined; ms: number }>((resolve) => {
+    new Promise<
+      {
+        status: number
+        headers: Http2.IncomingHttpHeaders
+        trailers: Http2.IncomingHttpHeaders
+        body: Buffer
+        rstCode: number | undefined
+        ms: number
+      }
+    >((resolve) => {
       const started = performance.now()
       const stream = session.request({ ":method": "POST", ":path": path, ...headers })
       let status = 0
@@ -141,14 +169,25 @@ export const grpcSession = (port: number) => {
       })
       stream.on("data", (chunk: Buffer) => chunks.push(chunk))
       const done = () =>
-        resolve({ status, headers: received, trailers, body: Buffer.concat(chunks), rstCode: stream.rstCode, ms: performance.now() - started })
+        resolve({
+          status,
+          headers: received,
+          trailers,
+          body: Buffer.concat(chunks),
+          rstCode: stream.rstCode,
+          ms: performance.now() - started
+        })
       stream.once("end", done)
       stream.once("close", done)
       stream.on("error", () => undefined)
       stream.end(body)
     })
   const call = async (method: string, body: Buffer, headers: Record<string, string>): Promise<RpcAnswer> => {
-    const answer = await exchange(`/todo.TodoService/${method}`, { "content-type": "application/grpc", te: "trailers", ...headers }, body)
+    const answer = await exchange(`/todo.TodoService/${method}`, {
+      "content-type": "application/grpc",
+      te: "trailers",
+      ...headers
+    }, body)
     const statusIn = (received: Http2.IncomingHttpHeaders) =>
       received["grpc-status"] === undefined
         ? undefined
@@ -157,21 +196,34 @@ export const grpcSession = (port: number) => {
     if (status === undefined && answer.status !== 200 && answer.status !== 0) {
       return { code: codeOfHttpStatus[answer.status] ?? "unknown", message: `HTTP ${answer.status}`, ms: answer.ms }
     }
-    if (answer.status !== 200 || status === undefined) return { code: "malformed", message: `HTTP ${answer.status}, rst ${answer.rstCode}`, ms: answer.ms }
+    if (answer.status !== 200 || status === undefined) {
+      return { code: "malformed", message: `HTTP ${answer.status}, rst ${answer.rstCode}`, ms: answer.ms }
+    }
     return { code: codeNames[status.code] ?? "malformed", message: status.message, ms: answer.ms }
   }
   /** Connect unary over HTTP/2: an error is a non-200 answer with a JSON body `{code, message}`. */
-  const connect = async (method: string, body: Buffer, contentType: string, headers: Record<string, string>): Promise<RpcAnswer> => {
+  const connect = async (
+    method: string,
+    body: Buffer,
+    contentType: string,
+    headers: Record<string, string>
+  ): Promise<RpcAnswer> => {
     const answer = await exchange(`/todo.TodoService/${method}`, { "content-type": contentType, ...headers }, body)
     if (answer.status === 200) return { code: "ok", message: "", ms: answer.ms }
     if (answer.status === 0) return { code: "malformed", message: `no answer, rst ${answer.rstCode}`, ms: answer.ms }
     try {
       const error = JSON.parse(answer.body.toString("utf8")) as { code?: unknown; message?: unknown }
-      if (typeof error.code === "string") return { code: error.code, message: String(error.message ?? ""), ms: answer.ms }
+      if (typeof error.code === "string") {
+        return { code: error.code, message: String(error.message ?? ""), ms: answer.ms }
+      }
     } catch {
       // Not JSON: judged by its status below.
     }
-    return { code: codeOfHttpStatus[answer.status] ?? "malformed", message: `HTTP ${answer.status} ${answer.body.toString("utf8").slice(0, 200)}`, ms: answer.ms }
+    return {
+      code: codeOfHttpStatus[answer.status] ?? "malformed",
+      message: `HTTP ${answer.status} ${answer.body.toString("utf8").slice(0, 200)}`,
+      ms: answer.ms
+    }
   }
   return { call, connect, failures, close: () => session.close() }
 }

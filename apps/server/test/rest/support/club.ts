@@ -68,7 +68,8 @@ export interface ClubOptions {
 
 let uniqueCounter = 0
 /** A name no other test of the run uses. */
-export const unique = (prefix: string) => `${prefix}-${process.pid}-${++uniqueCounter}-${randomBytes(3).toString("hex")}`
+export const unique = (prefix: string) =>
+  `${prefix}-${process.pid}-${++uniqueCounter}-${randomBytes(3).toString("hex")}`
 
 type Send = (method: string, path: string, options: RequestOptions) => Promise<Reply>
 
@@ -83,7 +84,10 @@ const expectCreated = <A>(reply: Reply, what: string): A => {
   return reply.body as A
 }
 
-const startClub = async (database: TestedDatabase, options: ClubOptions): Promise<{ club: Club; release: () => Promise<void> }> => {
+const startClub = async (
+  database: TestedDatabase,
+  options: ClubOptions
+): Promise<{ club: Club; release: () => Promise<void> }> => {
   let temporary: TemporaryDatabase | undefined
   const env: Record<string, string> = {
     ADMIN_NAME: adminName,
@@ -129,7 +133,12 @@ const startClub = async (database: TestedDatabase, options: ClubOptions): Promis
       password: coachPassword,
       coachId: coachRecord.id
     }),
-    admin.post("/users/create", { name: "athlete", role: "ATHLETE", password: athletePassword, athleteId: athleteRecord.id })
+    admin.post("/users/create", {
+      name: "athlete",
+      role: "ATHLETE",
+      password: athletePassword,
+      athleteId: athleteRecord.id
+    })
   ])
   const [adminUser] = (await admin.get("/users/all")).body as Array<UserDto>
   const token: Record<Role, string> = {
@@ -184,7 +193,9 @@ export const onEveryDatabase = async (
   beforeAll(() => {
     for (const database of databases) {
       if (!database.available) continue
-      const started = startClub(database, options).catch((error: unknown) => error instanceof Error ? error : new Error(String(error)))
+      const started = startClub(database, options).catch((error: unknown) =>
+        error instanceof Error ? error : new Error(String(error))
+      )
       starting.set(database, started)
     }
   })

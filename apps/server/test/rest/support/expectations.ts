@@ -17,7 +17,9 @@ export const problemTitles: Readonly<Record<number, string>> = {
 }
 
 const describeReply = (reply: Reply) =>
-  `${reply.method} ${reply.path} answered ${reply.status} ${reply.contentType ?? "(no content-type)"} ${reply.text.slice(0, 300)}`
+  `${reply.method} ${reply.path} answered ${reply.status} ${reply.contentType ?? "(no content-type)"} ${
+    reply.text.slice(0, 300)
+  }`
 
 export const expectStatus = (reply: Reply, status: number) => expect(reply.status, describeReply(reply)).toBe(status)
 

@@ -55,7 +55,10 @@ const ok = <A>(reply: Reply, what: string): A => {
 }
 
 export const createAthlete = async (club: Club, body: Record<string, unknown> = {}): Promise<AthleteDto> =>
-  created(await club.admin.post("/athletes/create", { name: "Athlete", categorie: "Junior", niveau: "B", ...body }), "an athlete")
+  created(
+    await club.admin.post("/athletes/create", { name: "Athlete", categorie: "Junior", niveau: "B", ...body }),
+    "an athlete"
+  )
 
 export const createCoach = async (club: Club, body: Record<string, unknown> = {}): Promise<CoachDto> =>
   created(await club.admin.post("/coaches/create", { name: "Coach", ...body }), "a coach")
@@ -72,13 +75,16 @@ export const createActivity = async (club: Club, sessionId: number, body: Record
   const reply = await club.coach.post("/activite/create", { name: "Activity", ...body, sessionId })
   if (reply.status !== 201) throw new Error(`Creating an activity failed: ${reply.status} ${reply.text}`)
   const added = (await readSession(club, sessionId)).activiteIds.filter((id) => !before.has(id))
-  if (added.length !== 1) throw new Error(`Expected one new activity in session ${sessionId}, found ${added.join(", ")}`)
+  if (added.length !== 1) {
+    throw new Error(`Expected one new activity in session ${sessionId}, found ${added.join(", ")}`)
+  }
   return added[0]!
 }
 
 export const allActivities = async (club: Club): Promise<Array<ActiviteDto>> =>
   ok(await club.coach.get("/activite/all"), "the activities")
-export const allSessions = async (club: Club): Promise<Array<SessionDto>> => ok(await club.coach.get("/session/all"), "the sessions")
+export const allSessions = async (club: Club): Promise<Array<SessionDto>> =>
+  ok(await club.coach.get("/session/all"), "the sessions")
 export const allAthletes = async (club: Club): Promise<Array<AthleteDto>> =>
   ok(await club.admin.post("/athletes/all"), "the athletes")
 
@@ -99,5 +105,6 @@ export const expectGeneratedIdsAvoid = async (supplied: number, create: () => Pr
   }
 }
 
-export const byId = <A extends { readonly id: number }>(items: ReadonlyArray<A>) => [...items].sort((a, b) => a.id - b.id)
+export const byId = <A extends { readonly id: number }>(items: ReadonlyArray<A>) =>
+  [...items].sort((a, b) => a.id - b.id)
 export const sorted = (ids: ReadonlyArray<number>) => [...ids].sort((a, b) => a - b)

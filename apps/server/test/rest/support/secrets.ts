@@ -22,6 +22,8 @@ export const expectNoSecretInAnyReply = (club: Club) => {
     for (const password of club.passwords) {
       expect(reply.text.includes(password), `${where} contains a password`).toBe(false)
     }
-    for (const key of keysOf(reply.body)) expect(secretKeys.has(key.toLowerCase()), `${where} has a key ${key}`).toBe(false)
+    for (const key of keysOf(reply.body)) {
+      expect(secretKeys.has(key.toLowerCase()), `${where} has a key ${key}`).toBe(false)
+    }
   }
 }

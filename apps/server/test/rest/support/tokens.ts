@@ -11,7 +11,11 @@ export interface Claims {
 }
 
 /** An HS256 JWT as CONTRACT.md describes the service's tokens, signed with `secret`. */
-export const signToken = (claims: Claims, secret: string = jwtSecret, header: unknown = { alg: "HS256", typ: "JWT" }) => {
+export const signToken = (
+  claims: Claims,
+  secret: string = jwtSecret,
+  header: unknown = { alg: "HS256", typ: "JWT" }
+) => {
   const signingInput = `${base64url(header)}.${base64url(claims)}`
   return `${signingInput}.${createHmac("sha256", secret).update(signingInput).digest("base64url")}`
 }
