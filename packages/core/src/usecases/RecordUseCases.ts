@@ -5,7 +5,7 @@ import type { EntityKind, EntityNotFound, Forbidden } from "../domain/Errors.ts"
 import { authorize, type Operation, type OwnedRecord } from "../domain/Permissions.ts"
 import { found } from "./found.ts"
 
-/** The repository shape shared by athletes, coaches and admins. */
+/** The repository shape every kind of record shares (athletes, coaches, admins, sessions, activities). */
 export interface RecordRepository<Id extends number, A, C, U, EC, EU, ED> {
   create(input: C): Effect.Effect<A, EC>
   findById(id: Id): Effect.Effect<Option.Option<A>>
