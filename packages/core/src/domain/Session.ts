@@ -38,6 +38,14 @@ export class SessionUpdate extends Schema.Class<SessionUpdate>("SessionUpdate")(
   activiteIds: Schema.optionalKey(BoundedArray(ActivityId))
 }) {}
 
+/**
+ * Sessions whose fields hold these values, each compared as a whole (null matches a session without
+ * one): any field a session holds by value, none of its lists. `{}` matches every session.
+ */
+export type SessionFilter = {
+  readonly [K in Exclude<keyof typeof Session.fields, "athleteIds" | "activiteIds">]?: Session[K]
+}
+
 /** `{id, name}` as the athlete-session queries return it. */
 export class SessionSummary extends Schema.Class<SessionSummary>("SessionSummary")({
   id: SessionId,

@@ -3,7 +3,13 @@ import { Activity, ActivitySummary } from "../domain/Activity.ts"
 import { EntityNotFound, IdAlreadyInUse } from "../domain/Errors.ts"
 import type { ActivityId, AthleteId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
-import { Session, type SessionCreate, SessionSummary, type SessionUpdate } from "../domain/Session.ts"
+import {
+  Session,
+  type SessionCreate,
+  type SessionFilter,
+  SessionSummary,
+  type SessionUpdate
+} from "../domain/Session.ts"
 import { type CreneauRange, SessionRepository } from "../ports/SessionRepository.ts"
 import { traced } from "../tracing/traced.ts"
 import { InMemoryStore, type StoredSession } from "./InMemoryStore.ts"
@@ -96,8 +102,9 @@ export const InMemorySessionRepository = Layer.effect(
       return Option.map(Option.fromNullishOr(sessions.get(id)), read)
     })
 
-    const list = traced("SessionRepository.list")(function*() {
-      return readAll()
+    const list = traced("SessionRepository.list")(function*(filter: SessionFilter = {}) {
+      const wanted = Object.entries(filter) as ReadonlyArray<[keyof SessionFilter, unknown]>
+      return readAll().filter((session) => wanted.every(([field, value]) => session[field] === value))
     })
 
     const stream = () =>

@@ -5,6 +5,7 @@ import {
   EntityNotFound,
   IdAlreadyInUse,
   type SessionCreate,
+  type SessionFilter,
   type SessionId,
   SessionRepository,
   type SessionUpdate
@@ -38,6 +39,13 @@ export const SessionRepositoryLive = Layer.effect(
       ARRAY(SELECT a.id FROM activities a WHERE a.session_id = s.id ORDER BY a.id) AS "activiteIds"
       FROM sessions s`
 
+    // A filter's fields are the session's own columns, spelled in snake case (`coachId`: coach_id);
+    // IS NOT DISTINCT FROM lets a null match a session without a value, as the port says.
+    const matching = (filter: SessionFilter) =>
+      Object.entries(filter).map(([field, value]) =>
+        sql`s.${sql(field.replace(/[A-Z]/gu, (letter) => `_${letter.toLowerCase()}`))} IS NOT DISTINCT FROM ${value}`
+      )
+
     // Sessions are read without the per-row Schema decode (rows/SessionRow.ts): a full list
     // decoded through it took longer than the query.
     const sessionsOf = (rows: ReadonlyArray<Record<string, unknown>>) => Effect.sync(() => rows.map(sessionFromRow))
@@ -51,18 +59,20 @@ export const SessionRepositoryLive = Layer.effect(
     // Read in pages by id, each page its own short statement, so that a listing of any size holds
     // one page in memory, and a slow reader never keeps a database connection while it reads (the
     // embedded database has a single one). A session written meanwhile may or may not be listed.
-    const page = (after: number) =>
+    const page = (filter: SessionFilter) => (after: number) =>
       Effect.map(
         Effect.flatMap(
-          sql<Record<string, unknown>>`${selectSessions} WHERE s.id > ${after} ORDER BY s.id LIMIT ${sessionsPerPage}`,
+          sql<Record<string, unknown>>`${selectSessions} WHERE ${
+            sql.and([sql`s.id > ${after}`, ...matching(filter)])
+          } ORDER BY s.id LIMIT ${sessionsPerPage}`,
           sessionsOf
         ),
         (sessions) =>
           [sessions, sessions.length < sessionsPerPage ? Option.none() : Option.some(sessions.at(-1)!.id)] as const
       )
-    const streamAll = Stream.paginate(0, page).pipe(
-      Stream.catchCause((cause) => Stream.failCause(classifyCause(cause)))
-    )
+    const streamOf = (filter: SessionFilter) =>
+      Stream.paginate(0, page(filter)).pipe(Stream.catchCause((cause) => Stream.failCause(classifyCause(cause))))
+    const streamAll = streamOf({})
 
     const summariesOf = (rows: ReadonlyArray<Record<string, unknown>>) =>
       Effect.sync(() => rows.map(sessionSummaryFromRow))
@@ -150,8 +160,8 @@ export const SessionRepositoryLive = Layer.effect(
 
     const stream = () => streamAll.pipe(Stream.withSpan("SessionRepository.stream"))
 
-    const list = traced("SessionRepository.list")(function*() {
-      return yield* Stream.runCollect(streamAll)
+    const list = traced("SessionRepository.list")(function*(filter: SessionFilter = {}) {
+      return yield* Stream.runCollect(streamOf(filter))
     })
 
     const update = traced("SessionRepository.update")(function*(id: SessionId, input: SessionUpdate) {
