@@ -8,7 +8,8 @@ import {
   type SessionCreate,
   type SessionFilter,
   SessionSummary,
-  type SessionUpdate
+  type SessionUpdate,
+  sessionValuesOf
 } from "../domain/Session.ts"
 import { type CreneauRange, SessionRepository } from "../ports/SessionRepository.ts"
 import { traced } from "../tracing/traced.ts"
@@ -39,17 +40,7 @@ export const InMemorySessionRepository = Layer.effect(
     }
 
     const sessionOf = (stored: StoredSession, activiteIds: ReadonlyArray<ActivityId>) =>
-      new Session({
-        id: stored.id,
-        name: stored.name,
-        isRecurrent: stored.isRecurrent,
-        creneau: stored.creneau,
-        duree: stored.duree,
-        groupe: stored.groupe,
-        coachId: stored.coachId,
-        athleteIds: [...stored.athleteIds].sort(ascending),
-        activiteIds
-      })
+      new Session({ ...stored, athleteIds: [...stored.athleteIds].sort(ascending), activiteIds })
 
     const read = (stored: StoredSession) => sessionOf(stored, activityIdsBySession().get(stored.id) ?? [])
 
@@ -85,13 +76,8 @@ export const InMemorySessionRepository = Layer.effect(
       const id = sessions.newId(input.id)
       if (id instanceof IdAlreadyInUse) return yield* id
       const stored = sessions.insert({
+        ...sessionValuesOf(input),
         id,
-        name: input.name,
-        isRecurrent: input.isRecurrent,
-        creneau: input.creneau,
-        duree: input.duree,
-        groupe: input.groupe,
-        coachId: input.coachId,
         athleteIds: new Set<AthleteId>(input.athleteIds)
       })
       moveActivitiesInto(id, input.activiteIds)
