@@ -2,12 +2,10 @@ import { Session, type SessionId, SessionSummary, SessionValues } from "@club/co
 import { Schema } from "effect"
 import { int, ints, textOrNull } from "../sql/columns.ts"
 import { Int64 } from "../sql/Int64.ts"
-import { nullableValueReader } from "./nullableValueReader.ts"
+import { valueReaders } from "./valueReader.ts"
 import { trustedInstance } from "./trustedInstance.ts"
 
-const valueReaders = Object.entries(SessionValues).map(([field, schema]) =>
-  [field, nullableValueReader(field, schema)] as const
-)
+const readers = valueReaders(SessionValues)
 
 /**
  * A session with its athlete and activity ids aggregated in the same row, read in bulk (see
@@ -17,7 +15,7 @@ const valueReaders = Object.entries(SessionValues).map(([field, schema]) =>
 export const sessionFromRow = (row: Record<string, unknown>): Session => {
   // Built field by field, in the class's order: this runs for every session of a listing.
   const fields: Record<string, unknown> = { id: int("id", row["id"]) }
-  for (const [field, read] of valueReaders) fields[field] = read(field, row[field])
+  for (const [field, read] of readers) fields[field] = read(field, row[field])
   fields["athleteIds"] = ints("athleteIds", row["athleteIds"])
   fields["activiteIds"] = ints("activiteIds", row["activiteIds"])
   return trustedInstance(Session, fields as ConstructorParameters<typeof Session>[0])
