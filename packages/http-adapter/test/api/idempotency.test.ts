@@ -38,6 +38,19 @@ describe("Idempotency-Key on REST writes", () => {
     expect(await sessionsNamed(`${name}-changed`)).toHaveLength(0)
   })
 
+  it("tells bodies apart without content-length too, as an HTTP/2 client may send them", async () => {
+    const key = withKey()
+    const unannounced = { ...key, announceLength: false }
+    const name = unique("Unannounced")
+    expect((await club().coach.post("/session/create", { name }, unannounced)).status).toBe(201)
+    expectProblem(
+      await club().coach.post("/session/create", { name: `${name}-changed` }, unannounced),
+      422,
+      /different request/u
+    )
+    expect(replayed(await club().coach.post("/session/create", { name }, unannounced))).toBe("true")
+  })
+
   it("a key is the caller's: another user's same key is a key of its own", async () => {
     const name = unique("Mine")
     const key = withKey()

@@ -25,6 +25,11 @@ export interface RequestOptions {
   /** A raw body, sent as is (with `content-type: application/json` unless `headers` says otherwise). */
   readonly body?: string | Uint8Array
   readonly headers?: Record<string, string>
+  /**
+   * Whether a body comes with its `content-length`, as HTTP/1.1 clients send it (the default); false
+   * sends it without, as an HTTP/2 client may.
+   */
+  readonly announceLength?: boolean
 }
 
 export type Send = (method: string, path: string, options?: RequestOptions) => Promise<Reply>
@@ -82,9 +87,12 @@ export const makeInProcessApp = (options: InProcessAppOptions = {}) => {
     const body = request.body ?? (request.json === undefined ? undefined : JSON.stringify(request.json))
     if (body !== undefined) {
       headers["content-type"] = "application/json"
-      // As an HTTP/1.1 client sends it (a `Request` built here has none): the middleware that read
-      // the raw body (RawInput, Idempotency) look for it.
-      headers["content-length"] = String(typeof body === "string" ? new TextEncoder().encode(body).length : body.length)
+      // A `Request` built here has none; an HTTP/1.1 client always sends it.
+      if (request.announceLength !== false) {
+        headers["content-length"] = String(
+          typeof body === "string" ? new TextEncoder().encode(body).length : body.length
+        )
+      }
     }
     Object.assign(headers, request.headers)
     const response = await handler(
