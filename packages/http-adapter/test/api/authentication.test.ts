@@ -47,3 +47,12 @@ describe("GET /auth/me", () => {
     )
   })
 })
+
+describe("login throttling", () => {
+  it("after 5 failures for a name from one address, the next attempt waits: 429 problem+json with Retry-After", async () => {
+    for (let i = 0; i < 5; i++) expectProblem(await login("coach", `wrong-${i}`), 401)
+    const refused = await login("coach", "coach-password-0")
+    expectProblem(refused, 429)
+    expect(refused.headers.get("retry-after")).toBe("1")
+  })
+})
