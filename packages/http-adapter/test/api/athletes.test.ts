@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { clubForFile } from "../support/club.ts"
 import { expectEmpty, expectJson, expectProblem } from "../support/expectations.ts"
-import { createAthlete, createSession, unique } from "../support/records.ts"
+import { createActivity, createAthlete, createSession, unique } from "../support/records.ts"
 
 const missingId = 987_654_321
 const club = clubForFile()
@@ -130,6 +130,20 @@ describe("the schedule queries under /athletes", () => {
       [summary(early)]
     )
     expectJson(await club().athlete.get(`/athletes/athlete/${missingId}/session`), 200, [])
+  })
+
+  it("answer every session, and a session's activities, as {id, name}; an unknown session has none", async () => {
+    const session = await createSession(club())
+    const activity = await createActivity(club(), session.id, { name: "Hill sprints" })
+    expectJson(
+      await club().athlete.get("/athletes/athletes/session"),
+      200,
+      expect.arrayContaining([{ id: session.id, name: session["name"] }])
+    )
+    expectJson(await club().admin.get(`/athletes/athletes/session/${session.id}/activities`), 200, [
+      { id: activity, name: "Hill sprints" }
+    ])
+    expectJson(await club().admin.get(`/athletes/athletes/session/${missingId}/activities`), 200, [])
   })
 
   it("answer 400 problem+json naming a date that does not parse", async () => {
