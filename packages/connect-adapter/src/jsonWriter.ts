@@ -61,7 +61,8 @@ const compileObject = (
 /**
  * The proto3 JSON of a message init, with every field emitted (`alwaysEmitImplicit`), written
  * without creating the message first and without protobuf-es's reflection: for TodoService's
- * answers that was half of connect-node's time per call. Only messages made of implicit-presence
+ * answers those two were the larger part of connect-node's time per call (docs/DECISIONS.md,
+ * "Figures stay out of comments"). Only messages made of implicit-presence
  * strings, bools, 32-bit integers and lists of such messages are compiled; for any other shape
  * this answers undefined and the caller serialises with protobuf-es. The output is
  * protobuf-es's `toJsonString(schema, create(schema, init), { alwaysEmitImplicit: true })`,
