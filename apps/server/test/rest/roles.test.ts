@@ -1,159 +1,60 @@
+import { ClubApi, RequiredOperation } from "@club/contract/rest"
 import { type Operation, rolesAllowed } from "@club/core"
+import { Context } from "effect"
 import { describe, expect, it } from "vitest"
-import { type Club, onEveryDatabase, type Role, unique } from "./support/club.ts"
+import { onEveryDatabase, type Role } from "./support/club.ts"
 import { expectJson, expectNotRefused, expectProblem, expectUnauthenticated } from "./support/expectations.ts"
-import { createAthlete, createSession } from "./support/fixtures.ts"
+import { createAthlete } from "./support/fixtures.ts"
 
 const missingId = 987_654_321
 
-/** Records the matrix's requests name; created once per server. */
+/** Records the owner rules name; created once per server. */
 interface Fixtures {
-  readonly sessionId: number
   /** An athlete record no user is linked to: for the ATHLETE caller, someone else's record. */
   readonly otherAthleteId: number
 }
 
 interface Endpoint {
-  readonly method: "GET" | "POST" | "PUT" | "DELETE"
+  readonly method: string
   /** As the OpenAPI document writes it. */
   readonly path: string
   readonly operation: Operation
-  /** A well-formed request, so that only the caller decides between refusal and anything else. */
-  readonly request: (club: Club, fixtures: Fixtures) => { readonly path: string; readonly json?: unknown }
+  /** A request the endpoint routes: only the caller decides between refusal and anything else. */
+  readonly request: () => { readonly path: string; readonly json?: unknown }
 }
 
-const endpoint = (
-  method: Endpoint["method"],
-  path: string,
-  operation: Operation,
-  request: Endpoint["request"] = () => ({ path })
-): Endpoint => ({ method, path, operation, request })
-
-const coachEndpoints = (prefix: "" | "/coaches"): Array<Endpoint> => [
-  endpoint(
-    "POST",
-    `${prefix}/create`,
-    "coach.create",
-    () => ({ path: `${prefix}/create`, json: { name: "Matrix coach" } })
-  ),
-  endpoint("GET", `${prefix}/all`, "coach.read"),
-  endpoint("GET", `${prefix}/{id}`, "coach.read", (club) => ({ path: `${prefix}/${club.coachId}` })),
-  endpoint(
-    "PUT",
-    `${prefix}/update/{id}`,
-    "coach.update",
-    () => ({ path: `${prefix}/update/${missingId}`, json: { name: "x" } })
-  ),
-  endpoint("DELETE", `${prefix}/delete/{id}`, "coach.delete", () => ({ path: `${prefix}/delete/${missingId}` }))
-]
+/** A value for each path parameter: ids that name no record, dates, a theme. */
+const pathValues: Readonly<Record<string, string>> = {
+  id: String(missingId),
+  date: "2026-01-01",
+  startDate: "2026-01-01",
+  endDate: "2026-12-31",
+  theme: "cardio"
+}
 
 /**
- * Every endpoint that needs a token, and the operation of core's role table it performs. The
- * expectations below are generated from `rolesAllowed`, so a rule and its test cannot drift apart;
- * the OpenAPI test at the end checks that this list misses no endpoint.
+ * Every endpoint of the contract that performs an operation of core's role table, read from the
+ * contract's `RequiredOperation` annotations. The expectations below are generated from
+ * `rolesAllowed`, so a rule and its test cannot drift apart, and a new endpoint is in the matrix
+ * without a line here; the OpenAPI test at the end checks that every endpoint the server documents
+ * but login and the health probes is among them, so an endpoint that lost its annotation (and with
+ * it the role gate) fails it. An allowed caller's request may well be refused as bad input or
+ * answer not found: all the matrix asks is that the refusal is not 401 or 403.
  */
-const endpoints: ReadonlyArray<Endpoint> = [
-  endpoint(
-    "POST",
-    "/activite/create",
-    "activity.create",
-    (_, f) => ({ path: "/activite/create", json: { name: "Matrix", sessionId: f.sessionId } })
-  ),
-  endpoint("DELETE", "/activite/delete/{id}", "activity.delete", () => ({ path: `/activite/delete/${missingId}` })),
-  endpoint(
-    "POST",
-    "/activite/update/{id}",
-    "activity.update",
-    (_, f) => ({ path: `/activite/update/${missingId}`, json: { sessionId: f.sessionId } })
-  ),
-  endpoint("GET", "/activite/{id}", "activity.read", () => ({ path: `/activite/${missingId}` })),
-  endpoint("GET", "/activite/all", "activity.read"),
-  endpoint("GET", "/activite/theme/{theme}", "activity.read", () => ({ path: "/activite/theme/cardio" })),
-
-  endpoint(
-    "POST",
-    "/athletes/create",
-    "athlete.create",
-    () => ({ path: "/athletes/create", json: { name: "Matrix athlete" } })
-  ),
-  endpoint("POST", "/athletes/all", "athlete.list"),
-  endpoint("GET", "/athletes/{id}", "athlete.read", (club) => ({ path: `/athletes/${club.athleteId}` })),
-  endpoint(
-    "PUT",
-    "/athletes/{id}",
-    "athlete.update",
-    (_, f) => ({ path: `/athletes/${f.otherAthleteId}`, json: { name: "Other" } })
-  ),
-  endpoint("DELETE", "/athletes/{id}", "athlete.delete", () => ({ path: `/athletes/${missingId}` })),
-
-  endpoint(
-    "GET",
-    "/athletes/athlete/{id}/session",
-    "schedule.read",
-    (club) => ({ path: `/athletes/athlete/${club.athleteId}/session` })
-  ),
-  endpoint("GET", "/athletes/athletes/session", "schedule.read"),
-  endpoint("GET", "/athletes/athletes/session/{id}/activities", "schedule.read", (_, f) => ({
-    path: `/athletes/athletes/session/${f.sessionId}/activities`
-  })),
-  endpoint("GET", "/athletes/athletes/{id}/session/after/{date}", "schedule.read", (club) => ({
-    path: `/athletes/athletes/${club.athleteId}/session/after/2026-01-01`
-  })),
-  endpoint("GET", "/athletes/athletes/{id}/session/between/{startDate}/{endDate}", "schedule.read", (club) => ({
-    path: `/athletes/athletes/${club.athleteId}/session/between/2026-01-01/2026-12-31`
-  })),
-
-  endpoint(
-    "POST",
-    "/session/create",
-    "session.create",
-    () => ({ path: "/session/create", json: { name: "Matrix session" } })
-  ),
-  endpoint("GET", "/session/all", "session.read"),
-  endpoint("GET", "/session/{id}", "session.read", (_, f) => ({ path: `/session/${f.sessionId}` })),
-  endpoint("DELETE", "/session/delete/{id}", "session.delete", () => ({ path: `/session/delete/${missingId}` })),
-  endpoint(
-    "PUT",
-    "/session/update/{id}",
-    "session.update",
-    () => ({ path: `/session/update/${missingId}`, json: { duree: 1 } })
-  ),
-
-  ...coachEndpoints(""),
-  ...coachEndpoints("/coaches"),
-
-  endpoint("POST", "/users/create", "user.create", () => ({
-    path: "/users/create",
-    json: { name: unique("matrix"), role: "ATHLETE", password: "matrix-password" }
-  })),
-  endpoint("GET", "/users/all", "user.list"),
-  endpoint("GET", "/users/{id}", "user.read", (club) => ({ path: `/users/${club.user.ADMIN.id}` })),
-  endpoint(
-    "PUT",
-    "/users/update/{id}",
-    "user.update",
-    () => ({ path: `/users/update/${missingId}`, json: { email: "x@club.test" } })
-  ),
-  endpoint("DELETE", "/users/delete/{id}", "user.delete", () => ({ path: `/users/delete/${missingId}` })),
-
-  endpoint(
-    "POST",
-    "/admins/create",
-    "admin.create",
-    () => ({ path: "/admins/create", json: { name: "Matrix admin" } })
-  ),
-  endpoint("GET", "/admins/all", "admin.read"),
-  endpoint("GET", "/admins/{id}", "admin.read", () => ({ path: `/admins/${missingId}` })),
-  endpoint(
-    "PUT",
-    "/admins/update/{id}",
-    "admin.update",
-    () => ({ path: `/admins/update/${missingId}`, json: { name: "x" } })
-  ),
-  endpoint("DELETE", "/admins/delete/{id}", "admin.delete", () => ({ path: `/admins/delete/${missingId}` })),
-
-  endpoint("GET", "/auth/me", "auth.me")
-]
+const endpoints: ReadonlyArray<Endpoint> = Object.values(ClubApi.groups).flatMap((group) =>
+  Object.values(group.endpoints).flatMap((target): Array<Endpoint> => {
+    const operation = Context.get(target.annotations, RequiredOperation)
+    if (operation === undefined) return []
+    const path = target.path.replace(/:(\w+)/gu, (_: string, name: string) => pathValues[name]!)
+    const json = target.method === "POST" || target.method === "PUT" ? {} : undefined
+    return [{
+      method: target.method,
+      path: target.path.replace(/:(\w+)/gu, "{$1}"),
+      operation,
+      request: () => (json === undefined ? { path } : { path, json })
+    }]
+  })
+)
 
 /** Served without a token (CONTRACT.md), besides login, the OpenAPI document and the docs page. */
 const healthPaths = ["/health/live", "/health/ready"]
@@ -164,12 +65,11 @@ await onEveryDatabase("Roles", (club) => {
   let fixtures: Promise<Fixtures> | undefined
   const fixturesOf = () =>
     fixtures ??= (async () => ({
-      sessionId: (await createSession(club(), { name: "Matrix fixture" })).id,
       otherAthleteId: (await createAthlete(club(), { name: "Someone else" })).id
     }))()
 
   const call = async (caller: Role | "none", target: Endpoint) => {
-    const { json, path } = target.request(club(), await fixturesOf())
+    const { json, path } = target.request()
     return club().as(caller).send(target.method, path, json === undefined ? {} : { json })
   }
 

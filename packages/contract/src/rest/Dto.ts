@@ -1,43 +1,46 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import {
-  ActivityId,
+  Activity,
+  ActivityInput,
+  ActivitySummary,
+  Admin,
+  AdminCreate,
   AdminId,
+  Athlete,
+  AthleteCreate,
   AthleteId,
+  AthleteUpdate,
   BoundedArray,
+  Coach,
+  CoachCreate,
   CoachId,
-  Duree,
-  Email,
-  LocalDateTime,
-  Password,
-  RoleFromAnyCase,
-  SessionId,
-  ShortText,
-  SuppliedAdminId,
-  SuppliedAthleteId,
-  SuppliedCoachId,
-  SuppliedSessionId,
-  UserId,
-  UserName,
   isMaxCharacters,
   Limits,
-  Role as CoreRole
+  Role as CoreRole,
+  RoleFromAnyCase,
+  Session,
+  SessionCreate,
+  SessionId,
+  SessionSummary,
+  ShortText,
+  User,
+  UserCreate,
+  UserUpdate
 } from "@club/core"
 import { documented } from "./Documented.ts"
+import { seedFields } from "./SeedInput.ts"
 
-/** Absent and null mean the same on input: nothing given. */
+/** Absent and null mean the same on input: nothing given. For the seed's fields that core does not take. */
 const optional = <S extends Schema.Top>(schema: S) => Schema.optional(Schema.NullOr(schema))
 
-// ---- Inputs: the seed's field names, every field optional unless the seed requires it.
+// ---- Inputs: core's input classes in the seed's wire form (`seedFields`), plus the fields the seed
+// accepts and ignores. Handlers turn a decoded body back into core's class with `toCoreInput`.
 
 export const ActiviteInput = documented(
   Schema.Struct({
     /** Ignored, as the seed says: activity ids are generated. */
     id: optional(Schema.Finite),
-    name: optional(ShortText),
-    theme: optional(ShortText),
-    duree: optional(Duree),
-    dataActivite: optional(BoundedArray(ShortText)),
-    sessionId: SessionId
+    ...seedFields(ActivityInput.fields)
   }),
   "ActivityInput",
   "The body of an activity create or update (the seed's ActiviteDTO). `sessionId` is required and must name an existing session; `id` is ignored. On update a null or absent `duree` is stored as 0; on create it stays null.",
@@ -46,17 +49,15 @@ export const ActiviteInput = documented(
 
 /**
  * The body of an athlete update, which ignores `id` (it may hold any id, e.g. the DTO read back).
- * The create inputs below are the same bodies, except that a supplied `id` is bounded as core's
- * create inputs bound it.
+ * The create body is the same, except that a supplied `id` is bounded as core's create input
+ * bounds it.
  */
 const athleteFields = {
+  ...seedFields(AthleteCreate.fields),
   id: optional(AthleteId),
-  name: optional(ShortText),
-  categorie: optional(ShortText),
-  niveau: optional(ShortText),
   /** Accepted and not stored: the athlete endpoints always answer `[]`. */
   groupes: optional(BoundedArray(ShortText)),
-  sessionIds: optional(BoundedArray(SessionId)),
+  ...seedFields(AthleteUpdate.fields),
   /** Accepted and ignored: the link is set on the user (`/users`). */
   userId: optional(Schema.Finite)
 }
@@ -69,73 +70,49 @@ export const AthleteInput = documented(
 )
 
 export const AthleteCreateInput = documented(
-  Schema.Struct({ ...athleteFields, id: optional(SuppliedAthleteId) }),
+  Schema.Struct({ ...athleteFields, id: seedFields(AthleteCreate.fields).id }),
   "AthleteCreate",
   "The body of an athlete create (the seed's AthleteDTO). `name`, `categorie` and `niveau` are stored. A supplied `id` (at most 2147483647) becomes the new athlete's id (409 when taken); without one the id is generated. `groupes`, `sessionIds` and `userId` are accepted and ignored.",
   [{ name: "Alex Martin", categorie: "Senior", niveau: "Regional" }]
 )
 
 export const CoachInput = documented(
-  Schema.Struct({
-    id: optional(CoachId),
-    name: optional(ShortText)
-  }),
+  Schema.Struct({ ...seedFields(CoachCreate.fields), id: optional(CoachId) }),
   "CoachUpdate",
   "The body of a coach update (the seed's CoachDTO): `name` replaces the stored one when present and not null; `id` is ignored.",
   [{ name: "Camille Durand" }]
 )
 
 export const CoachCreateInput = documented(
-  Schema.Struct({
-    id: optional(SuppliedCoachId),
-    name: optional(ShortText)
-  }),
+  Schema.Struct(seedFields(CoachCreate.fields)),
   "CoachCreate",
   "The body of a coach create (the seed's CoachDTO). A supplied `id` (at most 2147483647) becomes the new coach's id (409 when taken); without one the id is generated.",
   [{ name: "Camille Durand" }]
 )
 
 export const AdminInput = documented(
-  Schema.Struct({
-    id: optional(AdminId),
-    name: optional(ShortText)
-  }),
+  Schema.Struct({ ...seedFields(AdminCreate.fields), id: optional(AdminId) }),
   "AdminUpdate",
   "The body of an admin update (AdminDTO): `name` replaces the stored one when present and not null; `id` is ignored.",
   [{ name: "Dominique Admin" }]
 )
 
 export const AdminCreateInput = documented(
-  Schema.Struct({
-    id: optional(SuppliedAdminId),
-    name: optional(ShortText)
-  }),
+  Schema.Struct(seedFields(AdminCreate.fields)),
   "AdminCreate",
   "The body of an admin create (AdminDTO). A supplied `id` (at most 2147483647) becomes the new admin record's id (409 when taken); without one the id is generated.",
   [{ name: "Dominique Admin" }]
 )
 
-const sessionFields = {
-  id: optional(SessionId),
-  name: optional(ShortText),
-  isRecurrent: optional(Schema.Boolean),
-  creneau: optional(LocalDateTime),
-  duree: optional(Duree),
-  groupe: optional(ShortText),
-  coachId: optional(CoachId),
-  athleteIds: optional(BoundedArray(AthleteId)),
-  activiteIds: optional(BoundedArray(ActivityId))
-}
-
 export const SessionInput = documented(
-  Schema.Struct(sessionFields),
+  Schema.Struct({ ...seedFields(SessionCreate.fields), id: optional(SessionId) }),
   "SessionUpdate",
   "The body of a session update (the seed's SessionDTO). Every field is checked, but only `duree`, `athleteIds` and `activiteIds` are applied, each only when present: activities listed move into the session, and the session's activities no longer listed are detached (their `sessionId` becomes null). Unknown athlete or activity ids: 400, nothing changed.",
   [{ duree: 75, athleteIds: [3, 4], activiteIds: [12] }]
 )
 
 export const SessionCreateInput = documented(
-  Schema.Struct({ ...sessionFields, id: optional(SuppliedSessionId) }),
+  Schema.Struct(seedFields(SessionCreate.fields)),
   "SessionCreate",
   "The body of a session create (the seed's SessionDTO). `athleteIds` and `activiteIds` must all exist, and `coachId` when given; the activities listed move into the new session. A supplied `id` (at most 2147483647) becomes the session's id (400 when taken); without one the id is generated.",
   [{
@@ -151,31 +128,15 @@ export const SessionCreateInput = documented(
 )
 
 export const UserCreateInput = documented(
-  Schema.Struct({
-    name: UserName,
-    email: optional(Email),
-    role: RoleFromAnyCase,
-    password: Password,
-    coachId: optional(CoachId),
-    athleteId: optional(AthleteId),
-    adminId: optional(AdminId)
-  }),
+  Schema.Struct({ ...seedFields(UserCreate.fields), role: RoleFromAnyCase }),
   "UserCreate",
   "The body of a user create. The user is linked to the record of its role named by `coachId`, `athleteId` or `adminId` (at most one, of the role's kind, not linked to another user), or, when none is given, to a new record of that kind named after the user. `name` is unique among users (409).",
   [{ name: "camille", email: "camille@club.example", role: "COACH", password: "correct horse battery", coachId: 2 }]
 )
 
+/** `email: null` clears the e-mail address; a null link counts as absent. */
 export const UserUpdateInput = documented(
-  Schema.Struct({
-    name: Schema.optionalKey(UserName),
-    /** null clears the e-mail address. */
-    email: Schema.optionalKey(Schema.NullOr(Email)),
-    role: Schema.optionalKey(RoleFromAnyCase),
-    password: Schema.optionalKey(Password),
-    coachId: optional(CoachId),
-    athleteId: optional(AthleteId),
-    adminId: optional(AdminId)
-  }),
+  Schema.Struct({ ...seedFields(UserUpdate.fields), role: Schema.optionalKey(RoleFromAnyCase) }),
   "UserUpdate",
   "The body of a user update: each field present replaces the stored one (`email: null` clears it). A role change without a link creates a new record of the new kind, named after the user. The last ADMIN user cannot be demoted (409).",
   [{ email: "camille.durand@club.example" }]
@@ -191,18 +152,16 @@ export const LoginInput = documented(
   [{ name: "admin", password: "correct horse battery" }]
 )
 
-// ---- Outputs: exactly the seed's shapes, quirks included.
+// ---- Outputs: core's records as the seed's answers show them, quirks included. Where no quirk
+// applies, the answer is the record itself.
 
 /** Always `[]` in the seed's athlete answers. */
 const alwaysEmpty = <S extends Schema.Top>(item: S) => Schema.Array(item).check(Schema.isMaxLength(0))
 
-/** The seed's athlete endpoints fill only id, name, categorie and niveau. */
+/** The seed's athlete endpoints fill only the athlete's own fields. */
 export const AthleteDto = documented(
   Schema.Struct({
-    id: AthleteId,
-    name: Schema.NullOr(Schema.String),
-    categorie: Schema.NullOr(Schema.String),
-    niveau: Schema.NullOr(Schema.String),
+    ...Athlete.fields,
     groupes: alwaysEmpty(Schema.String),
     sessionIds: alwaysEmpty(SessionId),
     userId: Schema.Null
@@ -213,34 +172,28 @@ export const AthleteDto = documented(
 )
 export type AthleteDto = typeof AthleteDto.Type
 
+/** An athlete as its endpoints answer: the seed's empty `groupes` and `sessionIds`, and a null `userId`. */
+export const toAthleteDto = (athlete: Athlete): AthleteDto => ({
+  ...athlete,
+  groupes: [],
+  sessionIds: [],
+  userId: null
+})
+
 /** The seed's activity endpoints answer `id: null`; the ids are in a session's `activiteIds`. */
 export const ActiviteDto = documented(
-  Schema.Struct({
-    id: Schema.Null,
-    name: Schema.NullOr(Schema.String),
-    theme: Schema.NullOr(Schema.String),
-    duree: Schema.NullOr(Schema.Int),
-    dataActivite: Schema.Array(Schema.String),
-    sessionId: Schema.NullOr(SessionId)
-  }),
+  Schema.Struct({ ...Activity.fields, id: Schema.Null }),
   "Activity",
   "An activity of a session (the seed's ActiviteDTO). `id` is always null, as the seed says: an activity's id is in its session's `activiteIds`, in `/athletes/athletes/session/{id}/activities`, and in the `Location` of its create. `sessionId` is null once its session dropped it.",
   [{ id: null, name: "Sprint intervals", theme: "cardio", duree: 20, dataActivite: ["6 x 200 m"], sessionId: 7 }]
 )
 export type ActiviteDto = typeof ActiviteDto.Type
 
+/** An activity as its endpoints answer: `id` null. */
+export const toActiviteDto = (activity: Activity): ActiviteDto => ({ ...activity, id: null })
+
 export const SessionDto = documented(
-  Schema.Struct({
-    id: SessionId,
-    name: Schema.NullOr(Schema.String),
-    isRecurrent: Schema.NullOr(Schema.Boolean),
-    creneau: Schema.NullOr(LocalDateTime),
-    duree: Schema.NullOr(Schema.Int),
-    groupe: Schema.NullOr(Schema.String),
-    coachId: Schema.NullOr(CoachId),
-    athleteIds: Schema.Array(AthleteId),
-    activiteIds: Schema.Array(ActivityId)
-  }),
+  Schema.Struct(Session.fields),
   "Session",
   "A training session (the seed's SessionDTO): its coach, athletes and activities by id. `creneau` is a local date-time without offset (the club's wall clock).",
   [{
@@ -258,7 +211,7 @@ export const SessionDto = documented(
 export type SessionDto = typeof SessionDto.Type
 
 export const CoachDto = documented(
-  Schema.Struct({ id: CoachId, name: Schema.NullOr(Schema.String) }),
+  Schema.Struct(Coach.fields),
   "Coach",
   "A coach (the seed's CoachDTO).",
   [{ id: 2, name: "Camille Durand" }]
@@ -266,7 +219,7 @@ export const CoachDto = documented(
 export type CoachDto = typeof CoachDto.Type
 
 export const AdminDto = documented(
-  Schema.Struct({ id: AdminId, name: Schema.NullOr(Schema.String) }),
+  Schema.Struct(Admin.fields),
   "Admin",
   "An admin record (AdminDTO), which an ADMIN user is linked to.",
   [{ id: 1, name: "Dominique Admin" }]
@@ -276,13 +229,9 @@ export type AdminDto = typeof AdminDto.Type
 /** The three roles, as every answer spells them. */
 const Role = documented(CoreRole, "Role", "A user's role: what it may do is given on each operation.")
 
+/** A user without its links: the answer leaves out the fields of `User` it does not list. */
 export const UserDto = documented(
-  Schema.Struct({
-    id: UserId,
-    name: Schema.String,
-    email: Schema.NullOr(Schema.String),
-    role: Role
-  }),
+  Schema.Struct({ ...Struct.pick(User.fields, ["id", "name", "email"]), role: Role }),
   "User",
   "A user who can log in (UserDTO). The password is never part of it.",
   [{ id: 4, name: "camille", email: "camille@club.example", role: "COACH" }]
@@ -291,7 +240,7 @@ export type UserDto = typeof UserDto.Type
 
 /** `{id, name}` of a session, as the athlete-session queries answer. */
 export const SessionSummaryDto = documented(
-  Schema.Struct({ id: SessionId, name: Schema.NullOr(Schema.String) }),
+  Schema.Struct(SessionSummary.fields),
   "SessionSummary",
   "A session's id and name (the seed's session summary).",
   [{ id: 7, name: "Tuesday track" }]
@@ -300,7 +249,7 @@ export type SessionSummaryDto = typeof SessionSummaryDto.Type
 
 /** `{id, name}` of an activity, as the activities-of-a-session query answers. */
 export const ActivitySummaryDto = documented(
-  Schema.Struct({ id: ActivityId, name: Schema.NullOr(Schema.String) }),
+  Schema.Struct(ActivitySummary.fields),
   "ActivitySummary",
   "An activity's id and name (the seed's activity summary).",
   [{ id: 12, name: "Sprint intervals" }]

@@ -3,7 +3,7 @@ import type { ActivitySummary } from "../domain/Activity.ts"
 import type { EntityNotFound, IdAlreadyInUse, UnknownReferences } from "../domain/Errors.ts"
 import type { AthleteId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
-import type { Session, SessionCreate, SessionSummary, SessionUpdate } from "../domain/Session.ts"
+import type { Session, SessionCreate, SessionFilter, SessionSummary, SessionUpdate } from "../domain/Session.ts"
 
 /**
  * Bounds on `creneau`, both exclusive. A session without a `creneau` is within no bound: it is
@@ -32,7 +32,8 @@ export class SessionRepository extends Context.Service<SessionRepository, {
    */
   create(input: SessionCreate): Effect.Effect<Session, IdAlreadyInUse | UnknownReferences>
   findById(id: SessionId): Effect.Effect<Option.Option<Session>>
-  list(): Effect.Effect<ReadonlyArray<Session>>
+  /** The sessions that match `filter` (every session without one). */
+  list(filter?: SessionFilter): Effect.Effect<ReadonlyArray<Session>>
   /** Every session in id order, read as it is consumed: memory does not grow with their number. */
   stream(): Stream.Stream<Session>
   /**

@@ -11,15 +11,7 @@ export const InMemoryActivityRepository = Layer.effect(
   Effect.gen(function*() {
     const { activities, sessions } = yield* InMemoryStore
 
-    const activityOf = (id: ActivityId, input: ActivityInput) =>
-      new Activity({
-        id,
-        name: input.name,
-        theme: input.theme,
-        duree: input.duree,
-        dataActivite: input.dataActivite,
-        sessionId: input.sessionId
-      })
+    const activityOf = (id: ActivityId, input: ActivityInput) => new Activity({ id, ...input })
 
     const create = traced("ActivityRepository.create")(function*(input: ActivityInput) {
       const unknown = sessions.unknownReferences("sessionId", [input.sessionId])

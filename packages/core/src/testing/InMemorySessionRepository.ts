@@ -3,7 +3,14 @@ import { Activity, ActivitySummary } from "../domain/Activity.ts"
 import { EntityNotFound, IdAlreadyInUse } from "../domain/Errors.ts"
 import type { ActivityId, AthleteId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
-import { Session, type SessionCreate, SessionSummary, type SessionUpdate } from "../domain/Session.ts"
+import {
+  Session,
+  type SessionCreate,
+  type SessionFilter,
+  SessionSummary,
+  type SessionUpdate,
+  sessionValuesOf
+} from "../domain/Session.ts"
 import { type CreneauRange, SessionRepository } from "../ports/SessionRepository.ts"
 import { traced } from "../tracing/traced.ts"
 import { InMemoryStore, type StoredSession } from "./InMemoryStore.ts"
@@ -33,17 +40,7 @@ export const InMemorySessionRepository = Layer.effect(
     }
 
     const sessionOf = (stored: StoredSession, activiteIds: ReadonlyArray<ActivityId>) =>
-      new Session({
-        id: stored.id,
-        name: stored.name,
-        isRecurrent: stored.isRecurrent,
-        creneau: stored.creneau,
-        duree: stored.duree,
-        groupe: stored.groupe,
-        coachId: stored.coachId,
-        athleteIds: [...stored.athleteIds].sort(ascending),
-        activiteIds
-      })
+      new Session({ ...stored, athleteIds: [...stored.athleteIds].sort(ascending), activiteIds })
 
     const read = (stored: StoredSession) => sessionOf(stored, activityIdsBySession().get(stored.id) ?? [])
 
@@ -79,13 +76,8 @@ export const InMemorySessionRepository = Layer.effect(
       const id = sessions.newId(input.id)
       if (id instanceof IdAlreadyInUse) return yield* id
       const stored = sessions.insert({
+        ...sessionValuesOf(input),
         id,
-        name: input.name,
-        isRecurrent: input.isRecurrent,
-        creneau: input.creneau,
-        duree: input.duree,
-        groupe: input.groupe,
-        coachId: input.coachId,
         athleteIds: new Set<AthleteId>(input.athleteIds)
       })
       moveActivitiesInto(id, input.activiteIds)
@@ -96,8 +88,9 @@ export const InMemorySessionRepository = Layer.effect(
       return Option.map(Option.fromNullishOr(sessions.get(id)), read)
     })
 
-    const list = traced("SessionRepository.list")(function*() {
-      return readAll()
+    const list = traced("SessionRepository.list")(function*(filter: SessionFilter = {}) {
+      const wanted = Object.entries(filter) as ReadonlyArray<[keyof SessionFilter, unknown]>
+      return readAll().filter((session) => wanted.every(([field, value]) => session[field] === value))
     })
 
     const stream = () =>

@@ -5,11 +5,12 @@ import type { EntityKind, EntityNotFound, Forbidden } from "../domain/Errors.ts"
 import { authorize, type Operation, type OwnedRecord } from "../domain/Permissions.ts"
 import { found } from "./found.ts"
 
-/** The repository shape shared by athletes, coaches and admins. */
-export interface RecordRepository<Id extends number, A, C, U, EC, EU, ED> {
+/** The repository shape every kind of record shares (athletes, coaches, admins, sessions, activities). */
+export interface RecordRepository<Id extends number, A, C, U, EC, EU, ED, F = never> {
   create(input: C): Effect.Effect<A, EC>
   findById(id: Id): Effect.Effect<Option.Option<A>>
-  list(): Effect.Effect<ReadonlyArray<A>>
+  /** Where a repository takes a filter (sessions), the records that match it. */
+  list(filter?: F): Effect.Effect<ReadonlyArray<A>>
   update(id: Id, input: U): Effect.Effect<A, EU>
   delete(id: Id): Effect.Effect<void, ED>
 }
@@ -26,9 +27,9 @@ export interface RecordOperations {
  * Create, read, list, update and delete of one kind of record, each checked against the role
  * table first. `owner` names the record an update touches, for the table's owner rules.
  */
-export const makeRecordUseCases = <Id extends number, A, C, U, EC, EU, ED>(options: {
+export const makeRecordUseCases = <Id extends number, A, C, U, EC, EU, ED, F = never>(options: {
   readonly entity: EntityKind
-  readonly repository: RecordRepository<Id, A, C, U, EC, EU, ED>
+  readonly repository: RecordRepository<Id, A, C, U, EC, EU, ED, F>
   readonly operations: RecordOperations
   readonly owner?: (id: Id) => OwnedRecord
 }) => {
@@ -39,9 +40,9 @@ export const makeRecordUseCases = <Id extends number, A, C, U, EC, EU, ED>(optio
       yield* authorize(ops.create)
       return yield* repo.create(input)
     }),
-    list: traced(`${name}.list`)(function*() {
+    list: traced(`${name}.list`)(function*(filter?: F) {
       yield* authorize(ops.list)
-      return yield* repo.list()
+      return yield* repo.list(filter)
     }),
     get: traced(`${name}.get`)(function*(id: Id): Effect.fn.Return<A, EntityNotFound | Forbidden, CurrentActor> {
       yield* authorize(ops.read)

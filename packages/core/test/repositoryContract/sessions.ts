@@ -91,6 +91,31 @@ export const sessionRepositoryContract: ContractSuite = {
         expect(yield* sessions.findById(created.id)).toEqual(Option.some(created))
       }))
 
+    it.effect("lists the sessions whose fields hold a filter's values, in id order", () =>
+      Effect.gen(function*() {
+        const sessions = yield* SessionRepository
+        const coaches = yield* CoachRepository
+        const [first, second] = yield* Effect.forEach(
+          ["first", "second"],
+          (name) => coaches.create(new CoachCreate({ id: null, name }))
+        )
+        const ofFirst = yield* sessions.create(newSession({ name: "one", coachId: first!.id }))
+        const ofSecond = yield* sessions.create(newSession({ name: "two", coachId: second!.id, duree: 45 }))
+        const againOfFirst = yield* sessions.create(newSession({ name: "three", coachId: first!.id, creneau: null }))
+        const withoutCoach = yield* sessions.create(newSession({ name: "four" }))
+
+        expect(yield* sessions.list({ coachId: first!.id })).toEqual([ofFirst, againOfFirst])
+        expect(yield* sessions.list({ coachId: second!.id, duree: 45 })).toEqual([ofSecond])
+        expect(yield* sessions.list({ coachId: second!.id, duree: 90 })).toEqual([])
+        expect(yield* sessions.list({ coachId: first!.id, creneau: null })).toEqual([againOfFirst])
+        expect(
+          yield* sessions.list({ coachId: first!.id, creneau: "2026-11-21T18:30:00" as LocalDateTime })
+        ).toEqual([ofFirst])
+        expect(yield* sessions.list({ coachId: null })).toContainEqual(withoutCoach)
+        expect((yield* sessions.list({ coachId: null })).map((session) => session.coachId)).not.toContain(first!.id)
+        expect(yield* sessions.list({})).toEqual(yield* sessions.list())
+      }))
+
     it.effect("create with unknown ids names every unknown id of the field and writes nothing", () =>
       Effect.gen(function*() {
         const sessions = yield* SessionRepository

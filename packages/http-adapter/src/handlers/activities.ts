@@ -2,21 +2,9 @@ import { ActivityInput, ActivityService } from "@club/core"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ClubApi } from "@club/contract/rest"
-import type { ActiviteInput } from "@club/contract/rest"
-import { ActivityFailed, NotFoundEmpty } from "@club/contract/rest"
+import { ActivityFailed, NotFoundEmpty, toActiviteDto, toCoreInput } from "@club/contract/rest"
 import { isNotForbidden, isNotFound, pinned } from "./problems.ts"
 import { RecordReads } from "./recordReads.ts"
-import { toActiviteDto } from "./toDto.ts"
-
-const toInput = (dto: typeof ActiviteInput.Type) =>
-  new ActivityInput({
-    name: dto.name ?? null,
-    theme: dto.theme ?? null,
-    // The seed stores a null duree as 0 on update; on create it stays null.
-    duree: dto.duree ?? null,
-    dataActivite: dto.dataActivite ?? [],
-    sessionId: dto.sessionId
-  })
 
 /** Create, update and delete fail with the seed's 500 `Error: <message>`; a role refusal stays a 403. */
 const activityFailure = pinned(isNotForbidden, (error) => new ActivityFailed({ message: error.message }))
@@ -32,7 +20,7 @@ export const ActivitiesHandlers = HttpApiBuilder.group(
     const reads = yield* RecordReads
     return handlers
       .handle("create", ({ payload }) =>
-        activities.create(toInput(payload)).pipe(
+        activities.create(toCoreInput(ActivityInput, payload)).pipe(
           Effect.map((activity) => ({ message: "Activity created" as const, id: activity.id })),
           activityFailure
         ))
@@ -43,7 +31,8 @@ export const ActivitiesHandlers = HttpApiBuilder.group(
       .handle(
         "update",
         ({ params, payload }) =>
-          activities.update(params.id, new ActivityInput({ ...toInput(payload), duree: payload.duree ?? 0 })).pipe(
+          // The seed stores a null or absent duree as 0 on update; on create it stays null.
+          activities.update(params.id, toCoreInput(ActivityInput, { ...payload, duree: payload.duree ?? 0 })).pipe(
             Effect.as("Activity modified" as const),
             activityFailure
           )

@@ -1,10 +1,9 @@
 import { AdminCreate, AdminService, AdminUpdate } from "@club/core"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ClubApi } from "@club/contract/rest"
+import { ClubApi, toCoreInput } from "@club/contract/rest"
 import { problems, problemsWithReason } from "./problems.ts"
 import { RecordReads } from "./recordReads.ts"
-import { toAdminDto } from "./toDto.ts"
 
 const adminNotFound = problemsWithReason("Admin not found")
 
@@ -18,18 +17,16 @@ export const AdminsHandlers = HttpApiBuilder.group(
       .handle(
         "create",
         ({ payload }) =>
-          admins.create(new AdminCreate({ id: payload.id ?? null, name: payload.name ?? null })).pipe(
-            Effect.map(toAdminDto),
+          admins.create(toCoreInput(AdminCreate, payload)).pipe(
             problems
           )
       )
-      .handle("all", () => admins.list().pipe(Effect.map((all) => all.map(toAdminDto)), problems))
+      .handle("all", () => admins.list().pipe(problems))
       .handle("get", ({ params }) => reads.admin(params.id).pipe(adminNotFound))
       .handle(
         "update",
         ({ params, payload }) =>
-          admins.update(params.id, new AdminUpdate(payload.name == null ? {} : { name: payload.name })).pipe(
-            Effect.map(toAdminDto),
+          admins.update(params.id, toCoreInput(AdminUpdate, payload)).pipe(
             adminNotFound
           )
       )

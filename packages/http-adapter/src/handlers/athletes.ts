@@ -2,10 +2,9 @@ import { AthleteCreate, AthleteService, AthleteUpdate } from "@club/core"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ClubApi } from "@club/contract/rest"
-import { AthleteUpdateFailed, NotFoundEmpty } from "@club/contract/rest"
+import { AthleteUpdateFailed, NotFoundEmpty, toAthleteDto, toCoreInput } from "@club/contract/rest"
 import { isNotForbidden, isNotFound, pinned, problems } from "./problems.ts"
 import { RecordReads } from "./recordReads.ts"
-import { toAthleteDto } from "./toDto.ts"
 
 const emptyNotFound = pinned(isNotFound, () => new NotFoundEmpty())
 
@@ -19,27 +18,17 @@ export const AthletesHandlers = HttpApiBuilder.group(
     const athletes = yield* AthleteService
     const reads = yield* RecordReads
     return handlers
-      .handle("create", ({ payload }) =>
-        athletes.create(
-          new AthleteCreate({
-            id: payload.id ?? null,
-            name: payload.name ?? null,
-            categorie: payload.categorie ?? null,
-            niveau: payload.niveau ?? null
-          })
-        ).pipe(Effect.map(toAthleteDto), problems))
+      .handle(
+        "create",
+        ({ payload }) => athletes.create(toCoreInput(AthleteCreate, payload)).pipe(Effect.map(toAthleteDto), problems)
+      )
       .handle("all", () => athletes.list().pipe(Effect.map((all) => all.map(toAthleteDto)), problems))
       .handle("get", ({ params }) => reads.athlete(params.id).pipe(emptyNotFound))
-      .handle("update", ({ params, payload }) =>
-        athletes.update(
-          params.id,
-          new AthleteUpdate({
-            name: payload.name ?? null,
-            categorie: payload.categorie ?? null,
-            niveau: payload.niveau ?? null,
-            sessionIds: payload.sessionIds ?? null
-          })
-        ).pipe(Effect.map(toAthleteDto), updateFailure))
+      .handle(
+        "update",
+        ({ params, payload }) =>
+          athletes.update(params.id, toCoreInput(AthleteUpdate, payload)).pipe(Effect.map(toAthleteDto), updateFailure)
+      )
       .handle("delete", ({ params }) => athletes.delete(params.id).pipe(emptyNotFound))
   })
 )

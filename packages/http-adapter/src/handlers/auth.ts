@@ -4,7 +4,6 @@ import { HttpApiBuilder } from "effect/http-api"
 import { ClubApi } from "@club/contract/rest"
 import { clientAddress } from "./clientAddress.ts"
 import { problems } from "./problems.ts"
-import { toUserDto } from "./toDto.ts"
 
 export const AuthHandlers = HttpApiBuilder.group(
   ClubApi,
@@ -25,10 +24,10 @@ export const AuthHandlers = HttpApiBuilder.group(
             token: result.token,
             tokenType: "Bearer" as const,
             expiresIn: result.expiresIn,
-            user: toUserDto(result.user)
+            user: result.user
           }
         })
       )
-      .handle("me", () => auth.me().pipe(Effect.map(toUserDto), problems))
+      .handle("me", () => auth.me().pipe(problems))
   })
 )

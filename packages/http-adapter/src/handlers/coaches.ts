@@ -1,11 +1,10 @@
 import { type CoachId, CoachCreate, CoachService, CoachUpdate } from "@club/core"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ClubApi } from "@club/contract/rest"
+import { ClubApi, toCoreInput } from "@club/contract/rest"
 import type { CoachInput } from "@club/contract/rest"
 import { problems, problemsWithReason } from "./problems.ts"
 import { RecordReads } from "./recordReads.ts"
-import { toCoachDto } from "./toDto.ts"
 
 const coachNotFound = problemsWithReason("Coach not found")
 
@@ -22,16 +21,14 @@ const makeCoachHandlers = Effect.gen(function*() {
   const reads = yield* RecordReads
   return {
     create: ({ payload }: WithInput) =>
-      coaches.create(new CoachCreate({ id: payload.id ?? null, name: payload.name ?? null })).pipe(
-        Effect.map(toCoachDto),
+      coaches.create(toCoreInput(CoachCreate, payload)).pipe(
         problems
       ),
-    all: () => coaches.list().pipe(Effect.map((all) => all.map(toCoachDto)), problems),
+    all: () => coaches.list().pipe(problems),
     get: ({ params }: WithId) => reads.coach(params.id).pipe(coachNotFound),
-    // The seed replaces the name only when it is present.
+    // The seed replaces the name only when it is present and not null.
     update: ({ params, payload }: WithId & WithInput) =>
-      coaches.update(params.id, new CoachUpdate(payload.name == null ? {} : { name: payload.name })).pipe(
-        Effect.map(toCoachDto),
+      coaches.update(params.id, toCoreInput(CoachUpdate, payload)).pipe(
         coachNotFound
       ),
     delete: ({ params }: WithId) => coaches.delete(params.id).pipe(coachNotFound)

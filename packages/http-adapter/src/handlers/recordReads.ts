@@ -13,7 +13,7 @@ import {
   UserService
 } from "@club/core"
 import { Effect } from "effect"
-import { toActiviteDto, toAdminDto, toAthleteDto, toCoachDto, toSessionDto, toUserDto } from "./toDto.ts"
+import { toActiviteDto, toAthleteDto } from "@club/contract/rest"
 
 /**
  * Each record read by its id, as its `GET …/:id` endpoint answers on success. The endpoint's
@@ -28,10 +28,10 @@ export const RecordReads = Effect.gen(function*() {
   const users = yield* UserService
   return {
     activity: (id: ActivityId) => Effect.map(activities.get(id), toActiviteDto),
-    admin: (id: AdminId) => Effect.map(admins.get(id), toAdminDto),
+    admin: (id: AdminId) => admins.get(id),
     athlete: (id: AthleteId) => Effect.map(athletes.get(id), toAthleteDto),
-    coach: (id: CoachId) => Effect.map(coaches.get(id), toCoachDto),
-    session: (id: SessionId) => Effect.map(sessions.get(id), toSessionDto),
-    user: (id: UserId) => Effect.map(users.get(id), toUserDto)
+    coach: (id: CoachId) => coaches.get(id),
+    session: (id: SessionId) => sessions.get(id),
+    user: (id: UserId) => users.get(id)
   }
 })

@@ -3,10 +3,6 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ClubApi } from "@club/contract/rest"
 import { problems } from "./problems.ts"
-import { toSummary } from "./toDto.ts"
-
-const summaries = <Id extends number>(all: ReadonlyArray<{ readonly id: Id; readonly name: string | null }>) =>
-  all.map(toSummary)
 
 export const ScheduleHandlers = HttpApiBuilder.group(
   ClubApi,
@@ -16,24 +12,20 @@ export const ScheduleHandlers = HttpApiBuilder.group(
     return handlers
       .handle(
         "sessionsOfAthlete",
-        ({ params }) => schedule.sessionsOfAthlete(params.id).pipe(Effect.map(summaries), problems)
+        ({ params }) => schedule.sessionsOfAthlete(params.id).pipe(problems)
       )
-      .handle("allSessions", () => schedule.allSessions().pipe(Effect.map(summaries), problems))
+      .handle("allSessions", () => schedule.allSessions().pipe(problems))
       .handle(
         "activitiesOfSession",
-        ({ params }) => schedule.activitiesOfSession(params.id).pipe(Effect.map(summaries), problems)
+        ({ params }) => schedule.activitiesOfSession(params.id).pipe(problems)
       )
       .handle(
         "sessionsAfter",
-        ({ params }) => schedule.sessionsOfAthleteAfter(params.id, params.date).pipe(Effect.map(summaries), problems)
+        ({ params }) => schedule.sessionsOfAthleteAfter(params.id, params.date).pipe(problems)
       )
       .handle(
         "sessionsBetween",
-        ({ params }) =>
-          schedule.sessionsOfAthleteBetween(params.id, params.startDate, params.endDate).pipe(
-            Effect.map(summaries),
-            problems
-          )
+        ({ params }) => schedule.sessionsOfAthleteBetween(params.id, params.startDate, params.endDate).pipe(problems)
       )
   })
 )

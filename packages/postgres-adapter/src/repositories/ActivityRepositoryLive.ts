@@ -1,8 +1,9 @@
 import { traced } from "@club/core"
-import { type ActivityId, type ActivityInput, ActivityRepository, EntityNotFound } from "@club/core"
-import { Effect, Layer, Schema } from "effect"
-import { SqlClient, SqlSchema } from "effect/sql"
-import { ActivityFromRow, activityFromRow } from "../rows/ActivityRow.ts"
+import { Activity, type ActivityId, type ActivityInput, ActivityRepository, EntityNotFound } from "@club/core"
+import { Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { activityFromRow } from "../rows/ActivityRow.ts"
+import { byColumn, columnOf } from "../sql/snakeCase.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { transaction } from "../sql/transaction.ts"
@@ -12,36 +13,35 @@ export const ActivityRepositoryLive = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const decodeActivity = (row: Record<string, unknown> | undefined) => Effect.sync(() => activityFromRow(row ?? {}))
+    const activitiesOf = (rows: ReadonlyArray<Record<string, unknown>>) => Effect.sync(() => rows.map(activityFromRow))
 
+    // Each field of core's Activity from its column, under its field's name.
     const activityColumns = sql.literal(
-      `id, name, theme, duree, data_activite AS "dataActivite", session_id AS "sessionId"`
+      Object.keys(Activity.fields).map((field) => `${columnOf(field)} AS "${field}"`).join(", ")
     )
 
-    const findOne = SqlSchema.findOneOption({
-      Request: Schema.Number,
-      Result: ActivityFromRow,
-      execute: (id) => sql`SELECT ${activityColumns} FROM activities WHERE id = ${id}`
-    })
+    const findOne = (id: ActivityId) =>
+      Effect.map(
+        Effect.flatMap(
+          sql<Record<string, unknown>>`SELECT ${activityColumns} FROM activities WHERE id = ${id}`,
+          activitiesOf
+        ),
+        (activities) => Option.fromNullishOr(activities[0])
+      )
 
-    const listAll = SqlSchema.findAll({
-      Request: Schema.Void,
-      Result: ActivityFromRow,
-      execute: () => sql`SELECT ${activityColumns} FROM activities ORDER BY id`
-    })
+    const listAll = Effect.flatMap(
+      sql<Record<string, unknown>>`SELECT ${activityColumns} FROM activities ORDER BY id`,
+      activitiesOf
+    )
 
-    const listWithTheme = SqlSchema.findAll({
-      Request: Schema.String,
-      Result: ActivityFromRow,
-      execute: (theme) => sql`SELECT ${activityColumns} FROM activities WHERE theme = ${theme} ORDER BY id`
-    })
+    const listWithTheme = (theme: string) =>
+      Effect.flatMap(
+        sql<Record<string, unknown>>`SELECT ${activityColumns} FROM activities WHERE theme = ${theme} ORDER BY id`,
+        activitiesOf
+      )
 
-    const columnsOf = (input: ActivityInput) => ({
-      name: input.name,
-      theme: input.theme,
-      duree: input.duree,
-      data_activite: input.dataActivite,
-      session_id: input.sessionId
-    })
+    /** The input's values and session, each in its column. */
+    const columnsOf = (input: ActivityInput) => byColumn({ ...input })
 
     /** The session stays locked until the transaction ends, so it cannot be deleted under the write. */
     const requireSession = (input: ActivityInput) =>
@@ -60,7 +60,7 @@ export const ActivityRepositoryLive = Layer.effect(
     }, dieOnInfrastructureError)
 
     const list = traced("ActivityRepository.list")(function*() {
-      return yield* listAll(undefined)
+      return yield* listAll
     }, dieOnInfrastructureError)
 
     const listByTheme = traced("ActivityRepository.listByTheme")(function*(theme: string) {

@@ -5,9 +5,12 @@ import {
   EntityNotFound,
   IdAlreadyInUse,
   type SessionCreate,
+  type SessionFilter,
   type SessionId,
   SessionRepository,
-  type SessionUpdate
+  type SessionUpdate,
+  SessionValues,
+  sessionValuesOf
 } from "@club/core"
 import { Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
@@ -18,10 +21,14 @@ import { IdRow } from "../sql/IdRow.ts"
 import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
 import { int8Array } from "../sql/int8Array.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
+import { byColumn, columnOf } from "../sql/snakeCase.ts"
 import { transaction } from "../sql/transaction.ts"
 
 /** Sessions per statement of a full listing. */
 export const sessionsPerPage = 1_000
+
+/** `creneau` as the local time it was stored as: the driver would read a timestamp as UTC. */
+const creneauColumn = `to_char(s.creneau, 'YYYY-MM-DD"T"HH24:MI:SS') AS creneau`
 
 export const SessionRepositoryLive = Layer.effect(
   SessionRepository,
@@ -29,14 +36,22 @@ export const SessionRepositoryLive = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const decodeId = Schema.decodeUnknownEffect(IdRow)
 
+    // Each of core's SessionValues from its column, under its field's name.
+    const valueColumns = Object.keys(SessionValues).map((field) =>
+      field === "creneau" ? creneauColumn : `s.${columnOf(field)} AS "${field}"`
+    ).join(", ")
+
     // One row per session, its athlete and activity ids aggregated in the same query, so reading
-    // sessions costs one query whatever their size. to_char keeps creneau the local time it was
-    // stored as (the driver would read a timestamp as UTC).
-    const selectSessions = sql`SELECT s.id, s.name, s.is_recurrent AS "isRecurrent",
-      to_char(s.creneau, 'YYYY-MM-DD"T"HH24:MI:SS') AS creneau, s.duree, s.groupe, s.coach_id AS "coachId",
+    // sessions costs one query whatever their size.
+    const selectSessions = sql`SELECT s.id, ${sql.literal(valueColumns)},
       ARRAY(SELECT sa.athlete_id FROM session_athletes sa WHERE sa.session_id = s.id ORDER BY sa.athlete_id) AS "athleteIds",
       ARRAY(SELECT a.id FROM activities a WHERE a.session_id = s.id ORDER BY a.id) AS "activiteIds"
       FROM sessions s`
+
+    // A filter's fields are the session's own columns (`columnOf`: `coachId` is coach_id);
+    // IS NOT DISTINCT FROM lets a null match a session without a value, as the port says.
+    const matching = (filter: SessionFilter) =>
+      Object.entries(filter).map(([field, value]) => sql`s.${sql(columnOf(field))} IS NOT DISTINCT FROM ${value}`)
 
     // Sessions are read without the per-row Schema decode (rows/SessionRow.ts): a full list
     // decoded through it took longer than the query.
@@ -51,18 +66,20 @@ export const SessionRepositoryLive = Layer.effect(
     // Read in pages by id, each page its own short statement, so that a listing of any size holds
     // one page in memory, and a slow reader never keeps a database connection while it reads (the
     // embedded database has a single one). A session written meanwhile may or may not be listed.
-    const page = (after: number) =>
+    const page = (filter: SessionFilter) => (after: number) =>
       Effect.map(
         Effect.flatMap(
-          sql<Record<string, unknown>>`${selectSessions} WHERE s.id > ${after} ORDER BY s.id LIMIT ${sessionsPerPage}`,
+          sql<Record<string, unknown>>`${selectSessions} WHERE ${
+            sql.and([sql`s.id > ${after}`, ...matching(filter)])
+          } ORDER BY s.id LIMIT ${sessionsPerPage}`,
           sessionsOf
         ),
         (sessions) =>
           [sessions, sessions.length < sessionsPerPage ? Option.none() : Option.some(sessions.at(-1)!.id)] as const
       )
-    const streamAll = Stream.paginate(0, page).pipe(
-      Stream.catchCause((cause) => Stream.failCause(classifyCause(cause)))
-    )
+    const streamOf = (filter: SessionFilter) =>
+      Stream.paginate(0, page(filter)).pipe(Stream.catchCause((cause) => Stream.failCause(classifyCause(cause))))
+    const streamAll = streamOf({})
 
     const summariesOf = (rows: ReadonlyArray<Record<string, unknown>>) =>
       Effect.sync(() => rows.map(sessionSummaryFromRow))
@@ -116,14 +133,7 @@ export const SessionRepositoryLive = Layer.effect(
 
     const insertSession = (input: SessionCreate) =>
       Effect.gen(function*() {
-        const values = {
-          name: input.name,
-          is_recurrent: input.isRecurrent,
-          creneau: input.creneau,
-          duree: input.duree,
-          groupe: input.groupe,
-          coach_id: input.coachId
-        }
+        const values = byColumn(sessionValuesOf(input))
         if (input.id === null) return (yield* decodeId(yield* insertWithGeneratedId(sql, "sessions", values))).id
         const row = yield* insertWithSuppliedId(sql, "sessions", input.id, values)
         if (Option.isNone(row)) return yield* new IdAlreadyInUse({ entity: "Session", id: input.id })
@@ -150,8 +160,8 @@ export const SessionRepositoryLive = Layer.effect(
 
     const stream = () => streamAll.pipe(Stream.withSpan("SessionRepository.stream"))
 
-    const list = traced("SessionRepository.list")(function*() {
-      return yield* Stream.runCollect(streamAll)
+    const list = traced("SessionRepository.list")(function*(filter: SessionFilter = {}) {
+      return yield* Stream.runCollect(streamOf(filter))
     })
 
     const update = traced("SessionRepository.update")(function*(id: SessionId, input: SessionUpdate) {

@@ -1,29 +1,22 @@
-import { Activity, type ActivityId, ActivitySummary, type SessionId } from "@club/core"
+import { Activity, ActivitySummary, ActivityValues } from "@club/core"
 import { Schema } from "effect"
-import { int, intOrNull, textOrNull, texts } from "../sql/columns.ts"
+import { int, intOrNull } from "../sql/columns.ts"
 import { Int64 } from "../sql/Int64.ts"
 import { trustedInstance } from "./trustedInstance.ts"
+import { valueReaders } from "./valueReader.ts"
 
-/** See activityColumns. */
-export const ActivityFromRow = Schema.Struct({
-  id: Int64,
-  name: Schema.NullOr(Schema.String),
-  theme: Schema.NullOr(Schema.String),
-  duree: Schema.NullOr(Int64),
-  dataActivite: Schema.Array(Schema.String),
-  sessionId: Schema.NullOr(Int64)
-}).pipe(Schema.decodeTo(Activity))
+const readers = valueReaders(ActivityValues)
 
-/** The same row without the Schema pass (see sql/columns.ts): an activity is read back on every write. */
-export const activityFromRow = (row: Record<string, unknown>): Activity =>
-  trustedInstance(Activity, {
-    id: int("id", row["id"]) as ActivityId,
-    name: textOrNull("name", row["name"]),
-    theme: textOrNull("theme", row["theme"]),
-    duree: intOrNull("duree", row["duree"]),
-    dataActivite: texts("data_activite", row["dataActivite"]),
-    sessionId: intOrNull("session_id", row["sessionId"]) as SessionId | null
-  })
+/**
+ * An activity, read in bulk (see sql/columns.ts) as every activity is read: each of core's
+ * `ActivityValues` under its field's name, then its session.
+ */
+export const activityFromRow = (row: Record<string, unknown>): Activity => {
+  const fields: Record<string, unknown> = { id: int("id", row["id"]) }
+  for (const [field, read] of readers) fields[field] = read(field, row[field])
+  fields["sessionId"] = intOrNull("sessionId", row["sessionId"])
+  return trustedInstance(Activity, fields as ConstructorParameters<typeof Activity>[0])
+}
 
 /** `SELECT id, name FROM activities` */
 export const ActivitySummaryFromRow = Schema.Struct({
