@@ -19,7 +19,7 @@ export {
 
 // ---- The contract's error classes and DTO schemas (each also names its type).
 export {
-  ActiviteDto,
+  ActivityDto,
   ActivityFailed,
   ActivitySummaryDto,
   AdminDto,

@@ -1,4 +1,4 @@
-import { InvalidInput, TaskCreate } from "@club/core"
+import { InvalidValue, TaskCreate } from "@club/core"
 import { Effect, Schema, SchemaIssue } from "effect"
 import type { CreateTaskRequest } from "@club/contract/todo"
 
@@ -26,11 +26,11 @@ const checkHook: SchemaIssue.CheckHook = (issue) => {
 const format = SchemaIssue.makeFormatterStandardSchemaV1({ checkHook })
 
 /** The request's fields checked by core's TaskCreate rules; a failure names the first offending field. */
-export const decodeTaskCreate = (request: CreateTaskRequest): Effect.Effect<TaskCreate, InvalidInput> =>
+export const decodeTaskCreate = (request: CreateTaskRequest): Effect.Effect<TaskCreate, InvalidValue> =>
   Schema.decodeUnknownEffect(TaskCreate)({ title: request.title, description: request.description }).pipe(
     Effect.mapError((error) => {
       const [first] = format(error.issue).issues
-      return new InvalidInput({
+      return new InvalidValue({
         field: (first?.path ?? []).map(String).join(".") || "request",
         reason: first?.message ?? "is invalid"
       })

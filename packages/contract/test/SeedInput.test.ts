@@ -1,4 +1,4 @@
-import { ActivityInput, AthleteUpdate, CoachUpdate, Duree, SessionCreate, SessionUpdate, UserUpdate } from "@club/core"
+import { ActivityWrite, AthleteUpdate, CoachUpdate, Duree, SessionCreate, SessionUpdate, UserUpdate } from "@club/core"
 import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { seedFields, toCoreInput } from "../src/rest/SeedInput.ts"
@@ -25,8 +25,8 @@ describe("seedFields: core's input fields in the seed's wire form", () => {
   })
 
   it("keeps a required field required, and an optional key that is not nullable non-nullable", () => {
-    expect(() => decodeWire(ActivityInput.fields)({ name: "Sprints" })).toThrow()
-    expect(decodeWire(ActivityInput.fields)({ sessionId: 7 })).toEqual({ sessionId: 7 })
+    expect(() => decodeWire(ActivityWrite.fields)({ name: "Sprints" })).toThrow()
+    expect(decodeWire(ActivityWrite.fields)({ sessionId: 7 })).toEqual({ sessionId: 7 })
     expect(() => decodeWire(UserUpdate.fields)({ name: null })).toThrow()
   })
 

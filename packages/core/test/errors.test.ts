@@ -5,9 +5,9 @@ import {
   type DomainError,
   EntityNotFound,
   type ErrorCategory,
-  Forbidden,
+  NotPermitted,
   IdAlreadyInUse,
-  InvalidInput,
+  InvalidValue,
   LastAdminUser,
   RateLimited,
   RecordAlreadyLinked,
@@ -23,13 +23,13 @@ const cases: ReadonlyArray<readonly [DomainError, ErrorCategory, string]> = [
     "Invalid",
     "athleteIds: no athlete with id 4, 5"
   ],
-  [new InvalidInput({ field: "coachId", reason: "bad" }), "Invalid", "coachId: bad"],
+  [new InvalidValue({ field: "coachId", reason: "bad" }), "Invalid", "coachId: bad"],
   [new IdAlreadyInUse({ entity: "Coach", id: 3 }), "Conflict", "Coach id 3 is already in use"],
   [new CoachStillOwnsSessions({ coachId: 7, sessionCount: 3 }), "Conflict", "Coach 7 still owns 3 sessions"],
   [new UserNameTaken({ name: "ana" }), "Conflict", "User name 'ana' is already taken"],
   [new LastAdminUser({ userId: 3 }), "Conflict", "User 3 is the last ADMIN user; another ADMIN user must exist first"],
   [new RecordAlreadyLinked({ entity: "Athlete", id: 2 }), "Conflict", "Athlete 2 is already linked to another user"],
-  [new Forbidden({ operation: "coach.delete" }), "Forbidden", "Your role may not coach.delete"],
+  [new NotPermitted({ operation: "coach.delete" }), "Forbidden", "Your role may not coach.delete"],
   [new Unauthenticated({ reason: "expired" }), "Unauthenticated", "The token has expired"],
   [new RateLimited({ retryAfterSeconds: 30 }), "RateLimited", "Too many failed attempts; retry in 30 seconds"]
 ]

@@ -114,7 +114,7 @@ describe("UserService.ensureFirstAdmin (start-up)", () => {
     return Effect.gen(function*() {
       const service = yield* UserService
       const error = yield* Effect.flip(service.ensureFirstAdmin("admin", Redacted.make("short")))
-      expect(error).toMatchObject({ _tag: "InvalidInput", field: "ADMIN_PASSWORD" })
+      expect(error).toMatchObject({ _tag: "InvalidValue", field: "ADMIN_PASSWORD" })
     }).pipe(Effect.provide(layer))
   })
 })

@@ -206,7 +206,7 @@ const actorOf = (role: Role): Actor => ({
 const outcome = (exit: Exit.Exit<unknown, unknown>): "forbidden" | "reached" | "other" => {
   if (Exit.isSuccess(exit)) return "other"
   const reasons = exit.cause.reasons
-  if (reasons.some((r) => Cause.isFailReason(r) && (r.error as { _tag?: string })._tag === "Forbidden")) {
+  if (reasons.some((r) => Cause.isFailReason(r) && (r.error as { _tag?: string })._tag === "NotPermitted")) {
     return "forbidden"
   }
   return reasons.some((r) => Cause.isDieReason(r) && r.defect instanceof ReachedPort) ? "reached" : "other"
@@ -221,7 +221,7 @@ describe("every use-case checks the role table itself, before it touches a port"
   for (const [name, operation, call] of calls) {
     for (const role of ["ADMIN", "COACH", "ATHLETE"] as const) {
       const allowed = rolesAllowed(operation).includes(role)
-      it.effect(`${name} as ${role}: ${allowed ? "reaches the port" : "Forbidden"}`, () =>
+      it.effect(`${name} as ${role}: ${allowed ? "reaches the port" : "NotPermitted"}`, () =>
         Effect.gen(function*() {
           const exit = yield* Effect.exit(call.pipe(Effect.provideService(CurrentActor, actorOf(role))))
           expect(outcome(exit)).toBe(allowed ? "reached" : "forbidden")

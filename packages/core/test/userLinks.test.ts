@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { AthleteId, CoachId } from "../src/index.ts"
-import { InvalidInput } from "../src/index.ts"
+import { InvalidValue } from "../src/index.ts"
 import { resolveLink } from "../src/usecases/UserLinks.ts"
 
 describe("user links", () => {
@@ -18,12 +18,12 @@ describe("user links", () => {
 
   it("refuses a record of another role, naming the field", () => {
     const result = resolveLink("ATHLETE", { coachId: 4 as CoachId }, true)
-    expect(result).toBeInstanceOf(InvalidInput)
-    expect((result as InvalidInput).field).toBe("coachId")
+    expect(result).toBeInstanceOf(InvalidValue)
+    expect((result as InvalidValue).field).toBe("coachId")
   })
 
   it("refuses two links", () => {
     const result = resolveLink("COACH", { coachId: 1 as CoachId, athleteId: 2 as AthleteId }, true)
-    expect(result).toBeInstanceOf(InvalidInput)
+    expect(result).toBeInstanceOf(InvalidValue)
   })
 })

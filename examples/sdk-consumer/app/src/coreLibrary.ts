@@ -69,5 +69,5 @@ export const coreLibrary = () =>
     assert.equal(coach.name, "Marie")
     assert.equal(session.coachId, coach.id)
     assert.equal(unknown._tag, "UnknownReferences")
-    assert.equal(forbidden._tag, "Forbidden")
+    assert.equal(forbidden._tag, "NotPermitted")
   })

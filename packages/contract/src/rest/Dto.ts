@@ -1,7 +1,7 @@
 import { Schema, Struct } from "effect"
 import {
   Activity,
-  ActivityInput,
+  ActivityWrite,
   ActivitySummary,
   Admin,
   AdminCreate,
@@ -36,11 +36,11 @@ const optional = <S extends Schema.Top>(schema: S) => Schema.optional(Schema.Nul
 // ---- Inputs: core's input classes in the seed's wire form (`seedFields`), plus the fields the seed
 // accepts and ignores. Handlers turn a decoded body back into core's class with `toCoreInput`.
 
-export const ActiviteInput = documented(
+export const ActivityInput = documented(
   Schema.Struct({
     /** Ignored, as the seed says: activity ids are generated. */
     id: optional(Schema.Finite),
-    ...seedFields(ActivityInput.fields)
+    ...seedFields(ActivityWrite.fields)
   }),
   "ActivityInput",
   "The body of an activity create or update (the seed's ActiviteDTO). `sessionId` is required and must name an existing session; `id` is ignored. On update a null or absent `duree` is stored as 0; on create it stays null.",
@@ -181,16 +181,16 @@ export const toAthleteDto = (athlete: Athlete): AthleteDto => ({
 })
 
 /** The seed's activity endpoints answer `id: null`; the ids are in a session's `activiteIds`. */
-export const ActiviteDto = documented(
+export const ActivityDto = documented(
   Schema.Struct({ ...Activity.fields, id: Schema.Null }),
   "Activity",
   "An activity of a session (the seed's ActiviteDTO). `id` is always null, as the seed says: an activity's id is in its session's `activiteIds`, in `/athletes/athletes/session/{id}/activities`, and in the `Location` of its create. `sessionId` is null once its session dropped it.",
   [{ id: null, name: "Sprint intervals", theme: "cardio", duree: 20, dataActivite: ["6 x 200 m"], sessionId: 7 }]
 )
-export type ActiviteDto = typeof ActiviteDto.Type
+export type ActivityDto = typeof ActivityDto.Type
 
 /** An activity as its endpoints answer: `id` null. */
-export const toActiviteDto = (activity: Activity): ActiviteDto => ({ ...activity, id: null })
+export const toActivityDto = (activity: Activity): ActivityDto => ({ ...activity, id: null })
 
 export const SessionDto = documented(
   Schema.Struct(Session.fields),

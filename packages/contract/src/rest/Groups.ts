@@ -4,8 +4,8 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { ActivityCreatedWithLocation } from "./ActivityCreated.ts"
 import { Authentication } from "./Authentication.ts"
 import {
-  ActiviteDto,
-  ActiviteInput,
+  ActivityDto,
+  ActivityInput,
   AdminCreateInput,
   AdminDto,
   AdminInput,
@@ -102,7 +102,7 @@ export class AuthGroup extends HttpApiGroup.make("auth").add(
 
 export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
   HttpApiEndpoint.post("create", "/activite/create", {
-    payload: ActiviteInput,
+    payload: ActivityInput,
     success: ActivityCreatedWithLocation,
     error: [ActivityFailedText, Forbidden]
   }).annotate(InputFailure, "activityText").annotateMerge(operation(
@@ -121,7 +121,7 @@ export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
   )).middleware(Idempotency),
   HttpApiEndpoint.post("update", "/activite/update/:id", {
     params: { id: pathId(ActivityId) },
-    payload: ActiviteInput,
+    payload: ActivityInput,
     success: text(200, "Activity modified", "Modified (the seed's plain text)."),
     error: [ActivityFailedText, Forbidden]
   }).annotate(InputFailure, "activityText").annotateMerge(operation(
@@ -130,14 +130,14 @@ export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
     "activity.update"
   )).middleware(Idempotency),
   HttpApiEndpoint.get("all", "/activite/all", {
-    success: listOf(ActiviteDto, "Every activity."),
+    success: listOf(ActivityDto, "Every activity."),
     error: [NotFoundEmptyBody, Forbidden]
   }).annotateMerge(
     operation("List activities", "Every activity. A failure to read them is the seed's empty 404.", "activity.read")
   ),
   HttpApiEndpoint.get("byTheme", "/activite/theme/:theme", {
     params: { theme: ShortText.annotate({ description: "The theme, matched exactly.", examples: ["cardio"] }) },
-    success: listOf(ActiviteDto, "The activities of this theme; empty when none."),
+    success: listOf(ActivityDto, "The activities of this theme; empty when none."),
     error: [NotFoundEmptyBody, Forbidden]
   }).annotateMerge(
     operation(
@@ -148,7 +148,7 @@ export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
   ),
   HttpApiEndpoint.get("get", "/activite/:id", {
     params: { id: pathId(ActivityId) },
-    success: ActiviteDto,
+    success: ActivityDto,
     error: [NotFoundEmptyBody, Forbidden]
   }).annotateMerge(
     operation(

@@ -22,7 +22,7 @@ export class Activity extends Schema.Class<Activity>("Activity")({
 }) {}
 
 /** Create and update take the same fields; a supplied id is ignored by the seed, so there is none. */
-export class ActivityInput extends Schema.Class<ActivityInput>("ActivityInput")({
+export class ActivityWrite extends Schema.Class<ActivityWrite>("ActivityWrite")({
   ...ActivityValues,
   sessionId: SessionId
 }) {}

@@ -34,8 +34,8 @@ export class UnknownReferences extends withoutStackTrace(
 }
 
 /** A value that breaks a rule the schema alone cannot state. */
-export class InvalidInput extends withoutStackTrace(
-  Schema.TaggedError<InvalidInput>()("InvalidInput", {
+export class InvalidValue extends withoutStackTrace(
+  Schema.TaggedError<InvalidValue>()("InvalidValue", {
     field: Schema.String,
     reason: Schema.String
   })
@@ -109,8 +109,8 @@ export class RecordAlreadyLinked extends withoutStackTrace(
   }
 }
 
-export class Forbidden extends withoutStackTrace(
-  Schema.TaggedError<Forbidden>()("Forbidden", {
+export class NotPermitted extends withoutStackTrace(
+  Schema.TaggedError<NotPermitted>()("NotPermitted", {
     operation: Schema.String
   })
 ) {
@@ -157,13 +157,13 @@ export class RateLimited extends withoutStackTrace(
 export type DomainError =
   | EntityNotFound
   | UnknownReferences
-  | InvalidInput
+  | InvalidValue
   | IdAlreadyInUse
   | CoachStillOwnsSessions
   | UserNameTaken
   | LastAdminUser
   | RecordAlreadyLinked
-  | Forbidden
+  | NotPermitted
   | Unauthenticated
   | RateLimited
 

@@ -1,6 +1,6 @@
 import { traced } from "../tracing/traced.ts"
 import { type Actor, CurrentActor } from "./Actor.ts"
-import { Forbidden } from "./Errors.ts"
+import { NotPermitted } from "./Errors.ts"
 import { parseRole, type Role, Roles } from "./Role.ts"
 
 /** Any authenticated caller: the seed's operations "with no role restriction" (CONTRACT.md). */
@@ -82,6 +82,6 @@ export const isAllowed = (operation: Operation, actor: Actor, record: OwnedRecor
 /** Checks the current actor against the role table; every use-case starts with this. */
 export const authorize = traced("authorize")(function*(operation: Operation, record: OwnedRecord = {}) {
   const actor = yield* CurrentActor
-  if (!isAllowed(operation, actor, record)) return yield* new Forbidden({ operation })
+  if (!isAllowed(operation, actor, record)) return yield* new NotPermitted({ operation })
   return actor
 })

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { Activity, ActivityInput } from "../domain/Activity.ts"
+import type { Activity, ActivityWrite } from "../domain/Activity.ts"
 import type { EntityNotFound, UnknownReferences } from "../domain/Errors.ts"
 import type { ActivityId } from "../domain/Ids.ts"
 
@@ -10,7 +10,7 @@ import type { ActivityId } from "../domain/Ids.ts"
  */
 export class ActivityRepository extends Context.Service<ActivityRepository, {
   /** The session must exist: otherwise `UnknownReferences` (field `sessionId`, entity `Session`), nothing written. */
-  create(input: ActivityInput): Effect.Effect<Activity, UnknownReferences>
+  create(input: ActivityWrite): Effect.Effect<Activity, UnknownReferences>
   findById(id: ActivityId): Effect.Effect<Option.Option<Activity>>
   list(): Effect.Effect<ReadonlyArray<Activity>>
   /** The activities whose theme is exactly `theme` (case included); a null theme matches none. */
@@ -19,6 +19,6 @@ export class ActivityRepository extends Context.Service<ActivityRepository, {
    * Replaces every field, and so moves the activity to the session named. A missing activity:
    * `EntityNotFound`; then a missing session: `UnknownReferences` as on create, nothing changed.
    */
-  update(id: ActivityId, input: ActivityInput): Effect.Effect<Activity, EntityNotFound | UnknownReferences>
+  update(id: ActivityId, input: ActivityWrite): Effect.Effect<Activity, EntityNotFound | UnknownReferences>
   delete(id: ActivityId): Effect.Effect<void, EntityNotFound>
 }>()("@club/core/ActivityRepository") {}

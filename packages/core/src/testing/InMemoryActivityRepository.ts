@@ -1,5 +1,5 @@
 import { Effect, Layer, Option } from "effect"
-import { Activity, type ActivityInput } from "../domain/Activity.ts"
+import { Activity, type ActivityWrite } from "../domain/Activity.ts"
 import { EntityNotFound } from "../domain/Errors.ts"
 import type { ActivityId } from "../domain/Ids.ts"
 import { ActivityRepository } from "../ports/ActivityRepository.ts"
@@ -11,9 +11,9 @@ export const InMemoryActivityRepository = Layer.effect(
   Effect.gen(function*() {
     const { activities, sessions } = yield* InMemoryStore
 
-    const activityOf = (id: ActivityId, input: ActivityInput) => new Activity({ id, ...input })
+    const activityOf = (id: ActivityId, input: ActivityWrite) => new Activity({ id, ...input })
 
-    const create = traced("ActivityRepository.create")(function*(input: ActivityInput) {
+    const create = traced("ActivityRepository.create")(function*(input: ActivityWrite) {
       const unknown = sessions.unknownReferences("sessionId", [input.sessionId])
       if (unknown !== undefined) return yield* unknown
       // Activities never take a supplied id.
@@ -32,7 +32,7 @@ export const InMemoryActivityRepository = Layer.effect(
       return activities.all().filter((activity) => activity.theme === theme)
     })
 
-    const update = traced("ActivityRepository.update")(function*(id: ActivityId, input: ActivityInput) {
+    const update = traced("ActivityRepository.update")(function*(id: ActivityId, input: ActivityWrite) {
       if (!activities.has(id)) return yield* new EntityNotFound({ entity: "Activity", id })
       const unknown = sessions.unknownReferences("sessionId", [input.sessionId])
       if (unknown !== undefined) return yield* unknown

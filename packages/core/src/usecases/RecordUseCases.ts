@@ -1,7 +1,7 @@
 import { traced } from "../tracing/traced.ts"
 import { Effect, type Option } from "effect"
 import type { CurrentActor } from "../domain/Actor.ts"
-import type { EntityKind, EntityNotFound, Forbidden } from "../domain/Errors.ts"
+import type { EntityKind, EntityNotFound, NotPermitted } from "../domain/Errors.ts"
 import { authorize, type Operation, type OwnedRecord } from "../domain/Permissions.ts"
 import { found } from "./found.ts"
 
@@ -44,7 +44,7 @@ export const makeRecordUseCases = <Id extends number, A, C, U, EC, EU, ED, F = n
       yield* authorize(ops.list)
       return yield* repo.list(filter)
     }),
-    get: traced(`${name}.get`)(function*(id: Id): Effect.fn.Return<A, EntityNotFound | Forbidden, CurrentActor> {
+    get: traced(`${name}.get`)(function*(id: Id): Effect.fn.Return<A, EntityNotFound | NotPermitted, CurrentActor> {
       yield* authorize(ops.read)
       return yield* repo.findById(id).pipe(found(entity, id))
     }),

@@ -1,4 +1,4 @@
-import { InvalidInput } from "../domain/Errors.ts"
+import { InvalidValue } from "../domain/Errors.ts"
 import type { AdminId, AthleteId, CoachId } from "../domain/Ids.ts"
 import type { Role } from "../domain/Role.ts"
 import type { NewUser } from "../ports/UserRepository.ts"
@@ -21,16 +21,16 @@ export const resolveLink = (
   role: Role,
   links: RequestedLinks,
   createWhenNone: boolean
-): NewUser["link"] | InvalidInput | undefined => {
+): NewUser["link"] | InvalidValue | undefined => {
   const named = (["coachId", "athleteId", "adminId"] as const).filter((field) => links[field] != null)
   const expected = linkFieldOf[role]
   if (named.length > 1) {
-    return new InvalidInput({ field: named[1]!, reason: "a user is linked to at most one record" })
+    return new InvalidValue({ field: named[1]!, reason: "a user is linked to at most one record" })
   }
   const field = named[0]
   if (field === undefined) return createWhenNone ? "create" : undefined
   if (field !== expected) {
-    return new InvalidInput({ field, reason: `a ${role} user is linked to a record of its own role (${expected})` })
+    return new InvalidValue({ field, reason: `a ${role} user is linked to a record of its own role (${expected})` })
   }
   switch (field) {
     case "coachId":

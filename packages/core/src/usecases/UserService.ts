@@ -1,6 +1,6 @@
 import { traced } from "../tracing/traced.ts"
 import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
-import { InvalidInput } from "../domain/Errors.ts"
+import { InvalidValue } from "../domain/Errors.ts"
 import type { UserId } from "../domain/Ids.ts"
 import { authorize } from "../domain/Permissions.ts"
 import type { Role } from "../domain/Role.ts"
@@ -24,7 +24,7 @@ const make = Effect.gen(function*() {
 
   const linkOrFail = (...args: Parameters<typeof resolveLink>) => {
     const link = resolveLink(...args)
-    return link instanceof InvalidInput ? Effect.fail(link) : Effect.succeed(link)
+    return link instanceof InvalidValue ? Effect.fail(link) : Effect.succeed(link)
   }
 
   return {
@@ -77,7 +77,7 @@ const make = Effect.gen(function*() {
       function*(name: string, password: Redacted.Redacted<string>) {
         if ((yield* users.countByRole("ADMIN")) > 0) return adminExists
         if (!isPassword(Redacted.value(password))) {
-          return yield* new InvalidInput({ field: "ADMIN_PASSWORD", reason: "must be 8 to 1000 characters" })
+          return yield* new InvalidValue({ field: "ADMIN_PASSWORD", reason: "must be 8 to 1000 characters" })
         }
         const holder = yield* users.findCredentialsByName(name)
         if (Option.isSome(holder)) return nameTakenBy(holder.value.user.role)

@@ -1,4 +1,4 @@
-import { Activity, ActivityId, ActivityInput, ActivityRepository, SessionId, SessionRepository } from "@club/core"
+import { Activity, ActivityId, ActivityWrite, ActivityRepository, SessionId, SessionRepository } from "@club/core"
 import { assert, expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { newActivity, newSession } from "./fixtures.ts"
@@ -30,7 +30,7 @@ export const activityRepositoryContract: ContractSuite = {
         expect(yield* activities.list()).toContainEqual(created)
         expect(Option.getOrThrow(yield* sessions.findById(session.id)).activiteIds).toEqual([created.id])
 
-        const replacement = new ActivityInput({
+        const replacement = new ActivityWrite({
           name: null,
           theme: null,
           duree: null,

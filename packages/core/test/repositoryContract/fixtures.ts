@@ -1,6 +1,6 @@
 import {
   type ActivityId,
-  ActivityInput,
+  ActivityWrite,
   type AthleteId,
   type CoachId,
   type LocalDateTime,
@@ -35,7 +35,7 @@ export const newSession = (fields: SessionFields = {}) =>
   })
 
 export const newActivity = (sessionId: SessionId, name = "warm-up", theme: string | null = "cardio") =>
-  new ActivityInput({ name, theme, duree: 15, dataActivite: ["jog", "stretch"], sessionId })
+  new ActivityWrite({ name, theme, duree: 15, dataActivite: ["jog", "stretch"], sessionId })
 
 export const newUser = (name: string, role: Role, link: NewUser["link"] = "create"): NewUser => ({
   name,

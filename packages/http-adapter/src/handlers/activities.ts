@@ -1,8 +1,8 @@
-import { ActivityInput, ActivityService } from "@club/core"
+import { ActivityWrite, ActivityService } from "@club/core"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ClubApi } from "@club/contract/rest"
-import { ActivityFailed, NotFoundEmpty, toActiviteDto, toCoreInput } from "@club/contract/rest"
+import { ActivityFailed, NotFoundEmpty, toActivityDto, toCoreInput } from "@club/contract/rest"
 import { isNotForbidden, isNotFound, pinned } from "./problems.ts"
 import { RecordReads } from "./recordReads.ts"
 
@@ -20,7 +20,7 @@ export const ActivitiesHandlers = HttpApiBuilder.group(
     const reads = yield* RecordReads
     return handlers
       .handle("create", ({ payload }) =>
-        activities.create(toCoreInput(ActivityInput, payload)).pipe(
+        activities.create(toCoreInput(ActivityWrite, payload)).pipe(
           Effect.map((activity) => ({ message: "Activity created" as const, id: activity.id })),
           activityFailure
         ))
@@ -32,15 +32,15 @@ export const ActivitiesHandlers = HttpApiBuilder.group(
         "update",
         ({ params, payload }) =>
           // The seed stores a null or absent duree as 0 on update; on create it stays null.
-          activities.update(params.id, toCoreInput(ActivityInput, { ...payload, duree: payload.duree ?? 0 })).pipe(
+          activities.update(params.id, toCoreInput(ActivityWrite, { ...payload, duree: payload.duree ?? 0 })).pipe(
             Effect.as("Activity modified" as const),
             activityFailure
           )
       )
-      .handle("all", () => activities.list().pipe(Effect.map((all) => all.map(toActiviteDto)), emptyNotFound))
+      .handle("all", () => activities.list().pipe(Effect.map((all) => all.map(toActivityDto)), emptyNotFound))
       .handle("byTheme", ({ params }) =>
         activities.listByTheme(params.theme).pipe(
-          Effect.map((all) => all.map(toActiviteDto)),
+          Effect.map((all) => all.map(toActivityDto)),
           emptyNotFound
         ))
       .handle("get", ({ params }) => reads.activity(params.id).pipe(emptyNotFound))

@@ -13,7 +13,7 @@ import {
   UserService
 } from "@club/core"
 import { Effect } from "effect"
-import { toActiviteDto, toAthleteDto } from "@club/contract/rest"
+import { toActivityDto, toAthleteDto } from "@club/contract/rest"
 
 /**
  * Each record read by its id, as its `GET …/:id` endpoint answers on success. The endpoint's
@@ -27,7 +27,7 @@ export const RecordReads = Effect.gen(function*() {
   const sessions = yield* SessionService
   const users = yield* UserService
   return {
-    activity: (id: ActivityId) => Effect.map(activities.get(id), toActiviteDto),
+    activity: (id: ActivityId) => Effect.map(activities.get(id), toActivityDto),
     admin: (id: AdminId) => admins.get(id),
     athlete: (id: AthleteId) => Effect.map(athletes.get(id), toAthleteDto),
     coach: (id: CoachId) => coaches.get(id),

@@ -1,4 +1,4 @@
-import { type Actor, Forbidden as RoleRefused, isAllowed } from "@club/core"
+import { type Actor, NotPermitted, isAllowed } from "@club/core"
 import { Context, Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
@@ -19,6 +19,6 @@ export const roleRefusal = (endpoint: HttpApiEndpoint.Top, actor: Actor) =>
     if (isAllowed(operation, actor, { athleteId: id, userId: id })) return Option.none()
     const request = yield* HttpServerRequest.HttpServerRequest
     return Option.some(
-      new Forbidden({ detail: new RoleRefused({ operation }).message, instance: request.url.split("?")[0]! })
+      new Forbidden({ detail: new NotPermitted({ operation }).message, instance: request.url.split("?")[0]! })
     )
   })

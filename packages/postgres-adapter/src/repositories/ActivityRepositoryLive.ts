@@ -1,5 +1,5 @@
 import { traced } from "@club/core"
-import { Activity, type ActivityId, type ActivityInput, ActivityRepository, EntityNotFound } from "@club/core"
+import { Activity, type ActivityId, type ActivityWrite, ActivityRepository, EntityNotFound } from "@club/core"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { activityFromRow } from "../rows/ActivityRow.ts"
@@ -41,13 +41,13 @@ export const ActivityRepositoryLive = Layer.effect(
       )
 
     /** The input's values and session, each in its column. */
-    const columnsOf = (input: ActivityInput) => byColumn({ ...input })
+    const columnsOf = (input: ActivityWrite) => byColumn({ ...input })
 
     /** The session stays locked until the transaction ends, so it cannot be deleted under the write. */
-    const requireSession = (input: ActivityInput) =>
+    const requireSession = (input: ActivityWrite) =>
       requireKnownIds(sql, { field: "sessionId", entity: "Session", table: "sessions", ids: [input.sessionId] })
 
-    const create = traced("ActivityRepository.create")(function*(input: ActivityInput) {
+    const create = traced("ActivityRepository.create")(function*(input: ActivityWrite) {
       return yield* transaction(sql)(Effect.gen(function*() {
         yield* requireSession(input)
         const [row] = yield* sql`INSERT INTO activities ${sql.insert(columnsOf(input))} RETURNING ${activityColumns}`
@@ -67,7 +67,7 @@ export const ActivityRepositoryLive = Layer.effect(
       return yield* listWithTheme(theme)
     }, dieOnInfrastructureError)
 
-    const update = traced("ActivityRepository.update")(function*(id: ActivityId, input: ActivityInput) {
+    const update = traced("ActivityRepository.update")(function*(id: ActivityId, input: ActivityWrite) {
       return yield* transaction(sql)(Effect.gen(function*() {
         const locked = yield* sql`SELECT id FROM activities WHERE id = ${id} FOR UPDATE`
         if (locked.length === 0) return yield* new EntityNotFound({ entity: "Activity", id })

@@ -25,7 +25,7 @@ export interface SessionDto {
   readonly activiteIds: ReadonlyArray<number>
 }
 
-export interface ActiviteDto {
+export interface ActivityDto {
   readonly id: null
   readonly name: string | null
   readonly theme: string | null
@@ -81,7 +81,7 @@ export const createActivity = async (club: Club, sessionId: number, body: Record
   return added[0]!
 }
 
-export const allActivities = async (club: Club): Promise<Array<ActiviteDto>> =>
+export const allActivities = async (club: Club): Promise<Array<ActivityDto>> =>
   ok(await club.coach.get("/activite/all"), "the activities")
 export const allSessions = async (club: Club): Promise<Array<SessionDto>> =>
   ok(await club.coach.get("/session/all"), "the sessions")
