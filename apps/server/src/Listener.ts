@@ -1,4 +1,3 @@
-import type { FastReadsHandler } from "@club/http-adapter"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Duration, Effect, Layer, Scope } from "effect"
 import { HttpServer, HttpServerError } from "effect/http"
@@ -33,14 +32,6 @@ export type NodeRequestHandler = (request: NodeRequest, response: NodeResponse) 
 export type ConnectFront = (fallback: NodeRequestHandler, draining: AbortSignal) => NodeRequestHandler
 
 export const ConnectHandler = Context.Reference<ConnectFront | undefined>("@club/server/ConnectHandler", {
-  defaultValue: () => undefined
-})
-
-/**
- * Offered every HTTP/1.1 request before the Effect app; answers the plain reads it knows
- * (`makeFastReads` of the http-adapter) and hands the rest, or back, to the app.
- */
-export const FastReads = Context.Reference<FastReadsHandler | undefined>("@club/server/FastReads", {
   defaultValue: () => undefined
 })
 
@@ -93,7 +84,6 @@ const timeoutCheckIntervalMs = (limits: ServingLimits) =>
 export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
   const scope = yield* Effect.scope
   const connect = yield* ConnectHandler
-  const fastReads = yield* FastReads
   const metrics = yield* Metrics
   const runLog = Effect.runForkWith(yield* Effect.context())
   const limits: ServingLimits = { ...defaultServingLimits, ...options.limits }
@@ -115,16 +105,10 @@ export const make = Effect.fnUntraced(function*(options: ListenerOptions) {
     }
   }
 
-  /** The Effect app, once attached; the plain reads it knows are offered to the fast path first. */
+  /** The Effect app, once attached. */
   const toApp: NodeRequestHandler = (request, response) => {
     if (app === undefined) return void early.push([request, response])
-    const served = app
-    if (
-      request.httpVersionMajor === 1 &&
-      fastReads?.(request as Http.IncomingMessage, response as Http.ServerResponse, () => served(request, response)) ===
-        true
-    ) return
-    served(request, response)
+    app(request, response)
   }
   // Aborted as shutdown begins (see ConnectFront).
   const draining = new AbortController()
