@@ -16,5 +16,4 @@ export {
 } from "./todoNodeHandler.ts"
 export { makeTodoRoutes } from "./todoRoutes.ts"
 export { todoOperations } from "./todoOperations.ts"
-export { compileJsonWriter } from "./jsonWriter.ts"
 export { type FastPathOptions, type FastUnaryRoute, makeUnaryFastPath } from "./unaryFastPath.ts"

@@ -15,7 +15,6 @@ import type { Effect } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2"
 import type { EdgeRunner } from "./EdgeRunner.ts"
-import { compileJsonWriter } from "./jsonWriter.ts"
 import { readBody } from "./readBody.ts"
 
 /** One unary RPC: its descriptor, and the effect that answers a parsed request from a caller's `Authorization`. */
@@ -31,7 +30,6 @@ export interface FastPathOptions {
 
 interface CompiledRoute<R> extends FastUnaryRoute<R> {
   readonly serialization: MethodSerializationLookup<DescMessage, DescMessage>
-  readonly writeJson: ((init: MessageInitShape<DescMessage>) => string) | undefined
 }
 
 type NodeRequest = IncomingMessage | Http2ServerRequest
@@ -46,11 +44,11 @@ const headerOf = (request: IncomingMessage, name: string): string | null => {
 /**
  * The Connect protocol's unary POST, JSON or binary, answered without connect-node's generic
  * machinery: its universal request and response (async iterables), its linked abort signals
- * (an AbortController aborted after every call, a DOMException each time), its interceptor
- * chain (authentication runs in the same fiber as the RPC instead), and protobuf-es's
- * reflective JSON writer (see jsonWriter.ts). What a client sees is connect-node's answer:
- * same status, headers, body and error JSON, built with connect's own parsing, error encoding
- * and compression negotiation (test/unaryFastPath.test.ts compares the two).
+ * and web `Headers`, its interceptor
+ * chain (authentication runs in the same fiber as the RPC instead). What a client sees is
+ * connect-node's answer: same status, headers, body and error JSON, built with connect's own
+ * serialization, error encoding and compression negotiation (test/unaryFastPath.test.ts
+ * compares the two).
  *
  * Only plain cases are taken: POST over HTTP/1.x, a Connect unary content type, a declared
  * length within the limit, no request compression, no timeout header. Everything else (gRPC,
@@ -76,17 +74,13 @@ export const makeUnaryFastPath = <R>(
         handlerOptions.binaryOptions,
         handlerOptions.jsonOptions,
         handlerOptions
-      ),
-      writeJson: compileJsonWriter(route.method.output)
+      )
     }
   ]))
 
-  const serialize = (route: CompiledRoute<R>, binary: boolean, output: object): Uint8Array => {
-    const init = output as MessageInitShape<DescMessage>
-    return !binary && route.writeJson !== undefined
-      ? Buffer.from(route.writeJson(init))
-      : route.serialization.getO(binary).serialize(create(route.method.output, init))
-  }
+  /** As connect-node serializes an answer: the message, created from the handler's output, with connect's serialization. */
+  const serialize = (route: CompiledRoute<R>, binary: boolean, output: object): Uint8Array =>
+    route.serialization.getO(binary).serialize(create(route.method.output, output as MessageInitShape<DescMessage>))
 
   const answer = async (
     route: CompiledRoute<R>,
