@@ -24,6 +24,7 @@ export const readBodyUpTo = (
       request.off("data", onData)
       request.off("end", onEnd)
       request.off("aborted", onGone)
+      request.off("close", onGone)
       resolve(read)
     }
     const onData = (chunk: Buffer) => {
@@ -35,10 +36,12 @@ export const readBodyUpTo = (
       }
     }
     const onEnd = () => settle({ chunks, bytes, complete: true })
-    // Kept after settling too: an error of the request later must not go unhandled.
     const onGone = () => settle(undefined)
     request.on("data", onData)
     request.once("end", onEnd)
+    // Kept after settling too: an error of the request later must not go unhandled.
     request.on("error", onGone)
     request.once("aborted", onGone)
+    // Closed before its end: the client went away (after the end, the body is already settled).
+    request.once("close", onGone)
   })
