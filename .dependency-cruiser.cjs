@@ -75,6 +75,22 @@ module.exports = {
       to: { path: "^(packages/|@club/)", pathNot: [workspace("client-sdk"), workspace("contract")] }
     },
     {
+      name: "shipped-code-imports-no-test-support",
+      severity: "error",
+      comment:
+        "@club/test-support (a free port, the built server as a process) is for the tests and the bench; no package's src/ ships it.",
+      from: { path: "^(packages|apps)/[^/]+/src/", pathNot: "^packages/test-support/src/" },
+      to: { path: workspace("test-support") }
+    },
+    {
+      name: "test-support-imports-no-workspace-package",
+      severity: "error",
+      comment:
+        "@club/test-support runs the server as a process and knows none of its packages, so that every test and the bench can use it.",
+      from: { path: "^packages/test-support/" },
+      to: { path: "^(packages/|@club/)", pathNot: workspace("test-support") }
+    },
+    {
       name: "nothing-imports-the-server",
       severity: "error",
       comment: "apps/server composes everything; nothing builds on it.",

@@ -3,9 +3,9 @@ import { HttpMiddleware, HttpServerError, HttpServerRequest } from "effect/http"
 import * as LogLevel from "effect/LogLevel"
 
 /**
- * Effect's request logger writes one JSON line per request at INFO; at the throughput of a small
- * read that cost about a fifth of the server's capacity (README "Performance"). It runs only when
- * LOG_LEVEL is debug.
+ * Effect's request logger writes one JSON line per request at INFO: for a small read, a large share
+ * of the work of answering it (README "Performance" has the figures). It runs only when LOG_LEVEL
+ * is debug.
  */
 export const logsEveryRequest = (level: LogLevel.LogLevel): boolean => LogLevel.isLessThanOrEqualTo(level, "Debug")
 

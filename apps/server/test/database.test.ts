@@ -3,13 +3,12 @@ import { mkdtemp, rm, stat } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { CoachCreate, CoachRepository } from "@club/core"
-import { serverAnswers, testServerUrl } from "@club/postgres-adapter/testing"
+import { serverAnswers, temporaryTestDatabase, testServerUrl } from "@club/postgres-adapter/testing"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../src/AppConfig.ts"
 import { PersistenceLive } from "../src/Database.ts"
-import { createTemporaryDatabase } from "./support/TemporaryDatabase.ts"
 
 const serverUrl = testServerUrl()
 const serverAvailable = serverUrl !== undefined && await Effect.runPromise(serverAnswers(serverUrl))
@@ -66,7 +65,7 @@ describe("the server's database, from DATABASE_URL and DATA_DIR", () => {
   it.live.skipIf(!serverAvailable)("with DATABASE_URL: that PostgreSQL server, migrated", () =>
     Effect.gen(function*() {
       const database = yield* Effect.acquireRelease(
-        Effect.promise(createTemporaryDatabase),
+        Effect.promise(() => temporaryTestDatabase()),
         (created) => Effect.promise(async () => created?.drop())
       )
       expect(database).toBeDefined()

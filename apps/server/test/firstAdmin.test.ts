@@ -1,5 +1,5 @@
 import { EmbeddedPostgres, embeddedDataDir } from "@club/postgres-adapter"
-import { serverAnswers, testServerUrl } from "@club/postgres-adapter/testing"
+import { serverAnswers, temporaryTestDatabase, testServerUrl } from "@club/postgres-adapter/testing"
 import { Effect, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
 import { mkdtemp, rm } from "node:fs/promises"
@@ -8,8 +8,7 @@ import { join } from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { openSql } from "./reliability/support/Sql.ts"
 import { http1 } from "./support/requests.ts"
-import { type LogLine, messageOf, type ServerProcess, startServer } from "./support/ServerProcess.ts"
-import { createTemporaryDatabase } from "./support/TemporaryDatabase.ts"
+import { type LogLine, messageOf, type ServerProcess, startServer } from "@club/test-support"
 
 /**
  * CONTRACT.md: on start, when no ADMIN user exists, one is created from ADMIN_NAME. When that name
@@ -26,7 +25,7 @@ interface KeptDatabase {
 }
 
 const onServer = async (): Promise<KeptDatabase> => {
-  const temporary = await createTemporaryDatabase()
+  const temporary = await temporaryTestDatabase()
   if (temporary === undefined) throw new Error("No PostgreSQL server answers at TEST_DATABASE_URL")
   const url = temporary.urlVia(temporary.server.host, temporary.server.port)
   return {

@@ -1,13 +1,13 @@
+import { temporaryTestDatabase } from "@club/postgres-adapter/testing"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { http1 } from "./support/requests.ts"
-import { eventually, startServer } from "./support/ServerProcess.ts"
+import { eventually, startServer } from "@club/test-support"
 import { startTcpProxy } from "./support/TcpProxy.ts"
-import { createTemporaryDatabase } from "./support/TemporaryDatabase.ts"
 
-const database = await createTemporaryDatabase()
+const database = await temporaryTestDatabase()
 afterAll(() => database?.drop())
 
 const readiness = async (port: number) => {

@@ -1,9 +1,9 @@
+import { temporaryTestDatabase } from "@club/postgres-adapter/testing"
 import * as Http2 from "node:http2"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sleep } from "./support/requests.ts"
-import { type LogLine, messageOf, type ServerProcess, startServer } from "./support/ServerProcess.ts"
+import { type LogLine, messageOf, type ServerProcess, startServer } from "@club/test-support"
 import { startTcpProxy, type TcpProxy } from "./support/TcpProxy.ts"
-import { createTemporaryDatabase } from "./support/TemporaryDatabase.ts"
 
 const adminPassword = "request-ids-admin-password"
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/u
@@ -194,7 +194,7 @@ describe("X-Request-Id: on every answer, in problems and in the log lines of the
   })
 })
 
-const database = await createTemporaryDatabase()
+const database = await temporaryTestDatabase()
 afterAll(() => database?.drop())
 
 describe.skipIf(database === undefined)(

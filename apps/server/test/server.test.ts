@@ -4,7 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { h2c, http1, sleep } from "./support/requests.ts"
-import { messageOf, type ServerProcess, spawnServer, startServer } from "./support/ServerProcess.ts"
+import { messageOf, type ServerProcess, spawnServer, startServer } from "@club/test-support"
 
 const running: Array<ServerProcess> = []
 afterEach(async () => {

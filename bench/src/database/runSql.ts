@@ -15,9 +15,3 @@ export const runSql = <A>(url: string, use: (sql: SqlClient.SqlClient) => Effect
       Effect.orDie
     )
   )
-
-export const withDatabase = (serverUrl: string, database: string): string => {
-  const url = new URL(serverUrl)
-  url.pathname = `/${database}`
-  return url.toString()
-}

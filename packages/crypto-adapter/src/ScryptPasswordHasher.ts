@@ -9,7 +9,8 @@ export interface ScryptParameters {
   readonly p: number
 }
 
-// 32 MiB and about 80 ms per hash on a small machine: slow for a guesser, quick enough for a login.
+// 32 MiB of memory per hash (128 · N · r bytes): slow and costly for a guesser, and still quick
+// enough that a login waits on it unnoticed (its measured time: docs/DECISIONS.md, "Figures stay out of comments").
 export const defaultParameters: ScryptParameters = { N: 2 ** 15, r: 8, p: 1 }
 
 const saltBytes = 16

@@ -1,3 +1,4 @@
+import { temporaryTestDatabase } from "@club/postgres-adapter/testing"
 import * as grpc from "@grpc/grpc-js"
 import * as protoLoader from "@grpc/proto-loader"
 import { protoPath as healthProto } from "grpc-health-check"
@@ -11,9 +12,8 @@ import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sleep } from "../support/requests.ts"
-import { eventually, startServer, type ServerProcess } from "../support/ServerProcess.ts"
+import { eventually, startServer, type ServerProcess } from "@club/test-support"
 import { startTcpProxy } from "../support/TcpProxy.ts"
-import { createTemporaryDatabase } from "../support/TemporaryDatabase.ts"
 import { adminPassword, loginAsAdmin } from "./support/login.ts"
 
 /**
@@ -353,7 +353,7 @@ describe("SIGTERM with health watches open", { timeout: 120_000 }, () => {
   })
 })
 
-const database = await createTemporaryDatabase()
+const database = await temporaryTestDatabase()
 afterAll(() => database?.drop())
 
 describe.skipIf(database === undefined)("gRPC health follows the database (PostgreSQL server behind a proxy)", {

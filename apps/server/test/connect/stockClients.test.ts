@@ -1,18 +1,18 @@
+import { temporaryTestDatabase } from "@club/postgres-adapter/testing"
 import * as grpc from "@grpc/grpc-js"
 import * as protoLoader from "@grpc/proto-loader"
 import { execFile } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startServer, type ServerProcess } from "../support/ServerProcess.ts"
-import { createTemporaryDatabase } from "../support/TemporaryDatabase.ts"
+import { startServer, type ServerProcess } from "@club/test-support"
 import { adminPassword, loginAsAdmin } from "./support/login.ts"
 
 const contract = fileURLToPath(new URL("../../../../packages/contract/", import.meta.url))
 const protoFile = `${contract}proto/todo.proto`
 const buf = `${contract}node_modules/.bin/buf`
 
-const database = await createTemporaryDatabase()
+const database = await temporaryTestDatabase()
 afterAll(() => database?.drop())
 
 const targets = [

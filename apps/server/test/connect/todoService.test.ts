@@ -1,3 +1,4 @@
+import { temporaryTestDatabase } from "@club/postgres-adapter/testing"
 import { TodoService } from "@club/contract/todo"
 import { Code, ConnectError, createClient, type Interceptor, type Transport } from "@connectrpc/connect"
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node"
@@ -5,11 +6,10 @@ import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startServer, type ServerProcess } from "../support/ServerProcess.ts"
-import { createTemporaryDatabase } from "../support/TemporaryDatabase.ts"
+import { startServer, type ServerProcess } from "@club/test-support"
 import { adminPassword, loginAsAdmin } from "./support/login.ts"
 
-const database = await createTemporaryDatabase()
+const database = await temporaryTestDatabase()
 afterAll(() => database?.drop())
 
 const targets = [

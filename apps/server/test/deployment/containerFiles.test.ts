@@ -1,3 +1,4 @@
+import { temporaryTestDatabase, type TemporaryDatabase } from "@club/postgres-adapter/testing"
 import { Ajv } from "ajv"
 import { execFile, spawn } from "node:child_process"
 import {
@@ -19,8 +20,7 @@ import { validate } from "dockerfile-utils"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parse } from "yaml"
 import { http1 } from "../support/requests.ts"
-import { spawnServer, type ServerProcess, waitUntilLive } from "../support/ServerProcess.ts"
-import { createTemporaryDatabase, type TemporaryDatabase } from "../support/TemporaryDatabase.ts"
+import { spawnServer, type ServerProcess, waitUntilLive } from "@club/test-support"
 
 /**
  * The container files cannot be built here (no Docker daemon, no registry for base images), so
@@ -109,7 +109,7 @@ describe.skipIf(!isRoot)("the image's runtime stage, acted out: the laid-out ser
     const deploy = /npx --yes (pnpm@[\d.]+) (--filter @club\/server deploy --prod --legacy) \/app/u.exec(dockerfile)
     expect(deploy).not.toBeNull()
     await run("npx", ["--yes", deploy![1]!, ...deploy![2]!.split(" "), app], { cwd: repo, maxBuffer: 64 * 1024 * 1024 })
-    database = await createTemporaryDatabase()
+    database = await temporaryTestDatabase()
   }, 300_000)
   afterAll(async () => {
     await Promise.all(running.map((server) => server.stop()))

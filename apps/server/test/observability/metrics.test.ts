@@ -1,3 +1,4 @@
+import { temporaryTestDatabase } from "@club/postgres-adapter/testing"
 import { TodoService } from "@club/contract/todo"
 import { Code, ConnectError, createClient, type Interceptor, type Transport } from "@connectrpc/connect"
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node"
@@ -5,10 +6,9 @@ import * as Http2 from "node:http2"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { adminPassword, loginAsAdmin } from "../connect/support/login.ts"
 import { deltas, type Exposition, parseExposition, samplesOf, seriesKey } from "../support/prometheus.ts"
-import { freePort, type ServerProcess, startServer } from "../support/ServerProcess.ts"
-import { createTemporaryDatabase } from "../support/TemporaryDatabase.ts"
+import { freePort, type ServerProcess, startServer } from "@club/test-support"
 
-const database = await createTemporaryDatabase()
+const database = await temporaryTestDatabase()
 afterAll(() => database?.drop())
 
 const requests = "http_server_request_duration_seconds_count"
@@ -372,7 +372,7 @@ describe("METRICS and METRICS_PORT", { timeout: 120_000 }, () => {
   })
 
   it("a METRICS_PORT that is no port stops the start, naming the variable", async () => {
-    const server = await import("../support/ServerProcess.ts").then(({ spawnServer }) =>
+    const server = await import("@club/test-support").then(({ spawnServer }) =>
       spawnServer({ DATA_DIR: "memory://", ADMIN_PASSWORD: adminPassword, METRICS_PORT: "nine" })
     )
     const exit = await server.exited

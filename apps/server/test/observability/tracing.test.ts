@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { adminPassword, loginAsAdmin } from "../connect/support/login.ts"
 import { type ReceivedSpan, SpanKind, startOtlpReceiver } from "../support/otlpReceiver.ts"
-import { type ServerProcess, startServer } from "../support/ServerProcess.ts"
+import { type ServerProcess, startServer } from "@club/test-support"
 
 type Receiver = Awaited<ReturnType<typeof startOtlpReceiver>>
 
@@ -208,7 +208,7 @@ describe("OTLP traces: JSON to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given", { t
     } finally {
       await receiver.close()
     }
-    const { spawnServer } = await import("../support/ServerProcess.ts")
+    const { spawnServer } = await import("@club/test-support")
     const refused = await spawnServer({
       DATA_DIR: "memory://",
       ADMIN_PASSWORD: adminPassword,

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { ServerProcess } from "../support/ServerProcess.ts"
+import type { ServerProcess } from "@club/test-support"
 import {
   type Document,
   fetchDocument,

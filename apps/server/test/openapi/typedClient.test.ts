@@ -3,7 +3,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import openapiTS, { astToString } from "openapi-typescript"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { ServerProcess } from "../support/ServerProcess.ts"
+import type { ServerProcess } from "@club/test-support"
 import { adminPassword, fetchDocument, startDocumentedServer } from "./support/servedDocument.ts"
 import { repositoryRoot, runNode, temporaryFolder, typescriptCompiler } from "./support/tools.ts"
 

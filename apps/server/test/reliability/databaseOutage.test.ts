@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sleep } from "../support/requests.ts"
-import type { ServerProcess } from "../support/ServerProcess.ts"
+import type { ServerProcess } from "@club/test-support"
 import { budget } from "./support/budget.ts"
 import { deploy, type Deployment, postgresAnswers } from "./support/Deployment.ts"
 import { type Principals, setUpPrincipals, urlOf } from "./support/principals.ts"

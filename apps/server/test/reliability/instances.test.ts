@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Caller, Reply } from "../rest/support/http.ts"
-import type { ServerProcess } from "../support/ServerProcess.ts"
+import type { ServerProcess } from "@club/test-support"
 import { budget } from "./support/budget.ts"
 import { deploy, type Deployment, postgresAnswers } from "./support/Deployment.ts"
 import { expectStatus, type Principals, setUpPrincipals, urlOf } from "./support/principals.ts"

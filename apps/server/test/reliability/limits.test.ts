@@ -2,7 +2,7 @@ import { CreateTaskRequestSchema, ListTasksRequestSchema } from "@club/contract/
 import { create, toBinary, toJsonString } from "@bufbuild/protobuf"
 import * as Http2 from "node:http2"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { ServerProcess } from "../support/ServerProcess.ts"
+import type { ServerProcess } from "@club/test-support"
 import { deploy, type Deployment } from "./support/Deployment.ts"
 import { type Principals, setUpPrincipals, urlOf } from "./support/principals.ts"
 import { rawClient, type RawClient, type RawReply } from "./support/rawHttp.ts"

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sleep } from "../support/requests.ts"
-import type { ServerProcess } from "../support/ServerProcess.ts"
+import type { ServerProcess } from "@club/test-support"
 import { adminName, adminPassword, deploy, type Deployment } from "./support/Deployment.ts"
 import { rawClient, type RawClient, type RawReply } from "./support/rawHttp.ts"
 import { recordResult } from "./support/results.ts"

@@ -1,7 +1,7 @@
 import * as Http2 from "node:http2"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sleep } from "../support/requests.ts"
-import { messageOf } from "../support/ServerProcess.ts"
+import { messageOf } from "@club/test-support"
 import { budget } from "./support/budget.ts"
 import { deploy, type Deployment, postgresAnswers } from "./support/Deployment.ts"
 import {

@@ -4,8 +4,8 @@ import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
 import { expect, it } from "vitest"
 import { openSql } from "../reliability/support/Sql.ts"
-import { sleep } from "../support/requests.ts"
-import { eventually } from "../support/ServerProcess.ts"
+import { h2c, sleep } from "../support/requests.ts"
+import { eventually } from "@club/test-support"
 import { type Club, onEveryDatabase, unique } from "./support/club.ts"
 import { expectJson, expectProblem, expectText } from "./support/expectations.ts"
 import type { Reply } from "./support/http.ts"
@@ -131,6 +131,25 @@ await onEveryDatabase("Idempotency-Key on REST writes", (club, database) => {
       expect(await sessionsNamed(club(), name)).toHaveLength(1)
     }
   )
+
+  it("over HTTP/2 a body comes without content-length, and is compared all the same: another body under the key is 422", async () => {
+    const key = randomUUID()
+    const name = unique("H2")
+    const post = (body: unknown) =>
+      h2c(club().server.port, "/session/create", {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${club().token.COACH}`,
+          "content-type": "application/json",
+          "idempotency-key": key
+        },
+        body: JSON.stringify(body)
+      })
+    expect((await post({ name })).status).toBe(201)
+    const changed = await post({ name: `${name}-changed` })
+    expect(changed.status, changed.body).toBe(422)
+    expect(await sessionsNamed(club(), `${name}-changed`)).toHaveLength(0)
+  })
 
   it("a key is the caller's: another user's same key is a key of its own", async () => {
     const key = randomUUID()

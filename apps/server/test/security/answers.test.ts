@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
 import * as Http2 from "node:http2"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type ServerProcess, startServer } from "../support/ServerProcess.ts"
+import { type ServerProcess, startServer } from "@club/test-support"
 
 const adminPassword = "answers-admin-password"
 

@@ -4,7 +4,7 @@ import * as Http2 from "node:http2"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { callConnect, callGrpcWeb, envelope, grpcSession } from "../reliability/support/rpcWire.ts"
 import { rawClient, type RawClient } from "../reliability/support/rawHttp.ts"
-import { type ServerProcess, startServer } from "../support/ServerProcess.ts"
+import { type ServerProcess, startServer } from "@club/test-support"
 
 const adminPassword = "bad-bytes-admin-password"
 

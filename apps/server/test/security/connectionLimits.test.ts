@@ -4,7 +4,7 @@ import * as Net from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { recordResult } from "../reliability/support/results.ts"
 import { http1, sleep } from "../support/requests.ts"
-import { type ServerProcess, startServer } from "../support/ServerProcess.ts"
+import { type ServerProcess, startServer } from "@club/test-support"
 
 /** Small limits, so that a flood of a few hundred connections is over them; loopback only. */
 const limits = {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type ServerProcess, startServer } from "../support/ServerProcess.ts"
+import { type ServerProcess, startServer } from "@club/test-support"
 
 const adminPassword = "cors-admin-password"
 const allowed = "https://club.example"

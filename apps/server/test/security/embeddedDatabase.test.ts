@@ -4,7 +4,7 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { listeningSockets } from "../support/listeningSockets.ts"
-import { type ServerProcess, startServer } from "../support/ServerProcess.ts"
+import { type ServerProcess, startServer } from "@club/test-support"
 
 const running: Array<ServerProcess> = []
 afterEach(async () => {

@@ -24,12 +24,19 @@ export const http1 = (port: number, path: string, options: { readonly method?: s
     request.end()
   })
 
+export interface H2cRequest {
+  readonly method?: string
+  readonly headers?: Record<string, string>
+  /** Sent as DATA frames with no `content-length`, as an HTTP/2 client may. */
+  readonly body?: string
+}
+
 /** HTTP/2 with prior knowledge (h2c), as gRPC clients speak it. */
-export const h2c = (port: number, path: string): Promise<Answer> =>
+export const h2c = (port: number, path: string, request: H2cRequest = {}): Promise<Answer> =>
   new Promise((resolve, reject) => {
     const session = Http2.connect(`http://127.0.0.1:${port}`)
     session.on("error", reject)
-    const stream = session.request({ ":path": path, ":method": "GET" })
+    const stream = session.request({ ":path": path, ":method": request.method ?? "GET", ...request.headers })
     let status = 0
     let headers: Answer["headers"] = {}
     let body = ""
@@ -47,7 +54,7 @@ export const h2c = (port: number, path: string): Promise<Answer> =>
       session.destroy()
       reject(error)
     })
-    stream.end()
+    stream.end(request.body)
   })
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))

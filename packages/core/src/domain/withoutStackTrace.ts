@@ -1,8 +1,8 @@
 /**
  * A class of expected errors (a refusal, an unknown id, bad input) whose instances carry no stack
  * trace. They are answers the adapters translate, not bugs: nothing prints their stack, and
- * capturing it was most of what a refused request cost (10 to 30 µs of each error; README
- * "Performance"). Defects keep their stack traces.
+ * capturing it was most of what answering a refusal cost (README "Performance" has the figures).
+ * Defects keep their stack traces.
  */
 /** `stackTraceLimit` is V8's (Node, Deno, Bun's JSC has it too); elsewhere it is absent and nothing changes. */
 const ErrorWithLimit = Error as ErrorConstructor & { stackTraceLimit?: number | undefined }

@@ -19,16 +19,13 @@ import {
 import { createHash } from "node:crypto"
 import { requestPath } from "../handlers/problems.ts"
 import { respondWithHeaders } from "./respond.ts"
+import { mayCarryBody } from "./mayCarryBody.ts"
 
 /** The answer headers a replay repeats: the rest (request id, security headers) belong to each answer. */
 const keptHeaders = ["location", "retry-after"]
 
 /** Seconds a client is asked to wait before repeating a request whose first is still served. */
 const retryWhileRunningSeconds = 1
-
-const hasBody = (headers: HttpServerRequest.HttpServerRequest["headers"]) =>
-  headers["transfer-encoding"] !== undefined ||
-  (headers["content-length"] !== undefined && headers["content-length"] !== "0")
 
 /** What tells one request from another under the same key: its method, its target (path and query) and its body's bytes. */
 const fingerprintOf = (request: HttpServerRequest.HttpServerRequest, body: ArrayBuffer) =>
@@ -107,7 +104,7 @@ export const IdempotencyLive = Layer.effect(
         const actor = yield* CurrentActor
         // Read once: the payload's decoder reads the same buffer afterwards (a body over the limit is
         // a defect here as there, which BodyLimit answers).
-        const body = hasBody(request.headers) ? yield* Effect.orDie(request.arrayBuffer) : new ArrayBuffer(0)
+        const body = mayCarryBody(request) ? yield* Effect.orDie(request.arrayBuffer) : new ArrayBuffer(0)
         const keyed: KeyedRequest = { caller: actor.userId, key, fingerprint: fingerprintOf(request, body) }
         const begun = yield* Effect.result(requests.begin(keyed))
         if (begun._tag === "Failure") return yield* refusal(begun.failure)

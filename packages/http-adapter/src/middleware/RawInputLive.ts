@@ -4,6 +4,7 @@ import type { HttpApiEndpoint } from "effect/http-api"
 import { InvalidRequest } from "@club/contract/rest"
 import { RawInput } from "@club/contract/rest"
 import { answerBadInput } from "./badInput.ts"
+import { mayCarryBody } from "./mayCarryBody.ts"
 
 /** The parameter of `template` (`/session/:id`) whose segment holds the character at `index` of `path`; `path` for a fixed segment. */
 const parameterAt = (template: string, path: string, index: number) => {
@@ -33,16 +34,12 @@ const isUtf8 = (bytes: ArrayBuffer) => {
   }
 }
 
-const hasBody = (headers: HttpServerRequest.HttpServerRequest["headers"]) =>
-  headers["transfer-encoding"] !== undefined ||
-  (headers["content-length"] !== undefined && headers["content-length"] !== "0")
-
 export const RawInputLive = Layer.succeed(RawInput, (httpEffect, { endpoint }) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const path = request.url.split("?")[0]!
     let issue = delimiterIn(endpoint, path)
-    if (issue === undefined && hasBody(request.headers)) {
+    if (issue === undefined && mayCarryBody(request)) {
       // Read once: the payload's decoder reads the same buffer afterwards. A body over the limit
       // is a defect here as in the decoder, which the BodyLimit middleware answers.
       const bytes = yield* Effect.orDie(request.arrayBuffer)

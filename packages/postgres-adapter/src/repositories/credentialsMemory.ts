@@ -3,8 +3,8 @@ import { Effect, Option } from "effect"
 
 /**
  * How long one read of a user's credentials answers for that user. Every authenticated request
- * reads them (role, links, revocation instant) by id; on the bench that lookup was half of the
- * database work of a small read.
+ * reads them (role, links, revocation instant) by id: without a cache, that lookup is as much
+ * database work as the small read the request asked for.
  *
  * Coherence does not rest on this: every write that can change credentials clears the cache of
  * the process that made it at once, and of every other process when its notification arrives

@@ -1,7 +1,7 @@
 /**
  * An instance of a domain class from fields read out of our own tables, without the constructor's
  * schema pass: the columns' types and constraints already hold what that pass would check, and on
- * a listing the pass cost more than reading the rows (about 1 µs a task, 3 µs a session).
+ * a listing the pass cost more than reading the rows did (docs/DECISIONS.md, "Figures stay out of comments").
  * The result has the class's prototype and the same own fields as `new Class(fields)`, so
  * equality, `instanceof` and `Schema.is` treat it alike (test/trustedInstance.test.ts).
  */

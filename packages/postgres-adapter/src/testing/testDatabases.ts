@@ -5,6 +5,7 @@ import type { DatabaseSharing } from "../database/DatabaseSharing.ts"
 import { EmbeddedTestDatabase } from "./EmbeddedTestDatabase.ts"
 import { serverAnswers } from "./serverAnswers.ts"
 import { TemporaryServerDatabase } from "./TemporaryServerDatabase.ts"
+import { testServerUrl } from "./testServerUrl.ts"
 
 export interface TestDatabase {
   /** For test titles; never shows a password. */
@@ -16,17 +17,6 @@ export interface TestDatabase {
     PgClient.PgClient | SqlClient.SqlClient | DatabaseSharing,
     SqlError.SqlError | Migrator.MigrationError
   >
-}
-
-export const defaultTestDatabaseUrl = "postgres://postgres@127.0.0.1:5432/postgres"
-
-/**
- * The PostgreSQL server the tests may use: `TEST_DATABASE_URL`, or the local default when it is
- * unset. Set it to the empty string to run on the embedded database only.
- */
-export const testServerUrl = (): string | undefined => {
-  const url = process.env["TEST_DATABASE_URL"] ?? defaultTestDatabaseUrl
-  return url === "" ? undefined : url
 }
 
 const describeServer = (url: string): string => {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { freePort } from "../../support/ServerProcess.ts"
+import { freePort } from "@club/test-support"
 import { prismCli, quietToolEnvironment } from "./tools.ts"
 
 /**

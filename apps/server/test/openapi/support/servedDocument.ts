@@ -1,4 +1,4 @@
-import { startServer, type ServerProcess } from "../../support/ServerProcess.ts"
+import { startServer, type ServerProcess } from "@club/test-support"
 
 export const adminPassword = "openapi-admin-password-0"
 

@@ -1,11 +1,15 @@
-import { serverAnswers, testServerUrl } from "@club/postgres-adapter/testing"
+import {
+  serverAnswers,
+  type TemporaryDatabase,
+  temporaryTestDatabase,
+  testServerUrl
+} from "@club/postgres-adapter/testing"
 import { Effect } from "effect"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type ServerProcess, spawnServer, waitUntilLive } from "../../support/ServerProcess.ts"
+import { type ServerProcess, spawnServer, waitUntilLive } from "@club/test-support"
 import { startTcpProxy, type TcpProxy } from "../../support/TcpProxy.ts"
-import { createTemporaryDatabase, type TemporaryDatabase } from "../../support/TemporaryDatabase.ts"
 import { openSql, type Sql } from "./Sql.ts"
 
 export type DatabaseKind = "server" | "embedded"
@@ -55,7 +59,7 @@ export const deploy = async (
     LOG_LEVEL: "warn"
   }
   if (kind === "server") {
-    temporary = await createTemporaryDatabase()
+    temporary = await temporaryTestDatabase()
     if (temporary === undefined) throw new Error("No PostgreSQL server answers at TEST_DATABASE_URL")
     proxy = await startTcpProxy(temporary.server)
     sql = await openSql(temporary.urlVia(temporary.server.host, temporary.server.port))

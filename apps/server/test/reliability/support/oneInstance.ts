@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest"
-import type { ServerProcess } from "../../support/ServerProcess.ts"
+import type { ServerProcess } from "@club/test-support"
 import { type DatabaseKind, deploy, type Deployment } from "./Deployment.ts"
 import { type Principals, setUpPrincipals, urlOf } from "./principals.ts"
 

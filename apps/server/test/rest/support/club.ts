@@ -1,9 +1,13 @@
-import { serverAnswers, testServerUrl } from "@club/postgres-adapter/testing"
+import {
+  serverAnswers,
+  type TemporaryDatabase,
+  temporaryTestDatabase,
+  testServerUrl
+} from "@club/postgres-adapter/testing"
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe } from "vitest"
-import { startServer, type ServerProcess } from "../../support/ServerProcess.ts"
-import { createTemporaryDatabase, type TemporaryDatabase } from "../../support/TemporaryDatabase.ts"
+import { startServer, type ServerProcess } from "@club/test-support"
 import { type Caller, callerWith, type Reply, type RequestOptions, send } from "./http.ts"
 
 /** The two databases every file runs on; the real server only when one answers at TEST_DATABASE_URL. */
@@ -97,7 +101,7 @@ const startClub = async (
     ...options.env
   }
   if (database.kind === "server") {
-    temporary = await createTemporaryDatabase()
+    temporary = await temporaryTestDatabase()
     if (temporary === undefined) throw new Error("The PostgreSQL server answered, then could not create a database")
     env["DATABASE_URL"] = temporary.urlVia(temporary.server.host, temporary.server.port)
   } else {

@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync } from "node:fs"
-import * as Net from "node:net"
+import * as Http from "node:http"
+import { setTimeout as sleep } from "node:timers/promises"
 import { fileURLToPath } from "node:url"
-import { http1, sleep } from "./requests.ts"
+import { freePort } from "./freePort.ts"
 
-export const mainJs = fileURLToPath(new URL("../../dist/main.js", import.meta.url))
+/** The built server, from this package's `src/` or `dist/` alike. */
+export const mainJs = fileURLToPath(new URL("../../../apps/server/dist/main.js", import.meta.url))
 
 /** The variables of CONTRACT.md: the tests set them, never inherit them. */
 const configuration = [
@@ -53,16 +55,6 @@ export interface ServerProcess {
   readonly stop: () => Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>
 }
 
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = Net.createServer()
-    server.on("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as Net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-
 export const messageOf = (line: LogLine): string =>
   Array.isArray(line.message) ? line.message.join(" ") : String(line.message)
 
@@ -83,7 +75,10 @@ export interface SpawnOptions {
   readonly gid?: number
 }
 
-/** Runs the built server (`dist/main.js`) on the pinned Node. */
+/**
+ * Runs the built server (`apps/server/dist/main.js`) on the Node running this process (the
+ * workspace's pinned one under its scripts), with the given configuration and none inherited.
+ */
 export const spawnServer = async (env: Record<string, string>, options: SpawnOptions = {}): Promise<ServerProcess> => {
   const main = options.main ?? mainJs
   if (!existsSync(main)) throw new Error(`${main} is missing: run pnpm --filter @club/server build`)
@@ -127,6 +122,16 @@ export const spawnServer = async (env: Record<string, string>, options: SpawnOpt
   }
 }
 
+/** The status of `GET /health/live`, on a connection of its own (closed with the answer, so none lingers). */
+const liveStatus = (port: number): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const request = Http.get({ host: "127.0.0.1", port, path: "/health/live", agent: false }, (response) => {
+      response.resume()
+      response.on("end", () => resolve(response.statusCode ?? 0))
+    })
+    request.on("error", reject)
+  })
+
 /** Waits until `/health/live` answers 200; fails with the server's output if it exits or takes too long. */
 export const waitUntilLive = async (server: ServerProcess, timeoutMs = 90_000): Promise<void> => {
   const deadline = Date.now() + timeoutMs
@@ -134,13 +139,13 @@ export const waitUntilLive = async (server: ServerProcess, timeoutMs = 90_000): 
   void server.exited.then(() => (exited = true))
   while (Date.now() < deadline) {
     if (exited) throw new Error(`The server exited before it was live:\n${server.output.join("\n")}`)
-    const answer = await http1(server.port, "/health/live").catch(() => undefined)
-    if (answer?.status === 200) return
+    if (await liveStatus(server.port).catch(() => 0) === 200) return
     await sleep(100)
   }
   throw new Error(`The server was not live within ${timeoutMs} ms:\n${server.output.join("\n")}`)
 }
 
+/** Spawns the server and waits until it is live; stops it if it never is. */
 export const startServer = async (env: Record<string, string>): Promise<ServerProcess> => {
   const server = await spawnServer(env)
   try {
@@ -150,14 +155,4 @@ export const startServer = async (env: Record<string, string>): Promise<ServerPr
     throw error
   }
   return server
-}
-
-/** Polls `check` until it holds; answers whether it did within `timeoutMs`. */
-export const eventually = async (check: () => Promise<boolean>, timeoutMs: number, everyMs = 200) => {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (await check()) return true
-    await sleep(everyMs)
-  }
-  return false
 }

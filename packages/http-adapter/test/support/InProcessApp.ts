@@ -1,0 +1,109 @@
+import { IdempotentRequests, Readiness, UseCasesLive, UserService } from "@club/core"
+import { InMemoryPasswordHasher, InMemoryRepositories, InMemoryTokenSigner } from "@club/core/testing"
+import { Context, Effect, Layer, Redacted } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { RestApiLive } from "../../src/index.ts"
+
+/** An answer of the app, read whole. */
+export interface Reply {
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  readonly headers: Headers
+  /** The media type of `content-type`, without parameters; null when the answer has none. */
+  readonly contentType: string | null
+  readonly text: string
+  /** The parsed body when the answer is JSON (`application/json` or `application/problem+json`). */
+  readonly body: unknown
+}
+
+export interface RequestOptions {
+  /** A bearer token; absent or null sends no `Authorization` header. */
+  readonly token?: string | null
+  /** Serialised as the JSON body (with `content-type: application/json`). */
+  readonly json?: unknown
+  /** A raw body, sent as is (with `content-type: application/json` unless `headers` says otherwise). */
+  readonly body?: string | Uint8Array
+  readonly headers?: Record<string, string>
+  /**
+   * Whether a body comes with its `content-length`, as HTTP/1.1 clients send it (the default); false
+   * sends it without, as an HTTP/2 client may.
+   */
+  readonly announceLength?: boolean
+}
+
+export type Send = (method: string, path: string, options?: RequestOptions) => Promise<Reply>
+
+/** What a test may put in place of the in-memory parts; the use-cases and the REST app stay real. */
+export interface InProcessAppOptions {
+  /**
+   * Ports laid over core's in-memory ones, for a case those cannot produce: a store that cannot be
+   * reached, say.
+   */
+  // oxlint-disable-next-line no-explicit-any -- any of core's ports, whichever a test replaces
+  readonly ports?: Layer.Layer<any>
+  readonly readiness?: Layer.Layer<Readiness>
+}
+
+export const firstAdmin = { name: "head-admin", password: "admin-password-0" }
+
+const InMemoryPorts = Layer.mergeAll(InMemoryRepositories, InMemoryPasswordHasher, InMemoryTokenSigner)
+
+/** Core's use-cases, IdempotentRequests included, on the ports, with a first admin. */
+const useCasesOn = <Ports>(ports: Layer.Layer<Ports>) => {
+  const useCases = Layer.mergeAll(UseCasesLive, IdempotentRequests.layer).pipe(Layer.provide(ports))
+  const withFirstAdmin = Layer.effectDiscard(
+    UserService.use((users) => users.ensureFirstAdmin(firstAdmin.name, Redacted.make(firstAdmin.password)))
+  )
+  return withFirstAdmin.pipe(Layer.provideMerge(useCases))
+}
+
+const Ready = Layer.succeed(Readiness)({ check: Effect.succeed(true) })
+
+const isJsonMediaType = (mediaType: string | null) =>
+  mediaType === "application/json" || mediaType === "application/problem+json"
+
+/** The router's settings the server uses (apps/server `routerConfig`): exact-case paths, long parameters. */
+const routerConfig = { maxParamLength: 2_400, caseSensitive: true }
+
+/**
+ * http-adapter's whole REST app (`RestApiLive`) as a web handler, in this process, on core's real
+ * use-cases over its in-memory ports: requests go through the same router, middleware and handlers
+ * as on the server, without a listener. Call `dispose` when done.
+ */
+export const makeInProcessApp = (options: InProcessAppOptions = {}) => {
+  // The later of two layers giving one service wins: a test's ports replace the in-memory ones.
+  const ports = options.ports === undefined ? InMemoryPorts : Layer.merge(InMemoryPorts, options.ports)
+  const app = RestApiLive.pipe(
+    Layer.provide(options.readiness ?? Ready),
+    Layer.provide(useCasesOn(ports)),
+    // The platform's services for tests: what serving a file would need (nothing here does).
+    Layer.provide(HttpServer.layerServices)
+  )
+  const { dispose, handler } = HttpRouter.toWebHandler(app, { disableLogger: true, routerConfig })
+  const send: Send = async (method, path, request = {}) => {
+    const headers: Record<string, string> = {}
+    if (request.token !== undefined && request.token !== null) headers["authorization"] = `Bearer ${request.token}`
+    const body = request.body ?? (request.json === undefined ? undefined : JSON.stringify(request.json))
+    if (body !== undefined) {
+      headers["content-type"] = "application/json"
+      // A `Request` built here has none; an HTTP/1.1 client always sends it.
+      if (request.announceLength !== false) {
+        headers["content-length"] = String(
+          typeof body === "string" ? new TextEncoder().encode(body).length : body.length
+        )
+      }
+    }
+    Object.assign(headers, request.headers)
+    const response = await handler(
+      new Request(`http://club.test${path}`, { method, headers, ...(body === undefined ? {} : { body }) }),
+      Context.empty()
+    )
+    const text = await response.text()
+    const contentType = response.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? null
+    let parsed: unknown = undefined
+    if (isJsonMediaType(contentType) && text !== "") parsed = JSON.parse(text)
+    return { method, path, status: response.status, headers: response.headers, contentType, text, body: parsed }
+  }
+  return { send, dispose }
+}

@@ -1,0 +1,37 @@
+import { ClubApi, RequiredOperation } from "@club/contract/rest"
+import type { Operation } from "@club/core"
+import { Context } from "effect"
+import { HttpApi } from "effect/http-api"
+
+export interface ContractEndpoint {
+  /** `group.endpoint`, as the OpenAPI operation id. */
+  readonly name: string
+  readonly method: string
+  /** The router's template: `/session/:id`. */
+  readonly path: string
+  /** The operation of core's role table the endpoint performs; undefined for a public one. */
+  readonly operation: Operation | undefined
+}
+
+/** Every endpoint of the REST contract, read from the contract itself. */
+export const contractEndpoints = (): ReadonlyArray<ContractEndpoint> => {
+  const endpoints: Array<ContractEndpoint> = []
+  HttpApi.reflect(ClubApi, {
+    onGroup: () => undefined,
+    onEndpoint: ({ endpoint, group }) =>
+      endpoints.push({
+        name: `${group.identifier}.${endpoint.identifier}`,
+        method: endpoint.method,
+        path: endpoint.path,
+        operation: Context.get(endpoint.annotations, RequiredOperation)
+      })
+  })
+  return endpoints
+}
+
+/** Well-formed values for the path parameters, by name; `id` given by the caller. */
+export const pathFor = (template: string, id: number) =>
+  template.replace(
+    /:(\w+)/gu,
+    (_, name: string) => name === "id" ? String(id) : name === "theme" ? "cardio" : "2026-01-15"
+  )
