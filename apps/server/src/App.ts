@@ -1,9 +1,8 @@
 import { makeTodoNodeHandlerFactory } from "@club/connect-adapter"
 import { IdempotentRequests, UseCasesLive, UserService } from "@club/core"
 import { JwtTokenSigner, ScryptPasswordHasher } from "@club/crypto-adapter"
-import { makeFastReads, RestApiLive } from "@club/http-adapter"
-import { Cause, Effect, Layer, Option } from "effect"
-import { logsEveryRequest } from "./AccessLog.ts"
+import { RestApiLive } from "@club/http-adapter"
+import { Cause, Effect, Layer } from "effect"
 import { AppConfig } from "./AppConfig.ts"
 import { AuthSettingsFromConfig } from "./AuthSettingsFromConfig.ts"
 import { PersistenceLive } from "./Database.ts"
@@ -66,19 +65,6 @@ export const FirstAdminLive = FirstAdmin.layer((name, password) =>
   UserService.use((users) => users.ensureFirstAdmin(name, password))
 )
 
-/**
- * Plain reads by id answered before the API (see `makeFastReads`). Off when every request is
- * logged (LOG_LEVEL=debug): the API's request logger is what writes those lines; and when spans
- * are exported (OTEL_EXPORTER_OTLP_ENDPOINT): the API's tracer is what opens each request's span.
- */
-export const FastReadsLive = Layer.unwrap(
-  AppConfig.useSync((config) =>
-    logsEveryRequest(config.logLevel) || Option.isSome(config.tracing)
-      ? Layer.empty
-      : Layer.effect(Listener.FastReads, makeFastReads)
-  )
-)
-
 /** Request metrics and `/metrics` (METRICS), with the database pool's use. */
 export const RequestMetricsLive = MetricsLive.pipe(Layer.provide(PersistenceLive))
 
@@ -89,7 +75,6 @@ export const RequestMetricsLive = MetricsLive.pipe(Layer.provide(PersistenceLive
  */
 export const App = Server.layer(Routes).pipe(
   Layer.provide(ConnectLive),
-  Layer.provide(FastReadsLive),
   Layer.provide(RequestMetricsLive),
   Layer.provide(FirstAdminLive),
   Layer.provide(UseCases),

@@ -12,7 +12,7 @@ import { settings } from "../settings.ts"
 import { prepareCallers } from "./callers.ts"
 import { loadOptions, profileArgs } from "./throughput.ts"
 
-/** The scenarios of this phase unless BENCH_SCENARIOS names others: a fast read, a read through the API, an RPC. */
+/** The scenarios of this phase unless BENCH_SCENARIOS names others: a small read by id, a read with four path parameters, an RPC. */
 const defaultScenarios = ["session-get", "athlete-between", "connect-list"]
 
 export interface ObservabilityVariant {

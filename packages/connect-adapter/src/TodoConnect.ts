@@ -5,7 +5,7 @@ import { makeAuthInterceptor } from "./authInterceptor.ts"
 import { type EdgeRunner, makeEdgeRunner } from "./EdgeRunner.ts"
 import { todoFastRoutes } from "./todoFastRoutes.ts"
 import { makeTodoRoutes } from "./todoRoutes.ts"
-import type { FastUnaryRoute } from "./unaryFastPath.ts"
+import type { FastUnaryRoute } from "./FastCall.ts"
 
 /** TodoService for any Connect adapter: the routes, and the interceptors they rely on (auth). */
 export interface TodoConnect {

@@ -16,5 +16,5 @@ export {
 } from "./todoNodeHandler.ts"
 export { makeTodoRoutes } from "./todoRoutes.ts"
 export { todoOperations } from "./todoOperations.ts"
-export { compileJsonWriter } from "./jsonWriter.ts"
-export { type FastPathOptions, type FastUnaryRoute, makeUnaryFastPath } from "./unaryFastPath.ts"
+export type { FastUnaryRoute } from "./FastCall.ts"
+export { type FastPathOptions, makeUnaryFastPath } from "./unaryFastPath.ts"

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { authenticateBearer } from "./authenticateBearer.ts"
 import { TodoService } from "@club/contract/todo"
 import { todoOperations } from "./todoOperations.ts"
-import type { FastUnaryRoute } from "./unaryFastPath.ts"
+import type { FastUnaryRoute } from "./FastCall.ts"
 
 /**
  * TodoService's RPCs for the unary fast path: authentication as the interceptor does it, then the

@@ -1,12 +1,18 @@
 import { type AuthService, Readiness, type TaskService } from "@club/core"
 import type { JsonReadOptions, JsonWriteOptions } from "@bufbuild/protobuf"
-import { type ConnectNodeAdapterOptions, connectNodeAdapter } from "@connectrpc/connect-node"
+import {
+  compressionBrotli,
+  compressionGzip,
+  type ConnectNodeAdapterOptions,
+  connectNodeAdapter
+} from "@connectrpc/connect-node"
 import { Effect } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2"
 import { TodoService } from "@club/contract/todo"
 import { GrpcHealth, type GrpcHealthOptions, Health } from "./grpcHealth.ts"
 import { makeReflection, reflectionServices } from "./grpcReflection.ts"
+import { makeHandOver } from "./handOver.ts"
 import { makeTodoConnect } from "./TodoConnect.ts"
 import { makeUnaryFastPath } from "./unaryFastPath.ts"
 import { answerUnknownMethods } from "./unknownMethods.ts"
@@ -29,7 +35,7 @@ export type TodoNodeHandler = (
 export type TodoNodeHandlerOptions =
   & Partial<Omit<ConnectNodeAdapterOptions, "routes" | "interceptors" | "fallback">>
   & {
-    /** Serve plain Connect unary calls without connect-node (see unaryFastPath.ts); on by default. */
+    /** Serve plain unary calls (Connect, gRPC-Web, gRPC) without connect-node (see unaryFastPath.ts); on by default. */
     readonly fastPath?: boolean
     /**
      * Every request TodoService does not serve, but calls of unknown methods (gRPC and gRPC-Web ones,
@@ -92,10 +98,14 @@ export const makeTodoNodeHandlerFactory: Effect.Effect<
       textDecoder: strictUtf8,
       ...adapterOptions.jsonOptions
     }
-    const stock = connectNodeAdapter({
+    const routerOptions = {
       readMaxBytes,
+      acceptCompression: [compressionGzip, compressionBrotli],
       ...adapterOptions,
-      jsonOptions,
+      jsonOptions
+    }
+    const stock = connectNodeAdapter({
+      ...routerOptions,
       routes: (router) => {
         // TodoService authenticates every call itself (its interceptors are on the service); health
         // and reflection need no credentials.
@@ -110,8 +120,10 @@ export const makeTodoNodeHandlerFactory: Effect.Effect<
     })
     if (!useFastPath) return stock
     const fast = makeUnaryFastPath(fastRoutes, run, {
-      readMaxBytes: adapterOptions.readMaxBytes ?? readMaxBytes,
-      jsonOptions
+      readMaxBytes: routerOptions.readMaxBytes,
+      jsonOptions,
+      // TodoService's routes alone: the fast path serves nothing else.
+      handOver: makeHandOver(routerOptions, routes, adapterOptions.contextValues)
     })
     return (request, response) => {
       if (!fast(request, response)) stock(request, response)

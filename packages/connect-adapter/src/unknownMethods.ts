@@ -22,18 +22,20 @@ const pathOf = (request: NodeRequest) => request.url?.split("?")[0] ?? ""
 export const answerUnknownMethods =
   (servicePrefixes: ReadonlyArray<string>, next: NodeHandler): NodeHandler => (request, response) => {
     const path = pathOf(request)
-    const error = new ConnectError(`unknown method ${path}`, Code.Unimplemented)
+    // Built only for a call answered here: every REST request passes this way.
+    const unknownMethod = () => new ConnectError(`unknown method ${path}`, Code.Unimplemented)
     const contentType = request.headers["content-type"] ?? ""
     if (grpcContentType.test(contentType)) {
       request.resume()
       ;(response as ServerResponse).writeHead(200, {
         "content-type": contentType,
-        ...Object.fromEntries(setTrailerStatus(new Headers(), error))
+        ...Object.fromEntries(setTrailerStatus(new Headers(), unknownMethod()))
       })
       return void response.end()
     }
     if (servicePrefixes.some((prefix) => path.startsWith(prefix))) {
       request.resume()
+      const error = unknownMethod()
       const body = errorToJsonBytes(error, {})
       ;(response as ServerResponse).writeHead(codeToHttpStatus(error.code), {
         "content-type": "application/json",

@@ -1,4 +1,5 @@
-import { createServer, request } from "node:http"
+import { createServer, request, type ServerResponse } from "node:http"
+import { connect as http2Connect, createServer as createHttp2Server } from "node:http2"
 import type { AddressInfo } from "node:net"
 import { gunzipSync } from "node:zlib"
 import { TaskService } from "@club/core"
@@ -142,31 +143,71 @@ describe("the unary fast path answers as connect-node does", () => {
   })
 })
 
-describe("the unary fast path takes only plain Connect unary POSTs", () => {
+describe("the unary fast path takes only plain unary calls", () => {
   let url: string
+  let h2Url: string
   let close: () => Promise<void>
   beforeAll(async () => {
     const runtime = ManagedRuntime.make(services)
     const { fastRoutes, run } = await runtime.runPromise(makeTodoConnect)
     const fastPath = makeUnaryFastPath(fastRoutes, run, {
       readMaxBytes: 1024 * 1024,
-      jsonOptions: { alwaysEmitImplicit: true }
+      jsonOptions: { alwaysEmitImplicit: true },
+      // A gRPC-Web call taken and then handed over answers 598 here.
+      handOver: (_request, response) => void (response as ServerResponse).writeHead(598).end()
     })
     // Whatever the fast path leaves answers 599 here, where connect-node would take it.
     const server = createServer((req, res) => {
       if (!fastPath(req, res)) res.writeHead(599).end()
     })
+    const h2 = createHttp2Server((req, res) => {
+      if (!fastPath(req, res)) res.writeHead(599).end()
+    })
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    await new Promise<void>((resolve) => h2.listen(0, "127.0.0.1", resolve))
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/todo.TodoService`
+    h2Url = `http://127.0.0.1:${(h2.address() as AddressInfo).port}`
     close = async () => {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
+      await new Promise((resolve) => h2.close(resolve))
       await runtime.dispose()
     }
   })
   afterAll(() => close())
 
   const statusOf = async (path: string, init: RequestInit) => (await fetch(`${url}${path}`, init)).status
+
+  /** The status of a gRPC call over HTTP/2 with these extra headers. */
+  const grpcStatusOf = (headers: Record<string, string>) =>
+    new Promise<number>((resolve, reject) => {
+      const session = http2Connect(h2Url)
+      session.on("error", reject)
+      const stream = session.request({
+        ":method": "POST",
+        ":path": "/todo.TodoService/ListTasks",
+        "content-type": "application/grpc+proto",
+        ...headers
+      })
+      stream.on("response", (received) => {
+        resolve(Number(received[":status"]))
+        session.close()
+      })
+      stream.resume()
+      stream.end(new Uint8Array(5))
+    })
+
+  it("takes a gRPC call over HTTP/2, but not one with a timeout or a compressed request", async () => {
+    expect(await grpcStatusOf(athlete)).toBe(200)
+    expect(await grpcStatusOf({ ...athlete, "grpc-timeout": "1S" })).toBe(599)
+    expect(await grpcStatusOf({ ...athlete, "grpc-encoding": "gzip" })).toBe(599)
+  })
+
+  it("takes a gRPC-Web call, and hands one it cannot answer itself over to connect-node", async () => {
+    const grpcWeb = { "content-type": "application/grpc-web+proto", ...athlete }
+    expect(await statusOf("/ListTasks", { method: "POST", headers: grpcWeb, body: new Uint8Array(5) })).toBe(200)
+    expect(await statusOf("/ListTasks", { method: "POST", headers: grpcWeb, body: new Uint8Array(3) })).toBe(598)
+  })
 
   it("takes a Connect JSON or binary POST", async () => {
     expect(await statusOf("/ListTasks", { method: "POST", headers: { ...json, ...athlete }, body: "{}" })).toBe(200)
@@ -181,9 +222,19 @@ describe("the unary fast path takes only plain Connect unary POSTs", () => {
 
   it.each(
     [
-      ["gRPC-Web", {
+      ["gRPC-Web text", {
         method: "POST",
-        headers: { "content-type": "application/grpc-web+proto" },
+        headers: { "content-type": "application/grpc-web-text" },
+        body: "AAAAAAA="
+      }, "/ListTasks"],
+      ["a gRPC-Web timeout", {
+        method: "POST",
+        headers: { "content-type": "application/grpc-web+proto", "grpc-timeout": "1S" },
+        body: new Uint8Array(5)
+      }, "/ListTasks"],
+      ["a compressed gRPC-Web request", {
+        method: "POST",
+        headers: { "content-type": "application/grpc-web+proto", "grpc-encoding": "gzip" },
         body: new Uint8Array(5)
       }, "/ListTasks"],
       ["a streaming content type", {

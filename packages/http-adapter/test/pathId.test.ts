@@ -2,10 +2,8 @@ import { AthleteId, Limits, SessionId } from "@club/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Exit, Schema } from "effect"
 import { OpenApi } from "effect/http-api"
-import type { IncomingMessage } from "node:http"
 import { ClubApi } from "@club/contract/rest"
 import { pathId } from "@club/contract/rest"
-import { plainReadPath } from "../src/fastReads/plainRead.ts"
 
 const SessionPathId = Schema.Struct({ id: pathId(SessionId) })
 const decode = Schema.decodeUnknownExit(SessionPathId)
@@ -53,16 +51,6 @@ describe("the path-id codec (every :id of the contract)", () => {
   it("keeps the id's own brand", () => {
     const athlete = Schema.decodeUnknownSync(Schema.Struct({ id: pathId(AthleteId) }))({ id: "12" })
     expect(Schema.is(AthleteId)(athlete.id)).toBe(true)
-  })
-
-  it("answers no read the fast path would not: the fast path takes none of the other spellings", () => {
-    const request = (url: string) =>
-      ({ method: "GET", httpVersionMajor: 1, headers: {}, url }) as unknown as IncomingMessage
-    for (const text of otherSpellings) {
-      const taken = plainReadPath(request(`/session/${encodeURI(text)}`))
-      if (taken !== undefined) expect(Exit.isFailure(decode({ id: taken.id })), `fast path took ${taken.id}`).toBe(true)
-    }
-    expect(plainReadPath(request("/session/7"))).toEqual({ prefix: "/session/", id: "7" })
   })
 
   it("is described to OpenAPI as an integer from 1 to 2^53-1, on every endpoint", () => {

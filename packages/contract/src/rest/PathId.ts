@@ -3,7 +3,7 @@ import { Predicate, Schema, SchemaGetter } from "effect"
 
 /**
  * An id in a path is written one way only: decimal digits, no sign, no leading zero, no exponent,
- * no fraction, no spaces, within the safe range (what the fast path for plain reads takes, too).
+ * no fraction, no spaces, within the safe range.
  * HttpApi's own number-from-string reads `07`, `+7`, `7e0` or `7.0` as record 7; here they are
  * bad input, like any other value that is not an id.
  */

@@ -16,8 +16,7 @@ import { Effect } from "effect"
 import { toActivityDto, toAthleteDto } from "@club/contract/rest"
 
 /**
- * Each record read by its id, as its `GET …/:id` endpoint answers on success. The endpoint's
- * handler and the fast path for plain reads (`fastReads/`) both answer with these functions.
+ * Each record read by its id, as its `GET …/:id` endpoint answers on success.
  */
 export const RecordReads = Effect.gen(function*() {
   const activities = yield* ActivityService

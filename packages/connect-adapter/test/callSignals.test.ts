@@ -1,0 +1,83 @@
+import { createClient, type HandlerContext } from "@connectrpc/connect"
+import {
+  connectNodeAdapter,
+  createConnectTransport,
+  createGrpcTransport,
+  createGrpcWebTransport
+} from "@connectrpc/connect-node"
+import http from "node:http"
+import http2 from "node:http2"
+import type { AddressInfo } from "node:net"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { TodoService } from "@club/contract/todo"
+
+/**
+ * connect-es aborts the signal of every call when the call ends, and connect-node the signal of
+ * every request when its exchange closes. Patched (patches/@connectrpc__connect@2.2.0.patch and
+ * @connectrpc__connect-node@2.2.0.patch, docs/DECISIONS.md): such an abort no longer builds a new
+ * DOMException each time, but its meaning is kept: the signal is aborted, and its reason is an
+ * AbortError DOMException.
+ */
+
+const signals: Array<AbortSignal> = []
+let h1: http.Server
+let h2: http2.Http2Server
+let http1Url: string
+let http2Url: string
+
+const listen = (server: http.Server | http2.Http2Server) =>
+  new Promise<string>((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))
+  )
+
+beforeAll(async () => {
+  const handler = connectNodeAdapter({
+    routes: (router) =>
+      router.service(TodoService, {
+        listTasks: (_request, context: HandlerContext) => {
+          signals.push(context.signal)
+          return { tasks: [] }
+        }
+      })
+  })
+  h1 = http.createServer(handler)
+  h2 = http2.createServer(handler)
+  ;[http1Url, http2Url] = await Promise.all([listen(h1), listen(h2)])
+})
+afterAll(async () => {
+  h1.closeAllConnections()
+  await Promise.all([new Promise((resolve) => h1.close(resolve)), new Promise((resolve) => h2.close(resolve))])
+})
+
+const transports = {
+  "Connect (HTTP/1.1)": () => createConnectTransport({ baseUrl: http1Url, httpVersion: "1.1" }),
+  "gRPC-Web (HTTP/1.1)": () => createGrpcWebTransport({ baseUrl: http1Url, httpVersion: "1.1" }),
+  "gRPC (HTTP/2)": () => createGrpcTransport({ baseUrl: http2Url })
+}
+
+/** The signal of one call, once the call has ended on the server. */
+const signalOfOneCall = async (transport: keyof typeof transports) => {
+  const before = signals.length
+  await createClient(TodoService, transports[transport]()).listTasks({})
+  const signal = signals[before]!
+  // The server ends the call after the client has its answer; wait for it.
+  for (let turn = 0; turn < 100 && !signal.aborted; turn++) await new Promise((resolve) => setTimeout(resolve, 5))
+  return signal
+}
+
+describe("a call's signal, once the call has ended", () => {
+  for (const transport of Object.keys(transports) as Array<keyof typeof transports>) {
+    it(`${transport}: aborted, with an AbortError DOMException as its reason`, async () => {
+      const signal = await signalOfOneCall(transport)
+      expect(signal.aborted).toBe(true)
+      expect(signal.reason).toBeInstanceOf(DOMException)
+      expect((signal.reason as DOMException).name).toBe("AbortError")
+      expect(() => signal.throwIfAborted()).toThrow(expect.objectContaining({ name: "AbortError" }))
+    })
+  }
+
+  it("the reason is one object for every call that simply ended: the patch is applied", async () => {
+    const [first, second] = [await signalOfOneCall("Connect (HTTP/1.1)"), await signalOfOneCall("gRPC (HTTP/2)")]
+    expect(first.reason).toBe(second.reason)
+  })
+})
