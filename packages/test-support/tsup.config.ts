@@ -1,3 +1,9 @@
 import { defineConfig } from "tsup"
 
-export default defineConfig({ entry: ["src/index.ts"], format: ["esm"], dts: true, sourcemap: true, clean: true })
+export default defineConfig({
+  entry: ["src/index.ts", "src/expectations.ts"],
+  format: ["esm"],
+  dts: true,
+  sourcemap: true,
+  clean: true
+})

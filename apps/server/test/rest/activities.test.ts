@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { onEveryDatabase, unique } from "./support/club.ts"
-import { expectEmpty, expectJson, expectText } from "./support/expectations.ts"
+import { expectEmpty, expectJson, expectText } from "@club/test-support/expectations"
 import { allActivities, createActivity, createSession, readSession } from "./support/fixtures.ts"
 
 const missingId = 987_654_321

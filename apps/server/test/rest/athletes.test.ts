@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { onEveryDatabase, unique } from "./support/club.ts"
-import { expectEmpty, expectJson, expectProblem } from "./support/expectations.ts"
+import { expectEmpty, expectJson, expectProblem } from "@club/test-support/expectations"
 import {
   allAthletes,
   byId,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { rawClient } from "../reliability/support/rawHttp.ts"
 import { adminName, adminPassword, type Club, onEveryDatabase, unique, type UserDto } from "./support/club.ts"
-import { expectJson, expectProblem, expectUnauthenticated } from "./support/expectations.ts"
+import { expectJson, expectProblem, expectUnauthenticated } from "@club/test-support/expectations"
 import { expectNoSecretInAnyReply } from "./support/secrets.ts"
 import { claimsOf, nowSeconds, signToken } from "./support/tokens.ts"
 

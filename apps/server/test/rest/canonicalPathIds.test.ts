@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { type Club, onEveryDatabase, type Role } from "./support/club.ts"
-import { expectEmpty, expectJson, expectProblem, expectStatus, expectText } from "./support/expectations.ts"
+import { expectEmpty, expectJson, expectProblem, expectStatus, expectText } from "@club/test-support/expectations"
 import type { Reply } from "./support/http.ts"
 import { createActivity, createAthlete, createCoach, createSession } from "./support/fixtures.ts"
 

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest"
 import { onEveryDatabase, unique } from "./support/club.ts"
-import { expectEmpty, expectStatus } from "./support/expectations.ts"
+import { expectEmpty, expectStatus } from "@club/test-support/expectations"
 import {
   allSessions,
   createAthlete,

@@ -7,7 +7,7 @@ import { openSql } from "../reliability/support/Sql.ts"
 import { h2c, sleep } from "../support/requests.ts"
 import { eventually } from "@club/test-support"
 import { type Club, onEveryDatabase, unique } from "./support/club.ts"
-import { expectJson, expectProblem, expectText } from "./support/expectations.ts"
+import { expectJson, expectProblem, expectText } from "@club/test-support/expectations"
 import type { Reply } from "./support/http.ts"
 import { createSession, type SessionDto } from "./support/fixtures.ts"
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { type Club, onEveryDatabase, unique, type UserDto } from "./support/club.ts"
-import { expectEmpty, expectJson, expectProblem } from "./support/expectations.ts"
+import { expectEmpty, expectJson, expectProblem } from "@club/test-support/expectations"
 import type { Caller, Reply } from "./support/http.ts"
 
 /** CONTRACT.md: "The last ADMIN user cannot be demoted or deleted: 409 problem+json." */

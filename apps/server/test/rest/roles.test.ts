@@ -3,7 +3,7 @@ import { type Operation, rolesAllowed } from "@club/core"
 import { Context } from "effect"
 import { describe, expect, it } from "vitest"
 import { onEveryDatabase, type Role } from "./support/club.ts"
-import { expectJson, expectNotRefused, expectProblem, expectUnauthenticated } from "./support/expectations.ts"
+import { expectJson, expectNotRefused, expectProblem, expectUnauthenticated } from "@club/test-support/expectations"
 import { createAthlete } from "./support/fixtures.ts"
 
 const missingId = 987_654_321

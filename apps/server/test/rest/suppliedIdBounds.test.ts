@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { type Club, onEveryDatabase } from "./support/club.ts"
-import { expectJson, expectProblem, expectStatus, expectText } from "./support/expectations.ts"
+import { expectJson, expectProblem, expectStatus, expectText } from "@club/test-support/expectations"
 import type { Caller, Reply } from "./support/http.ts"
 
 /**

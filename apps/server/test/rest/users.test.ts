@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { adminName, type Club, onEveryDatabase, unique, type UserDto } from "./support/club.ts"
-import { expectEmpty, expectJson, expectProblem } from "./support/expectations.ts"
+import { expectEmpty, expectJson, expectProblem } from "@club/test-support/expectations"
 import { allAthletes, createAthlete, createCoach, expectGeneratedIdsAvoid, idAhead } from "./support/fixtures.ts"
 import { expectNoSecretInAnyReply } from "./support/secrets.ts"
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { clubForFile } from "../support/club.ts"
-import { expectEmpty, expectJson, expectText } from "../support/expectations.ts"
+import { expectEmpty, expectJson, expectText } from "@club/test-support/expectations"
 import { createActivity, createSession, readSession, unique } from "../support/records.ts"
 
 const missingId = 987_654_321

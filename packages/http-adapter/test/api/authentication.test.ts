@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { clubForFile } from "../support/club.ts"
-import { expectJson, expectProblem, expectUnauthenticated } from "../support/expectations.ts"
+import { expectJson, expectProblem, expectUnauthenticated } from "@club/test-support/expectations"
 import { firstAdmin } from "../support/InProcessApp.ts"
 
 const club = clubForFile()

@@ -1,6 +1,6 @@
 import { describe, it } from "vitest"
 import { type Club, clubForFile, type Role } from "../support/club.ts"
-import { expectEmpty, expectProblem, expectText } from "../support/expectations.ts"
+import { expectEmpty, expectProblem, expectText } from "@club/test-support/expectations"
 import type { Reply } from "../support/InProcessApp.ts"
 import { createActivity, createAthlete, createSession } from "../support/records.ts"
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { clubForFile } from "../support/club.ts"
-import { expectEmpty, expectJson, expectProblem } from "../support/expectations.ts"
+import { expectEmpty, expectJson, expectProblem } from "@club/test-support/expectations"
 import { createCoach, createSession, unique } from "../support/records.ts"
 
 const missingId = 987_654_321

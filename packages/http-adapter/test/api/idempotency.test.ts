@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { clubForFile } from "../support/club.ts"
-import { expectJson, expectProblem, expectText } from "../support/expectations.ts"
+import { expectJson, expectProblem, expectText } from "@club/test-support/expectations"
 import type { Reply } from "../support/InProcessApp.ts"
 import { createSession, unique } from "../support/records.ts"
 

@@ -2,7 +2,7 @@ import { type Operation, Roles, RoleTable, rolesAllowed } from "@club/core"
 import { describe, it } from "vitest"
 import { clubForFile, type Role } from "../support/club.ts"
 import { contractEndpoints, pathFor } from "../support/contractEndpoints.ts"
-import { expectNotRefused, expectProblem, expectUnauthenticated } from "../support/expectations.ts"
+import { expectNotRefused, expectProblem, expectUnauthenticated } from "@club/test-support/expectations"
 
 /** An id no record has: the owner rules grant nothing on it, so only the role decides. */
 const missingId = 987_654_321

@@ -2,7 +2,7 @@ import { Readiness, SessionRepository, StoreUnavailable } from "@club/core"
 import { Effect, Layer, Stream } from "effect"
 import { describe, expect, it } from "vitest"
 import { clubForFile } from "../support/club.ts"
-import { expectJson, expectProblem } from "../support/expectations.ts"
+import { expectJson, expectProblem } from "@club/test-support/expectations"
 import { makeInProcessApp } from "../support/InProcessApp.ts"
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { clubForFile } from "../support/club.ts"
 import { contractEndpoints } from "../support/contractEndpoints.ts"
-import { expectProblem } from "../support/expectations.ts"
+import { expectProblem } from "@club/test-support/expectations"
 
 const club = clubForFile()
 

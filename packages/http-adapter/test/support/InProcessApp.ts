@@ -2,20 +2,10 @@ import { IdempotentRequests, Readiness, UseCasesLive, UserService } from "@club/
 import { InMemoryPasswordHasher, InMemoryRepositories, InMemoryTokenSigner } from "@club/core/testing"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
+import { readReply, type Reply } from "@club/test-support"
 import { RestApiLive } from "../../src/index.ts"
 
-/** An answer of the app, read whole. */
-export interface Reply {
-  readonly method: string
-  readonly path: string
-  readonly status: number
-  readonly headers: Headers
-  /** The media type of `content-type`, without parameters; null when the answer has none. */
-  readonly contentType: string | null
-  readonly text: string
-  /** The parsed body when the answer is JSON (`application/json` or `application/problem+json`). */
-  readonly body: unknown
-}
+export type { Reply } from "@club/test-support"
 
 export interface RequestOptions {
   /** A bearer token; absent or null sends no `Authorization` header. */
@@ -60,9 +50,6 @@ const useCasesOn = <Ports>(ports: Layer.Layer<Ports>) => {
 
 const Ready = Layer.succeed(Readiness)({ check: Effect.succeed(true) })
 
-const isJsonMediaType = (mediaType: string | null) =>
-  mediaType === "application/json" || mediaType === "application/problem+json"
-
 /** The router's settings the server uses (apps/server `routerConfig`): exact-case paths, long parameters. */
 const routerConfig = { maxParamLength: 2_400, caseSensitive: true }
 
@@ -99,11 +86,7 @@ export const makeInProcessApp = (options: InProcessAppOptions = {}) => {
       new Request(`http://club.test${path}`, { method, headers, ...(body === undefined ? {} : { body }) }),
       Context.empty()
     )
-    const text = await response.text()
-    const contentType = response.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? null
-    let parsed: unknown = undefined
-    if (isJsonMediaType(contentType) && text !== "") parsed = JSON.parse(text)
-    return { method, path, status: response.status, headers: response.headers, contentType, text, body: parsed }
+    return readReply(method, path, response)
   }
   return { send, dispose }
 }

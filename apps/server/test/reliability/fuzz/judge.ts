@@ -1,4 +1,4 @@
-import { problemTitles } from "../../rest/support/expectations.ts"
+import { problemTitles } from "@club/test-support/expectations"
 import type { RawReply } from "../support/rawHttp.ts"
 import type { Outcome } from "./contract.ts"
 import type { FuzzRequest } from "./requests.ts"

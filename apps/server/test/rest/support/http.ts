@@ -1,16 +1,7 @@
 /** Plain HTTP against the started server: what a client of the service sees, nothing more. */
+import { readReply, type Reply } from "@club/test-support"
 
-export interface Reply {
-  readonly method: string
-  readonly path: string
-  readonly status: number
-  readonly headers: Headers
-  /** The media type of `content-type`, without parameters; null when the answer has none. */
-  readonly contentType: string | null
-  readonly text: string
-  /** The parsed body when the answer is JSON (`application/json` or `application/problem+json`). */
-  readonly body: unknown
-}
+export type { Reply } from "@club/test-support"
 
 export interface RequestOptions {
   /** A bearer token; `null` sends no `Authorization` header. */
@@ -22,9 +13,6 @@ export interface RequestOptions {
   readonly headers?: Record<string, string>
 }
 
-const isJsonMediaType = (mediaType: string | null) =>
-  mediaType === "application/json" || mediaType === "application/problem+json"
-
 /** One request; a network failure is thrown, every HTTP answer is returned. */
 export const send = async (baseUrl: string, method: string, path: string, options: RequestOptions): Promise<Reply> => {
   const headers: Record<string, string> = {}
@@ -33,17 +21,7 @@ export const send = async (baseUrl: string, method: string, path: string, option
   if (body !== undefined) headers["content-type"] = "application/json"
   Object.assign(headers, options.headers)
   const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body }) })
-  const text = await response.text()
-  const contentType = response.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? null
-  let parsed: unknown = undefined
-  if (isJsonMediaType(contentType)) {
-    try {
-      parsed = JSON.parse(text)
-    } catch {
-      parsed = undefined
-    }
-  }
-  return { method, path, status: response.status, headers: response.headers, contentType, text, body: parsed }
+  return readReply(method, path, response)
 }
 
 /** Requests made with one caller's credentials. */

@@ -1,7 +1,7 @@
 import { expect } from "vitest"
-import type { Reply } from "./http.ts"
+import type { Reply } from "./Reply.ts"
 
-/** The titles of CONTRACT.md's problems, by status. */
+/** The titles of CONTRACT.md's problems, by status (RFC 9110's reason phrases). */
 export const problemTitles: Readonly<Record<number, string>> = {
   400: "Bad Request",
   401: "Unauthorized",
@@ -51,8 +51,18 @@ export interface ProblemExpectation {
   readonly instance?: string
 }
 
-/** An RFC 9457 `application/problem+json` answer of CONTRACT.md's shape. */
-export const expectProblem = (reply: Reply, status: number, expected: ProblemExpectation = {}) => {
+/**
+ * An RFC 9457 `application/problem+json` answer of CONTRACT.md's shape; `expected` is its detail
+ * (exact, or a pattern) or a `ProblemExpectation`.
+ */
+export const expectProblem = (
+  reply: Reply,
+  status: number,
+  expectation: ProblemExpectation | string | RegExp = {}
+) => {
+  const expected: ProblemExpectation = typeof expectation === "string" || expectation instanceof RegExp
+    ? { detail: expectation }
+    : expectation
   expectStatus(reply, status)
   expect(reply.contentType, describeReply(reply)).toBe("application/problem+json")
   const body = reply.body as Record<string, unknown>
@@ -67,10 +77,10 @@ export const expectProblem = (reply: Reply, status: number, expected: ProblemExp
   else if (expected.detail !== undefined) expect(body["detail"]).toMatch(expected.detail)
 }
 
-/** A 401 problem with the `WWW-Authenticate: Bearer` challenge. */
-export const expectUnauthenticated = (reply: Reply) => {
+/** A 401 problem with the `WWW-Authenticate: Bearer` challenge (or one matching `challenge`). */
+export const expectUnauthenticated = (reply: Reply, challenge: RegExp = /^Bearer\b/u) => {
   expectProblem(reply, 401)
-  expect(reply.headers.get("www-authenticate"), describeReply(reply)).toMatch(/^Bearer\b/u)
+  expect(reply.headers.get("www-authenticate"), describeReply(reply)).toMatch(challenge)
 }
 
 /** An allowed caller: whatever the outcome, not a refusal of the caller. */
