@@ -192,9 +192,11 @@ export const SessionRepositoryLive = Layer.effect(
         const conditions = [sql`sa.athlete_id = ${athleteId}`]
         if (range.after !== undefined) conditions.push(sql`s.creneau > ${range.after}`)
         if (range.before !== undefined) conditions.push(sql`s.creneau < ${range.before}`)
+        // Unprepared (docs/DECISIONS.md "Plans that depend on the values"): the best plan depends on
+        // how many sessions the range holds, which a generic plan cannot know.
         const rows = yield* sql<Record<string, unknown>>`SELECT s.id, s.name FROM sessions s
           JOIN session_athletes sa ON sa.session_id = s.id
-          WHERE ${sql.and(conditions)} ORDER BY s.id`
+          WHERE ${sql.and(conditions)} ORDER BY s.id`.unprepared
         return yield* summariesOf(rows)
       },
       dieOnInfrastructureError
