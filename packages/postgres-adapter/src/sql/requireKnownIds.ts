@@ -11,11 +11,16 @@ export interface References {
   readonly ids: ReadonlyArray<number>
 }
 
-/** Fails with every unknown id of one field; the known rows stay locked for the transaction. */
-export const requireKnownIds = (sql: SqlClient, references: References) =>
+/**
+ * Checks every field's references in one statement and fails with the unknown ids of the first
+ * field, in the order given, that has any; the known rows stay locked for the transaction.
+ */
+export const requireKnownIds = (sql: SqlClient, ...references: ReadonlyArray<References>) =>
   Effect.gen(function*() {
-    const unknown = yield* unknownIds(sql, references.table, references.ids)
-    if (unknown.length > 0) {
-      return yield* new UnknownReferences({ field: references.field, entity: references.entity, ids: unknown })
+    const unknown = yield* unknownIds(sql, references)
+    const index = unknown.findIndex((ids) => ids.length > 0)
+    if (index >= 0) {
+      const { entity, field } = references[index]!
+      return yield* new UnknownReferences({ field, entity, ids: unknown[index]! })
     }
   })
