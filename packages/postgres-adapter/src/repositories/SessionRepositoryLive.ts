@@ -19,7 +19,8 @@ import { sessionFromRow, sessionSummaryFromRow } from "../rows/SessionRow.ts"
 import { classifyCause, dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { type AroundInsert, insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
 import { int8Array } from "../sql/int8Array.ts"
-import { type References, requireKnownIds } from "../sql/requireKnownIds.ts"
+import { failOnUnknown, type References, requireKnownIds } from "../sql/requireKnownIds.ts"
+import { unknownIds } from "../sql/unknownIds.ts"
 import { byColumn, columnOf } from "../sql/snakeCase.ts"
 import { transaction } from "../sql/transaction.ts"
 
@@ -184,10 +185,15 @@ export const SessionRepositoryLive = Layer.effect(
 
     const update = traced("SessionRepository.update")(function*(id: SessionId, input: SessionUpdate) {
       return yield* transaction(sql)(Effect.gen(function*() {
-        const locked = yield* sql`SELECT id FROM sessions WHERE id = ${id} FOR UPDATE`
-        if (locked.length === 0) return yield* new EntityNotFound({ entity: "Session", id })
         const { activiteIds, athleteIds } = input
-        yield* requireKnownIds(sql, athletesNamed(athleteIds ?? []), activitiesNamed(activiteIds ?? []))
+        // The session locked for the write and its references checked, in one statement.
+        const references = [athletesNamed(athleteIds ?? []), activitiesNamed(activiteIds ?? [])]
+        const [missing, ...unknown] = yield* unknownIds(sql, [
+          { table: "sessions", ids: [id], lock: "FOR UPDATE" },
+          ...references
+        ])
+        if (missing!.length > 0) return yield* new EntityNotFound({ entity: "Session", id })
+        yield* failOnUnknown(references, unknown)
         // Every change and the session as written in one statement.
         const parts = [
           input.duree === undefined

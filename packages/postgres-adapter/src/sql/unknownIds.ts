@@ -7,25 +7,27 @@ import { int8Array } from "./int8Array.ts"
 export interface IdList {
   readonly table: string
   readonly ids: ReadonlyArray<number>
+  /** How the rows found are locked: as a foreign key check locks them, unless the write changes them. */
+  readonly lock?: "FOR KEY SHARE" | "FOR UPDATE"
 }
 
 const FoundRows = Schema.Array(Schema.Struct({ list: Schema.Int, id: Int64 }))
 
 /**
  * For each list, the ids that name no row of its table, ascending and without repeats; all lists
- * in one statement, so that checking the references of a write costs one round trip whatever
- * they point to. The rows that exist are locked as a foreign key check locks them
- * (`FOR KEY SHARE`) until the transaction ends, so they cannot disappear before the rows that
- * reference them are written.
+ * in one statement, in the order given, so that checking what a write touches costs one round
+ * trip. The rows that exist are locked until the transaction ends, by default as a foreign key
+ * check locks them (`FOR KEY SHARE`), so they cannot disappear before the rows that reference them
+ * are written.
  */
 export const unknownIds = (sql: SqlClient, lists: ReadonlyArray<IdList>) =>
   Effect.gen(function*() {
     const asked = lists.flatMap((list, index) => list.ids.length === 0 ? [] : [{ ...list, index }])
     if (asked.length === 0) return lists.map(() => [])
     // Locking clauses are not allowed in a UNION: each table is locked in a WITH of its own.
-    const locked = asked.map(({ ids, index, table }) =>
+    const locked = asked.map(({ ids, index, lock = "FOR KEY SHARE", table }) =>
       sql`${sql(`found_${index}`)} AS (
-        SELECT id FROM ${sql(table)} WHERE id = ANY(${int8Array(ids)}::bigint[]) FOR KEY SHARE)`
+        SELECT id FROM ${sql(table)} WHERE id = ANY(${int8Array(ids)}::bigint[]) ${sql.literal(lock)})`
     )
     const found = asked.map(({ index }) => sql`SELECT ${index}::int AS list, id FROM ${sql(`found_${index}`)}`)
     const rows = yield* sql`WITH ${sql.csv(locked)} ${sql.join(" UNION ALL ", false)(found)}`
