@@ -5,6 +5,8 @@ import {
   AthleteId,
   AthleteRepository,
   AuthService,
+  CoachCreate,
+  CoachRepository,
   PasswordHasher,
   SessionRepository,
   TokenSigner,
@@ -149,12 +151,54 @@ onEachDatabase("Query counts", (it) => {
       expect(waiting.statements).toHaveLength(1)
     }).pipe(Effect.provide(AuthOnTheseRepositories)))
 
+  // Counted on the client: a write's transaction adds its BEGIN and COMMIT, two more round trips.
+  it.effect("a session create or update costs two statements (its references checked, with an update's lock of the session; then the session written with its links), an activity create one, for 1 or 50 athletes and activities", () =>
+    Effect.gen(function*() {
+      const sessions = yield* SessionRepository
+      const activities = yield* ActivityRepository
+      const coach = yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "counting" }))
+      const holding = yield* sessions.create(newSession({ name: "holding" }))
+      const athletes = yield* seedAthletes(50)
+      const moving = yield* seedActivities(50, holding.id)
+
+      const small = yield* countStatements(
+        sessions.create(newSession({ name: "small", coachId: coach.id, athleteIds: athletes.slice(0, 1) }))
+      )
+      const large = yield* countStatements(sessions.create(
+        newSession({ name: "large", coachId: coach.id, athleteIds: athletes, activiteIds: moving })
+      ))
+      const updated = yield* countStatements(sessions.update(small.result.id, {
+        duree: 45,
+        athleteIds: athletes.slice(10, 20),
+        activiteIds: moving.slice(0, 5)
+      }))
+      const activity = yield* countStatements(activities.create(newActivity(small.result.id, "counted")))
+      const refused = yield* countStatements(
+        Effect.flip(sessions.create(newSession({ name: "refused", athleteIds: [AthleteId.make(999_999)] })))
+      )
+
+      expect(large.result.athleteIds).toEqual(athletes)
+      expect(large.result.activiteIds).toEqual(moving)
+      expect(updated.result.athleteIds).toEqual(athletes.slice(10, 20))
+      expect(updated.result.activiteIds).toEqual(moving.slice(0, 5))
+      expect(updated.result.duree).toBe(45)
+      expect(refused.result._tag).toBe("UnknownReferences")
+
+      expect(small.statements).toHaveLength(2)
+      expect(large.statements).toHaveLength(2)
+      expect(updated.statements).toHaveLength(2)
+      expect(activity.statements).toHaveLength(1)
+      expect(refused.statements).toHaveLength(1)
+    }))
+
   it.effect("the counter sees every statement, including those inside a transaction", () =>
     Effect.gen(function*() {
       const sessions = yield* SessionRepository
-      const counted = yield* countStatements(sessions.create(newSession({ name: "counted" })))
-      // Insert of the session and the read back, at least; the counter must not see zero.
+      const [athlete] = yield* seedAthletes(1)
+      const counted = yield* countStatements(sessions.create(newSession({ name: "counted", athleteIds: [athlete!] })))
+      // The check of the athlete and the insert, both inside the create's transaction.
       expect(counted.statements.length).toBeGreaterThanOrEqual(2)
+      expect(counted.statements.some((statement) => statement.includes(`FROM "athletes"`))).toBe(true)
       expect(counted.statements.some((statement) => statement.includes(`INSERT INTO "sessions"`))).toBe(true)
     }))
 })

@@ -1,10 +1,18 @@
 import { traced } from "@club/core"
-import { Activity, type ActivityId, type ActivityWrite, ActivityRepository, EntityNotFound } from "@club/core"
+import {
+  Activity,
+  type ActivityId,
+  type ActivityWrite,
+  ActivityRepository,
+  EntityNotFound,
+  UnknownReferences
+} from "@club/core"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { activityFromRow } from "../rows/ActivityRow.ts"
 import { byColumn, columnOf } from "../sql/snakeCase.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
+import { onForeignKeyViolation } from "../sql/onForeignKeyViolation.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { transaction } from "../sql/transaction.ts"
 
@@ -47,10 +55,16 @@ export const ActivityRepositoryLive = Layer.effect(
     const requireSession = (input: ActivityWrite) =>
       requireKnownIds(sql, { field: "sessionId", entity: "Session", table: "sessions", ids: [input.sessionId] })
 
+    // The foreign key checks the session and locks it while the row is written, in the insert
+    // itself; the transaction is for the decode of the stored row (a create is one transaction
+    // with the reading back of its row).
     const create = traced("ActivityRepository.create")(function*(input: ActivityWrite) {
       return yield* transaction(sql)(Effect.gen(function*() {
-        yield* requireSession(input)
         const [row] = yield* sql`INSERT INTO activities ${sql.insert(columnsOf(input))} RETURNING ${activityColumns}`
+          .pipe(onForeignKeyViolation({
+            activities_session_id_fkey: () =>
+              new UnknownReferences({ field: "sessionId", entity: "Session", ids: [input.sessionId] })
+          }))
         return yield* decodeActivity(row)
       }))
     }, dieOnInfrastructureError)

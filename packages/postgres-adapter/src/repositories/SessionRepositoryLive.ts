@@ -17,10 +17,10 @@ import { SqlClient, SqlSchema } from "effect/sql"
 import { ActivitySummaryFromRow } from "../rows/ActivityRow.ts"
 import { sessionFromRow, sessionSummaryFromRow } from "../rows/SessionRow.ts"
 import { classifyCause, dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
-import { IdRow } from "../sql/IdRow.ts"
-import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
+import { type AroundInsert, insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
 import { int8Array } from "../sql/int8Array.ts"
-import { requireKnownIds } from "../sql/requireKnownIds.ts"
+import { failOnUnknown, type References, requireKnownIds } from "../sql/requireKnownIds.ts"
+import { unknownIds } from "../sql/unknownIds.ts"
 import { byColumn, columnOf } from "../sql/snakeCase.ts"
 import { transaction } from "../sql/transaction.ts"
 
@@ -34,19 +34,35 @@ export const SessionRepositoryLive = Layer.effect(
   SessionRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const decodeId = Schema.decodeUnknownEffect(IdRow)
 
     // Each of core's SessionValues from its column, under its field's name.
     const valueColumns = Object.keys(SessionValues).map((field) =>
       field === "creneau" ? creneauColumn : `s.${columnOf(field)} AS "${field}"`
     ).join(", ")
 
-    // One row per session, its athlete and activity ids aggregated in the same query, so reading
-    // sessions costs one query whatever their size.
-    const selectSessions = sql`SELECT s.id, ${sql.literal(valueColumns)},
-      ARRAY(SELECT sa.athlete_id FROM session_athletes sa WHERE sa.session_id = s.id ORDER BY sa.athlete_id) AS "athleteIds",
-      ARRAY(SELECT a.id FROM activities a WHERE a.session_id = s.id ORDER BY a.id) AS "activiteIds"
-      FROM sessions s`
+    const storedAthletes = sql.literal(
+      `ARRAY(SELECT sa.athlete_id FROM session_athletes sa WHERE sa.session_id = s.id ORDER BY sa.athlete_id)`
+    )
+    const storedActivities = sql.literal(`ARRAY(SELECT a.id FROM activities a WHERE a.session_id = s.id ORDER BY a.id)`)
+    /** The ids a write listed, as the session answers them once written: ascending, without repeats. */
+    const listed = (ids: ReadonlyArray<number>) =>
+      sql`ARRAY(SELECT DISTINCT x FROM unnest(${int8Array(ids)}::bigint[]) AS x ORDER BY x)`
+
+    /**
+     * One row per session of `source` (a table, or a WITH of a write's RETURNING), its athlete and
+     * activity ids aggregated in the same query, so reading sessions costs one query whatever their
+     * size. A write's WITH sees the tables as they were before it, so the ids a write has just
+     * stored are answered from its input.
+     */
+    const sessionsFrom = (
+      source: string,
+      written: { readonly athleteIds?: ReadonlyArray<number>; readonly activiteIds?: ReadonlyArray<number> } = {}
+    ) =>
+      sql`SELECT s.id, ${sql.literal(valueColumns)},
+      ${written.athleteIds === undefined ? storedAthletes : listed(written.athleteIds)} AS "athleteIds",
+      ${written.activiteIds === undefined ? storedActivities : listed(written.activiteIds)} AS "activiteIds"
+      FROM ${sql(source)} s`
+    const selectSessions = sessionsFrom("sessions")
 
     // A filter's fields are the session's own columns (`columnOf`: `coachId` is coach_id);
     // IS NOT DISTINCT FROM lets a null match a session without a value, as the port says.
@@ -95,62 +111,65 @@ export const SessionRepositoryLive = Layer.effect(
       execute: (sessionId) => sql`SELECT id, name FROM activities WHERE session_id = ${sessionId} ORDER BY id`
     })
 
-    /** Read back inside the writing transaction, where the session is known to exist. */
-    const readWritten = (id: number) =>
-      findOne(id).pipe(Effect.flatMap(Option.match({
-        onNone: () => Effect.die(new Error(`Session ${id} vanished inside its own transaction`)),
-        onSome: Effect.succeed
-      })))
+    const athletesNamed = (ids: ReadonlyArray<number>): References => ({
+      field: "athleteIds",
+      entity: "Athlete",
+      table: "athletes",
+      ids
+    })
+    const activitiesNamed = (ids: ReadonlyArray<number>): References => ({
+      field: "activiteIds",
+      entity: "Activity",
+      table: "activities",
+      ids
+    })
 
-    const requireKnownAthletes = (ids: ReadonlyArray<number>) =>
-      requireKnownIds(sql, { field: "athleteIds", entity: "Athlete", table: "athletes", ids })
-
-    const requireKnownActivities = (ids: ReadonlyArray<number>) =>
-      requireKnownIds(sql, { field: "activiteIds", entity: "Activity", table: "activities", ids })
-
-    const addAthletes = (sessionId: number, athleteIds: ReadonlyArray<number>) =>
-      athleteIds.length === 0 ? Effect.void : sql`INSERT INTO session_athletes (session_id, athlete_id)
-        SELECT ${sessionId}, athlete_id FROM unnest(${int8Array(athleteIds)}::bigint[]) AS athlete_id
-        ON CONFLICT DO NOTHING`.pipe(Effect.asVoid)
-
-    const replaceAthletes = (sessionId: number, athleteIds: ReadonlyArray<number>) =>
-      sql`DELETE FROM session_athletes
-        WHERE session_id = ${sessionId} AND NOT (athlete_id = ANY(${int8Array(athleteIds)}::bigint[]))`.pipe(
-        Effect.andThen(addAthletes(sessionId, athleteIds))
-      )
-
+    // The parts of a write's WITH, each after `written` (the session's row as the write leaves it).
+    const addAthletes = (athleteIds: ReadonlyArray<number>) =>
+      sql`added AS (INSERT INTO session_athletes (session_id, athlete_id)
+        SELECT written.id, athlete_id FROM written, unnest(${int8Array(athleteIds)}::bigint[]) AS athlete_id
+        ON CONFLICT DO NOTHING)`
+    const removeOtherAthletes = (sessionId: number, athleteIds: ReadonlyArray<number>) =>
+      sql`removed AS (DELETE FROM session_athletes
+        WHERE session_id = ${sessionId} AND NOT (athlete_id = ANY(${int8Array(athleteIds)}::bigint[])))`
     /** An activity belongs to one session: listed activities leave the session they were in. */
-    const moveActivitiesInto = (sessionId: number, activityIds: ReadonlyArray<number>) =>
-      activityIds.length === 0 ? Effect.void : sql`UPDATE activities SET session_id = ${sessionId}
-        WHERE id = ANY(${int8Array(activityIds)}::bigint[])`.pipe(Effect.asVoid)
-
+    const moveActivities = (activityIds: ReadonlyArray<number>) =>
+      sql`moved AS (UPDATE activities SET session_id = written.id FROM written
+        WHERE activities.id = ANY(${int8Array(activityIds)}::bigint[]))`
     /** The session's activities no longer listed are detached (session_id NULL), not deleted. */
-    const replaceActivities = (sessionId: number, activityIds: ReadonlyArray<number>) =>
-      sql`UPDATE activities SET session_id = NULL
-        WHERE session_id = ${sessionId} AND NOT (id = ANY(${int8Array(activityIds)}::bigint[]))`.pipe(
-        Effect.andThen(moveActivitiesInto(sessionId, activityIds))
-      )
+    const detachOtherActivities = (sessionId: number, activityIds: ReadonlyArray<number>) =>
+      sql`detached AS (UPDATE activities SET session_id = NULL
+        WHERE session_id = ${sessionId} AND NOT (id = ANY(${int8Array(activityIds)}::bigint[])))`
+
+    /**
+     * The session's row, its memberships and its activities written by one statement, which answers
+     * the session as written: a create costs its reference check and this one round trip.
+     */
+    const insertedWithLinks = (input: SessionCreate): AroundInsert => (insert) =>
+      sql<Record<string, unknown>>`WITH written AS (${insert} RETURNING *),
+        ${addAthletes(input.athleteIds)}, ${moveActivities(input.activiteIds)}
+        ${sessionsFrom("written", input)}`
 
     const insertSession = (input: SessionCreate) =>
       Effect.gen(function*() {
         const values = byColumn(sessionValuesOf(input))
-        if (input.id === null) return (yield* decodeId(yield* insertWithGeneratedId(sql, "sessions", values))).id
-        const row = yield* insertWithSuppliedId(sql, "sessions", input.id, values)
+        const around = insertedWithLinks(input)
+        if (input.id === null) return yield* insertWithGeneratedId(sql, "sessions", values, around)
+        const row = yield* insertWithSuppliedId(sql, "sessions", input.id, values, around)
         if (Option.isNone(row)) return yield* new IdAlreadyInUse({ entity: "Session", id: input.id })
-        return (yield* decodeId(row.value)).id
+        return row.value
       })
 
     const create = traced("SessionRepository.create")(function*(input: SessionCreate) {
       return yield* transaction(sql)(Effect.gen(function*() {
-        yield* requireKnownAthletes(input.athleteIds)
-        yield* requireKnownActivities(input.activiteIds)
-        if (input.coachId !== null) {
-          yield* requireKnownIds(sql, { field: "coachId", entity: "Coach", table: "coaches", ids: [input.coachId] })
-        }
-        const id = yield* insertSession(input)
-        yield* addAthletes(id, input.athleteIds)
-        yield* moveActivitiesInto(id, input.activiteIds)
-        return yield* readWritten(id)
+        yield* requireKnownIds(
+          sql,
+          athletesNamed(input.athleteIds),
+          activitiesNamed(input.activiteIds),
+          { field: "coachId", entity: "Coach", table: "coaches", ids: input.coachId === null ? [] : [input.coachId] }
+        )
+        const row = yield* insertSession(input)
+        return yield* Effect.sync(() => sessionFromRow(row))
       }))
     }, dieOnInfrastructureError)
 
@@ -166,14 +185,25 @@ export const SessionRepositoryLive = Layer.effect(
 
     const update = traced("SessionRepository.update")(function*(id: SessionId, input: SessionUpdate) {
       return yield* transaction(sql)(Effect.gen(function*() {
-        const locked = yield* sql`SELECT id FROM sessions WHERE id = ${id} FOR UPDATE`
-        if (locked.length === 0) return yield* new EntityNotFound({ entity: "Session", id })
-        if (input.athleteIds !== undefined) yield* requireKnownAthletes(input.athleteIds)
-        if (input.activiteIds !== undefined) yield* requireKnownActivities(input.activiteIds)
-        if (input.duree !== undefined) yield* sql`UPDATE sessions SET duree = ${input.duree} WHERE id = ${id}`
-        if (input.athleteIds !== undefined) yield* replaceAthletes(id, input.athleteIds)
-        if (input.activiteIds !== undefined) yield* replaceActivities(id, input.activiteIds)
-        return yield* readWritten(id)
+        const { activiteIds, athleteIds } = input
+        // The session locked for the write and its references checked, in one statement.
+        const references = [athletesNamed(athleteIds ?? []), activitiesNamed(activiteIds ?? [])]
+        const [missing, ...unknown] = yield* unknownIds(sql, [
+          { table: "sessions", ids: [id], lock: "FOR UPDATE" },
+          ...references
+        ])
+        if (missing!.length > 0) return yield* new EntityNotFound({ entity: "Session", id })
+        yield* failOnUnknown(references, unknown)
+        // Every change and the session as written in one statement.
+        const parts = [
+          input.duree === undefined
+            ? sql`written AS (SELECT * FROM sessions WHERE id = ${id})`
+            : sql`written AS (UPDATE sessions SET duree = ${input.duree} WHERE id = ${id} RETURNING *)`,
+          ...(athleteIds === undefined ? [] : [removeOtherAthletes(id, athleteIds), addAthletes(athleteIds)]),
+          ...(activiteIds === undefined ? [] : [detachOtherActivities(id, activiteIds), moveActivities(activiteIds)])
+        ]
+        const [row] = yield* sql<Record<string, unknown>>`WITH ${sql.csv(parts)} ${sessionsFrom("written", input)}`
+        return yield* Effect.sync(() => sessionFromRow(row!))
       }))
     }, dieOnInfrastructureError)
 
@@ -192,9 +222,11 @@ export const SessionRepositoryLive = Layer.effect(
         const conditions = [sql`sa.athlete_id = ${athleteId}`]
         if (range.after !== undefined) conditions.push(sql`s.creneau > ${range.after}`)
         if (range.before !== undefined) conditions.push(sql`s.creneau < ${range.before}`)
+        // Unprepared (docs/DECISIONS.md "Plans that depend on the values"): the best plan depends on
+        // how many sessions the range holds, which a generic plan cannot know.
         const rows = yield* sql<Record<string, unknown>>`SELECT s.id, s.name FROM sessions s
           JOIN session_athletes sa ON sa.session_id = s.id
-          WHERE ${sql.and(conditions)} ORDER BY s.id`
+          WHERE ${sql.and(conditions)} ORDER BY s.id`.unprepared
         return yield* summariesOf(rows)
       },
       dieOnInfrastructureError

@@ -1,8 +1,19 @@
 import { Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
+import type { Fragment, Statement } from "effect/sql/Statement"
 import { transaction } from "./transaction.ts"
 
 type Row = Record<string, unknown>
+
+/**
+ * The statement that runs an insert (`INSERT ... ON CONFLICT (id) DO NOTHING`, without RETURNING)
+ * and answers one row when it inserted one, none when it did not: by default the stored row. A
+ * record written across tables (a session and its memberships) puts the insert first in a `WITH`
+ * and answers the whole record, in one round trip.
+ */
+export type AroundInsert = (insert: Fragment) => Statement<Row>
+
+const storedRow = (sql: SqlClient): AroundInsert => (insert) => sql<Row>`${insert} RETURNING *`
 
 /** The tables whose records a caller may create with an id of its choosing (CONTRACT.md "Identifiers"). */
 export type TableWithSuppliedIds = "athletes" | "coaches" | "admins" | "sessions"
@@ -17,11 +28,15 @@ const maxGeneratedIdAttempts = 20
  * `ON CONFLICT DO NOTHING` skips that row without aborting the surrounding transaction,
  * and the next attempt draws a fresh id.
  */
-export const insertWithGeneratedId = (sql: SqlClient, table: string, values: Row) =>
+export const insertWithGeneratedId = (
+  sql: SqlClient,
+  table: string,
+  values: Row,
+  around: AroundInsert = storedRow(sql)
+) =>
   Effect.gen(function*() {
     for (let attempt = 1; attempt <= maxGeneratedIdAttempts; attempt++) {
-      const [row] = yield* sql<Row>`INSERT INTO ${sql(table)} ${sql.insert(values)}
-        ON CONFLICT (id) DO NOTHING RETURNING *`
+      const [row] = yield* around(sql`INSERT INTO ${sql(table)} ${sql.insert(values)} ON CONFLICT (id) DO NOTHING`)
       if (row !== undefined) return row
     }
     return yield* Effect.die(new Error(`${table}: no free generated id after ${maxGeneratedIdAttempts} attempts`))
@@ -34,11 +49,18 @@ export const insertWithGeneratedId = (sql: SqlClient, table: string, values: Row
  * sequence's MAXVALUE, so generated ids keep their room. The advisory lock serialises supplied-id inserts per table, so the
  * sequence only moves forward between them.
  */
-export const insertWithSuppliedId = (sql: SqlClient, table: TableWithSuppliedIds, id: number, values: Row) =>
+export const insertWithSuppliedId = (
+  sql: SqlClient,
+  table: TableWithSuppliedIds,
+  id: number,
+  values: Row,
+  around: AroundInsert = storedRow(sql)
+) =>
   transaction(sql)(Effect.gen(function*() {
     yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`club.supplied-id.${table}`}))`
-    const [row] = yield* sql<Row>`INSERT INTO ${sql(table)} ${sql.insert({ ...values, id })}
-      ON CONFLICT (id) DO NOTHING RETURNING *`
+    const [row] = yield* around(
+      sql`INSERT INTO ${sql(table)} ${sql.insert({ ...values, id })} ON CONFLICT (id) DO NOTHING`
+    )
     if (row === undefined) return Option.none<Row>()
     yield* sql`SELECT setval(seq, GREATEST(${id}, COALESCE(pg_sequence_last_value(seq), 0)))
       FROM (SELECT pg_get_serial_sequence(${table}, 'id')::regclass AS seq) AS identity`

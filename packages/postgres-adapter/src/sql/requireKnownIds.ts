@@ -11,11 +11,23 @@ export interface References {
   readonly ids: ReadonlyArray<number>
 }
 
-/** Fails with every unknown id of one field; the known rows stay locked for the transaction. */
-export const requireKnownIds = (sql: SqlClient, references: References) =>
-  Effect.gen(function*() {
-    const unknown = yield* unknownIds(sql, references.table, references.ids)
-    if (unknown.length > 0) {
-      return yield* new UnknownReferences({ field: references.field, entity: references.entity, ids: unknown })
-    }
-  })
+/**
+ * Fails with the unknown ids of the first field, in the order given, that has any; `unknown` holds
+ * each field's unknown ids, as `unknownIds` answers them.
+ */
+export const failOnUnknown = (
+  references: ReadonlyArray<References>,
+  unknown: ReadonlyArray<ReadonlyArray<number>>
+): Effect.Effect<void, UnknownReferences> => {
+  const index = unknown.findIndex((ids) => ids.length > 0)
+  if (index < 0) return Effect.void
+  const { entity, field } = references[index]!
+  return Effect.fail(new UnknownReferences({ field, entity, ids: [...unknown[index]!] }))
+}
+
+/**
+ * Checks every field's references in one statement and fails with the unknown ids of the first
+ * field, in the order given, that has any; the known rows stay locked for the transaction.
+ */
+export const requireKnownIds = (sql: SqlClient, ...references: ReadonlyArray<References>) =>
+  Effect.flatMap(unknownIds(sql, references), (unknown) => failOnUnknown(references, unknown))
