@@ -46,6 +46,44 @@ const throughputTable = (results: NonNullable<Results["throughput"]>) => {
   return lines.join("\n")
 }
 
+const listsTable = (rows: NonNullable<Results["lists"]>) => {
+  const lines = [
+    row([
+      "Endpoint",
+      "items",
+      "req/s project / baseline",
+      "ratio",
+      "p99 ms project / baseline",
+      "p99 ratio",
+      "server CPU µs/req project / baseline",
+      "server CPU µs/item project / baseline",
+      "per-item ratio",
+      "PostgreSQL CPU % project / baseline",
+      "other CPU % project / baseline",
+      "failed requests"
+    ]),
+    row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"])
+  ]
+  for (const { baseline, project, scenario } of rows) {
+    const perItem = (m: typeof project) => m.serverCpuMicrosPerRequest / scenario.items
+    lines.push(row([
+      scenario.title + (scenario.kind === "connect" ? " (Connect JSON)" : ""),
+      n0(scenario.items),
+      `${n0(project.requestsPerSecond)} / ${n0(baseline.requestsPerSecond)}`,
+      n2(project.requestsPerSecond / baseline.requestsPerSecond),
+      `${n0(project.p99Ms)} / ${n0(baseline.p99Ms)}`,
+      n2(project.p99Ms / baseline.p99Ms),
+      `${n0(project.serverCpuMicrosPerRequest)} / ${n0(baseline.serverCpuMicrosPerRequest)}`,
+      `${n2(perItem(project))} / ${n2(perItem(baseline))}`,
+      n2(perItem(project) / perItem(baseline)),
+      `${n0(project.postgresCpuPercent)} / ${n0(baseline.postgresCpuPercent)}`,
+      `${n0(project.otherCpuPercent)} / ${n0(baseline.otherCpuPercent)}`,
+      project.failures + baseline.failures
+    ]))
+  }
+  return lines.join("\n")
+}
+
 const queriesTable = (queries: NonNullable<Results["queries"]>) => {
   const lines = [
     row([
@@ -191,6 +229,20 @@ export const renderMarkdown = (results: Results): string => {
       "## Throughput and latency: project vs bare node:http baseline (PostgreSQL 15)",
       "",
       throughputTable(results.throughput),
+      ""
+    )
+  }
+  if (results.lists !== undefined) {
+    sections.push(
+      "## List answers of 1, 50 and 500 entries: project vs baseline (PostgreSQL 15)",
+      "",
+      listsTable(results.lists),
+      "",
+      "Each size runs on a database of its own holding exactly that many coaches, athletes, tasks and users, and an " +
+        "athlete with that many sessions, the first of them with that many activities; each answer's length is checked " +
+        "once on both servers before measuring. The caller is the admin. Server CPU per item is the CPU per request " +
+        "divided by the entries of the answer. PostgreSQL CPU is the share of the whole machine its processes used " +
+        "during the run: near 100%, the database, not the server, set the pace.",
       ""
     )
   }
