@@ -54,6 +54,7 @@ export const listsPhase = async (): Promise<ReadonlyArray<ListResult>> => {
       })
       const context: LoadContext = { seeded, token: await login(project.url, admin), login: admin }
       for (const scenario of scenarios) {
+        console.log(`  ${scenario.name}`)
         await expectItems(baseline, scenario, context)
         await expectItems(project, scenario, context)
         const [baselineResult, projectResult] = await measureSideBySide(

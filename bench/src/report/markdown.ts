@@ -84,6 +84,35 @@ const listsTable = (rows: NonNullable<Results["lists"]>) => {
   return lines.join("\n")
 }
 
+/**
+ * What one more entry costs, from the smallest and the largest answer of each endpoint: the CPU per
+ * request of a large answer divided by its length still carries the request's fixed cost.
+ */
+const marginalTable = (rows: NonNullable<Results["lists"]>) => {
+  const lines = [
+    row(["Endpoint", "entries", "server CPU µs per further entry project / baseline", "ratio"]),
+    row(["---", "---:", "---:", "---:"])
+  ]
+  for (const endpoint of new Set(rows.map((r) => r.scenario.endpoint))) {
+    const sizes = rows.filter((r) => r.scenario.endpoint === endpoint).sort((a, b) =>
+      a.scenario.items - b.scenario.items
+    )
+    const smallest = sizes[0]
+    const largest = sizes[sizes.length - 1]
+    if (smallest === undefined || largest === undefined || largest.scenario.items === smallest.scenario.items) continue
+    const further = largest.scenario.items - smallest.scenario.items
+    const marginal = (server: "project" | "baseline") =>
+      (largest[server].serverCpuMicrosPerRequest - smallest[server].serverCpuMicrosPerRequest) / further
+    lines.push(row([
+      largest.scenario.title + (largest.scenario.kind === "connect" ? " (Connect JSON)" : ""),
+      `${n0(smallest.scenario.items)} → ${n0(largest.scenario.items)}`,
+      `${n2(marginal("project"))} / ${n2(marginal("baseline"))}`,
+      n2(marginal("project") / marginal("baseline"))
+    ]))
+  }
+  return lines.join("\n")
+}
+
 const queriesTable = (queries: NonNullable<Results["queries"]>) => {
   const lines = [
     row([
@@ -243,6 +272,8 @@ export const renderMarkdown = (results: Results): string => {
         "once on both servers before measuring. The caller is the admin. Server CPU per item is the CPU per request " +
         "divided by the entries of the answer. PostgreSQL CPU is the share of the whole machine its processes used " +
         "during the run: near 100%, the database, not the server, set the pace.",
+      "",
+      marginalTable(results.lists),
       ""
     )
   }
