@@ -4,6 +4,7 @@ import { existsSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { runSql } from "./database/runSql.ts"
 import { embeddedPhase } from "./phases/embedded.ts"
+import { listsPhase } from "./phases/lists.ts"
 import { memoryPhase } from "./phases/memory.ts"
 import { observabilityPhase } from "./phases/observability.ts"
 import { queryCountPhase } from "./phases/queryCounts.ts"
@@ -40,13 +41,27 @@ const main = async () => {
       warmupSeconds: settings.warmupSeconds,
       durationSeconds: settings.durationSeconds,
       rounds: settings.rounds,
-      dataSet: settings.dataSet
+      dataSet: settings.dataSet,
+      listSizes: settings.listSizes
     }
   }
   if (settings.phases.includes("throughput")) {
     console.log("throughput: project vs baseline on PostgreSQL")
     const rows = await throughputPhase()
     results = { ...results, throughput: rows.map((r) => ({ ...r, scenario: ref(r.scenario) })) }
+  }
+  if (settings.phases.includes("lists")) {
+    console.log(
+      `lists: every list endpoint at ${settings.listSizes.join(", ")} entries, project vs baseline on PostgreSQL`
+    )
+    const rows = await listsPhase()
+    results = {
+      ...results,
+      lists: rows.map((r) => ({
+        ...r,
+        scenario: { ...ref(r.scenario), endpoint: r.scenario.endpoint.name, items: r.scenario.items }
+      }))
+    }
   }
   if (settings.phases.includes("queries")) {
     console.log("statements per request: 10 vs 1,000 related rows")

@@ -149,9 +149,3 @@ export const scenarios: ReadonlyArray<Scenario> = [
     request: ({ login }) => ({ method: "POST", path: "/auth/login", body: json(login) })
   }
 ]
-
-export const scenarioNamed = (name: string): Scenario => {
-  const scenario = scenarios.find((s) => s.name === name)
-  if (scenario === undefined) throw new Error(`no scenario named ${name}`)
-  return scenario
-}

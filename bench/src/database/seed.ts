@@ -15,7 +15,7 @@ export interface Seeded {
 export const athletesPerSession = 10
 export const activitiesPerSession = 5
 
-const rangeOf = (rows: ReadonlyArray<{ readonly min: unknown; readonly max: unknown }>): IdRange => {
+export const rangeOf = (rows: ReadonlyArray<{ readonly min: unknown; readonly max: unknown }>): IdRange => {
   const row = rows[0]
   if (row === undefined || row.min === null) throw new Error("nothing was inserted")
   return { min: Number(row.min), max: Number(row.max) }

@@ -24,6 +24,8 @@ export interface Measurement extends LoadResult {
   readonly serverCpuMicrosPerRequest: number
   /** CPU time of all PostgreSQL backends per answered request, in microseconds. */
   readonly postgresCpuMicrosPerRequest: number
+  /** Share of the machine's capacity PostgreSQL used during the run: near 100, the database was the bottleneck. */
+  readonly postgresCpuPercent: number
   /**
    * Share of the machine used meanwhile by processes that are not part of the measurement
    * (anything but the server, PostgreSQL and the load generator): above a few percent, the run

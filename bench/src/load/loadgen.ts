@@ -1,17 +1,13 @@
 // The load generator: its own process, so that its CPU is not the server's. Run by runLoad.ts with
 // one JSON argument; prints one LoadResult as JSON on stdout.
 import autocannon from "autocannon"
-import { type LoadContext, scenarioNamed } from "../scenarios.ts"
+import { scenarioNamed } from "../scenarioNamed.ts"
+import type { LoadContext } from "../scenarios.ts"
 import type { LoadOptions, LoadResult } from "./LoadResult.ts"
+import { requestHeaders } from "./requestHeaders.ts"
 
 const { context, ...options } = JSON.parse(process.argv[2]!) as LoadOptions & { readonly context: LoadContext }
 const scenario = scenarioNamed(options.scenario)
-
-const headersFor = (body: string | undefined) => ({
-  authorization: `Bearer ${context.token}`,
-  ...(body === undefined ? {} : { "content-type": "application/json" }),
-  ...(scenario.kind === "connect" ? { "connect-protocol-version": "1" } : {})
-})
 
 const run = (seconds: number) =>
   autocannon({
@@ -22,7 +18,13 @@ const run = (seconds: number) =>
     requests: [{
       setupRequest: (request: Record<string, unknown>) => {
         const next = scenario.request(context)
-        return { ...request, method: next.method, path: next.path, body: next.body, headers: headersFor(next.body) }
+        return {
+          ...request,
+          method: next.method,
+          path: next.path,
+          body: next.body,
+          headers: requestHeaders(scenario, context, next.body)
+        }
       }
     }]
   })

@@ -35,6 +35,7 @@ const measureOnce = async (
     ...result,
     serverCpuMicrosPerRequest: perRequest(cpu.serverMillis),
     postgresCpuMicrosPerRequest: perRequest(cpu.postgresMillis),
+    postgresCpuPercent: cpu.postgresPercent,
     otherCpuPercent: cpu.otherPercent
   } satisfies Measurement
 }
@@ -60,6 +61,7 @@ const combine = (runs: ReadonlyArray<Measurement>): Measurement => {
     loadgenCpuMillis: runs.reduce((sum, r) => sum + r.loadgenCpuMillis, 0),
     serverCpuMicrosPerRequest: weighted((r) => r.serverCpuMicrosPerRequest),
     postgresCpuMicrosPerRequest: weighted((r) => r.postgresCpuMicrosPerRequest),
+    postgresCpuPercent: mean(runs.map((r) => r.postgresCpuPercent)),
     otherCpuPercent: mean(runs.map((r) => r.otherCpuPercent))
   }
 }

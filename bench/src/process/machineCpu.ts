@@ -41,6 +41,8 @@ export const snapshot = (serverPid: number): CpuSnapshot => ({
 export interface CpuShares {
   readonly serverMillis: number
   readonly postgresMillis: number
+  /** Share of the machine's capacity used by PostgreSQL: near 100, the database was the bottleneck. */
+  readonly postgresPercent: number
   /** Share of the machine's capacity used by processes other than the server, PostgreSQL and the load generator. */
   readonly otherPercent: number
 }
@@ -52,5 +54,6 @@ export const sharesBetween = (before: CpuSnapshot, after: CpuSnapshot, loadgenMi
   const busy = after.machine.busy - before.machine.busy
   const total = after.machine.total - before.machine.total
   const other = Math.max(0, busy - serverMillis - postgresMillis - loadgenMillis)
-  return { serverMillis, postgresMillis, otherPercent: total > 0 ? (other / total) * 100 : 0 }
+  const percent = (millis: number) => (total > 0 ? (millis / total) * 100 : 0)
+  return { serverMillis, postgresMillis, postgresPercent: percent(postgresMillis), otherPercent: percent(other) }
 }

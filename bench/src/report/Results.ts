@@ -11,6 +11,12 @@ export interface ScenarioRef {
   readonly connections: number
 }
 
+/** A scenario of the lists phase: which list endpoint, and how many entries its answer holds. */
+export interface ListScenarioRef extends ScenarioRef {
+  readonly endpoint: string
+  readonly items: number
+}
+
 /** Everything one run measured, as written to results/results.json. */
 export interface Results {
   readonly environment: Environment
@@ -20,9 +26,13 @@ export interface Results {
     readonly durationSeconds: number
     readonly rounds: number
     readonly dataSet: Readonly<Record<string, number>>
+    readonly listSizes?: ReadonlyArray<number>
   }
   readonly throughput?: ReadonlyArray<
     { readonly scenario: ScenarioRef; readonly project: Measurement; readonly baseline: Measurement }
+  >
+  readonly lists?: ReadonlyArray<
+    { readonly scenario: ListScenarioRef; readonly project: Measurement; readonly baseline: Measurement }
   >
   readonly queries?: ReadonlyArray<ProbeCount>
   readonly listing?: ReadonlyArray<ListingStep>

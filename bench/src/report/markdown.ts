@@ -46,6 +46,73 @@ const throughputTable = (results: NonNullable<Results["throughput"]>) => {
   return lines.join("\n")
 }
 
+const listsTable = (rows: NonNullable<Results["lists"]>) => {
+  const lines = [
+    row([
+      "Endpoint",
+      "items",
+      "req/s project / baseline",
+      "ratio",
+      "p99 ms project / baseline",
+      "p99 ratio",
+      "server CPU µs/req project / baseline",
+      "server CPU µs/item project / baseline",
+      "per-item ratio",
+      "PostgreSQL CPU % project / baseline",
+      "other CPU % project / baseline",
+      "failed requests"
+    ]),
+    row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"])
+  ]
+  for (const { baseline, project, scenario } of rows) {
+    const perItem = (m: typeof project) => m.serverCpuMicrosPerRequest / scenario.items
+    lines.push(row([
+      scenario.title + (scenario.kind === "connect" ? " (Connect JSON)" : ""),
+      n0(scenario.items),
+      `${n0(project.requestsPerSecond)} / ${n0(baseline.requestsPerSecond)}`,
+      n2(project.requestsPerSecond / baseline.requestsPerSecond),
+      `${n0(project.p99Ms)} / ${n0(baseline.p99Ms)}`,
+      n2(project.p99Ms / baseline.p99Ms),
+      `${n0(project.serverCpuMicrosPerRequest)} / ${n0(baseline.serverCpuMicrosPerRequest)}`,
+      `${n2(perItem(project))} / ${n2(perItem(baseline))}`,
+      n2(perItem(project) / perItem(baseline)),
+      `${n0(project.postgresCpuPercent)} / ${n0(baseline.postgresCpuPercent)}`,
+      `${n0(project.otherCpuPercent)} / ${n0(baseline.otherCpuPercent)}`,
+      project.failures + baseline.failures
+    ]))
+  }
+  return lines.join("\n")
+}
+
+/**
+ * What one more entry costs, from the smallest and the largest answer of each endpoint: the CPU per
+ * request of a large answer divided by its length still carries the request's fixed cost.
+ */
+const marginalTable = (rows: NonNullable<Results["lists"]>) => {
+  const lines = [
+    row(["Endpoint", "entries", "server CPU µs per further entry project / baseline", "ratio"]),
+    row(["---", "---:", "---:", "---:"])
+  ]
+  for (const endpoint of new Set(rows.map((r) => r.scenario.endpoint))) {
+    const sizes = rows.filter((r) => r.scenario.endpoint === endpoint).sort((a, b) =>
+      a.scenario.items - b.scenario.items
+    )
+    const smallest = sizes[0]
+    const largest = sizes[sizes.length - 1]
+    if (smallest === undefined || largest === undefined || largest.scenario.items === smallest.scenario.items) continue
+    const further = largest.scenario.items - smallest.scenario.items
+    const marginal = (server: "project" | "baseline") =>
+      (largest[server].serverCpuMicrosPerRequest - smallest[server].serverCpuMicrosPerRequest) / further
+    lines.push(row([
+      largest.scenario.title + (largest.scenario.kind === "connect" ? " (Connect JSON)" : ""),
+      `${n0(smallest.scenario.items)} → ${n0(largest.scenario.items)}`,
+      `${n2(marginal("project"))} / ${n2(marginal("baseline"))}`,
+      n2(marginal("project") / marginal("baseline"))
+    ]))
+  }
+  return lines.join("\n")
+}
+
 const queriesTable = (queries: NonNullable<Results["queries"]>) => {
   const lines = [
     row([
@@ -191,6 +258,22 @@ export const renderMarkdown = (results: Results): string => {
       "## Throughput and latency: project vs bare node:http baseline (PostgreSQL 15)",
       "",
       throughputTable(results.throughput),
+      ""
+    )
+  }
+  if (results.lists !== undefined) {
+    sections.push(
+      "## List answers of 1, 50 and 500 entries: project vs baseline (PostgreSQL 15)",
+      "",
+      listsTable(results.lists),
+      "",
+      "Each size runs on a database of its own holding exactly that many coaches, athletes, tasks and users, and an " +
+        "athlete with that many sessions, the first of them with that many activities; each answer's length is checked " +
+        "once on both servers before measuring. The caller is the admin. Server CPU per item is the CPU per request " +
+        "divided by the entries of the answer. PostgreSQL CPU is the share of the whole machine its processes used " +
+        "during the run: near 100%, the database, not the server, set the pace.",
+      "",
+      marginalTable(results.lists),
       ""
     )
   }

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { type Answer, answer } from "./Answer.ts"
 import { signToken, verifyPassword } from "./credentials.ts"
-import { sessionDto, summary, taskResponse, userDto } from "./rows.ts"
+import { athleteDto, sessionDto, summary, taskResponse, userDto } from "./rows.ts"
 import * as Q from "./statements.ts"
 
 type Row = Record<string, unknown>
@@ -62,6 +62,42 @@ export const routes: ReadonlyArray<Route> = [
         sql.unsafe<Row>(Q.sessionsOfAthleteBetween, [Number(id), `${start}T00:00:00`, `${end}T00:00:00`]),
         (rows) => answer(200, rows.map(summary))
       )
+  },
+  {
+    method: "GET",
+    pattern: /^\/athletes\/athletes\/(\d+)\/session\/after\/(\d{4}-\d{2}-\d{2})$/,
+    handle: (sql, [id, start]) =>
+      Effect.map(
+        sql.unsafe<Row>(Q.sessionsOfAthleteAfter, [Number(id), `${start}T00:00:00`]),
+        (rows) => answer(200, rows.map(summary))
+      )
+  },
+  {
+    method: "GET",
+    pattern: /^\/athletes\/athlete\/(\d+)\/session$/,
+    handle: (sql, [id]) =>
+      Effect.map(sql.unsafe<Row>(Q.sessionsOfAthlete, [Number(id)]), (rows) => answer(200, rows.map(summary)))
+  },
+  {
+    method: "GET",
+    pattern: /^\/athletes\/athletes\/session\/(\d+)\/activities$/,
+    handle: (sql, [id]) =>
+      Effect.map(sql.unsafe<Row>(Q.activitiesOfSession, [Number(id)]), (rows) => answer(200, rows.map(summary)))
+  },
+  {
+    method: "POST",
+    pattern: /^\/athletes\/all$/,
+    handle: (sql) => Effect.map(sql.unsafe<Row>(Q.allAthletes), (rows) => answer(200, rows.map(athleteDto)))
+  },
+  {
+    method: "GET",
+    pattern: /^\/all$/,
+    handle: (sql) => Effect.map(sql.unsafe<Row>(Q.allCoaches), (rows) => answer(200, rows.map(summary)))
+  },
+  {
+    method: "GET",
+    pattern: /^\/users\/all$/,
+    handle: (sql) => Effect.map(sql.unsafe<Row>(Q.allUsers), (rows) => answer(200, rows.map(userDto)))
   },
   {
     method: "POST",

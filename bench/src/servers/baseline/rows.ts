@@ -19,6 +19,13 @@ export const sessionDto = (row: Row) => ({
 
 export const summary = (row: Row) => ({ id: Number(row["id"]), name: row["name"] })
 
+export const athleteDto = (row: Row) => ({
+  id: Number(row["id"]),
+  name: row["name"],
+  categorie: row["categorie"],
+  niveau: row["niveau"]
+})
+
 /** TodoService's TaskResponse in proto3 JSON, every field emitted. */
 export const taskResponse = (row: Row) => ({
   id: row["id"],

@@ -16,6 +16,21 @@ export const sessionsOfAthleteBetween = `SELECT s.id, s.name FROM sessions s
           JOIN session_athletes sa ON sa.session_id = s.id
           WHERE (sa.athlete_id = $1 AND s.creneau > $2 AND s.creneau < $3) ORDER BY s.id`
 
+/** SessionRepository.summariesOfAthlete without a range: one condition, so no parentheses. */
+export const sessionsOfAthlete = `SELECT s.id, s.name FROM sessions s
+          JOIN session_athletes sa ON sa.session_id = s.id
+          WHERE sa.athlete_id = $1 ORDER BY s.id`
+
+export const sessionsOfAthleteAfter = `SELECT s.id, s.name FROM sessions s
+          JOIN session_athletes sa ON sa.session_id = s.id
+          WHERE (sa.athlete_id = $1 AND s.creneau > $2) ORDER BY s.id`
+
+export const activitiesOfSession = `SELECT id, name FROM activities WHERE session_id = $1 ORDER BY id`
+export const allAthletes = `SELECT id, name, categorie, niveau FROM athletes ORDER BY id`
+export const allCoaches = `SELECT id, name FROM "coaches" ORDER BY id`
+export const allUsers =
+  `SELECT id, name, email, role, coach_id AS "coachId", athlete_id AS "athleteId", admin_id AS "adminId" FROM users ORDER BY id`
+
 export const knownIds = (table: "athletes" | "coaches" | "sessions" | "activities") =>
   `SELECT id FROM "${table}" WHERE id = ANY($1::bigint[]) FOR KEY SHARE`
 

@@ -1,0 +1,75 @@
+import { freePort } from "@club/test-support"
+import { runSql } from "../database/runSql.ts"
+import { seedLists } from "../database/seedLists.ts"
+import { createTemporaryDatabase } from "../database/temporaryDatabase.ts"
+import { listEndpoints, type ListScenario, listScenario } from "../listScenarios.ts"
+import type { Measurement } from "../load/LoadResult.ts"
+import { measureSideBySide } from "../load/measure.ts"
+import type { LoadContext } from "../scenarios.ts"
+import { login } from "../servers/api.ts"
+import { admin, startBaseline, startProject } from "../servers/servers.ts"
+import { settings } from "../settings.ts"
+import { expectItems } from "./answerItems.ts"
+import { loadOptions, profileArgs } from "./throughput.ts"
+
+export interface ListResult {
+  readonly scenario: ListScenario
+  readonly project: Measurement
+  readonly baseline: Measurement
+}
+
+/** BENCH_SCENARIOS names a list scenario by its full name (`list-users-50`) or every size at once (`list-users`). */
+const selected = (scenario: ListScenario) =>
+  settings.scenarios === undefined ||
+  settings.scenarios.includes(scenario.name) ||
+  settings.scenarios.includes(`list-${scenario.endpoint.name}`)
+
+export const selectedListScenarios = (items: number): ReadonlyArray<ListScenario> =>
+  listEndpoints.map((endpoint) => listScenario(endpoint, items)).filter(selected)
+
+/**
+ * Every list endpoint at answers of each size of BENCH_LIST_SIZES, project and baseline side by
+ * side. Each size has a database of its own (seedLists), since some listings answer every row of a
+ * table. The caller is the admin: the one role every listing allows, the user list included.
+ */
+export const listsPhase = async (): Promise<ReadonlyArray<ListResult>> => {
+  const results: Array<ListResult> = []
+  for (const items of settings.listSizes) {
+    const scenarios = selectedListScenarios(items)
+    if (scenarios.length === 0) continue
+    const database = await createTemporaryDatabase(settings.serverUrl, `lists_${items}`)
+    try {
+      const project = await startProject({
+        name: "project",
+        port: await freePort(),
+        database: { kind: "server", url: database.url },
+        nodeArgs: profileArgs("project"),
+        logLevel: settings.logLevel
+      })
+      const seeded = await runSql(database.url, (sql) => seedLists(sql, items))
+      const baseline = await startBaseline({
+        port: await freePort(),
+        databaseUrl: database.url,
+        nodeArgs: profileArgs("baseline")
+      })
+      const context: LoadContext = { seeded, token: await login(project.url, admin), login: admin }
+      for (const scenario of scenarios) {
+        console.log(`  ${scenario.name}`)
+        await expectItems(baseline, scenario, context)
+        await expectItems(project, scenario, context)
+        const [baselineResult, projectResult] = await measureSideBySide(
+          [baseline, project],
+          scenario,
+          context,
+          loadOptions()
+        )
+        results.push({ scenario, project: projectResult!, baseline: baselineResult! })
+      }
+      await baseline.child.stop()
+      await project.child.stop()
+    } finally {
+      await database.drop()
+    }
+  }
+  return results
+}

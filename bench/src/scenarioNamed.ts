@@ -1,0 +1,12 @@
+import { listEndpoints, listScenario } from "./listScenarios.ts"
+import { type Scenario, scenarios } from "./scenarios.ts"
+
+/** A scenario of the throughput phase, or a list scenario `list-<endpoint>-<items>` of the lists phase. */
+export const scenarioNamed = (name: string): Scenario => {
+  const scenario = scenarios.find((s) => s.name === name)
+  if (scenario !== undefined) return scenario
+  const list = /^list-(.+)-(\d+)$/.exec(name)
+  const endpoint = list === null ? undefined : listEndpoints.find((e) => e.name === list[1])
+  if (endpoint === undefined) throw new Error(`no scenario named ${name}`)
+  return listScenario(endpoint, Number(list![2]))
+}
