@@ -1,6 +1,9 @@
 /**
  * The SQL the project runs for the benchmarked endpoints (packages/postgres-adapter/src/repositories),
  * statement for statement, so that the baseline measures everything but the framework around it.
+ * The athlete's sessions are sent unprepared, as the project sends them (docs/DECISIONS.md,
+ * "Statements on PostgreSQL"). The writes are the project's statements from before issue 16 folded
+ * their checks into fewer statements: the baseline sends what a plain client would.
  */
 
 export const selectSessions = `SELECT s.id, s.name, s.is_recurrent AS "isRecurrent",
