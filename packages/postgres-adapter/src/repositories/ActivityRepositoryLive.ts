@@ -10,7 +10,8 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { activityFromRow } from "../rows/ActivityRow.ts"
-import { byColumn, columnOf } from "../sql/snakeCase.ts"
+import { readRows } from "../rows/rowReader.ts"
+import { byColumn, selectListOf } from "../sql/snakeCase.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { onForeignKeyViolation } from "../sql/onForeignKeyViolation.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
@@ -21,12 +22,11 @@ export const ActivityRepositoryLive = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const decodeActivity = (row: Record<string, unknown> | undefined) => Effect.sync(() => activityFromRow(row ?? {}))
-    const activitiesOf = (rows: ReadonlyArray<Record<string, unknown>>) => Effect.sync(() => rows.map(activityFromRow))
+    const activitiesOf = (rows: ReadonlyArray<Record<string, unknown>>) =>
+      Effect.sync(() => readRows(activityFromRow)(rows))
 
     // Each field of core's Activity from its column, under its field's name.
-    const activityColumns = sql.literal(
-      Object.keys(Activity.fields).map((field) => `${columnOf(field)} AS "${field}"`).join(", ")
-    )
+    const activityColumns = sql.literal(selectListOf(Object.keys(Activity.fields)))
 
     const findOne = (id: ActivityId) =>
       Effect.map(

@@ -1,8 +1,8 @@
 import { traced } from "@club/core"
-import { type AdminId, AdminRepository, EntityNotFound } from "@club/core"
+import { type Admin, type AdminId, AdminRepository, EntityNotFound } from "@club/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { AdminFromRow } from "../rows/AdminRow.ts"
+import { adminFromRow } from "../rows/AdminRow.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { CredentialsCache } from "./credentialsCache.ts"
 import { namedRecords } from "./namedRecords.ts"
@@ -12,10 +12,10 @@ export const AdminRepositoryLive = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const credentials = yield* CredentialsCache
-    const records = namedRecords<typeof AdminFromRow.Type, AdminId>(sql, {
+    const records = namedRecords<Admin, AdminId>(sql, {
       table: "admins",
       entity: "Admin",
-      fromRow: AdminFromRow
+      fromRow: adminFromRow
     })
 
     const remove = traced("AdminRepository.delete")(function*(id: AdminId) {

@@ -1,5 +1,6 @@
 import { traced } from "@club/core"
 import {
+  Athlete,
   type AthleteCreate,
   type AthleteId,
   AthleteRepository,
@@ -7,13 +8,15 @@ import {
   EntityNotFound,
   IdAlreadyInUse
 } from "@club/core"
-import { Effect, Layer, Option, Schema } from "effect"
-import { SqlClient, SqlSchema } from "effect/sql"
-import { AthleteFromRow } from "../rows/AthleteRow.ts"
+import { Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { athleteFromRow } from "../rows/AthleteRow.ts"
+import { readRows } from "../rows/rowReader.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
 import { int8Array } from "../sql/int8Array.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
+import { selectListOf } from "../sql/snakeCase.ts"
 import { CredentialsCache } from "./credentialsCache.ts"
 import { transaction } from "../sql/transaction.ts"
 
@@ -22,19 +25,7 @@ export const AthleteRepositoryLive = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const credentials = yield* CredentialsCache
-    const decodeAthlete = Schema.decodeUnknownEffect(AthleteFromRow)
-
-    const findOne = SqlSchema.findOneOption({
-      Request: Schema.Number,
-      Result: AthleteFromRow,
-      execute: (id) => sql`SELECT id, name, categorie, niveau FROM athletes WHERE id = ${id}`
-    })
-
-    const listAll = SqlSchema.findAll({
-      Request: Schema.Void,
-      Result: AthleteFromRow,
-      execute: () => sql`SELECT id, name, categorie, niveau FROM athletes ORDER BY id`
-    })
+    const columns = sql.literal(selectListOf(Object.keys(Athlete.fields)))
 
     const replaceMemberships = (athleteId: number, sessionIds: ReadonlyArray<number>) =>
       Effect.gen(function*() {
@@ -52,26 +43,27 @@ export const AthleteRepositoryLive = Layer.effect(
     const create = traced("AthleteRepository.create")(function*(input: AthleteCreate) {
       return yield* transaction(sql)(Effect.gen(function*() {
         const values = { name: input.name, categorie: input.categorie, niveau: input.niveau }
-        if (input.id === null) return yield* decodeAthlete(yield* insertWithGeneratedId(sql, "athletes", values))
+        if (input.id === null) return athleteFromRow(yield* insertWithGeneratedId(sql, "athletes", values))
         const row = yield* insertWithSuppliedId(sql, "athletes", input.id, values)
         if (Option.isNone(row)) return yield* new IdAlreadyInUse({ entity: "Athlete", id: input.id })
-        return yield* decodeAthlete(row.value)
+        return athleteFromRow(row.value)
       }))
     }, dieOnInfrastructureError)
 
     const findById = traced("AthleteRepository.findById")(function*(id: AthleteId) {
-      return yield* findOne(id)
+      const [row] = yield* sql`SELECT ${columns} FROM athletes WHERE id = ${id}`
+      return row === undefined ? Option.none() : Option.some(athleteFromRow(row))
     }, dieOnInfrastructureError)
 
     const list = traced("AthleteRepository.list")(function*() {
-      return yield* listAll(undefined)
+      return readRows(athleteFromRow)(yield* sql`SELECT ${columns} FROM athletes ORDER BY id`)
     }, dieOnInfrastructureError)
 
     const update = traced("AthleteRepository.update")(function*(id: AthleteId, input: AthleteUpdate) {
       return yield* transaction(sql)(Effect.gen(function*() {
         const [row] = yield* sql`UPDATE athletes
           SET ${sql.update({ name: input.name, categorie: input.categorie, niveau: input.niveau })}
-          WHERE id = ${id} RETURNING id, name, categorie, niveau`
+          WHERE id = ${id} RETURNING ${columns}`
         if (row === undefined) return yield* new EntityNotFound({ entity: "Athlete", id })
         if (input.sessionIds !== null) {
           yield* requireKnownIds(sql, {
@@ -82,7 +74,7 @@ export const AthleteRepositoryLive = Layer.effect(
           })
           yield* replaceMemberships(id, input.sessionIds)
         }
-        return yield* decodeAthlete(row)
+        return athleteFromRow(row)
       }))
     }, dieOnInfrastructureError)
 

@@ -1,29 +1,29 @@
 import { traced } from "@club/core"
-import { type CoachId, CoachRepository, CoachStillOwnsSessions, EntityNotFound } from "@club/core"
+import { type Coach, type CoachId, CoachRepository, CoachStillOwnsSessions, EntityNotFound } from "@club/core"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { CoachFromRow } from "../rows/CoachRow.ts"
+import { coachFromRow } from "../rows/CoachRow.ts"
+import { valuesFromRow } from "../rows/rowReader.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { CredentialsCache } from "./credentialsCache.ts"
 import { namedRecords } from "./namedRecords.ts"
 
-const SessionCount = Schema.Array(Schema.Struct({ count: Schema.Int }))
+const countFromRow = valuesFromRow({ count: Schema.Number })
 
 export const CoachRepositoryLive = Layer.effect(
   CoachRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const credentials = yield* CredentialsCache
-    const records = namedRecords<typeof CoachFromRow.Type, CoachId>(sql, {
+    const records = namedRecords<Coach, CoachId>(sql, {
       table: "coaches",
       entity: "Coach",
-      fromRow: CoachFromRow
+      fromRow: coachFromRow
     })
 
     const countSessions = (id: number) =>
       sql`SELECT count(*)::int AS count FROM sessions WHERE coach_id = ${id}`.pipe(
-        Effect.flatMap(Schema.decodeUnknownEffect(SessionCount)),
-        Effect.map(([row]) => row?.count ?? 0)
+        Effect.map(([row]) => row === undefined ? 0 : countFromRow(row).count)
       )
 
     const remove = traced("CoachRepository.delete")(function*(id: CoachId) {

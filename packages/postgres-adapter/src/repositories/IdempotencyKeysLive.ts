@@ -2,16 +2,18 @@ import { type Claim, IdempotencyKeys, type KeyedRequest, type StoredAnswer, trac
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
+import { readRows, valuesFromRow } from "../rows/rowReader.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 
-const ClaimRows = Schema.Array(Schema.Struct({
+const ClaimRow = Schema.Struct({
   claimed: Schema.Boolean,
   fingerprint: Schema.NullOr(Schema.String),
   status: Schema.NullOr(Schema.Int),
   headers: Schema.NullOr(Schema.Record(Schema.String, Schema.String)),
   body: Schema.NullOr(Schema.Uint8Array)
-}))
-type ClaimRow = typeof ClaimRows.Type[number]
+})
+type ClaimRow = typeof ClaimRow.Type
+const claimFromRow = valuesFromRow(ClaimRow.fields)
 
 /** Of the kept rows, this many expired ones are dropped with each answer kept: more than one write creates. */
 export const expiredDroppedPerAnswer = 100
@@ -39,7 +41,6 @@ export const IdempotencyKeysLive = Layer.effect(
   IdempotencyKeys,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const decodeClaim = Schema.decodeUnknownEffect(ClaimRows)
 
     /**
      * One statement: the key is inserted, or taken over when its hold expired or was abandoned;
@@ -71,7 +72,7 @@ export const IdempotencyKeysLive = Layer.effect(
           UNION ALL
           SELECT false, fingerprint, status, headers, body FROM idempotency_keys
           WHERE user_id = ${caller} AND key = ${request.key} AND NOT EXISTS (SELECT 1 FROM claimed)`,
-        decodeClaim
+        (rows) => Effect.sync(() => readRows(claimFromRow)(rows))
       )
     }
 
@@ -79,7 +80,7 @@ export const IdempotencyKeysLive = Layer.effect(
       Effect.flatMap(
         sql`SELECT false AS claimed, fingerprint, status, headers, body FROM idempotency_keys
           WHERE user_id = ${BigInt(request.caller)} AND key = ${request.key}`,
-        decodeClaim
+        (rows) => Effect.sync(() => readRows(claimFromRow)(rows))
       )
 
     const claim = traced("IdempotencyKeys.claim")(

@@ -3,12 +3,9 @@ import { type Admission, LoginAttempts, type ThrottledKey } from "@club/core"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
-import { Int64 } from "../sql/Int64.ts"
+import { valuesFromRow } from "../rows/rowReader.ts"
 
-const AdmissionRow = Schema.Array(Schema.Struct({
-  admitted: Schema.Int,
-  waitMs: Schema.NullOr(Int64)
-}))
+const admissionFromRow = valuesFromRow({ admitted: Schema.Number, waitMs: Schema.NullOr(Schema.Number) })
 
 /**
  * Failed logins in the database (`login_throttle`), so that every server instance counts the same
@@ -22,7 +19,6 @@ export const LoginAttemptsLive = Layer.effect(
   LoginAttempts,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const decodeAdmission = Schema.decodeUnknownEffect(AdmissionRow)
 
     /**
      * One statement. `waiting` reads the keys as the statement's snapshot saw them: a key still
@@ -75,7 +71,7 @@ export const LoginAttemptsLive = Layer.effect(
           )
           SELECT (SELECT count(*) FROM counted)::int AS admitted,
             (SELECT max(wait_ms) FROM waiting WHERE wait_ms > 0) AS "waitMs"`
-        const [row] = yield* decodeAdmission(rows)
+        const row = rows[0] === undefined ? undefined : admissionFromRow(rows[0])
         return (row !== undefined && row.admitted === sorted.length
           ? { _tag: "Admitted" }
           : { _tag: "Refused", waitMs: row?.waitMs ?? 0 }) satisfies Admission as Admission

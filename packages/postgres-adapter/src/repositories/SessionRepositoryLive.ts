@@ -12,9 +12,10 @@ import {
   SessionValues,
   sessionValuesOf
 } from "@club/core"
-import { Effect, Layer, Option, Schema, Stream } from "effect"
-import { SqlClient, SqlSchema } from "effect/sql"
-import { ActivitySummaryFromRow } from "../rows/ActivityRow.ts"
+import { Effect, Layer, Option, Stream } from "effect"
+import { SqlClient } from "effect/sql"
+import { activitySummaryFromRow } from "../rows/ActivityRow.ts"
+import { readRows } from "../rows/rowReader.ts"
 import { sessionFromRow, sessionSummaryFromRow } from "../rows/SessionRow.ts"
 import { classifyCause, dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { type AroundInsert, insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
@@ -69,9 +70,8 @@ export const SessionRepositoryLive = Layer.effect(
     const matching = (filter: SessionFilter) =>
       Object.entries(filter).map(([field, value]) => sql`s.${sql(columnOf(field))} IS NOT DISTINCT FROM ${value}`)
 
-    // Sessions are read without the per-row Schema decode (rows/SessionRow.ts): a full list
-    // decoded through it took longer than the query.
-    const sessionsOf = (rows: ReadonlyArray<Record<string, unknown>>) => Effect.sync(() => rows.map(sessionFromRow))
+    const sessionsOf = (rows: ReadonlyArray<Record<string, unknown>>) =>
+      Effect.sync(() => readRows(sessionFromRow)(rows))
 
     const findOne = (id: number) =>
       Effect.map(
@@ -98,18 +98,12 @@ export const SessionRepositoryLive = Layer.effect(
     const streamAll = streamOf({})
 
     const summariesOf = (rows: ReadonlyArray<Record<string, unknown>>) =>
-      Effect.sync(() => rows.map(sessionSummaryFromRow))
+      Effect.sync(() => readRows(sessionSummaryFromRow)(rows))
 
     const listSummaries = Effect.flatMap(
       sql<Record<string, unknown>>`SELECT id, name FROM sessions ORDER BY id`,
       summariesOf
     )
-
-    const listActivitySummaries = SqlSchema.findAll({
-      Request: Schema.Number,
-      Result: ActivitySummaryFromRow,
-      execute: (sessionId) => sql`SELECT id, name FROM activities WHERE session_id = ${sessionId} ORDER BY id`
-    })
 
     const athletesNamed = (ids: ReadonlyArray<number>): References => ({
       field: "athleteIds",
@@ -233,7 +227,8 @@ export const SessionRepositoryLive = Layer.effect(
     )
 
     const activitySummaries = traced("SessionRepository.activitySummaries")(function*(sessionId: SessionId) {
-      return yield* listActivitySummaries(sessionId)
+      const rows = yield* sql`SELECT id, name FROM activities WHERE session_id = ${sessionId} ORDER BY id`
+      return yield* Effect.sync(() => readRows(activitySummaryFromRow)(rows))
     }, dieOnInfrastructureError)
 
     return SessionRepository.of({

@@ -1,41 +1,31 @@
 import { traced } from "@club/core"
-import { type TaskCreate, type TaskId, TaskRepository } from "@club/core"
-import { Effect, Layer, Schema } from "effect"
-import { SqlClient, SqlSchema } from "effect/sql"
-import { TaskFromRow, taskFromRow } from "../rows/TaskRow.ts"
+import { Task, type TaskCreate, type TaskId, TaskRepository } from "@club/core"
+import { Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { readRows } from "../rows/rowReader.ts"
+import { taskFromRow } from "../rows/TaskRow.ts"
+import { selectListOf } from "../sql/snakeCase.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 
 export const TaskRepositoryLive = Layer.effect(
   TaskRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const decodeTask = Schema.decodeUnknownEffect(TaskFromRow)
-    const taskColumns = sql.literal(`id, title, description, created_at AS "createdAt"`)
-
-    // Every task at once: rows read in bulk skip the per-row Schema decode (rows/TaskRow.ts).
-    const listAll = Effect.flatMap(
-      sql<Record<string, unknown>>`SELECT ${taskColumns} FROM tasks ORDER BY insertion_order`,
-      (rows) => Effect.sync(() => rows.map(taskFromRow))
-    )
-
-    const deleteReturning = SqlSchema.findOneOption({
-      Request: Schema.String,
-      Result: TaskFromRow,
-      execute: (id) => sql`DELETE FROM tasks WHERE id = ${id} RETURNING ${taskColumns}`
-    })
+    const taskColumns = sql.literal(selectListOf(Object.keys(Task.fields)))
 
     const create = traced("TaskRepository.create")(function*(input: TaskCreate) {
       const [row] = yield* sql`INSERT INTO tasks ${sql.insert({ title: input.title, description: input.description })}
         RETURNING ${taskColumns}`
-      return yield* decodeTask(row)
+      return taskFromRow(row!)
     }, dieOnInfrastructureError)
 
     const list = traced("TaskRepository.list")(function*() {
-      return yield* listAll
+      return readRows(taskFromRow)(yield* sql`SELECT ${taskColumns} FROM tasks ORDER BY insertion_order`)
     }, dieOnInfrastructureError)
 
     const remove = traced("TaskRepository.delete")(function*(id: TaskId) {
-      return yield* deleteReturning(id)
+      const [row] = yield* sql`DELETE FROM tasks WHERE id = ${id} RETURNING ${taskColumns}`
+      return Option.map(Option.fromNullishOr(row), taskFromRow)
     }, dieOnInfrastructureError)
 
     return TaskRepository.of({ create, list, delete: remove })

@@ -1,6 +1,7 @@
 import { traced } from "@club/core"
 import {
   EntityNotFound,
+  User,
   LastAdminUser,
   type NewUser,
   RecordAlreadyLinked,
@@ -12,12 +13,14 @@ import {
 } from "@club/core"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
-import { CredentialsRow, UserFromRow } from "../rows/UserRow.ts"
+import { readRows, type Row, valuesFromRow } from "../rows/rowReader.ts"
+import { credentialsFromRow, userFromRow } from "../rows/UserRow.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
-import { IdRow } from "../sql/IdRow.ts"
+import { idFromRow } from "../sql/IdRow.ts"
 import { insertWithGeneratedId } from "../sql/insertWithId.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { onUniqueViolation } from "../sql/onUniqueViolation.ts"
+import { selectListOf } from "../sql/snakeCase.ts"
 import { CredentialsCache } from "./credentialsCache.ts"
 import {
   alreadyLinkedErrors,
@@ -29,34 +32,26 @@ import {
 } from "./userLinks.ts"
 import { transaction } from "../sql/transaction.ts"
 
-const UserCount = Schema.Array(Schema.Struct({ count: Schema.Int }))
+const countFromRow = valuesFromRow({ count: Schema.Number })
 
 export const UserRepositoryLive = Layer.effect(
   UserRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const cache = yield* CredentialsCache
-    const decodeUser = Schema.decodeUnknownEffect(UserFromRow)
-    const decodeCredentials = Schema.decodeUnknownEffect(CredentialsRow)
-    const decodeId = Schema.decodeUnknownEffect(IdRow)
-    const decodeCount = Schema.decodeUnknownEffect(UserCount)
+    const userColumns = sql.literal(selectListOf(Object.keys(User.fields)))
+    const credentialColumns = sql.literal(selectListOf(["passwordHash", "tokensValidAfter"]))
 
-    const userColumns = sql.literal(
-      `id, name, email, role, coach_id AS "coachId", athlete_id AS "athleteId", admin_id AS "adminId"`
-    )
-    const credentialColumns = sql.literal(`password_hash AS "passwordHash", tokens_valid_after AS "tokensValidAfter"`)
+    const firstUser = (rows: ReadonlyArray<Row>) => Option.map(Option.fromNullishOr(rows[0]), userFromRow)
+    const countOf = (rows: ReadonlyArray<Row>) => rows[0] === undefined ? 0 : countFromRow(rows[0]).count
 
-    const firstUser = (rows: ReadonlyArray<unknown>) =>
-      rows[0] === undefined ? Effect.succeedNone : Effect.asSome(decodeUser(rows[0]))
-
-    const credentialsOf = (rows: ReadonlyArray<unknown>) =>
-      Effect.gen(function*() {
-        const row = rows[0]
-        if (row === undefined) return Option.none()
-        const user = yield* decodeUser(row)
-        const { passwordHash, tokensValidAfter } = yield* decodeCredentials(row)
-        return Option.some({ user, passwordHash: Redacted.make(passwordHash), tokensValidAfter })
-      })
+    const credentialsOf = (rows: ReadonlyArray<Row>) =>
+      Effect.sync(() =>
+        Option.map(Option.fromNullishOr(rows[0]), (row) => {
+          const { passwordHash, tokensValidAfter } = credentialsFromRow(row)
+          return { user: userFromRow(row), passwordHash: Redacted.make(passwordHash), tokensValidAfter }
+        })
+      )
 
     /**
      * The link columns to store: the linked record, the other two cleared. For `create`, a new record
@@ -67,7 +62,7 @@ export const UserRepositoryLive = Layer.effect(
         if (link === "create") {
           const kind = linkKindOfRole[role]
           const row = yield* insertWithGeneratedId(sql, linkTargets[kind].table, { name: userName })
-          return linkColumns(kind, (yield* decodeId(row)).id)
+          return linkColumns(kind, idFromRow(row).id)
         }
         const { kind, id } = linkedRecord(link)
         const target = linkTargets[kind]
@@ -85,8 +80,8 @@ export const UserRepositoryLive = Layer.effect(
     /** Inside the transaction that holds the lock: the ADMIN user `id` must not be the only one. */
     const requireAnotherAdmin = (id: UserId) =>
       Effect.gen(function*() {
-        const [row] = yield* decodeCount(yield* sql`SELECT count(*)::int AS count FROM users WHERE role = 'ADMIN'`)
-        if ((row?.count ?? 0) <= 1) return yield* new LastAdminUser({ userId: id })
+        const count = countOf(yield* sql`SELECT count(*)::int AS count FROM users WHERE role = 'ADMIN'`)
+        if (count <= 1) return yield* new LastAdminUser({ userId: id })
       })
 
     /** The name and each link are UNIQUE; a concurrent writer can still take them first, so the constraints decide. */
@@ -108,12 +103,12 @@ export const UserRepositoryLive = Layer.effect(
             ...links
           })
         } RETURNING ${userColumns}`.pipe(refuseTaken(input.name, links))
-        return yield* decodeUser(rows[0])
+        return userFromRow(rows[0]!)
       }))
     }, dieOnInfrastructureError)
 
     const findById = traced("UserRepository.findById")(function*(id: UserId) {
-      return yield* firstUser(yield* sql`SELECT ${userColumns} FROM users WHERE id = ${id}`)
+      return firstUser(yield* sql`SELECT ${userColumns} FROM users WHERE id = ${id}`)
     }, dieOnInfrastructureError)
 
     const findCredentialsByName = traced("UserRepository.findCredentialsByName")(function*(name: string) {
@@ -133,8 +128,7 @@ export const UserRepositoryLive = Layer.effect(
     })
 
     const list = traced("UserRepository.list")(function*() {
-      const rows = yield* sql`SELECT ${userColumns} FROM users ORDER BY id`
-      return yield* Effect.forEach(rows, (row) => decodeUser(row))
+      return readRows(userFromRow)(yield* sql`SELECT ${userColumns} FROM users ORDER BY id`)
     }, dieOnInfrastructureError)
 
     const update = traced("UserRepository.update")(function*(id: UserId, changes: UserChanges) {
@@ -142,7 +136,7 @@ export const UserRepositoryLive = Layer.effect(
       return yield* cache.invalidating(Effect.gen(function*() {
         const takesAdminRole = changes.role !== undefined && changes.role !== "ADMIN"
         if (takesAdminRole) yield* lockAdminUsers
-        const current = yield* firstUser(yield* sql`SELECT ${userColumns} FROM users WHERE id = ${id} FOR UPDATE`)
+        const current = firstUser(yield* sql`SELECT ${userColumns} FROM users WHERE id = ${id} FOR UPDATE`)
         if (Option.isNone(current)) return yield* new EntityNotFound({ entity: "User", id })
         if (takesAdminRole && current.value.role === "ADMIN") yield* requireAnotherAdmin(id)
         const name = changes.name ?? current.value.name
@@ -163,7 +157,7 @@ export const UserRepositoryLive = Layer.effect(
         if (assignments.length === 0) return current.value
         const rows = yield* sql`UPDATE users SET ${sql.csv(assignments)} WHERE id = ${id} RETURNING ${userColumns}`
           .pipe(refuseTaken(name, links))
-        return yield* decodeUser(rows[0])
+        return userFromRow(rows[0]!)
       }))
     }, dieOnInfrastructureError)
 
@@ -179,8 +173,7 @@ export const UserRepositoryLive = Layer.effect(
     }, dieOnInfrastructureError)
 
     const countByRole = traced("UserRepository.countByRole")(function*(role: Role) {
-      const [row] = yield* decodeCount(yield* sql`SELECT count(*)::int AS count FROM users WHERE role = ${role}`)
-      return row?.count ?? 0
+      return countOf(yield* sql`SELECT count(*)::int AS count FROM users WHERE role = ${role}`)
     }, dieOnInfrastructureError)
 
     return UserRepository.of({

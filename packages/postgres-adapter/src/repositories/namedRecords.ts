@@ -1,7 +1,8 @@
 import { traced } from "@club/core"
 import { EntityNotFound, IdAlreadyInUse } from "@club/core"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql"
+import { readRows, type RowReader } from "../rows/rowReader.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
 import { transaction } from "../sql/transaction.ts"
@@ -15,12 +16,11 @@ export const namedRecords = <A, Id extends number>(
   options: {
     readonly table: "coaches" | "admins"
     readonly entity: "Coach" | "Admin"
-    readonly fromRow: Schema.Codec<A, { readonly id: unknown; readonly name: string | null }>
+    readonly fromRow: RowReader<A>
   }
 ) => {
   const { entity, table } = options
-  const decodeOne = Schema.decodeUnknownEffect(options.fromRow)
-  const decodeAll = Schema.decodeUnknownEffect(Schema.Array(options.fromRow))
+  const { fromRow } = options
   const span = `${entity}Repository`
 
   return {
@@ -28,20 +28,20 @@ export const namedRecords = <A, Id extends number>(
     create: traced(`${span}.create`)(function*(input: { readonly id: Id | null; readonly name: string | null }) {
       return yield* transaction(sql)(Effect.gen(function*() {
         const values = { name: input.name }
-        if (input.id === null) return yield* decodeOne(yield* insertWithGeneratedId(sql, table, values))
+        if (input.id === null) return fromRow(yield* insertWithGeneratedId(sql, table, values))
         const row = yield* insertWithSuppliedId(sql, table, input.id, values)
         if (Option.isNone(row)) return yield* new IdAlreadyInUse({ entity, id: input.id })
-        return yield* decodeOne(row.value)
+        return fromRow(row.value)
       }))
     }, dieOnInfrastructureError),
 
     findById: traced(`${span}.findById`)(function*(id: Id) {
       const [row] = yield* sql`SELECT id, name FROM ${sql(table)} WHERE id = ${id}`
-      return row === undefined ? Option.none() : Option.some(yield* decodeOne(row))
+      return row === undefined ? Option.none() : Option.some(fromRow(row))
     }, dieOnInfrastructureError),
 
     list: traced(`${span}.list`)(function*() {
-      return yield* decodeAll(yield* sql`SELECT id, name FROM ${sql(table)} ORDER BY id`)
+      return readRows(fromRow)(yield* sql`SELECT id, name FROM ${sql(table)} ORDER BY id`)
     }, dieOnInfrastructureError),
 
     /** The name is replaced only when the key is present. */
@@ -50,7 +50,7 @@ export const namedRecords = <A, Id extends number>(
         ? yield* sql`SELECT id, name FROM ${sql(table)} WHERE id = ${id}`
         : yield* sql`UPDATE ${sql(table)} SET name = ${input.name} WHERE id = ${id} RETURNING id, name`
       if (rows[0] === undefined) return yield* new EntityNotFound({ entity, id })
-      return yield* decodeOne(rows[0])
+      return fromRow(rows[0])
     }, dieOnInfrastructureError)
   }
 }

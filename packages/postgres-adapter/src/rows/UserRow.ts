@@ -1,20 +1,11 @@
-import { Role, User } from "@club/core"
+import { User } from "@club/core"
 import { Schema } from "effect"
-import { Int64 } from "../sql/Int64.ts"
+import { recordFromRow, valuesFromRow } from "./rowReader.ts"
 
-/** See userColumns. */
-export const UserFromRow = Schema.Struct({
-  id: Int64,
-  name: Schema.String,
-  email: Schema.NullOr(Schema.String),
-  role: Role,
-  coachId: Schema.NullOr(Int64),
-  athleteId: Schema.NullOr(Int64),
-  adminId: Schema.NullOr(Int64)
-}).pipe(Schema.decodeTo(User))
+export const userFromRow = recordFromRow(User)
 
 /** The columns that only credential checks read, next to the user's. */
-export const CredentialsRow = Schema.Struct({
+export const credentialsFromRow = valuesFromRow({
   passwordHash: Schema.String,
-  tokensValidAfter: Int64
+  tokensValidAfter: Schema.Number
 })

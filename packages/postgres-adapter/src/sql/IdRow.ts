@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Int64 } from "./Int64.ts"
+import { valuesFromRow } from "../rows/rowReader.ts"
 
 /** A row of which only the id is read, e.g. `RETURNING id`. */
-export const IdRow = Schema.Struct({ id: Int64 })
+export const idFromRow = valuesFromRow({ id: Schema.Number })

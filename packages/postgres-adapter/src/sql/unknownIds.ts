@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
-import { Int64 } from "./Int64.ts"
+import { valuesFromRow } from "../rows/rowReader.ts"
 import { int8Array } from "./int8Array.ts"
 
 /** Ids of one table, as an input names them. */
@@ -11,7 +11,7 @@ export interface IdList {
   readonly lock?: "FOR KEY SHARE" | "FOR UPDATE"
 }
 
-const FoundRows = Schema.Array(Schema.Struct({ list: Schema.Int, id: Int64 }))
+const foundFromRow = valuesFromRow({ list: Schema.Number, id: Schema.Number })
 
 /**
  * For each list, the ids that name no row of its table, ascending and without repeats; all lists
@@ -32,7 +32,10 @@ export const unknownIds = (sql: SqlClient, lists: ReadonlyArray<IdList>) =>
     const found = asked.map(({ index }) => sql`SELECT ${index}::int AS list, id FROM ${sql(`found_${index}`)}`)
     const rows = yield* sql`WITH ${sql.csv(locked)} ${sql.join(" UNION ALL ", false)(found)}`
     const foundIds = lists.map(() => new Set<number>())
-    for (const row of yield* Schema.decodeUnknownEffect(FoundRows)(rows)) foundIds[row.list]!.add(row.id)
+    for (const row of rows) {
+      const { id, list } = foundFromRow(row)
+      foundIds[list]!.add(id)
+    }
     return lists.map((list, index) =>
       Array.from(new Set(list.ids)).filter((id) => !foundIds[index]!.has(id)).sort((a, b) => a - b)
     )
