@@ -1,6 +1,5 @@
 import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ClubApi } from "@club/contract/rest"
 import { DocsPageLive } from "./docs/DocsPage.ts"
 import { ActivitiesHandlers } from "./handlers/activities.ts"
 import { AdminsHandlers } from "./handlers/admins.ts"
@@ -20,13 +19,14 @@ import { RawInputLive } from "./middleware/RawInputLive.ts"
 import { RequestErrorsLive } from "./middleware/RequestErrorsLive.ts"
 import { RequestIdInProblemsLive } from "./problems/RequestIdInProblems.ts"
 import { UnmatchedRequestsLive } from "./routing/UnmatchedRequests.ts"
+import { ServedApi } from "./ServedApi.ts"
 
 /**
  * The whole REST API as routes, with `GET /openapi.json` (OpenAPI 3.1) and `GET /docs` (an
  * interactive reference). Needs core's use-cases (IdempotentRequests included) and core's `Readiness`.
  */
 export const RestApiLive = Layer.mergeAll(
-  HttpApiBuilder.layer(ClubApi, { openapiPath: "/openapi.json" }),
+  HttpApiBuilder.layer(ServedApi, { openapiPath: "/openapi.json" }),
   DocsPageLive,
   UnmatchedRequestsLive,
   RequestIdInProblemsLive

@@ -1,10 +1,10 @@
 import { ActivityWrite, ActivityService } from "@club/core"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ClubApi } from "@club/contract/rest"
 import { ActivityFailed, NotFoundEmpty, toActivityDto, toCoreInput } from "@club/contract/rest"
 import { isNotForbidden, isNotFound, pinned } from "./problems.ts"
 import { RecordReads } from "./recordReads.ts"
+import { ServedApi } from "../ServedApi.ts"
 
 /** Create, update and delete fail with the seed's 500 `Error: <message>`; a role refusal stays a 403. */
 const activityFailure = pinned(isNotForbidden, (error) => new ActivityFailed({ message: error.message }))
@@ -13,7 +13,7 @@ const activityFailure = pinned(isNotForbidden, (error) => new ActivityFailed({ m
 const emptyNotFound = pinned(isNotFound, () => new NotFoundEmpty())
 
 export const ActivitiesHandlers = HttpApiBuilder.group(
-  ClubApi,
+  ServedApi,
   "activities",
   Effect.fn(function*(handlers) {
     const activities = yield* ActivityService

@@ -1,14 +1,15 @@
 import { AdminCreate, AdminService, AdminUpdate } from "@club/core"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ClubApi, toCoreInput } from "@club/contract/rest"
+import { toCoreInput } from "@club/contract/rest"
 import { problems, problemsWithReason } from "./problems.ts"
 import { RecordReads } from "./recordReads.ts"
+import { ServedApi } from "../ServedApi.ts"
 
 const adminNotFound = problemsWithReason("Admin not found")
 
 export const AdminsHandlers = HttpApiBuilder.group(
-  ClubApi,
+  ServedApi,
   "admins",
   Effect.fn(function*(handlers) {
     const admins = yield* AdminService

@@ -1,10 +1,10 @@
 import { AthleteCreate, AthleteService, AthleteUpdate } from "@club/core"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ClubApi } from "@club/contract/rest"
 import { AthleteUpdateFailed, NotFoundEmpty, toAthleteDto, toCoreInput } from "@club/contract/rest"
 import { isNotForbidden, isNotFound, pinned, problems } from "./problems.ts"
 import { RecordReads } from "./recordReads.ts"
+import { ServedApi } from "../ServedApi.ts"
 
 const emptyNotFound = pinned(isNotFound, () => new NotFoundEmpty())
 
@@ -12,7 +12,7 @@ const emptyNotFound = pinned(isNotFound, () => new NotFoundEmpty())
 const updateFailure = pinned(isNotForbidden, () => new AthleteUpdateFailed())
 
 export const AthletesHandlers = HttpApiBuilder.group(
-  ClubApi,
+  ServedApi,
   "athletes",
   Effect.fn(function*(handlers) {
     const athletes = yield* AthleteService

@@ -1,12 +1,12 @@
 import { AuthService } from "@club/core"
 import { Effect, Redacted } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ClubApi } from "@club/contract/rest"
 import { clientAddress } from "./clientAddress.ts"
 import { problems } from "./problems.ts"
+import { ServedApi } from "../ServedApi.ts"
 
 export const AuthHandlers = HttpApiBuilder.group(
-  ClubApi,
+  ServedApi,
   "auth",
   Effect.fn(function*(handlers) {
     const auth = yield* AuthService

@@ -1,10 +1,11 @@
 import { type CoachId, CoachCreate, CoachService, CoachUpdate } from "@club/core"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ClubApi, toCoreInput } from "@club/contract/rest"
+import { toCoreInput } from "@club/contract/rest"
 import type { CoachInput } from "@club/contract/rest"
 import { problems, problemsWithReason } from "./problems.ts"
 import { RecordReads } from "./recordReads.ts"
+import { ServedApi } from "../ServedApi.ts"
 
 const coachNotFound = problemsWithReason("Coach not found")
 
@@ -36,7 +37,7 @@ const makeCoachHandlers = Effect.gen(function*() {
 })
 
 export const CoachesHandlers = HttpApiBuilder.group(
-  ClubApi,
+  ServedApi,
   "coaches",
   Effect.fn(function*(handlers) {
     const coach = yield* makeCoachHandlers
@@ -46,7 +47,7 @@ export const CoachesHandlers = HttpApiBuilder.group(
 )
 
 export const RootCoachesHandlers = HttpApiBuilder.group(
-  ClubApi,
+  ServedApi,
   "rootCoaches",
   Effect.fn(function*(handlers) {
     const coach = yield* makeCoachHandlers

@@ -2,11 +2,11 @@ import { Readiness } from "@club/core"
 import { Effect } from "effect"
 import { HttpMiddleware } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { ClubApi } from "@club/contract/rest"
 import { Unavailable } from "@club/contract/rest"
+import { ServedApi } from "../ServedApi.ts"
 
 export const HealthHandlers = HttpApiBuilder.group(
-  ClubApi,
+  ServedApi,
   "health",
   Effect.fn(function*(handlers) {
     const readiness = yield* Readiness

@@ -1,11 +1,11 @@
 import { ScheduleService } from "@club/core"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ClubApi } from "@club/contract/rest"
 import { problems } from "./problems.ts"
+import { ServedApi } from "../ServedApi.ts"
 
 export const ScheduleHandlers = HttpApiBuilder.group(
-  ClubApi,
+  ServedApi,
   "schedule",
   Effect.fn(function*(handlers) {
     const schedule = yield* ScheduleService

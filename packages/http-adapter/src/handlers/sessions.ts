@@ -1,11 +1,11 @@
 import { SessionCreate, SessionService, SessionUpdate } from "@club/core"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ClubApi } from "@club/contract/rest"
 import { SessionCreateFailed, SessionNotFoundText, toCoreInput } from "@club/contract/rest"
 import { jsonArrayResponse } from "./jsonArrayResponse.ts"
 import { isNotFound, isNotForbidden, pinned, problems } from "./problems.ts"
 import { RecordReads } from "./recordReads.ts"
+import { ServedApi } from "../ServedApi.ts"
 
 /** Any failure of a create but a role refusal answers the seed's 400 plain text. */
 const createFailure = pinned(isNotForbidden, (error) => new SessionCreateFailed({ message: error.message }))
@@ -14,7 +14,7 @@ const createFailure = pinned(isNotForbidden, (error) => new SessionCreateFailed(
 const textNotFound = pinned(isNotFound, (error) => new SessionNotFoundText({ message: error.message }))
 
 export const SessionsHandlers = HttpApiBuilder.group(
-  ClubApi,
+  ServedApi,
   "sessions",
   Effect.fn(function*(handlers) {
     const sessions = yield* SessionService

@@ -1,14 +1,15 @@
 import { UserCreate, UserService, UserUpdate } from "@club/core"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ClubApi, toCoreInput } from "@club/contract/rest"
+import { toCoreInput } from "@club/contract/rest"
 import { problems, problemsWithReason } from "./problems.ts"
 import { RecordReads } from "./recordReads.ts"
+import { ServedApi } from "../ServedApi.ts"
 
 const userNotFound = problemsWithReason("User not found")
 
 export const UsersHandlers = HttpApiBuilder.group(
-  ClubApi,
+  ServedApi,
   "users",
   Effect.fn(function*(handlers) {
     const users = yield* UserService
