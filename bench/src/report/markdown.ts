@@ -1,6 +1,6 @@
 import { relatedRows } from "../phases/queryCounts.ts"
 import type { Results } from "./Results.ts"
-import { linearity, targets, throughputVerdict } from "./targets.ts"
+import { linearity, perEntryVerdict, targets, throughputVerdict } from "./targets.ts"
 
 const n0 = (x: number) => x.toLocaleString("en-US", { maximumFractionDigits: 0 })
 const n2 = (x: number) => x.toFixed(2)
@@ -60,12 +60,19 @@ const listsTable = (rows: NonNullable<Results["lists"]>) => {
       "per-item ratio",
       "PostgreSQL CPU % project / baseline",
       "other CPU % project / baseline",
-      "failed requests"
+      "target",
+      "result"
     ]),
-    row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"])
+    row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---", "---"])
   ]
   for (const { baseline, project, scenario } of rows) {
     const perItem = (m: typeof project) => m.serverCpuMicrosPerRequest / scenario.items
+    const verdict = throughputVerdict(
+      scenario.kind,
+      project.requestsPerSecond / baseline.requestsPerSecond,
+      project.p99Ms / baseline.p99Ms
+    )
+    const failures = project.failures + baseline.failures
     lines.push(row([
       scenario.title + (scenario.kind === "connect" ? " (Connect JSON)" : ""),
       n0(scenario.items),
@@ -78,7 +85,8 @@ const listsTable = (rows: NonNullable<Results["lists"]>) => {
       n2(perItem(project) / perItem(baseline)),
       `${n0(project.postgresCpuPercent)} / ${n0(baseline.postgresCpuPercent)}`,
       `${n0(project.otherCpuPercent)} / ${n0(baseline.otherCpuPercent)}`,
-      project.failures + baseline.failures
+      verdict.text,
+      mark(verdict.pass) + (failures > 0 ? ` (${failures} failed requests)` : "")
     ]))
   }
   return lines.join("\n")
@@ -90,8 +98,8 @@ const listsTable = (rows: NonNullable<Results["lists"]>) => {
  */
 const marginalTable = (rows: NonNullable<Results["lists"]>) => {
   const lines = [
-    row(["Endpoint", "entries", "server CPU µs per further entry project / baseline", "ratio"]),
-    row(["---", "---:", "---:", "---:"])
+    row(["Endpoint", "entries", "server CPU µs per further entry project / baseline", "ratio", "target", "result"]),
+    row(["---", "---:", "---:", "---:", "---", "---"])
   ]
   for (const endpoint of new Set(rows.map((r) => r.scenario.endpoint))) {
     const sizes = rows.filter((r) => r.scenario.endpoint === endpoint).sort((a, b) =>
@@ -107,7 +115,9 @@ const marginalTable = (rows: NonNullable<Results["lists"]>) => {
       largest.scenario.title + (largest.scenario.kind === "connect" ? " (Connect JSON)" : ""),
       `${n0(smallest.scenario.items)} → ${n0(largest.scenario.items)}`,
       `${n2(marginal("project"))} / ${n2(marginal("baseline"))}`,
-      n2(marginal("project") / marginal("baseline"))
+      n2(marginal("project") / marginal("baseline")),
+      perEntryVerdict(marginal("project") / marginal("baseline")).text,
+      mark(perEntryVerdict(marginal("project") / marginal("baseline")).pass)
     ]))
   }
   return lines.join("\n")
