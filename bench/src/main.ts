@@ -7,10 +7,12 @@ import { embeddedPhase } from "./phases/embedded.ts"
 import { listsPhase } from "./phases/lists.ts"
 import { memoryPhase } from "./phases/memory.ts"
 import { observabilityPhase } from "./phases/observability.ts"
+import { plansFailed, plansPhase } from "./phases/plans.ts"
 import { queryCountPhase } from "./phases/queryCounts.ts"
 import { throughputPhase } from "./phases/throughput.ts"
 import { installSignalHandlers, runCleanups } from "./process/cleanup.ts"
 import { ensureDir, serverMain, tmpDir } from "./process/paths.ts"
+import { planStability } from "./queries/planStability.ts"
 import { describeEnvironment } from "./report/environment.ts"
 import type { Results, ScenarioRef } from "./report/Results.ts"
 import { writeResults } from "./report/writeResults.ts"
@@ -67,6 +69,13 @@ const main = async () => {
     console.log("statements per request: 10 vs 1,000 related rows")
     results = { ...results, queries: await queryCountPhase() }
   }
+  if (settings.phases.includes("plans")) {
+    console.log(
+      `plans: every read statement, rows fetched and pages touched under force_custom_plan vs force_generic_plan ` +
+        `(passes at generic ≤ ${planStability.factor} × custom + ${planStability.slack}, in both)`
+    )
+    results = { ...results, plans: { ...planStability, dataSets: await plansPhase() } }
+  }
   if (settings.phases.includes("memory")) {
     console.log("GET /session/all: time and peak memory by number of sessions")
     results = { ...results, listing: await memoryPhase() }
@@ -86,6 +95,12 @@ const main = async () => {
   }
   const written = writeResults(results, settings.writeResults ? undefined : join(tmpDir, "results"))
   console.log(`\ndone in ${((Date.now() - started) / 60_000).toFixed(1)} min; wrote ${written.join(", ")}`)
+  // A statement whose generic plan is bad fails the run, after the results are written.
+  const unstable = plansFailed(results.plans?.dataSets ?? [])
+  if (unstable.length > 0) {
+    console.error(`plans: FAILED, ${unstable.length} read statement(s) not plan-stable or not checked (see results.md)`)
+    process.exitCode = 1
+  }
 }
 
 installSignalHandlers()

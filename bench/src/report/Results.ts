@@ -1,5 +1,6 @@
 import type { Measurement } from "../load/LoadResult.ts"
 import type { ListingStep } from "../phases/memory.ts"
+import type { PlanDataSet } from "../phases/plans.ts"
 import type { ProbeCount } from "../phases/queryCounts.ts"
 import type { ScenarioKind } from "../scenarios.ts"
 import type { Environment } from "./environment.ts"
@@ -35,6 +36,12 @@ export interface Results {
     { readonly scenario: ListScenarioRef; readonly project: Measurement; readonly baseline: Measurement }
   >
   readonly queries?: ReadonlyArray<ProbeCount>
+  /** Each read statement's rows fetched under a custom and a generic plan, per data set. */
+  readonly plans?: {
+    readonly factor: number
+    readonly slack: number
+    readonly dataSets: ReadonlyArray<PlanDataSet>
+  }
   readonly listing?: ReadonlyArray<ListingStep>
   readonly observability?: ReadonlyArray<{
     readonly scenario: ScenarioRef

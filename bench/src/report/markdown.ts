@@ -1,4 +1,5 @@
 import { relatedRows } from "../phases/queryCounts.ts"
+import { statementSummary } from "../queries/statementSummary.ts"
 import type { Results } from "./Results.ts"
 import { linearity, targets, throughputVerdict } from "./targets.ts"
 
@@ -136,6 +137,48 @@ const queriesTable = (queries: NonNullable<Results["queries"]>) => {
         mark(q.project.small === q.project.large)
       ])
     )
+  }
+  return lines.join("\n")
+}
+
+const sentText = { named: "prepared", unnamed: "sent unprepared", simple: "simple query" } as const
+
+const verdictText = {
+  pass: "pass",
+  FAIL: "**FAIL**",
+  flagged: "flagged (sent unprepared)",
+  unchecked: "**not checked**"
+}
+
+const plansTable = (plans: NonNullable<Results["plans"]>) => {
+  const lines = [
+    row([
+      "Data set",
+      "Statement",
+      "sent",
+      "read by",
+      "rows fetched custom / generic",
+      "pages custom / generic",
+      "result"
+    ]),
+    row(["---", "---", "---", "---", "---:", "---:", "---"])
+  ]
+  for (const { checks, dataSet } of plans.dataSets) {
+    for (const check of checks) {
+      const pair = (f: (cost: NonNullable<typeof check.custom>) => number) =>
+        check.custom === undefined || check.generic === undefined
+          ? "—"
+          : `${n0(f(check.custom))} / ${n0(f(check.generic))}`
+      lines.push(row([
+        dataSet,
+        `\`${statementSummary(check.text, 150).replaceAll("|", "\\|").replaceAll("`", "'")}\``,
+        sentText[check.sent],
+        check.reads.join("; "),
+        pair((cost) => cost.rows),
+        pair((cost) => cost.pages),
+        verdictText[check.verdict] + (check.unchecked === undefined ? "" : ` (${check.unchecked})`)
+      ]))
+    }
   }
   return lines.join("\n")
 }
@@ -284,6 +327,25 @@ export const renderMarkdown = (results: Results): string => {
       queriesTable(results.queries),
       "",
       "The project's counts include the caller's authentication lookup (the request is sent after its 1 s cache expired).",
+      ""
+    )
+  }
+  if (results.plans !== undefined) {
+    const { factor, slack } = results.plans
+    sections.push(
+      "## Plan stability of every read statement: custom against generic plan",
+      "",
+      plansTable(results.plans),
+      "",
+      "Every read the bench knows was sent once through a proxy that records each statement with the values it was " +
+        "bound to; each distinct read statement was then prepared with those values and run by " +
+        "`EXPLAIN (ANALYZE, BUFFERS) EXECUTE` under `plan_cache_mode = force_custom_plan` and `force_generic_plan`. " +
+        "Rows fetched: over the nodes that read a table, the rows returned and removed by a filter or a recheck, times " +
+        "the loops. Pages: the shared buffers the plan hit or read. A statement passes when its generic plan's rows " +
+        `and pages are each at most ${factor} × the custom plan's + ${slack}. A prepared statement that does not ` +
+        "**FAIL**s (PostgreSQL may run it with that plan after five executions); one sent unprepared is flagged but " +
+        "does not fail, as PostgreSQL plans it with its values on every call and never runs the generic plan; a " +
+        "statement that could not be replayed is not checked and fails.",
       ""
     )
   }
