@@ -3,6 +3,7 @@
 import { existsSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { runSql } from "./database/runSql.ts"
+import type { ListScenario } from "./listScenarios.ts"
 import { embeddedPhase } from "./phases/embedded.ts"
 import { listsPhase } from "./phases/lists.ts"
 import { memoryPhase } from "./phases/memory.ts"
@@ -14,7 +15,7 @@ import { installSignalHandlers, runCleanups } from "./process/cleanup.ts"
 import { ensureDir, serverMain, tmpDir } from "./process/paths.ts"
 import { planStability } from "./queries/planStability.ts"
 import { describeEnvironment } from "./report/environment.ts"
-import type { Results, ScenarioRef } from "./report/Results.ts"
+import type { ListScenarioRef, Results, ScenarioRef } from "./report/Results.ts"
 import { writeResults } from "./report/writeResults.ts"
 import type { Scenario } from "./scenarios.ts"
 import { settings } from "./settings.ts"
@@ -24,6 +25,12 @@ const ref = (scenario: Scenario): ScenarioRef => ({
   title: scenario.title,
   kind: scenario.kind,
   connections: scenario.connections ?? settings.connections
+})
+
+const listRef = (scenario: ListScenario): ListScenarioRef => ({
+  ...ref(scenario),
+  endpoint: scenario.endpoint.name,
+  items: scenario.items
 })
 
 const postgresVersion = async () => {
@@ -61,7 +68,7 @@ const main = async () => {
       ...results,
       lists: rows.map((r) => ({
         ...r,
-        scenario: { ...ref(r.scenario), endpoint: r.scenario.endpoint.name, items: r.scenario.items }
+        scenario: listRef(r.scenario)
       }))
     }
   }
@@ -81,11 +88,17 @@ const main = async () => {
     results = { ...results, listing: await memoryPhase() }
   }
   if (settings.phases.includes("embedded")) {
-    console.log("the same scenarios on the embedded database (no baseline)")
+    console.log("the same scenarios and the list scenarios on the embedded database (no baseline)")
     const run = await embeddedPhase()
     results = {
       ...results,
-      embedded: { peakRssMiB: run.peakRssMiB, results: run.results.map((r) => ({ ...r, scenario: ref(r.scenario) })) }
+      embedded: {
+        peakRssMiB: run.peakRssMiB,
+        results: run.results.map((r) => ({ ...r, scenario: ref(r.scenario) })),
+        lists: run.lists.map((r) => ({ ...r, scenario: listRef(r.scenario) })),
+        listSeconds: settings.embeddedListSeconds,
+        listWarmupSeconds: Math.min(settings.warmupSeconds, settings.embeddedListWarmupSeconds)
+      }
     }
   }
   if (settings.phases.includes("observability")) {

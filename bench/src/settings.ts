@@ -31,5 +31,8 @@ export const settings = {
   dataSet: { coaches: 50, athletes: 1_000, sessions: 5_000, tasks: 100 } satisfies DataSet,
   /** Entries in the answers of the lists phase. */
   listSizes: (list("BENCH_LIST_SIZES") ?? ["1", "50", "500"]).map(Number),
+  /** Measured and warm-up seconds of each list scenario on the embedded database (one run each, no baseline). */
+  embeddedListSeconds: number("BENCH_EMBEDDED_LIST_DURATION", Math.min(4, number("BENCH_DURATION", 10))),
+  embeddedListWarmupSeconds: number("BENCH_EMBEDDED_LIST_WARMUP", 2),
   memorySteps: (list("BENCH_MEMORY_STEPS") ?? ["10000", "50000", "100000"]).map(Number)
 }

@@ -52,5 +52,9 @@ export interface Results {
   readonly embedded?: {
     readonly peakRssMiB: number
     readonly results: ReadonlyArray<{ readonly scenario: ScenarioRef; readonly project: Measurement }>
+    /** The list scenarios, measured shorter: `listSeconds` after `listWarmupSeconds`, one run each. */
+    readonly lists?: ReadonlyArray<{ readonly scenario: ListScenarioRef; readonly project: Measurement }>
+    readonly listSeconds?: number
+    readonly listWarmupSeconds?: number
   }
 }

@@ -241,6 +241,35 @@ const embeddedTable = (embedded: NonNullable<Results["embedded"]>) => {
   return `${lines.join("\n")}\n\nPeak RSS of the server over the whole embedded run: ${n0(embedded.peakRssMiB)} MiB.`
 }
 
+const embeddedListsTable = (rows: NonNullable<NonNullable<Results["embedded"]>["lists"]>) => {
+  const lines = [
+    row([
+      "Endpoint",
+      "items",
+      "req/s",
+      "p99 ms",
+      "server CPU µs/req",
+      "server CPU µs/item",
+      "other CPU %",
+      "failed requests"
+    ]),
+    row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:"])
+  ]
+  for (const { project, scenario } of rows) {
+    lines.push(row([
+      scenario.title + (scenario.kind === "connect" ? " (Connect JSON)" : ""),
+      n0(scenario.items),
+      n0(project.requestsPerSecond),
+      n0(project.p99Ms),
+      n0(project.serverCpuMicrosPerRequest),
+      n2(project.serverCpuMicrosPerRequest / scenario.items),
+      n0(project.otherCpuPercent),
+      project.failures
+    ]))
+  }
+  return lines.join("\n")
+}
+
 const observabilityTable = (rows: NonNullable<Results["observability"]>) => {
   const lines = [
     row([
@@ -317,6 +346,22 @@ export const renderMarkdown = (results: Results): string => {
         "during the run: near 100%, the database, not the server, set the pace.",
       "",
       marginalTable(results.lists),
+      ""
+    )
+  }
+  const embeddedLists = results.embedded?.lists ?? []
+  if (embeddedLists.length > 0) {
+    sections.push(
+      "## The same list answers on the embedded database (DATA_DIR; project only, no target)",
+      "",
+      embeddedListsTable(embeddedLists),
+      "",
+      `Each size on an embedded database of its own, seeded as above; ${
+        results.embedded?.listWarmupSeconds ?? "?"
+      } s ` +
+        `warm-up, then ${results.embedded?.listSeconds ?? "?"} s measured in one run (shorter than the PostgreSQL ` +
+        "runs: there is no baseline to alternate with). The embedded database runs inside the server's process, so " +
+        "its work is in the server CPU.",
       ""
     )
   }
