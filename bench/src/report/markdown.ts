@@ -356,7 +356,7 @@ export const renderMarkdown = (results: Results): string => {
       "",
       embeddedListsTable(embeddedLists),
       "",
-      `Each size on an embedded database of its own, seeded as above; ${
+      `Each size on an embedded database of its own, seeded as the lists phase seeds PostgreSQL; ${
         results.embedded?.listWarmupSeconds ?? "?"
       } s ` +
         `warm-up, then ${results.embedded?.listSeconds ?? "?"} s measured in one run (shorter than the PostgreSQL ` +
