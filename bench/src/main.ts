@@ -3,16 +3,19 @@
 import { existsSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { runSql } from "./database/runSql.ts"
+import type { ListScenario } from "./listScenarios.ts"
 import { embeddedPhase } from "./phases/embedded.ts"
 import { listsPhase } from "./phases/lists.ts"
 import { memoryPhase } from "./phases/memory.ts"
 import { observabilityPhase } from "./phases/observability.ts"
+import { plansFailed, plansPhase } from "./phases/plans.ts"
 import { queryCountPhase } from "./phases/queryCounts.ts"
 import { throughputPhase } from "./phases/throughput.ts"
 import { installSignalHandlers, runCleanups } from "./process/cleanup.ts"
 import { ensureDir, serverMain, tmpDir } from "./process/paths.ts"
+import { planStability } from "./queries/planStability.ts"
 import { describeEnvironment } from "./report/environment.ts"
-import type { Results, ScenarioRef } from "./report/Results.ts"
+import type { ListScenarioRef, Results, ScenarioRef } from "./report/Results.ts"
 import { writeResults } from "./report/writeResults.ts"
 import type { Scenario } from "./scenarios.ts"
 import { settings } from "./settings.ts"
@@ -22,6 +25,12 @@ const ref = (scenario: Scenario): ScenarioRef => ({
   title: scenario.title,
   kind: scenario.kind,
   connections: scenario.connections ?? settings.connections
+})
+
+const listRef = (scenario: ListScenario): ListScenarioRef => ({
+  ...ref(scenario),
+  endpoint: scenario.endpoint.name,
+  items: scenario.items
 })
 
 const postgresVersion = async () => {
@@ -59,7 +68,7 @@ const main = async () => {
       ...results,
       lists: rows.map((r) => ({
         ...r,
-        scenario: { ...ref(r.scenario), endpoint: r.scenario.endpoint.name, items: r.scenario.items }
+        scenario: listRef(r.scenario)
       }))
     }
   }
@@ -67,16 +76,29 @@ const main = async () => {
     console.log("statements per request: 10 vs 1,000 related rows")
     results = { ...results, queries: await queryCountPhase() }
   }
+  if (settings.phases.includes("plans")) {
+    console.log(
+      `plans: every read statement, rows fetched and pages touched under force_custom_plan vs force_generic_plan ` +
+        `(passes at generic ≤ ${planStability.factor} × custom + ${planStability.slack}, in both)`
+    )
+    results = { ...results, plans: { ...planStability, dataSets: await plansPhase() } }
+  }
   if (settings.phases.includes("memory")) {
     console.log("GET /session/all: time and peak memory by number of sessions")
     results = { ...results, listing: await memoryPhase() }
   }
   if (settings.phases.includes("embedded")) {
-    console.log("the same scenarios on the embedded database (no baseline)")
+    console.log("the same scenarios and the list scenarios on the embedded database (no baseline)")
     const run = await embeddedPhase()
     results = {
       ...results,
-      embedded: { peakRssMiB: run.peakRssMiB, results: run.results.map((r) => ({ ...r, scenario: ref(r.scenario) })) }
+      embedded: {
+        peakRssMiB: run.peakRssMiB,
+        results: run.results.map((r) => ({ ...r, scenario: ref(r.scenario) })),
+        lists: run.lists.map((r) => ({ ...r, scenario: listRef(r.scenario) })),
+        listSeconds: settings.embeddedListSeconds,
+        listWarmupSeconds: Math.min(settings.warmupSeconds, settings.embeddedListWarmupSeconds)
+      }
     }
   }
   if (settings.phases.includes("observability")) {
@@ -86,6 +108,12 @@ const main = async () => {
   }
   const written = writeResults(results, settings.writeResults ? undefined : join(tmpDir, "results"))
   console.log(`\ndone in ${((Date.now() - started) / 60_000).toFixed(1)} min; wrote ${written.join(", ")}`)
+  // A statement whose generic plan is bad fails the run, after the results are written.
+  const unstable = plansFailed(results.plans?.dataSets ?? [])
+  if (unstable.length > 0) {
+    console.error(`plans: FAILED, ${unstable.length} read statement(s) not plan-stable or not checked (see results.md)`)
+    process.exitCode = 1
+  }
 }
 
 installSignalHandlers()

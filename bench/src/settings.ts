@@ -4,11 +4,11 @@ const env = process.env
 const number = (name: string, fallback: number) => (env[name] === undefined ? fallback : Number(env[name]))
 const list = (name: string) => env[name]?.split(",").map((s) => s.trim()).filter((s) => s.length > 0)
 
-export const phaseNames = ["throughput", "lists", "queries", "memory", "embedded", "observability"] as const
+export const phaseNames = ["throughput", "lists", "queries", "plans", "memory", "embedded", "observability"] as const
 export type PhaseName = (typeof phaseNames)[number]
 
 /** What `pnpm bench` runs unless BENCH_PHASES says otherwise; `observability` is asked for by name. */
-export const defaultPhases: ReadonlyArray<PhaseName> = ["throughput", "lists", "queries", "memory", "embedded"]
+export const defaultPhases: ReadonlyArray<PhaseName> = ["throughput", "lists", "queries", "plans", "memory", "embedded"]
 
 /** What a run measures; every knob has an environment variable, for quick partial runs. */
 export const settings = {
@@ -31,5 +31,8 @@ export const settings = {
   dataSet: { coaches: 50, athletes: 1_000, sessions: 5_000, tasks: 100 } satisfies DataSet,
   /** Entries in the answers of the lists phase. */
   listSizes: (list("BENCH_LIST_SIZES") ?? ["1", "50", "500"]).map(Number),
+  /** Measured and warm-up seconds of each list scenario on the embedded database (one run each, no baseline). */
+  embeddedListSeconds: number("BENCH_EMBEDDED_LIST_DURATION", Math.min(4, number("BENCH_DURATION", 10))),
+  embeddedListWarmupSeconds: number("BENCH_EMBEDDED_LIST_WARMUP", 2),
   memorySteps: (list("BENCH_MEMORY_STEPS") ?? ["10000", "50000", "100000"]).map(Number)
 }

@@ -1,5 +1,6 @@
 import type { Measurement } from "../load/LoadResult.ts"
 import type { ListingStep } from "../phases/memory.ts"
+import type { PlanDataSet } from "../phases/plans.ts"
 import type { ProbeCount } from "../phases/queryCounts.ts"
 import type { ScenarioKind } from "../scenarios.ts"
 import type { Environment } from "./environment.ts"
@@ -35,6 +36,12 @@ export interface Results {
     { readonly scenario: ListScenarioRef; readonly project: Measurement; readonly baseline: Measurement }
   >
   readonly queries?: ReadonlyArray<ProbeCount>
+  /** Each read statement's rows fetched under a custom and a generic plan, per data set. */
+  readonly plans?: {
+    readonly factor: number
+    readonly slack: number
+    readonly dataSets: ReadonlyArray<PlanDataSet>
+  }
   readonly listing?: ReadonlyArray<ListingStep>
   readonly observability?: ReadonlyArray<{
     readonly scenario: ScenarioRef
@@ -45,5 +52,9 @@ export interface Results {
   readonly embedded?: {
     readonly peakRssMiB: number
     readonly results: ReadonlyArray<{ readonly scenario: ScenarioRef; readonly project: Measurement }>
+    /** The list scenarios, measured shorter: `listSeconds` after `listWarmupSeconds`, one run each. */
+    readonly lists?: ReadonlyArray<{ readonly scenario: ListScenarioRef; readonly project: Measurement }>
+    readonly listSeconds?: number
+    readonly listWarmupSeconds?: number
   }
 }

@@ -1,4 +1,5 @@
 import { relatedRows } from "../phases/queryCounts.ts"
+import { statementSummary } from "../queries/statementSummary.ts"
 import type { Results } from "./Results.ts"
 import { linearity, perEntryVerdict, targets, throughputVerdict } from "./targets.ts"
 
@@ -150,6 +151,48 @@ const queriesTable = (queries: NonNullable<Results["queries"]>) => {
   return lines.join("\n")
 }
 
+const sentText = { named: "prepared", unnamed: "sent unprepared", simple: "simple query" } as const
+
+const verdictText = {
+  pass: "pass",
+  FAIL: "**FAIL**",
+  flagged: "flagged (sent unprepared)",
+  unchecked: "**not checked**"
+}
+
+const plansTable = (plans: NonNullable<Results["plans"]>) => {
+  const lines = [
+    row([
+      "Data set",
+      "Statement",
+      "sent",
+      "read by",
+      "rows fetched custom / generic",
+      "pages custom / generic",
+      "result"
+    ]),
+    row(["---", "---", "---", "---", "---:", "---:", "---"])
+  ]
+  for (const { checks, dataSet } of plans.dataSets) {
+    for (const check of checks) {
+      const pair = (f: (cost: NonNullable<typeof check.custom>) => number) =>
+        check.custom === undefined || check.generic === undefined
+          ? "—"
+          : `${n0(f(check.custom))} / ${n0(f(check.generic))}`
+      lines.push(row([
+        dataSet,
+        `\`${statementSummary(check.text, 150).replaceAll("|", "\\|").replaceAll("`", "'")}\``,
+        sentText[check.sent],
+        check.reads.join("; "),
+        pair((cost) => cost.rows),
+        pair((cost) => cost.pages),
+        verdictText[check.verdict] + (check.unchecked === undefined ? "" : ` (${check.unchecked})`)
+      ]))
+    }
+  }
+  return lines.join("\n")
+}
+
 const listingTable = (steps: NonNullable<Results["listing"]>) => {
   const lines = [
     row([
@@ -206,6 +249,35 @@ const embeddedTable = (embedded: NonNullable<Results["embedded"]>) => {
     )
   }
   return `${lines.join("\n")}\n\nPeak RSS of the server over the whole embedded run: ${n0(embedded.peakRssMiB)} MiB.`
+}
+
+const embeddedListsTable = (rows: NonNullable<NonNullable<Results["embedded"]>["lists"]>) => {
+  const lines = [
+    row([
+      "Endpoint",
+      "items",
+      "req/s",
+      "p99 ms",
+      "server CPU µs/req",
+      "server CPU µs/item",
+      "other CPU %",
+      "failed requests"
+    ]),
+    row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:"])
+  ]
+  for (const { project, scenario } of rows) {
+    lines.push(row([
+      scenario.title + (scenario.kind === "connect" ? " (Connect JSON)" : ""),
+      n0(scenario.items),
+      n0(project.requestsPerSecond),
+      n0(project.p99Ms),
+      n0(project.serverCpuMicrosPerRequest),
+      n2(project.serverCpuMicrosPerRequest / scenario.items),
+      n0(project.otherCpuPercent),
+      project.failures
+    ]))
+  }
+  return lines.join("\n")
 }
 
 const observabilityTable = (rows: NonNullable<Results["observability"]>) => {
@@ -287,6 +359,22 @@ export const renderMarkdown = (results: Results): string => {
       ""
     )
   }
+  const embeddedLists = results.embedded?.lists ?? []
+  if (embeddedLists.length > 0) {
+    sections.push(
+      "## The same list answers on the embedded database (DATA_DIR; project only, no target)",
+      "",
+      embeddedListsTable(embeddedLists),
+      "",
+      `Each size on an embedded database of its own, seeded as the lists phase seeds PostgreSQL; ${
+        results.embedded?.listWarmupSeconds ?? "?"
+      } s ` +
+        `warm-up, then ${results.embedded?.listSeconds ?? "?"} s measured in one run (shorter than the PostgreSQL ` +
+        "runs: there is no baseline to alternate with). The embedded database runs inside the server's process, so " +
+        "its work is in the server CPU.",
+      ""
+    )
+  }
   if (results.queries !== undefined) {
     sections.push(
       "## Statements per request (counted on the wire)",
@@ -294,6 +382,25 @@ export const renderMarkdown = (results: Results): string => {
       queriesTable(results.queries),
       "",
       "The project's counts include the caller's authentication lookup (the request is sent after its 1 s cache expired).",
+      ""
+    )
+  }
+  if (results.plans !== undefined) {
+    const { factor, slack } = results.plans
+    sections.push(
+      "## Plan stability of every read statement: custom against generic plan",
+      "",
+      plansTable(results.plans),
+      "",
+      "Every read the bench knows was sent once through a proxy that records each statement with the values it was " +
+        "bound to; each distinct read statement was then prepared with those values and run by " +
+        "`EXPLAIN (ANALYZE, BUFFERS) EXECUTE` under `plan_cache_mode = force_custom_plan` and `force_generic_plan`. " +
+        "Rows fetched: over the nodes that read a table, the rows returned and removed by a filter or a recheck, times " +
+        "the loops. Pages: the shared buffers the plan hit or read. A statement passes when its generic plan's rows " +
+        `and pages are each at most ${factor} × the custom plan's + ${slack}. A prepared statement that does not ` +
+        "**FAIL**s (PostgreSQL may run it with that plan after five executions); one sent unprepared is flagged but " +
+        "does not fail, as PostgreSQL plans it with its values on every call and never runs the generic plan; a " +
+        "statement that could not be replayed is not checked and fails.",
       ""
     )
   }
