@@ -1,14 +1,12 @@
 import { traced } from "@club/core"
 import { type Coach, type CoachId, CoachRepository, CoachStillOwnsSessions, EntityNotFound } from "@club/core"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { coachFromRow } from "../rows/CoachRow.ts"
-import { valuesFromRow } from "../rows/rowReader.ts"
+import { countFromRow } from "../rows/CountRow.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { CredentialsCache } from "./credentialsCache.ts"
 import { namedRecords } from "./namedRecords.ts"
-
-const countFromRow = valuesFromRow({ count: Schema.Number })
 
 export const CoachRepositoryLive = Layer.effect(
   CoachRepository,

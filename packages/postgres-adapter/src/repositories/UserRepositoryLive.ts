@@ -11,12 +11,13 @@ import {
   UserNameTaken,
   UserRepository
 } from "@club/core"
-import { Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
-import { readRows, type Row, valuesFromRow } from "../rows/rowReader.ts"
+import { countFromRow } from "../rows/CountRow.ts"
+import { readRows, type Row } from "../rows/rowReader.ts"
 import { credentialsFromRow, userFromRow } from "../rows/UserRow.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
-import { idFromRow } from "../sql/IdRow.ts"
+import { idFromRow } from "../rows/IdRow.ts"
 import { insertWithGeneratedId } from "../sql/insertWithId.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { onUniqueViolation } from "../sql/onUniqueViolation.ts"
@@ -31,8 +32,6 @@ import {
   linkTargets
 } from "./userLinks.ts"
 import { transaction } from "../sql/transaction.ts"
-
-const countFromRow = valuesFromRow({ count: Schema.Number })
 
 export const UserRepositoryLive = Layer.effect(
   UserRepository,
