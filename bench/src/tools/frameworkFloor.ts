@@ -3,9 +3,13 @@
 // (one group, one endpoint, no middleware, on @effect/platform-node as the project serves), and
 // from the project's own `GET /health/live` when a URL and PID are given. Each server is loaded in
 // turn by autocannon in this process; the figure reported is the server's CPU time per answered
-// request (from /proc), which load on a shared machine disturbs least. Usage:
+// request (from /proc), which load on a shared machine disturbs least. Where `taskset` exists, each
+// server is pinned to the first CPU and the load generator to the second: left to the scheduler,
+// the two share both cores, and the server's CPU per request then also counts waking the load
+// generator on every answer, more the slower the server (the project's per-request figure was
+// about a third higher unpinned). Usage:
 //   node src/tools/frameworkFloor.ts [seconds=8] [connections=50] [project-url project-pid]
-import { fork } from "node:child_process"
+import { execFileSync, fork } from "node:child_process"
 import * as Http from "node:http"
 import autocannon from "autocannon"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
@@ -41,7 +45,18 @@ const serveHttpApi = (port: number) => {
   NodeRuntime.runMain(Layer.launch(Layer.tap(server, () => Effect.sync(() => process.send?.("listening")))))
 }
 
+/** Pins a process (all its threads) to one CPU; false where `taskset` is missing or the machine has one CPU. */
+const pin = (pid: number, cpu: number): boolean => {
+  try {
+    execFileSync("taskset", ["-a", "-p", "-c", String(cpu), String(pid)], { stdio: "ignore" })
+    return true
+  } catch {
+    return false
+  }
+}
+
 const measure = async (name: string, url: string, pid: number, seconds: number, connections: number) => {
+  pin(pid, 0)
   await autocannon({ url, connections, duration: 2 })
   const before = cpuMillisOf(pid)
   const result = await autocannon({ url, connections, duration: seconds })
@@ -69,6 +84,7 @@ else if (first === "serve-httpapi") serveHttpApi(Number(second))
 else {
   const seconds = Number(first ?? "8")
   const connections = Number(second ?? "50")
+  console.log(pin(process.pid, 1) ? "servers on CPU 0, load generator on CPU 1" : "not pinned (no taskset)")
   for (const mode of ["serve-node", "serve-httpapi"]) {
     const { child, url } = await startChild(mode)
     try {
