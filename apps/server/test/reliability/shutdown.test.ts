@@ -194,6 +194,9 @@ describe(`SIGTERM under saturating load (${postgresAnswers ? "PostgreSQL server"
             answeredWithConnectionClose: afterSignal.filter((exchange) =>
               exchange.answer!.headers["connection"] === "close"
             ).length,
+            busySentNothingAfterSignal: result.busy.filter((connection) =>
+              connection.exchanges.every((exchange) => exchange.sentAt <= result.signalledAt)
+            ).length,
             sentThenCleanClose: exchanges.filter((exchange) =>
               exchange.written && exchange.unanswered === "ended"
             ).length,
@@ -240,10 +243,14 @@ describe(`SIGTERM under saturating load (${postgresAnswers ? "PostgreSQL server"
               `${exchange.request.path}: ${exchange.answer!.status} ${exchange.answer!.body.slice(0, 200)}`
             )
           ).toEqual([])
-          // Each connection that was still sending got its last answer with `Connection: close`, then a clean close.
+          // Each connection that was still sending got its last answer with `Connection: close`, then a
+          // clean close. One whose requests were all sent before the signal and all still running when the
+          // grace period ended (a slow machine) sent nothing after it: it is closed cleanly once answered.
           for (const connection of result.busy) {
-            const last = connection.exchanges.filter((exchange) => exchange.answer !== undefined).at(-1)
-            expect(last?.answer?.headers["connection"]).toBe("close")
+            const answered = connection.exchanges.filter((exchange) => exchange.answer !== undefined)
+            if (answered.some((exchange) => exchange.sentAt > result.signalledAt)) {
+              expect(answered.at(-1)?.answer?.headers["connection"]).toBe("close")
+            }
             expect(connection.endedAt()).toBeDefined()
           }
           // Idle connections: a request within the grace period is answered (with `Connection: close`); the others are closed cleanly.
