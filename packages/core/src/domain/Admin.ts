@@ -26,5 +26,6 @@ export const AdminTable = recordTable({
   record: Admin,
   create: AdminCreate,
   update: AdminUpdate,
-  userLink: "adminId"
+  userLink: "adminId",
+  example: { id: 1, name: "Dominique Admin" }
 })

@@ -34,5 +34,6 @@ export const AthleteTable = recordTable({
   record: Athlete,
   create: AthleteCreate,
   update: AthleteUpdate,
-  userLink: "athleteId"
+  userLink: "athleteId",
+  example: { id: 3, name: "Alex Martin", categorie: "Senior", niveau: "Regional" }
 })

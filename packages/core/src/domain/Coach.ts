@@ -26,5 +26,6 @@ export const CoachTable = recordTable({
   record: Coach,
   create: CoachCreate,
   update: CoachUpdate,
-  userLink: "coachId"
+  userLink: "coachId",
+  example: { id: 2, name: "Camille Durand" }
 })

@@ -1,10 +1,10 @@
 import type { Schema } from "effect"
 
 /** A `Schema.Class` whose instances are `A`. */
-// oxlint-disable-next-line no-explicit-any -- any record class, whatever its options
 export type RecordClass<A> =
   & Schema.Top
   & { readonly fields: Schema.Struct.Fields }
+  // oxlint-disable-next-line no-explicit-any -- any record class, whatever its options
   & (new(props: any, options?: any) => A)
 
 /** A user's field that names a record of a kind (`adminId`); see `User`. */
@@ -31,6 +31,8 @@ export interface RecordTable<A extends { readonly id: number }, C, U> {
   readonly update: RecordClass<U>
   /** The user field that may name a record of this kind, cleared when the record is deleted. */
   readonly userLink?: UserLinkField
+  /** A record of the kind as it travels (JSON): the example of its answers, and the values of tests. */
+  readonly example: Readonly<Record<string, unknown>>
 }
 
 /** A `RecordTable`, its types taken from its classes. */
