@@ -4,12 +4,12 @@
  */
 export * from "./testing/IdempotencyKeyTable.ts"
 export * from "./testing/InMemoryActivityRepository.ts"
-export * from "./testing/InMemoryAdminRepository.ts"
 export * from "./testing/InMemoryAthleteRepository.ts"
 export * from "./testing/InMemoryCoachRepository.ts"
 export * from "./testing/InMemoryIdempotencyKeys.ts"
 export * from "./testing/InMemoryLoginAttempts.ts"
 export * from "./testing/InMemoryPasswordHasher.ts"
+export * from "./testing/InMemoryRecordRepositories.ts"
 export * from "./testing/InMemoryRepositories.ts"
 export * from "./testing/InMemorySessionRepository.ts"
 export * from "./testing/InMemoryStore.ts"

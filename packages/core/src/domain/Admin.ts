@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { AdminId } from "./Ids.ts"
 import { SuppliedAdminId } from "./SuppliedId.ts"
+import { recordTable } from "./RecordTable.ts"
 import { ShortText } from "./Text.ts"
 
 export class Admin extends Schema.Class<Admin>("Admin")({
@@ -17,3 +18,14 @@ export class AdminCreate extends Schema.Class<AdminCreate>("AdminCreate")({
 export class AdminUpdate extends Schema.Class<AdminUpdate>("AdminUpdate")({
   name: Schema.optionalKey(Schema.NullOr(ShortText))
 }) {}
+
+/** Admin records are kept as a plain `RecordTable`: their repository is the generic one. */
+export const AdminTable = recordTable({
+  entity: "Admin",
+  table: "admins",
+  record: Admin,
+  create: AdminCreate,
+  update: AdminUpdate,
+  userLink: "adminId",
+  example: { id: 1, name: "Dominique Admin" }
+})

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { AthleteId, SessionId } from "./Ids.ts"
 import { SuppliedAthleteId } from "./SuppliedId.ts"
+import { recordTable } from "./RecordTable.ts"
 import { BoundedArray, ShortText } from "./Text.ts"
 
 export class Athlete extends Schema.Class<Athlete>("Athlete")({
@@ -25,3 +26,14 @@ export class AthleteUpdate extends Schema.Class<AthleteUpdate>("AthleteUpdate")(
   niveau: Schema.NullOr(ShortText),
   sessionIds: Schema.NullOr(BoundedArray(SessionId))
 }) {}
+
+/** Athletes are created and read by the generic record repository; their update and delete are their own. */
+export const AthleteTable = recordTable({
+  entity: "Athlete",
+  table: "athletes",
+  record: Athlete,
+  create: AthleteCreate,
+  update: AthleteUpdate,
+  userLink: "athleteId",
+  example: { id: 3, name: "Alex Martin", categorie: "Senior", niveau: "Regional" }
+})

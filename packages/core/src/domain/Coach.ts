@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { CoachId } from "./Ids.ts"
 import { SuppliedCoachId } from "./SuppliedId.ts"
+import { recordTable } from "./RecordTable.ts"
 import { ShortText } from "./Text.ts"
 
 export class Coach extends Schema.Class<Coach>("Coach")({
@@ -17,3 +18,14 @@ export class CoachCreate extends Schema.Class<CoachCreate>("CoachCreate")({
 export class CoachUpdate extends Schema.Class<CoachUpdate>("CoachUpdate")({
   name: Schema.optionalKey(Schema.NullOr(ShortText))
 }) {}
+
+/** Coaches are created, read and renamed by the generic record repository; their delete is their own. */
+export const CoachTable = recordTable({
+  entity: "Coach",
+  table: "coaches",
+  record: Coach,
+  create: CoachCreate,
+  update: CoachUpdate,
+  userLink: "coachId",
+  example: { id: 2, name: "Camille Durand" }
+})

@@ -4,7 +4,11 @@ import { withoutStackTrace } from "./withoutStackTrace.ts"
 /** What kind of failure a domain error is; each adapter turns a category into its own status or code. */
 export type ErrorCategory = "NotFound" | "Invalid" | "Conflict" | "Forbidden" | "Unauthenticated" | "RateLimited"
 
-export const EntityKind = Schema.Literals(["Athlete", "Coach", "Admin", "User", "Session", "Activity", "Task"])
+/**
+ * The kind of record an error names, as its record says it (`"Coach"`, a `RecordTable`'s `entity`):
+ * open, so that a new kind of record needs no edit here.
+ */
+export const EntityKind = Schema.String
 export type EntityKind = typeof EntityKind.Type
 
 export class EntityNotFound extends withoutStackTrace(

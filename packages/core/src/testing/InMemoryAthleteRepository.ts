@@ -1,9 +1,10 @@
-import { Effect, Layer, Option } from "effect"
-import { Athlete, type AthleteCreate, type AthleteUpdate } from "../domain/Athlete.ts"
-import { EntityNotFound, IdAlreadyInUse } from "../domain/Errors.ts"
+import { Effect, Layer } from "effect"
+import { Athlete, AthleteTable, type AthleteUpdate } from "../domain/Athlete.ts"
+import { EntityNotFound } from "../domain/Errors.ts"
 import type { AthleteId } from "../domain/Ids.ts"
 import { AthleteRepository } from "../ports/AthleteRepository.ts"
 import { traced } from "../tracing/traced.ts"
+import { inMemoryRecords } from "./inMemoryRecords.ts"
 import { InMemoryStore } from "./InMemoryStore.ts"
 import { clearUserLink } from "./userLinks.ts"
 
@@ -13,19 +14,7 @@ export const InMemoryAthleteRepository = Layer.effect(
     const store = yield* InMemoryStore
     const { athletes, sessions } = store
 
-    const create = traced("AthleteRepository.create")(function*(input: AthleteCreate) {
-      const id = athletes.newId(input.id)
-      if (id instanceof IdAlreadyInUse) return yield* id
-      return athletes.insert(new Athlete({ id, name: input.name, categorie: input.categorie, niveau: input.niveau }))
-    })
-
-    const findById = traced("AthleteRepository.findById")(function*(id: AthleteId) {
-      return Option.fromNullishOr(athletes.get(id))
-    })
-
-    const list = traced("AthleteRepository.list")(function*() {
-      return athletes.all()
-    })
+    const { create, findById, list } = inMemoryRecords(store, AthleteTable)
 
     const update = traced("AthleteRepository.update")(function*(id: AthleteId, input: AthleteUpdate) {
       if (!athletes.has(id)) return yield* new EntityNotFound({ entity: "Athlete", id })

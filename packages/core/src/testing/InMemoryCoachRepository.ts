@@ -1,18 +1,18 @@
 import { Effect, Layer } from "effect"
-import { Coach } from "../domain/Coach.ts"
+import { CoachTable } from "../domain/Coach.ts"
 import { CoachStillOwnsSessions, EntityNotFound } from "../domain/Errors.ts"
 import type { CoachId } from "../domain/Ids.ts"
 import { CoachRepository } from "../ports/CoachRepository.ts"
 import { traced } from "../tracing/traced.ts"
 import { InMemoryStore } from "./InMemoryStore.ts"
-import { namedRecords } from "./namedRecords.ts"
+import { inMemoryRecords } from "./inMemoryRecords.ts"
 import { clearUserLink } from "./userLinks.ts"
 
 export const InMemoryCoachRepository = Layer.effect(
   CoachRepository,
   Effect.gen(function*() {
     const store = yield* InMemoryStore
-    const records = namedRecords<CoachId, Coach>(store.coaches, (fields) => new Coach(fields))
+    const records = inMemoryRecords(store, CoachTable)
 
     const remove = traced("CoachRepository.delete")(function*(id: CoachId) {
       if (!store.coaches.has(id)) return yield* new EntityNotFound({ entity: "Coach", id })
@@ -23,6 +23,12 @@ export const InMemoryCoachRepository = Layer.effect(
       clearUserLink(store, { field: "coachId", id })
     })
 
-    return CoachRepository.of({ ...records, delete: remove })
+    return CoachRepository.of({
+      create: records.create,
+      findById: records.findById,
+      list: records.list,
+      update: records.update,
+      delete: remove
+    })
   })
 )

@@ -1,10 +1,10 @@
 import { Layer } from "effect"
 import { InMemoryActivityRepository } from "./InMemoryActivityRepository.ts"
-import { InMemoryAdminRepository } from "./InMemoryAdminRepository.ts"
 import { InMemoryAthleteRepository } from "./InMemoryAthleteRepository.ts"
 import { InMemoryCoachRepository } from "./InMemoryCoachRepository.ts"
 import { InMemoryIdempotencyKeys } from "./InMemoryIdempotencyKeys.ts"
 import { InMemoryLoginAttempts } from "./InMemoryLoginAttempts.ts"
+import { InMemoryRecordRepositories } from "./InMemoryRecordRepositories.ts"
 import { InMemorySessionRepository } from "./InMemorySessionRepository.ts"
 import { InMemoryStore } from "./InMemoryStore.ts"
 import { InMemoryTaskRepository } from "./InMemoryTaskRepository.ts"
@@ -18,11 +18,11 @@ import { InMemoryUserRepository } from "./InMemoryUserRepository.ts"
 export const InMemoryRepositories = Layer.mergeAll(
   InMemoryAthleteRepository,
   InMemoryCoachRepository,
-  InMemoryAdminRepository,
   InMemoryUserRepository,
   InMemorySessionRepository,
   InMemoryActivityRepository,
   InMemoryTaskRepository,
   InMemoryLoginAttempts,
-  InMemoryIdempotencyKeys
+  InMemoryIdempotencyKeys,
+  InMemoryRecordRepositories
 ).pipe(Layer.provideMerge(InMemoryStore.layer))

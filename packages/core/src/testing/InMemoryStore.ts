@@ -1,13 +1,14 @@
 import { Context, Layer, type Redacted } from "effect"
 import type { Activity } from "../domain/Activity.ts"
-import type { Admin } from "../domain/Admin.ts"
-import type { Athlete } from "../domain/Athlete.ts"
-import type { Coach } from "../domain/Coach.ts"
+import { type Admin, AdminTable } from "../domain/Admin.ts"
+import { type Athlete, AthleteTable } from "../domain/Athlete.ts"
+import { type Coach, CoachTable } from "../domain/Coach.ts"
 import type { AthleteId, TaskId, UserId } from "../domain/Ids.ts"
 import type { Session } from "../domain/Session.ts"
 import type { Task } from "../domain/Task.ts"
 import type { User } from "../domain/User.ts"
 import { IdempotencyKeyTable } from "./IdempotencyKeyTable.ts"
+import { RecordTables } from "./RecordTables.ts"
 import { Table } from "./Table.ts"
 
 /** A user with what only login and token checks read. */
@@ -31,6 +32,8 @@ export interface LoginFailures {
 }
 
 export interface InMemoryTables {
+  /** Every kind of record by its entity; `athletes`, `coaches` and `admins` are three of them. */
+  readonly records: RecordTables
   readonly athletes: Table<Athlete>
   readonly coaches: Table<Coach>
   readonly admins: Table<Admin>
@@ -55,15 +58,19 @@ export class InMemoryStore
   extends Context.Service<InMemoryStore, InMemoryTables>()("@club/core/testing/InMemoryStore")
 {
   /** A new, empty store each time the layer is built. */
-  static readonly layer = Layer.sync(InMemoryStore, (): InMemoryTables => ({
-    athletes: new Table("Athlete"),
-    coaches: new Table("Coach"),
-    admins: new Table("Admin"),
-    users: new Table("User"),
-    sessions: new Table("Session"),
-    activities: new Table("Activity"),
-    tasks: new Map(),
-    loginFailures: new Map(),
-    idempotencyKeys: new IdempotencyKeyTable()
-  }))
+  static readonly layer = Layer.sync(InMemoryStore, (): InMemoryTables => {
+    const records = new RecordTables()
+    return {
+      records,
+      athletes: records.of(AthleteTable.entity),
+      coaches: records.of(CoachTable.entity),
+      admins: records.of(AdminTable.entity),
+      users: new Table("User"),
+      sessions: new Table("Session"),
+      activities: new Table("Activity"),
+      tasks: new Map(),
+      loginFailures: new Map(),
+      idempotencyKeys: new IdempotencyKeyTable()
+    }
+  })
 }

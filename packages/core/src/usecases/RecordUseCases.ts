@@ -36,6 +36,8 @@ export const makeRecordUseCases = <Id extends number, A, C, U, EC, EU, ED, F = n
   const { entity, operations: ops, owner, repository: repo } = options
   const name = `${entity}Service`
   return {
+    /** The operation of the role table each method checks, for tests to find. */
+    operations: ops,
     create: traced(`${name}.create`)(function*(input: C) {
       yield* authorize(ops.create)
       return yield* repo.create(input)

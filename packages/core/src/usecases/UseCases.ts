@@ -1,6 +1,5 @@
 import { Layer } from "effect"
 import { ActivityService } from "./ActivityService.ts"
-import { AdminService } from "./AdminService.ts"
 import { AthleteService } from "./AthleteService.ts"
 import { AuthService } from "./AuthService.ts"
 import { CoachService } from "./CoachService.ts"
@@ -8,16 +7,17 @@ import { ScheduleService } from "./ScheduleService.ts"
 import { SessionService } from "./SessionService.ts"
 import { TaskService } from "./TaskService.ts"
 import { UserService } from "./UserService.ts"
+import { eachRecordKind } from "./recordKinds.ts"
 
-/** Every use-case; needs the ports (repositories, hasher, signer, login attempts). */
+/** Every use-case, those of `recordKinds` included; needs the ports (repositories, hasher, signer, login attempts). */
 export const UseCasesLive = Layer.mergeAll(
   ActivityService.layer,
-  AdminService.layer,
   AthleteService.layer,
   AuthService.layer,
   CoachService.layer,
   ScheduleService.layer,
   SessionService.layer,
   TaskService.layer,
-  UserService.layer
+  UserService.layer,
+  ...eachRecordKind((kind) => kind.service)
 )

@@ -1,10 +1,10 @@
 import type {
   ActivityRepository,
-  AdminRepository,
   AthleteRepository,
   CoachRepository,
   IdempotencyKeys,
   LoginAttempts,
+  RecordPorts,
   SessionRepository,
   TaskRepository,
   UserId,
@@ -45,7 +45,7 @@ export class StoredIdempotencyKeys extends Context.Service<StoredIdempotencyKeys
 export type ContractServices =
   | AthleteRepository
   | CoachRepository
-  | AdminRepository
+  | RecordPorts
   | UserRepository
   | SessionRepository
   | ActivityRepository

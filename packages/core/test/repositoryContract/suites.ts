@@ -1,21 +1,21 @@
 import { activityRepositoryContract } from "./activities.ts"
-import { adminRepositoryContract } from "./admins.ts"
 import { athleteRepositoryContract } from "./athletes.ts"
 import { coachRepositoryContract } from "./coaches.ts"
 import type { ContractSuite } from "./Contract.ts"
 import { idempotencyKeysContract } from "./idempotencyKeys.ts"
 import { lastAdminContract } from "./lastAdmin.ts"
 import { loginAttemptsContract } from "./loginAttempts.ts"
+import { recordContracts } from "./records.ts"
 import { sessionRepositoryContract } from "./sessions.ts"
 import { suppliedIdsContract } from "./suppliedIds.ts"
 import { taskRepositoryContract } from "./tasks.ts"
 import { userRepositoryContract } from "./users.ts"
 
-/** Every suite of the repository contract. */
+/** Every suite of the repository contract; those of plain kinds of record are generated (`records.ts`). */
 export const repositoryContract: ReadonlyArray<ContractSuite> = [
   athleteRepositoryContract,
   coachRepositoryContract,
-  adminRepositoryContract,
+  ...recordContracts,
   userRepositoryContract,
   lastAdminContract,
   sessionRepositoryContract,

@@ -1,23 +1,21 @@
 import { traced } from "@club/core"
 import {
   Athlete,
-  type AthleteCreate,
   type AthleteId,
   AthleteRepository,
+  AthleteTable,
   type AthleteUpdate,
-  EntityNotFound,
-  IdAlreadyInUse
+  EntityNotFound
 } from "@club/core"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { athleteFromRow } from "../rows/AthleteRow.ts"
-import { readRows } from "../rows/rowReader.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
-import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
 import { int8Array } from "../sql/int8Array.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { selectListOf } from "../sql/snakeCase.ts"
 import { CredentialsCache } from "./credentialsCache.ts"
+import { recordRepository } from "./recordRepository.ts"
 import { transaction } from "../sql/transaction.ts"
 
 export const AthleteRepositoryLive = Layer.effect(
@@ -39,25 +37,7 @@ export const AthleteRepositoryLive = Layer.effect(
         }
       })
 
-    /** The insert and the decode of the stored row are one transaction: a row that cannot be answered is not kept. */
-    const create = traced("AthleteRepository.create")(function*(input: AthleteCreate) {
-      return yield* transaction(sql)(Effect.gen(function*() {
-        const values = { name: input.name, categorie: input.categorie, niveau: input.niveau }
-        if (input.id === null) return athleteFromRow(yield* insertWithGeneratedId(sql, "athletes", values))
-        const row = yield* insertWithSuppliedId(sql, "athletes", input.id, values)
-        if (Option.isNone(row)) return yield* new IdAlreadyInUse({ entity: "Athlete", id: input.id })
-        return athleteFromRow(row.value)
-      }))
-    }, dieOnInfrastructureError)
-
-    const findById = traced("AthleteRepository.findById")(function*(id: AthleteId) {
-      const [row] = yield* sql`SELECT ${columns} FROM athletes WHERE id = ${id}`
-      return row === undefined ? Option.none() : Option.some(athleteFromRow(row))
-    }, dieOnInfrastructureError)
-
-    const list = traced("AthleteRepository.list")(function*() {
-      return readRows(athleteFromRow)(yield* sql`SELECT ${columns} FROM athletes ORDER BY id`)
-    }, dieOnInfrastructureError)
+    const { create, findById, list } = yield* recordRepository(AthleteTable)
 
     const update = traced("AthleteRepository.update")(function*(id: AthleteId, input: AthleteUpdate) {
       return yield* transaction(sql)(Effect.gen(function*() {

@@ -1,23 +1,18 @@
 import { traced } from "@club/core"
-import { type Coach, type CoachId, CoachRepository, CoachStillOwnsSessions, EntityNotFound } from "@club/core"
+import { type CoachId, CoachRepository, CoachStillOwnsSessions, CoachTable, EntityNotFound } from "@club/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { coachFromRow } from "../rows/CoachRow.ts"
 import { countFromRow } from "../rows/CountRow.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { CredentialsCache } from "./credentialsCache.ts"
-import { namedRecords } from "./namedRecords.ts"
+import { recordRepository } from "./recordRepository.ts"
 
 export const CoachRepositoryLive = Layer.effect(
   CoachRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const credentials = yield* CredentialsCache
-    const records = namedRecords<Coach, CoachId>(sql, {
-      table: "coaches",
-      entity: "Coach",
-      fromRow: coachFromRow
-    })
+    const records = yield* recordRepository(CoachTable)
 
     const countSessions = (id: number) =>
       sql`SELECT count(*)::int AS count FROM sessions WHERE coach_id = ${id}`.pipe(

@@ -15,9 +15,6 @@ export type AroundInsert = (insert: Fragment) => Statement<Row>
 
 const storedRow = (sql: SqlClient): AroundInsert => (insert) => sql<Row>`${insert} RETURNING *`
 
-/** The tables whose records a caller may create with an id of its choosing (CONTRACT.md "Identifiers"). */
-export type TableWithSuppliedIds = "athletes" | "coaches" | "admins" | "sessions"
-
 const maxGeneratedIdAttempts = 20
 
 /**
@@ -51,7 +48,7 @@ export const insertWithGeneratedId = (
  */
 export const insertWithSuppliedId = (
   sql: SqlClient,
-  table: TableWithSuppliedIds,
+  table: string,
   id: number,
   values: Row,
   around: AroundInsert = storedRow(sql)

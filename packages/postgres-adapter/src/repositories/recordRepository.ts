@@ -1,0 +1,65 @@
+import { traced } from "@club/core"
+import { EntityNotFound, givenValues, IdAlreadyInUse, type RecordTable, suppliedIdOf, valueFieldsOf } from "@club/core"
+import { Effect, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { readRows, recordFromRow } from "../rows/rowReader.ts"
+import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
+import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
+import { byColumn, selectListOf } from "../sql/snakeCase.ts"
+import { transaction } from "../sql/transaction.ts"
+import { CredentialsCache } from "./credentialsCache.ts"
+
+/**
+ * The record repository of a kind of record in its table (`RecordTable.table`, a column per field
+ * in snake case), by the rules of `RecordTable`. A kind with a rule of its own (a coach's delete)
+ * replaces that method.
+ */
+export const recordRepository = <A extends { readonly id: number }, C, U>(description: RecordTable<A, C, U>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const credentials = yield* CredentialsCache
+    const { entity, table, userLink } = description
+    const fromRow = recordFromRow(description.record)
+    const columns = sql.literal(selectListOf(Object.keys(description.record.fields)))
+    const fields = valueFieldsOf(description)
+    const span = `${entity}Repository`
+
+    return {
+      /** The insert and the decode of the stored row are one transaction: a row that cannot be answered is not kept. */
+      create: traced(`${span}.create`)(function*(input: C) {
+        return yield* transaction(sql)(Effect.gen(function*() {
+          const values = byColumn(givenValues(input, fields))
+          const id = suppliedIdOf(input)
+          if (id === null) return fromRow(yield* insertWithGeneratedId(sql, table, values))
+          const row = yield* insertWithSuppliedId(sql, table, id, values)
+          if (Option.isNone(row)) return yield* new IdAlreadyInUse({ entity, id })
+          return fromRow(row.value)
+        }))
+      }, dieOnInfrastructureError),
+
+      findById: traced(`${span}.findById`)(function*(id: A["id"]) {
+        const [row] = yield* sql`SELECT ${columns} FROM ${sql(table)} WHERE id = ${id}`
+        return row === undefined ? Option.none() : Option.some(fromRow(row))
+      }, dieOnInfrastructureError),
+
+      list: traced(`${span}.list`)(function*() {
+        return readRows(fromRow)(yield* sql`SELECT ${columns} FROM ${sql(table)} ORDER BY id`)
+      }, dieOnInfrastructureError),
+
+      update: traced(`${span}.update`)(function*(id: A["id"], input: U) {
+        const changes = byColumn(givenValues(input, fields))
+        const rows = Object.keys(changes).length === 0
+          ? yield* sql`SELECT ${columns} FROM ${sql(table)} WHERE id = ${id}`
+          : yield* sql`UPDATE ${sql(table)} SET ${sql.update(changes)} WHERE id = ${id} RETURNING ${columns}`
+        if (rows[0] === undefined) return yield* new EntityNotFound({ entity, id })
+        return fromRow(rows[0])
+      }, dieOnInfrastructureError),
+
+      delete: traced(`${span}.delete`)(function*(id: A["id"]) {
+        const statement = sql`DELETE FROM ${sql(table)} WHERE id = ${id} RETURNING id`
+        // A user's link to the record goes by ON DELETE SET NULL, which the credentials cache must see.
+        const deleted = yield* (userLink === undefined ? statement : credentials.invalidating(statement))
+        if (deleted.length === 0) return yield* new EntityNotFound({ entity, id })
+      }, dieOnInfrastructureError)
+    }
+  })
