@@ -1,21 +1,31 @@
 import type { Context, Layer } from "effect"
 import { AdminTable } from "../domain/Admin.ts"
-import type { RecordTable } from "../domain/RecordTable.ts"
+import type { RecordClass, RecordTable } from "../domain/RecordTable.ts"
 import { AdminRepository } from "../ports/AdminRepository.ts"
 import type { PlainRecordRepository } from "../ports/RecordRepository.ts"
 import { AdminService } from "./AdminService.ts"
 
 /** A plain kind of record: how it is kept, its port, and its use-cases' layer (which needs the port). */
-export interface RecordKind<Port, A extends { readonly id: number }, C, U, Service> {
-  readonly table: RecordTable<A, C, U>
-  readonly repository: Context.Key<Port, PlainRecordRepository<A, C, U>>
+export interface RecordKind<
+  Port,
+  R extends RecordClass<{ readonly id: number }>,
+  C extends RecordClass,
+  U extends RecordClass,
+  Service
+> {
+  readonly table: RecordTable<R, C, U>
+  readonly repository: Context.Key<Port, PlainRecordRepository<InstanceType<R>, InstanceType<C>, InstanceType<U>>>
   readonly service: Layer.Layer<Service, never, Port>
 }
 
 /** A `RecordKind`, checked: its port and its table hold the same records. */
-export const recordKind = <Port, A extends { readonly id: number }, C, U, Service>(
-  kind: RecordKind<Port, A, C, U, Service>
-) => kind
+export const recordKind = <
+  Port,
+  R extends RecordClass<{ readonly id: number }>,
+  C extends RecordClass,
+  U extends RecordClass,
+  Service
+>(kind: RecordKind<Port, R, C, U, Service>) => kind
 
 /**
  * Every plain kind of record. `UseCasesLive` serves their use-cases, and each store (in memory,
