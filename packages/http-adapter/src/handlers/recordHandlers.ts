@@ -1,7 +1,7 @@
 import { toCoreInput } from "@club/contract/rest"
 import type { AnyRecordTable, DomainError, RecordOperations } from "@club/core"
 import { type Context, Effect, type Layer } from "effect"
-import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
+import { type HttpApi, HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import { ServedApi } from "../ServedApi.ts"
 import { problems, problemsWithReason } from "./problems.ts"
 
@@ -17,8 +17,9 @@ interface RecordUseCases {
   delete(id: never): AnyEffect
 }
 
-/** The groups of the contract made by `recordEndpoints`. */
-type RecordGroup = "admins" | "coaches" | "rootCoaches"
+/** A group of the served contract, by its name; `recordEndpoints` made the ones given here. */
+type GroupName = typeof ServedApi extends HttpApi.HttpApi<string, infer Groups> ? HttpApiGroup.Identifier<Groups>
+  : never
 
 /**
  * The five handlers of a group made by `recordEndpoints`: the body into core's input with
@@ -26,7 +27,7 @@ type RecordGroup = "admins" | "coaches" | "rootCoaches"
  * its category's problem; a read, an update or a delete of a missing record answers the seed's
  * reason, `<Entity> not found`.
  */
-export const recordHandlers = <const Group extends RecordGroup, I>(
+export const recordHandlers = <const Group extends GroupName, I>(
   group: Group,
   options: { readonly table: AnyRecordTable; readonly service: Context.Key<I, RecordUseCases> }
 ): Layer.Layer<HttpApiGroup.Service<"club", Group>, never, I> => {
