@@ -1,12 +1,12 @@
+import { AdminService, AdminTable, CoachService, CoachTable } from "@club/core"
 import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { DocsPageLive } from "./docs/DocsPage.ts"
 import { ActivitiesHandlers } from "./handlers/activities.ts"
-import { AdminsHandlers } from "./handlers/admins.ts"
 import { AthletesHandlers } from "./handlers/athletes.ts"
 import { AuthHandlers } from "./handlers/auth.ts"
-import { CoachesHandlers, RootCoachesHandlers } from "./handlers/coaches.ts"
 import { HealthHandlers } from "./handlers/health.ts"
+import { recordHandlers } from "./handlers/recordHandlers.ts"
 import { ScheduleHandlers } from "./handlers/schedule.ts"
 import { SessionsHandlers } from "./handlers/sessions.ts"
 import { UsersHandlers } from "./handlers/users.ts"
@@ -33,15 +33,16 @@ export const RestApiLive = Layer.mergeAll(
 ).pipe(
   Layer.provide([
     ActivitiesHandlers,
-    AdminsHandlers,
     AthletesHandlers,
     AuthHandlers,
-    CoachesHandlers,
     HealthHandlers,
-    RootCoachesHandlers,
     ScheduleHandlers,
     SessionsHandlers,
-    UsersHandlers
+    UsersHandlers,
+    // The groups `recordEndpoints` makes: one line each.
+    recordHandlers("admins", { table: AdminTable, service: AdminService }),
+    recordHandlers("coaches", { table: CoachTable, service: CoachService }),
+    recordHandlers("rootCoaches", { table: CoachTable, service: CoachService })
   ]),
   Layer.provide([AuthenticationLive, AvailabilityLive, BodyLimitLive, MediaTypeLive, RawInputLive, RequestErrorsLive]),
   Layer.provide(IdempotencyLive)

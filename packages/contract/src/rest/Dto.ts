@@ -1,19 +1,15 @@
 import { Schema, Struct } from "effect"
 import {
   Activity,
+  AdminTable,
   ActivityWrite,
   ActivitySummary,
-  Admin,
-  AdminCreate,
-  AdminId,
   Athlete,
   AthleteCreate,
   AthleteId,
   AthleteUpdate,
   BoundedArray,
-  Coach,
-  CoachCreate,
-  CoachId,
+  CoachTable,
   isMaxCharacters,
   Limits,
   Role as CoreRole,
@@ -28,6 +24,7 @@ import {
   UserUpdate
 } from "@club/core"
 import { documented } from "./Documented.ts"
+import { recordDtos } from "./RecordDtos.ts"
 import { seedFields } from "./SeedInput.ts"
 
 /** Absent and null mean the same on input: nothing given. For the seed's fields that core does not take. */
@@ -76,33 +73,25 @@ export const AthleteCreateInput = documented(
   [{ name: "Alex Martin", categorie: "Senior", niveau: "Regional" }]
 )
 
-export const CoachInput = documented(
-  Schema.Struct({ ...seedFields(CoachCreate.fields), id: optional(CoachId) }),
-  "CoachUpdate",
-  "The body of a coach update (the seed's CoachDTO): `name` replaces the stored one when present and not null; `id` is ignored.",
-  [{ name: "Camille Durand" }]
-)
+/** A coach's answer and bodies (the seed's CoachDTO). */
+export const { answer: CoachDto, create: CoachCreateInput, update: CoachInput } = recordDtos(CoachTable, {
+  answer: "A coach (the seed's CoachDTO).",
+  create:
+    "The body of a coach create (the seed's CoachDTO). A supplied `id` (at most 2147483647) becomes the new coach's id (409 when taken); without one the id is generated.",
+  update:
+    "The body of a coach update (the seed's CoachDTO): `name` replaces the stored one when present and not null; `id` is ignored."
+})
+export type CoachDto = typeof CoachDto.Type
 
-export const CoachCreateInput = documented(
-  Schema.Struct(seedFields(CoachCreate.fields)),
-  "CoachCreate",
-  "The body of a coach create (the seed's CoachDTO). A supplied `id` (at most 2147483647) becomes the new coach's id (409 when taken); without one the id is generated.",
-  [{ name: "Camille Durand" }]
-)
-
-export const AdminInput = documented(
-  Schema.Struct({ ...seedFields(AdminCreate.fields), id: optional(AdminId) }),
-  "AdminUpdate",
-  "The body of an admin update (AdminDTO): `name` replaces the stored one when present and not null; `id` is ignored.",
-  [{ name: "Dominique Admin" }]
-)
-
-export const AdminCreateInput = documented(
-  Schema.Struct(seedFields(AdminCreate.fields)),
-  "AdminCreate",
-  "The body of an admin create (AdminDTO). A supplied `id` (at most 2147483647) becomes the new admin record's id (409 when taken); without one the id is generated.",
-  [{ name: "Dominique Admin" }]
-)
+/** An admin record's answer and bodies (AdminDTO). */
+export const { answer: AdminDto, create: AdminCreateInput, update: AdminInput } = recordDtos(AdminTable, {
+  answer: "An admin record (AdminDTO), which an ADMIN user is linked to.",
+  create:
+    "The body of an admin create (AdminDTO). A supplied `id` (at most 2147483647) becomes the new admin record's id (409 when taken); without one the id is generated.",
+  update:
+    "The body of an admin update (AdminDTO): `name` replaces the stored one when present and not null; `id` is ignored."
+})
+export type AdminDto = typeof AdminDto.Type
 
 export const SessionInput = documented(
   Schema.Struct({ ...seedFields(SessionCreate.fields), id: optional(SessionId) }),
@@ -209,22 +198,6 @@ export const SessionDto = documented(
   }]
 )
 export type SessionDto = typeof SessionDto.Type
-
-export const CoachDto = documented(
-  Schema.Struct(Coach.fields),
-  "Coach",
-  "A coach (the seed's CoachDTO).",
-  [{ id: 2, name: "Camille Durand" }]
-)
-export type CoachDto = typeof CoachDto.Type
-
-export const AdminDto = documented(
-  Schema.Struct(Admin.fields),
-  "Admin",
-  "An admin record (AdminDTO), which an ADMIN user is linked to.",
-  [{ id: 1, name: "Dominique Admin" }]
-)
-export type AdminDto = typeof AdminDto.Type
 
 /** The three roles, as every answer spells them. */
 const Role = documented(CoreRole, "Role", "A user's role: what it may do is given on each operation.")

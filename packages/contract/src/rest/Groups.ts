@@ -1,8 +1,8 @@
-import { ActivityId, AdminId, AthleteId, CalendarDate, CoachId, SessionId, ShortText, UserId } from "@club/core"
-import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { ActivityId, AdminTable, AthleteId, CalendarDate, CoachTable, SessionId, ShortText, UserId } from "@club/core"
+import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { ActivityCreatedWithLocation } from "./ActivityCreated.ts"
 import { Authentication } from "./Authentication.ts"
+import { created, idempotent, listOf, noContent, tag, text } from "./EndpointParts.ts"
 import {
   ActivityDto,
   ActivityInput,
@@ -37,6 +37,7 @@ import {
   Unavailable
 } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
+import { recordEndpoints } from "./RecordGroup.ts"
 import { operation } from "./Operation.ts"
 import { pathId } from "./PathId.ts"
 import { Idempotency } from "./Idempotency.ts"
@@ -48,22 +49,6 @@ import {
   SessionCreateFailedText,
   SessionNotFoundTextBody
 } from "./SeedFailures.ts"
-
-/** A success in plain text: exactly the seed's words. */
-const text = <const Text extends string>(status: number, words: Text, description: string) =>
-  Schema.Literal(words).annotate({ description }).pipe(HttpApiSchema.asText(), HttpApiSchema.status(status))
-const created = <S extends Schema.Top>(schema: S) => schema.pipe(HttpApiSchema.status(201))
-/** A list answer, described for the operation that gives it. */
-const listOf = <S extends Schema.Top>(item: S, description: string) => Schema.Array(item).annotate({ description })
-/** 204, empty: the success of a delete or update that answers nothing. */
-const noContent = (description: string) => HttpApiSchema.Empty(204).annotate({ description })
-
-/** The tag of a group in the OpenAPI document: its name and what it holds. */
-const tag = (title: string, description: string) => OpenApi.annotations({ title, description })
-
-/** Said of every write that takes `Idempotency-Key` (the `Idempotency` middleware). */
-const idempotent =
-  "Send `Idempotency-Key` to make a retry safe: a repeat within 24 hours gets the first answer again, marked `Idempotent-Replayed: true`."
 
 export class HealthGroup extends HttpApiGroup.make("health").add(
   HttpApiEndpoint.get("live", "/health/live", { success: HealthDto })
@@ -325,50 +310,32 @@ export class SessionsGroup extends HttpApiGroup.make("sessions").add(
 
 const coachEndpoints = <const Name extends string>(name: Name, prefix: "" | "/coaches") => {
   const where = prefix === "" ? "" : " (also served without the `/coaches` prefix, as the seed spells it)"
-  return HttpApiGroup.make(name).add(
-    HttpApiEndpoint.post("create", `${prefix}/create`, {
-      payload: CoachCreateInput,
-      success: created(CoachDto),
-      error: [Conflict, Forbidden]
-    }).annotateMerge(operation(
-      "Create a coach",
-      `A supplied \`id\` becomes the coach's id (409 when taken)${where}. ${idempotent}`,
-      "coach.create"
-    )).middleware(Idempotency),
-    HttpApiEndpoint.get("all", `${prefix}/all`, { success: listOf(CoachDto, "Every coach."), error: Forbidden })
-      .annotateMerge(operation("List coaches", `Every coach${where}.`, "coach.read")),
-    HttpApiEndpoint.get("get", `${prefix}/:id`, {
-      params: { id: pathId(CoachId) },
-      success: CoachDto,
-      error: [NotFound, Forbidden]
-    })
-      .annotateMerge(
-        operation(
-          "Read a coach",
-          `The coach with this id; 404 \`Coach not found\` when there is none${where}.`,
-          "coach.read"
-        )
-      ),
-    HttpApiEndpoint.put("update", `${prefix}/update/:id`, {
-      params: { id: pathId(CoachId) },
-      payload: CoachInput,
-      success: CoachDto,
-      error: [NotFound, Forbidden]
-    }).annotateMerge(operation(
-      "Update a coach",
-      `Replaces the name when present and not null; 404 \`Coach not found\`${where}. ${idempotent}`,
-      "coach.update"
-    )).middleware(Idempotency),
-    HttpApiEndpoint.delete("delete", `${prefix}/delete/:id`, {
-      params: { id: pathId(CoachId) },
-      success: noContent("Deleted."),
-      error: [NotFound, Conflict, Forbidden]
-    }).annotateMerge(operation(
-      "Delete a coach",
-      `404 \`Coach not found\`; 409 while the coach still owns sessions (nothing is deleted)${where}. ${idempotent}`,
-      "coach.delete"
-    )).middleware(Idempotency)
-  ).middleware(RawInput).middleware(Authentication)
+  return recordEndpoints(name, {
+    table: CoachTable,
+    prefix,
+    dtos: { answer: CoachDto, create: CoachCreateInput, update: CoachInput },
+    texts: {
+      create: {
+        summary: "Create a coach",
+        description: `A supplied \`id\` becomes the coach's id (409 when taken)${where}.`
+      },
+      all: { summary: "List coaches", description: `Every coach${where}.`, success: "Every coach." },
+      get: {
+        summary: "Read a coach",
+        description: `The coach with this id; 404 \`Coach not found\` when there is none${where}.`
+      },
+      update: {
+        summary: "Update a coach",
+        description: `Replaces the name when present and not null; 404 \`Coach not found\`${where}.`
+      },
+      delete: {
+        summary: "Delete a coach",
+        description: `404 \`Coach not found\`; 409 while the coach still owns sessions (nothing is deleted)${where}.`,
+        success: "Deleted."
+      }
+    },
+    deleteErrors: [NotFound, Conflict, Forbidden]
+  })
 }
 
 /** The seed gives the coach paths without a prefix; CONTRACT.md serves them there and under `/coaches`. */
@@ -423,50 +390,31 @@ export class UsersGroup extends HttpApiGroup.make("users").add(
   "The users who log in, each with a role (ADMIN, COACH, ATHLETE) and linked to a record of that kind. Not in the seed; CONTRACT.md gives them."
 )) {}
 
-export class AdminsGroup extends HttpApiGroup.make("admins").add(
-  HttpApiEndpoint.post("create", "/admins/create", {
-    payload: AdminCreateInput,
-    success: created(AdminDto),
-    error: [Conflict, Forbidden]
-  }).annotateMerge(operation(
-    "Create an admin record",
-    `A supplied \`id\` becomes the record's id (409 when taken). ${idempotent}`,
-    "admin.create"
-  )).middleware(Idempotency),
-  HttpApiEndpoint.get("all", "/admins/all", { success: listOf(AdminDto, "Every admin record."), error: Forbidden })
-    .annotateMerge(operation("List admin records", "Every admin record.", "admin.read")),
-  HttpApiEndpoint.get("get", "/admins/:id", {
-    params: { id: pathId(AdminId) },
-    success: AdminDto,
-    error: [NotFound, Forbidden]
-  })
-    .annotateMerge(
-      operation(
-        "Read an admin record",
-        "The admin record with this id; 404 `Admin not found` when there is none.",
-        "admin.read"
-      )
-    ),
-  HttpApiEndpoint.put("update", "/admins/update/:id", {
-    params: { id: pathId(AdminId) },
-    payload: AdminInput,
-    success: AdminDto,
-    error: [NotFound, Forbidden]
-  }).annotateMerge(operation(
-    "Update an admin record",
-    `Replaces the name when present and not null; 404 when there is no such record. ${idempotent}`,
-    "admin.update"
-  )).middleware(Idempotency),
-  HttpApiEndpoint.delete("delete", "/admins/delete/:id", {
-    params: { id: pathId(AdminId) },
-    success: noContent("Deleted; a user linked to it keeps its role."),
-    error: [NotFound, Forbidden]
-  }).annotateMerge(operation(
-    "Delete an admin record",
-    `404 when there is no such record. A user linked to it keeps its role and loses the link. ${idempotent}`,
-    "admin.delete"
-  )).middleware(Idempotency)
-).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
+export class AdminsGroup extends recordEndpoints("admins", {
+  table: AdminTable,
+  prefix: "/admins",
+  dtos: { answer: AdminDto, create: AdminCreateInput, update: AdminInput },
+  texts: {
+    create: {
+      summary: "Create an admin record",
+      description: "A supplied `id` becomes the record's id (409 when taken)."
+    },
+    all: { summary: "List admin records", description: "Every admin record.", success: "Every admin record." },
+    get: {
+      summary: "Read an admin record",
+      description: "The admin record with this id; 404 `Admin not found` when there is none."
+    },
+    update: {
+      summary: "Update an admin record",
+      description: "Replaces the name when present and not null; 404 when there is no such record."
+    },
+    delete: {
+      summary: "Delete an admin record",
+      description: "404 when there is no such record. A user linked to it keeps its role and loses the link.",
+      success: "Deleted; a user linked to it keeps its role."
+    }
+  }
+}).annotateMerge(tag(
   "Admins",
   "The admin records ADMIN users are linked to. Not in the seed; CONTRACT.md gives them."
 )) {}

@@ -26,6 +26,13 @@ export const AdminTable = recordTable({
   record: Admin,
   create: AdminCreate,
   update: AdminUpdate,
+  operations: {
+    create: "admin.create",
+    list: "admin.read",
+    read: "admin.read",
+    update: "admin.update",
+    delete: "admin.delete"
+  },
   userLink: "adminId",
   example: { id: 1, name: "Dominique Admin" }
 })

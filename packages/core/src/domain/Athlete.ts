@@ -34,6 +34,13 @@ export const AthleteTable = recordTable({
   record: Athlete,
   create: AthleteCreate,
   update: AthleteUpdate,
+  operations: {
+    create: "athlete.create",
+    list: "athlete.list",
+    read: "athlete.read",
+    update: "athlete.update",
+    delete: "athlete.delete"
+  },
   userLink: "athleteId",
   example: { id: 3, name: "Alex Martin", categorie: "Senior", niveau: "Regional" }
 })

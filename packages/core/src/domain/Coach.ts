@@ -26,6 +26,13 @@ export const CoachTable = recordTable({
   record: Coach,
   create: CoachCreate,
   update: CoachUpdate,
+  operations: {
+    create: "coach.create",
+    list: "coach.read",
+    read: "coach.read",
+    update: "coach.update",
+    delete: "coach.delete"
+  },
   userLink: "coachId",
   example: { id: 2, name: "Camille Durand" }
 })

@@ -1,19 +1,14 @@
 import { Context, Effect, Layer } from "effect"
 import { AdminRepository } from "../ports/AdminRepository.ts"
+import { AdminTable } from "../domain/Admin.ts"
 import { makeRecordUseCases } from "./RecordUseCases.ts"
 
 const make = Effect.gen(function*() {
   const repository = yield* AdminRepository
   return makeRecordUseCases({
-    entity: "Admin",
+    entity: AdminTable.entity,
     repository,
-    operations: {
-      create: "admin.create",
-      list: "admin.read",
-      read: "admin.read",
-      update: "admin.update",
-      delete: "admin.delete"
-    }
+    operations: AdminTable.operations
   })
 })
 

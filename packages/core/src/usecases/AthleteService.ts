@@ -1,19 +1,14 @@
 import { Context, Effect, Layer } from "effect"
 import { AthleteRepository } from "../ports/AthleteRepository.ts"
+import { AthleteTable } from "../domain/Athlete.ts"
 import { makeRecordUseCases } from "./RecordUseCases.ts"
 
 const make = Effect.gen(function*() {
   const repository = yield* AthleteRepository
   return makeRecordUseCases({
-    entity: "Athlete",
+    entity: AthleteTable.entity,
     repository,
-    operations: {
-      create: "athlete.create",
-      list: "athlete.list",
-      read: "athlete.read",
-      update: "athlete.update",
-      delete: "athlete.delete"
-    },
+    operations: AthleteTable.operations,
     // An athlete may update the athlete record linked to their own user.
     owner: (athleteId) => ({ athleteId })
   })

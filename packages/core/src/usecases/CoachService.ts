@@ -1,19 +1,14 @@
 import { Context, Effect, Layer } from "effect"
 import { CoachRepository } from "../ports/CoachRepository.ts"
+import { CoachTable } from "../domain/Coach.ts"
 import { makeRecordUseCases } from "./RecordUseCases.ts"
 
 const make = Effect.gen(function*() {
   const repository = yield* CoachRepository
   return makeRecordUseCases({
-    entity: "Coach",
+    entity: CoachTable.entity,
     repository,
-    operations: {
-      create: "coach.create",
-      list: "coach.read",
-      read: "coach.read",
-      update: "coach.update",
-      delete: "coach.delete"
-    }
+    operations: CoachTable.operations
   })
 })
 

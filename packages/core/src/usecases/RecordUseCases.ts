@@ -2,7 +2,8 @@ import { traced } from "../tracing/traced.ts"
 import { Effect, type Option } from "effect"
 import type { CurrentActor } from "../domain/Actor.ts"
 import type { EntityKind, EntityNotFound, NotPermitted } from "../domain/Errors.ts"
-import { authorize, type Operation, type OwnedRecord } from "../domain/Permissions.ts"
+import { authorize, type OwnedRecord } from "../domain/Permissions.ts"
+import type { RecordOperations } from "../domain/RecordTable.ts"
 import { found } from "./found.ts"
 
 /** The repository shape every kind of record shares (athletes, coaches, admins, sessions, activities). */
@@ -13,14 +14,6 @@ export interface RecordRepository<Id extends number, A, C, U, EC, EU, ED, F = ne
   list(filter?: F): Effect.Effect<ReadonlyArray<A>>
   update(id: Id, input: U): Effect.Effect<A, EU>
   delete(id: Id): Effect.Effect<void, ED>
-}
-
-export interface RecordOperations {
-  readonly create: Operation
-  readonly list: Operation
-  readonly read: Operation
-  readonly update: Operation
-  readonly delete: Operation
 }
 
 /**

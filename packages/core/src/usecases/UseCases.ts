@@ -7,7 +7,7 @@ import { ScheduleService } from "./ScheduleService.ts"
 import { SessionService } from "./SessionService.ts"
 import { TaskService } from "./TaskService.ts"
 import { UserService } from "./UserService.ts"
-import { eachRecordKind } from "./recordKinds.ts"
+import { RecordServicesLive } from "./recordKinds.ts"
 
 /** Every use-case, those of `recordKinds` included; needs the ports (repositories, hasher, signer, login attempts). */
 export const UseCasesLive = Layer.mergeAll(
@@ -19,5 +19,5 @@ export const UseCasesLive = Layer.mergeAll(
   SessionService.layer,
   TaskService.layer,
   UserService.layer,
-  ...eachRecordKind((kind) => kind.service)
+  RecordServicesLive
 )

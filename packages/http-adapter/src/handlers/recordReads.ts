@@ -1,12 +1,8 @@
 import {
   type ActivityId,
   ActivityService,
-  type AdminId,
-  AdminService,
   type AthleteId,
   AthleteService,
-  type CoachId,
-  CoachService,
   type SessionId,
   SessionService,
   type UserId,
@@ -20,16 +16,12 @@ import { toActivityDto, toAthleteDto } from "@club/contract/rest"
  */
 export const RecordReads = Effect.gen(function*() {
   const activities = yield* ActivityService
-  const admins = yield* AdminService
   const athletes = yield* AthleteService
-  const coaches = yield* CoachService
   const sessions = yield* SessionService
   const users = yield* UserService
   return {
     activity: (id: ActivityId) => Effect.map(activities.get(id), toActivityDto),
-    admin: (id: AdminId) => admins.get(id),
     athlete: (id: AthleteId) => Effect.map(athletes.get(id), toAthleteDto),
-    coach: (id: CoachId) => coaches.get(id),
     session: (id: SessionId) => sessions.get(id),
     user: (id: UserId) => users.get(id)
   }

@@ -1,8 +1,17 @@
 import { traced } from "@club/core"
-import { EntityNotFound, givenValues, IdAlreadyInUse, type RecordTable, suppliedIdOf, valueFieldsOf } from "@club/core"
+import {
+  EntityNotFound,
+  givenValues,
+  IdAlreadyInUse,
+  type PlainRecordRepository,
+  type RecordClass,
+  type RecordTable,
+  suppliedIdOf,
+  valueFieldsOf
+} from "@club/core"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { readRows, recordFromRow } from "../rows/rowReader.ts"
+import { readRows, recordFromRow, type Row } from "../rows/rowReader.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
 import { byColumn, selectListOf } from "../sql/snakeCase.ts"
@@ -14,19 +23,24 @@ import { CredentialsCache } from "./credentialsCache.ts"
  * in snake case), by the rules of `RecordTable`. A kind with a rule of its own (a coach's delete)
  * replaces that method.
  */
-export const recordRepository = <A extends { readonly id: number }, C, U>(description: RecordTable<A, C, U>) =>
+export const recordRepository = <
+  R extends RecordClass<{ readonly id: number }>,
+  C extends RecordClass,
+  U extends RecordClass
+>(description: RecordTable<R, C, U>) =>
   Effect.gen(function*() {
+    type A = InstanceType<R>
     const sql = yield* SqlClient.SqlClient
     const credentials = yield* CredentialsCache
     const { entity, table, userLink } = description
-    const fromRow = recordFromRow(description.record)
+    const fromRow = recordFromRow(description.record) as (row: Row) => A
     const columns = sql.literal(selectListOf(Object.keys(description.record.fields)))
     const fields = valueFieldsOf(description)
     const span = `${entity}Repository`
 
-    return {
+    const repository: PlainRecordRepository<A, InstanceType<C>, InstanceType<U>> = {
       /** The insert and the decode of the stored row are one transaction: a row that cannot be answered is not kept. */
-      create: traced(`${span}.create`)(function*(input: C) {
+      create: traced(`${span}.create`)(function*(input: InstanceType<C>) {
         return yield* transaction(sql)(Effect.gen(function*() {
           const values = byColumn(givenValues(input, fields))
           const id = suppliedIdOf(input)
@@ -46,7 +60,7 @@ export const recordRepository = <A extends { readonly id: number }, C, U>(descri
         return readRows(fromRow)(yield* sql`SELECT ${columns} FROM ${sql(table)} ORDER BY id`)
       }, dieOnInfrastructureError),
 
-      update: traced(`${span}.update`)(function*(id: A["id"], input: U) {
+      update: traced(`${span}.update`)(function*(id: A["id"], input: InstanceType<U>) {
         const changes = byColumn(givenValues(input, fields))
         const rows = Object.keys(changes).length === 0
           ? yield* sql`SELECT ${columns} FROM ${sql(table)} WHERE id = ${id}`
@@ -62,4 +76,5 @@ export const recordRepository = <A extends { readonly id: number }, C, U>(descri
         if (deleted.length === 0) return yield* new EntityNotFound({ entity, id })
       }, dieOnInfrastructureError)
     }
+    return repository
   })
