@@ -63,7 +63,10 @@ describe("the path-id codec (every :id of the contract)", () => {
           .map((parameter) => parameter.schema)
       )
     )
-    expect(schemas.length).toBe(25)
+    const operationsWithId = Object.entries(document.paths).flatMap(([path, operations]) =>
+      path.includes("{id}") ? Object.keys(operations) : []
+    )
+    expect(schemas.length).toBe(operationsWithId.length)
     for (const schema of schemas) {
       expect(schema).toEqual({ type: "integer", minimum: 1, maximum: Limits.maxGeneratedId })
     }

@@ -39,7 +39,8 @@ onEachDatabase("Identity bounds", (it) => {
       const columns = yield* sql<{ column: string; maximum: string }>`SELECT table_name || '.' || column_name AS column,
           identity_maximum AS maximum
         FROM information_schema.columns WHERE table_schema = 'public' AND is_identity = 'YES' ORDER BY 1`
-      expect(columns.map((c) => c.column)).toEqual([
+      // These at least; a table added later is checked by the loop below as well.
+      expect(columns.map((c) => c.column)).toEqual(expect.arrayContaining([
         "activities.id",
         "admins.id",
         "athletes.id",
@@ -48,7 +49,7 @@ onEachDatabase("Identity bounds", (it) => {
         "sessions.id",
         "tasks.insertion_order",
         "users.id"
-      ])
+      ]))
       for (const column of columns) expect(column.maximum, column.column).toBe(String(Limits.maxGeneratedId))
     }))
 
