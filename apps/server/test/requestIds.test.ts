@@ -1,7 +1,6 @@
 import { temporaryTestDatabase } from "@club/postgres-adapter/testing"
-import * as Http2 from "node:http2"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { sleep } from "./support/requests.ts"
+import { grpcEmptyCall, sleep } from "./support/requests.ts"
 import { type LogLine, messageOf, type ServerProcess, startServer } from "@club/test-support"
 import { startTcpProxy, type TcpProxy } from "./support/TcpProxy.ts"
 
@@ -43,30 +42,6 @@ const send = async (
     text: await response.text()
   }
 }
-
-/** One gRPC call over h2c: its response headers and trailers together. */
-const grpc = (port: number, path: string, headers: Record<string, string>) =>
-  new Promise<Http2.IncomingHttpHeaders>((resolve, reject) => {
-    const session = Http2.connect(`http://127.0.0.1:${port}`)
-    session.on("error", reject)
-    const stream = session.request({
-      ":method": "POST",
-      ":path": path,
-      "content-type": "application/grpc",
-      te: "trailers",
-      ...headers
-    })
-    let received: Http2.IncomingHttpHeaders = {}
-    stream.on("response", (answer) => (received = answer))
-    stream.on("trailers", (trailers) => (received = { ...received, ...trailers }))
-    stream.on("close", () => {
-      session.close()
-      resolve(received)
-    })
-    stream.on("error", reject)
-    stream.resume()
-    stream.end(Buffer.from([0, 0, 0, 0, 0]))
-  })
 
 /** Every log line the server wrote with `requestId` set to `id`. */
 const linesOf = (server: ServerProcess, id: string): Array<LogLine> =>
@@ -148,10 +123,13 @@ describe("X-Request-Id: on every answer, in problems and in the log lines of the
         "GET /nothing/here/at/all",
         "PATCH /session/1"
       ])
-    const call = await grpc(server.port, "/todo.TodoService/ListTasks", { ...auth, "x-request-id": "grpc-call-1" })
+    const call = await grpcEmptyCall(server.port, "/todo.TodoService/ListTasks", {
+      ...auth,
+      "x-request-id": "grpc-call-1"
+    })
     expect(call["grpc-status"]).toBe("0")
     expect(call["x-request-id"]).toBe("grpc-call-1")
-    const refused = await grpc(server.port, "/todo.TodoService/ListTasks", {})
+    const refused = await grpcEmptyCall(server.port, "/todo.TodoService/ListTasks", {})
     expect(refused["grpc-status"]).toBe("16")
     expect(refused["x-request-id"]).toMatch(uuid)
   })
@@ -237,7 +215,10 @@ describe.skipIf(database === undefined)(
       }, "{}")
       expect(JSON.parse(connect.text)).toMatchObject({ code: "unavailable" })
       expect(connect.requestId).toBe("outage-connect-1")
-      const call = await grpc(server.port, "/todo.TodoService/ListTasks", { ...auth, "x-request-id": "outage-grpc-1" })
+      const call = await grpcEmptyCall(server.port, "/todo.TodoService/ListTasks", {
+        ...auth,
+        "x-request-id": "outage-grpc-1"
+      })
       expect(call["grpc-status"]).toBe("14")
       expect(call["x-request-id"]).toBe("outage-grpc-1")
       await sleep(200)

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ClubApiError, ClubClient, sessionId } from "../src/index.ts"
+import { ClubClient, sessionId } from "../src/index.ts"
+import { failure } from "./failure.ts"
 import { json, problem, startFakeServer } from "./fakeServer.ts"
 
 const jwt = (exp: number) => `e30.${Buffer.from(JSON.stringify({ exp })).toString("base64url")}.sig`
@@ -56,15 +57,6 @@ beforeAll(async () => {
 })
 
 afterAll(() => server.close())
-
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => expect.fail("expected a failure"),
-    (error: unknown) => {
-      expect(error).toBeInstanceOf(ClubApiError)
-      return error as ClubApiError
-    }
-  )
 
 const client = (options: Partial<Parameters<typeof ClubClient.fromToken>[0]> = {}) =>
   ClubClient.fromToken({ baseUrl: server.baseUrl, token, retry: { baseDelayMs: 50 }, ...options })

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { activityId, athleteId, ClubApiError, ClubClient, coachId, sessionId } from "../src/index.ts"
+import { activityId, athleteId, ClubClient, coachId, sessionId } from "../src/index.ts"
+import { failure } from "./failure.ts"
 import { json, problem, startFakeServer, text } from "./fakeServer.ts"
 
 const jwt = (exp: number) => `e30.${Buffer.from(JSON.stringify({ exp })).toString("base64url")}.sig`
@@ -79,15 +80,6 @@ beforeAll(async () => {
 })
 
 afterAll(() => server.close())
-
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => expect.fail("expected a failure"),
-    (error: unknown) => {
-      expect(error).toBeInstanceOf(ClubApiError)
-      return error as ClubApiError
-    }
-  )
 
 describe("the Promise face", () => {
   it("logs in, keeps the user and the token's lifetime, and sends the token with every call", async () => {

@@ -1,5 +1,4 @@
-import { create, type DescMessage, type MessageInitShape } from "@bufbuild/protobuf"
-import { Code, ConnectError } from "@connectrpc/connect"
+import { ConnectError } from "@connectrpc/connect"
 import {
   compressionNegotiate,
   encodeEnvelope,
@@ -13,6 +12,7 @@ import type { Http2ServerResponse } from "node:http2"
 import type { EdgeRunner } from "./EdgeRunner.ts"
 import { type BodyRead, readBodyUpTo } from "./readBodyUpTo.ts"
 import type { FastCall } from "./FastCall.ts"
+import { goneSignal, runFastCall } from "./runFastCall.ts"
 
 /** The length prefix of an enveloped message: one byte of flags, four of length. */
 const envelopeHeaderBytes = 5
@@ -42,37 +42,17 @@ export const makeGrpcUnaryAnswer = <R>(
   handOver: (call: FastCall<R>, read: BodyRead) => void
 ) =>
 async (call: FastCall<R>, web: boolean): Promise<void> => {
-  const { binary, request, response, route } = call
+  const { binary, request, response } = call
   const read = await readBodyUpTo(request, options.readMaxBytes + envelopeHeaderBytes)
   if (read === undefined) return
   const message = singleMessage(read)
   if (message === undefined) return handOver(call, read)
-  const gone = new AbortController()
-  response.once("close", () => {
-    if (!response.writableFinished) gone.abort()
-  })
+  const gone = goneSignal(response)
   const trailer = new Headers({ "grpc-status": grpcStatusOk })
-  let answer: Uint8Array | undefined
-  try {
-    const input = route.serialization.getI(binary).parse(message)
-    const output = await run(route.invoke(input as never, request.headers.authorization ?? null), {
-      signal: gone.signal,
-      method: route.method,
-      requestHeader: call.requestHeader
-    })
-    answer = route.serialization.getO(binary).serialize(
-      create(route.method.output, output as MessageInitShape<DescMessage>)
-    )
-  } catch (cause) {
-    if (gone.signal.aborted) return
-    setTrailerStatus(
-      trailer,
-      cause instanceof ConnectError
-        ? cause
-        : new ConnectError("internal error", Code.Internal, undefined, undefined, cause)
-    )
-  }
-  if (gone.signal.aborted) return
+  const outcome = await runFastCall(run, call, message, gone)
+  if (gone.aborted) return
+  const answer = outcome instanceof ConnectError ? undefined : outcome
+  if (outcome instanceof ConnectError) setTrailerStatus(trailer, outcome)
   const accepted = request.headers["grpc-accept-encoding"]
   const compression = typeof accepted === "string"
     ? compressionNegotiate(options.acceptCompression, null, accepted, "Grpc-Accept-Encoding").response
@@ -86,7 +66,7 @@ async (call: FastCall<R>, web: boolean): Promise<void> => {
   }
   const body = answer === undefined ? undefined : await envelope(0, answer)
   const webTrailer = web ? await envelope(trailerFlag, trailerSerialize(trailer)) : undefined
-  if (gone.signal.aborted) return
+  if (gone.aborted) return
   ;(response as ServerResponse).writeHead(200, head)
   if (body !== undefined) (response as ServerResponse).write(body)
   if (webTrailer !== undefined) return void response.end(webTrailer)

@@ -5,11 +5,9 @@ import {
   createGrpcTransport,
   createGrpcWebTransport
 } from "@connectrpc/connect-node"
-import http from "node:http"
-import http2 from "node:http2"
-import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { TodoService } from "@club/contract/todo"
+import { serveHandler, type TodoServers } from "./fixtures/serveTodo.ts"
 
 /**
  * connect-es aborts the signal of every call when the call ends, and connect-node the signal of
@@ -20,15 +18,9 @@ import { TodoService } from "@club/contract/todo"
  */
 
 const signals: Array<AbortSignal> = []
-let h1: http.Server
-let h2: http2.Http2Server
+let servers: TodoServers
 let http1Url: string
 let http2Url: string
-
-const listen = (server: http.Server | http2.Http2Server) =>
-  new Promise<string>((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))
-  )
 
 beforeAll(async () => {
   const handler = connectNodeAdapter({
@@ -40,14 +32,10 @@ beforeAll(async () => {
         }
       })
   })
-  h1 = http.createServer(handler)
-  h2 = http2.createServer(handler)
-  ;[http1Url, http2Url] = await Promise.all([listen(h1), listen(h2)])
+  servers = await serveHandler(handler)
+  ;({ http1Url, http2Url } = servers)
 })
-afterAll(async () => {
-  h1.closeAllConnections()
-  await Promise.all([new Promise((resolve) => h1.close(resolve)), new Promise((resolve) => h2.close(resolve))])
-})
+afterAll(() => servers.close())
 
 const transports = {
   "Connect (HTTP/1.1)": () => createConnectTransport({ baseUrl: http1Url, httpVersion: "1.1" }),

@@ -1,11 +1,10 @@
 import { Code, ConnectError, createClient } from "@connectrpc/connect"
 import { connectNodeAdapter, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node"
 import * as grpc from "@grpc/grpc-js"
-import http from "node:http"
 import http2 from "node:http2"
-import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { TodoService } from "@club/contract/todo"
+import { serveHandler, type TodoServers } from "./fixtures/serveTodo.ts"
 
 /**
  * The `grpc-message` of a gRPC or gRPC-Web error, as connect-es writes it (patched: see
@@ -21,15 +20,9 @@ const messages = {
 } as const
 const sent = Object.keys(messages) as Array<keyof typeof messages>
 
-let h1: http.Server
-let h2: http2.Http2Server
+let servers: TodoServers
 let http1Url: string
 let http2Url: string
-
-const listen = (server: http.Server | http2.Http2Server) =>
-  new Promise<string>((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))
-  )
 
 beforeAll(async () => {
   // A service whose CreateTask fails with the title it is given as the message.
@@ -41,14 +34,10 @@ beforeAll(async () => {
         }
       })
   })
-  h1 = http.createServer(handler)
-  h2 = http2.createServer(handler)
-  ;[http1Url, http2Url] = await Promise.all([listen(h1), listen(h2)])
+  servers = await serveHandler(handler)
+  ;({ http1Url, http2Url } = servers)
 })
-afterAll(async () => {
-  h1.closeAllConnections()
-  await Promise.all([new Promise((resolve) => h1.close(resolve)), new Promise((resolve) => h2.close(resolve))])
-})
+afterAll(() => servers.close())
 
 /** The raw `grpc-message` trailer of a gRPC call over HTTP/2. */
 const rawGrpcMessage = (title: string) =>

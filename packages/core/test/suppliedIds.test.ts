@@ -14,18 +14,19 @@ import {
   SuppliedSessionId
 } from "../src/index.ts"
 
-const session = (id: number) =>
-  new SessionCreate({
-    id: SessionId.make(id),
-    name: null,
-    isRecurrent: null,
-    creneau: null,
-    duree: null,
-    groupe: null,
-    coachId: null,
-    athleteIds: [],
-    activiteIds: []
-  })
+/** Every field of a session left out, as a body without them decodes. */
+const noSessionFields = {
+  name: null,
+  isRecurrent: null,
+  creneau: null,
+  duree: null,
+  groupe: null,
+  coachId: null,
+  athleteIds: [],
+  activiteIds: []
+}
+
+const session = (id: number) => new SessionCreate({ id: SessionId.make(id), ...noSessionFields })
 
 describe("supplied ids (CONTRACT.md \"Identifiers\")", () => {
   it("leave more than 2^52 ids to generate, even at their bound", () => {
@@ -56,18 +57,7 @@ describe("supplied ids (CONTRACT.md \"Identifiers\")", () => {
       const exit = Schema.decodeUnknownExit(schema as Schema.Codec<unknown, unknown>)(input)
       return Exit.isFailure(exit) ? String(exit.cause) : "accepted"
     }
-    const empty = {
-      name: null,
-      categorie: null,
-      niveau: null,
-      isRecurrent: null,
-      creneau: null,
-      duree: null,
-      groupe: null,
-      coachId: null,
-      athleteIds: [],
-      activiteIds: []
-    }
+    const empty = { ...noSessionFields, categorie: null, niveau: null }
     for (const schema of [AthleteCreate, CoachCreate, AdminCreate, SessionCreate]) {
       expect(refusal(schema, { ...empty, id: Limits.maxSuppliedId }), schema.identifier).toBe("accepted")
       for (const id of [Limits.maxSuppliedId + 1, Limits.maxGeneratedId]) {

@@ -51,10 +51,9 @@ for (const target of targets) {
       let dataDir: string
       let token: string
       const baseUrl = () => `http://127.0.0.1:${server.port}`
-
-      beforeAll(async () => {
-        dataDir = await mkdtemp(join(tmpdir(), "club-todo-"))
-        server = await startServer({
+      /** The server on the file's data directory: a second start finds what the first stored. */
+      const startTodoServer = () =>
+        startServer({
           DATA_DIR: dataDir,
           ADMIN_NAME: "admin",
           ADMIN_PASSWORD: adminPassword,
@@ -62,6 +61,10 @@ for (const target of targets) {
           LOG_LEVEL: "warn",
           ...target.env()
         })
+
+      beforeAll(async () => {
+        dataDir = await mkdtemp(join(tmpdir(), "club-todo-"))
+        server = await startTodoServer()
         token = await loginAsAdmin(server.port)
       })
       afterAll(async () => {
@@ -141,14 +144,7 @@ for (const target of targets) {
         )
           .createTask({ title: "Survives a restart", description: "" })
         await server.stop()
-        server = await startServer({
-          DATA_DIR: dataDir,
-          ADMIN_NAME: "admin",
-          ADMIN_PASSWORD: adminPassword,
-          JWT_SECRET: "todo-wire-test-secret-long-enough-0123456789",
-          LOG_LEVEL: "warn",
-          ...target.env()
-        })
+        server = await startTodoServer()
         const after = await createClient(
           TodoService,
           createConnectTransport({ baseUrl: baseUrl(), httpVersion: "1.1", interceptors: [bearer(token)] })

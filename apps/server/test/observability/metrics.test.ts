@@ -2,9 +2,9 @@ import { temporaryTestDatabase } from "@club/postgres-adapter/testing"
 import { TodoService } from "@club/contract/todo"
 import { Code, ConnectError, createClient, type Interceptor, type Transport } from "@connectrpc/connect"
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node"
-import * as Http2 from "node:http2"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { adminPassword, loginAsAdmin } from "../connect/support/login.ts"
+import { grpcEmptyCall } from "../support/requests.ts"
 import { deltas, type Exposition, parseExposition, samplesOf, seriesKey } from "../support/prometheus.ts"
 import { freePort, type ServerProcess, startServer } from "@club/test-support"
 
@@ -69,29 +69,8 @@ const httpKey = (method: string, route: string, status: string) => seriesKey(req
 const rpcKey = (method: string, protocol: string, code: string, service = "todo.TodoService") =>
   seriesKey(calls, { service, method, protocol, code })
 
-/** One gRPC call of a path no route serves (the unknown-method answer), over h2c; its grpc-status. */
-/** A gRPC call of `path` with an empty message; resolves to its `grpc-status`. */
-const grpcCall = (port: number, path: string) =>
-  new Promise<string>((resolve, reject) => {
-    const session = Http2.connect(`http://127.0.0.1:${port}`)
-    session.on("error", reject)
-    const stream = session.request({
-      ":method": "POST",
-      ":path": path,
-      "content-type": "application/grpc",
-      te: "trailers"
-    })
-    let status = ""
-    stream.on("response", (headers) => (status = String(headers["grpc-status"] ?? status)))
-    stream.on("trailers", (trailers) => (status = String(trailers["grpc-status"] ?? status)))
-    stream.on("close", () => {
-      session.close()
-      resolve(status)
-    })
-    stream.on("error", reject)
-    stream.resume()
-    stream.end(Buffer.from([0, 0, 0, 0, 0]))
-  })
+/** The `grpc-status` of a gRPC call of `path` with an empty message. */
+const grpcCall = async (port: number, path: string) => String((await grpcEmptyCall(port, path))["grpc-status"] ?? "")
 
 describe("/metrics: every answer counted once, by route template and status, RPCs by method and code", {
   timeout: 180_000

@@ -164,17 +164,35 @@ describe("OTLP traces: OTEL_EXPORTER_OTLP_ENDPOINT set (protobuf, the default)",
   })
 })
 
+/**
+ * A receiver, and a server on the embedded database with the tracing variables `env` computes from
+ * the receiver's address; the receiver is closed whatever `use` does (the server `use` stops).
+ */
+const withReceiver = async (
+  env: Record<string, (receiver: Receiver) => string>,
+  use: (receiver: Receiver, server: ServerProcess) => Promise<void>
+) => {
+  const receiver = await startOtlpReceiver()
+  try {
+    const variables = Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value(receiver)]))
+    const server = await startServer({
+      DATA_DIR: "memory://",
+      ADMIN_PASSWORD: adminPassword,
+      LOG_LEVEL: "warn",
+      ...variables
+    })
+    await use(receiver, server)
+  } finally {
+    await receiver.close()
+  }
+}
+
 describe("OTLP traces: JSON to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given", { timeout: 120_000 }, () => {
   it("posts OTLP/JSON to the traces endpoint's own path, and without OTEL_SERVICE_NAME names the service club-training-service", async () => {
-    const receiver = await startOtlpReceiver()
-    try {
-      const server = await startServer({
-        DATA_DIR: "memory://",
-        ADMIN_PASSWORD: adminPassword,
-        LOG_LEVEL: "warn",
-        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/collector/traces`,
-        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json"
-      })
+    await withReceiver({
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: (receiver) => `${receiver.url}/collector/traces`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: () => "http/json"
+    }, async (receiver, server) => {
       const client = clientSpan()
       expect(
         (await fetch(`http://127.0.0.1:${server.port}/health/live`, { headers: { traceparent: client.traceparent } }))
@@ -187,27 +205,18 @@ describe("OTLP traces: JSON to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given", { t
           new Set(["json /collector/traces club-training-service"])
         )
       expect(traceOf(receiver.spans, client).servers.map((span) => span.name)).toEqual(["GET /health/live"])
-    } finally {
-      await receiver.close()
-    }
+    })
   })
 
   it("OTEL_TRACES_EXPORTER=none keeps tracing off, endpoint or not; a gRPC protocol stops the start, naming the variable", async () => {
-    const receiver = await startOtlpReceiver()
-    try {
-      const server = await startServer({
-        DATA_DIR: "memory://",
-        ADMIN_PASSWORD: adminPassword,
-        LOG_LEVEL: "warn",
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-        OTEL_TRACES_EXPORTER: "none"
-      })
+    await withReceiver({
+      OTEL_EXPORTER_OTLP_ENDPOINT: (receiver) => receiver.url,
+      OTEL_TRACES_EXPORTER: () => "none"
+    }, async (receiver, server) => {
       expect((await fetch(`http://127.0.0.1:${server.port}/health/live`)).status).toBe(200)
       await server.stop()
       expect(receiver.spans).toEqual([])
-    } finally {
-      await receiver.close()
-    }
+    })
     const { spawnServer } = await import("@club/test-support")
     const refused = await spawnServer({
       DATA_DIR: "memory://",

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
-import * as Http2 from "node:http2"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ServerProcess, startServer } from "@club/test-support"
+import { grpcEmptyCall } from "../support/requests.ts"
 
 const adminPassword = "answers-admin-password"
 
@@ -35,30 +35,6 @@ const send = (
     ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) })
   })
 
-/** One gRPC call over HTTP/2 (h2c): the response headers and trailers. */
-const grpcHeaders = (path: string) =>
-  new Promise<Http2.IncomingHttpHeaders>((resolve, reject) => {
-    const session = Http2.connect(url)
-    session.on("error", reject)
-    const stream = session.request({
-      ":method": "POST",
-      ":path": path,
-      "content-type": "application/grpc",
-      te: "trailers",
-      authorization: `Bearer ${token}`
-    })
-    let headers: Http2.IncomingHttpHeaders = {}
-    stream.on("response", (received) => (headers = received))
-    stream.on("trailers", (trailers) => (headers = { ...headers, ...trailers }))
-    stream.on("close", () => {
-      session.close()
-      resolve(headers)
-    })
-    stream.on("error", reject)
-    stream.resume()
-    stream.end(Buffer.from([0, 0, 0, 0, 0]))
-  })
-
 describe("security headers", () => {
   it("every answer says nosniff and no-store: data, the token, problems, Connect, gRPC, the documents", async () => {
     const answers = [
@@ -76,7 +52,7 @@ describe("security headers", () => {
       expect(answer.headers.get("cache-control"), answer.url).toBe("no-store")
       await answer.arrayBuffer()
     }
-    const grpc = await grpcHeaders("/todo.TodoService/ListTasks")
+    const grpc = await grpcEmptyCall(server.port, "/todo.TodoService/ListTasks", { authorization: `Bearer ${token}` })
     expect(grpc["grpc-status"]).toBe("0")
     expect(grpc["x-content-type-options"]).toBe("nosniff")
     expect(grpc["cache-control"]).toBe("no-store")

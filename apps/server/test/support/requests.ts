@@ -57,4 +57,35 @@ export const h2c = (port: number, path: string, request: H2cRequest = {}): Promi
     stream.end(request.body)
   })
 
+/**
+ * One gRPC call over h2c with an empty message (five zero bytes), as a gRPC client frames it: the
+ * response headers and the trailers together (a trailers-only answer has no trailers of its own).
+ */
+export const grpcEmptyCall = (
+  port: number,
+  path: string,
+  headers: Record<string, string> = {}
+): Promise<Http2.IncomingHttpHeaders> =>
+  new Promise((resolve, reject) => {
+    const session = Http2.connect(`http://127.0.0.1:${port}`)
+    session.on("error", reject)
+    const stream = session.request({
+      ":method": "POST",
+      ":path": path,
+      "content-type": "application/grpc",
+      te: "trailers",
+      ...headers
+    })
+    let received: Http2.IncomingHttpHeaders = {}
+    stream.on("response", (answer) => (received = answer))
+    stream.on("trailers", (trailers) => (received = { ...received, ...trailers }))
+    stream.on("close", () => {
+      session.close()
+      resolve(received)
+    })
+    stream.on("error", reject)
+    stream.resume()
+    stream.end(Buffer.from([0, 0, 0, 0, 0]))
+  })
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
