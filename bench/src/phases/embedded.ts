@@ -19,7 +19,8 @@ import { settings } from "../settings.ts"
 import { expectItems } from "./answerItems.ts"
 import { prepareCallers } from "./callers.ts"
 import { selectedListScenarios } from "./lists.ts"
-import { loadOptions, profileArgs, selectedScenarios } from "./throughput.ts"
+import { profileArgs } from "./profileArgs.ts"
+import { loadOptions, selectedScenarios } from "./throughput.ts"
 
 export interface EmbeddedResult {
   readonly scenario: Scenario

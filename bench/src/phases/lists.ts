@@ -1,5 +1,3 @@
-import { freePort } from "@club/test-support"
-import { runSql } from "../database/runSql.ts"
 import { seedLists } from "../database/seedLists.ts"
 import { createTemporaryDatabase } from "../database/temporaryDatabase.ts"
 import { listEndpoints, type ListScenario, listScenario } from "../listScenarios.ts"
@@ -7,10 +5,11 @@ import type { Measurement } from "../load/LoadResult.ts"
 import { measureSideBySide } from "../load/measure.ts"
 import type { LoadContext } from "../scenarios.ts"
 import { login } from "../servers/api.ts"
-import { admin, startBaseline, startProject } from "../servers/servers.ts"
+import { admin } from "../servers/servers.ts"
 import { settings } from "../settings.ts"
 import { expectItems } from "./answerItems.ts"
-import { loadOptions, profileArgs } from "./throughput.ts"
+import { startSideBySide } from "./sideBySide.ts"
+import { loadOptions } from "./throughput.ts"
 
 export interface ListResult {
   readonly scenario: ListScenario
@@ -39,34 +38,25 @@ export const listsPhase = async (): Promise<ReadonlyArray<ListResult>> => {
     if (scenarios.length === 0) continue
     const database = await createTemporaryDatabase(settings.serverUrl, `lists_${items}`)
     try {
-      const project = await startProject({
-        name: "project",
-        port: await freePort(),
-        database: { kind: "server", url: database.url },
-        nodeArgs: profileArgs("project"),
-        logLevel: settings.logLevel
-      })
-      const seeded = await runSql(database.url, (sql) => seedLists(sql, items))
-      const baseline = await startBaseline({
-        port: await freePort(),
-        databaseUrl: database.url,
-        nodeArgs: profileArgs("baseline")
-      })
-      const context: LoadContext = { seeded, token: await login(project.url, admin), login: admin }
+      const servers = await startSideBySide(database.url, (sql) => seedLists(sql, items))
+      const context: LoadContext = {
+        seeded: servers.seeded,
+        token: await login(servers.project.url, admin),
+        login: admin
+      }
       for (const scenario of scenarios) {
         console.log(`  ${scenario.name}`)
-        await expectItems(baseline, scenario, context)
-        await expectItems(project, scenario, context)
+        await expectItems(servers.baseline, scenario, context)
+        await expectItems(servers.project, scenario, context)
         const [baselineResult, projectResult] = await measureSideBySide(
-          [baseline, project],
+          [servers.baseline, servers.project],
           scenario,
           context,
           loadOptions()
         )
         results.push({ scenario, project: projectResult!, baseline: baselineResult! })
       }
-      await baseline.child.stop()
-      await project.child.stop()
+      await servers.stop()
     } finally {
       await database.drop()
     }

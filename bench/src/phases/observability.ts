@@ -10,7 +10,8 @@ import { type Scenario, scenarios } from "../scenarios.ts"
 import { startProject } from "../servers/servers.ts"
 import { settings } from "../settings.ts"
 import { prepareCallers } from "./callers.ts"
-import { loadOptions, profileArgs } from "./throughput.ts"
+import { profileArgs } from "./profileArgs.ts"
+import { loadOptions } from "./throughput.ts"
 
 /** The scenarios of this phase unless BENCH_SCENARIOS names others: a small read by id, a read with four path parameters, an RPC. */
 const defaultScenarios = ["session-get", "athlete-between", "connect-list"]

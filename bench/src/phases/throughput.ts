@@ -1,15 +1,11 @@
-import { join } from "node:path"
-import { runSql } from "../database/runSql.ts"
 import { seed } from "../database/seed.ts"
 import { createTemporaryDatabase } from "../database/temporaryDatabase.ts"
 import type { Measurement } from "../load/LoadResult.ts"
 import { measureSideBySide } from "../load/measure.ts"
-import { freePort } from "@club/test-support"
-import { ensureDir, tmpDir } from "../process/paths.ts"
 import { type Scenario, scenarios } from "../scenarios.ts"
-import { startBaseline, startProject } from "../servers/servers.ts"
 import { settings } from "../settings.ts"
 import { prepareCallers } from "./callers.ts"
+import { startSideBySide } from "./sideBySide.ts"
 
 export interface ScenarioResult {
   readonly scenario: Scenario
@@ -19,9 +15,6 @@ export interface ScenarioResult {
 
 export const selectedScenarios = (): ReadonlyArray<Scenario> =>
   scenarios.filter((s) => settings.scenarios === undefined || settings.scenarios.includes(s.name))
-
-export const profileArgs = (name: string): ReadonlyArray<string> =>
-  settings.profile ? ["--cpu-prof", `--cpu-prof-dir=${ensureDir(join(tmpDir, "profiles", name))}`] : []
 
 export const loadOptions = () => ({
   connections: settings.connections,
@@ -38,32 +31,19 @@ export const loadOptions = () => ({
 export const throughputPhase = async (): Promise<ReadonlyArray<ScenarioResult>> => {
   const database = await createTemporaryDatabase(settings.serverUrl, "load")
   try {
-    const project = await startProject({
-      name: "project",
-      port: await freePort(),
-      database: { kind: "server", url: database.url },
-      nodeArgs: profileArgs("project"),
-      logLevel: settings.logLevel
-    })
-    const seeded = await runSql(database.url, (sql) => seed(sql, settings.dataSet))
-    const baseline = await startBaseline({
-      port: await freePort(),
-      databaseUrl: database.url,
-      nodeArgs: profileArgs("baseline")
-    })
-    const context = await prepareCallers(project.url, seeded)
+    const servers = await startSideBySide(database.url, (sql) => seed(sql, settings.dataSet))
+    const context = await prepareCallers(servers.project.url, servers.seeded)
     const results: Array<ScenarioResult> = []
     for (const scenario of selectedScenarios()) {
       const [baselineResult, projectResult] = await measureSideBySide(
-        [baseline, project],
+        [servers.baseline, servers.project],
         scenario,
         context,
         loadOptions()
       )
       results.push({ scenario, project: projectResult!, baseline: baselineResult! })
     }
-    await baseline.child.stop()
-    await project.child.stop()
+    await servers.stop()
     return results
   } finally {
     await database.drop()

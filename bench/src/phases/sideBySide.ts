@@ -1,0 +1,44 @@
+import { freePort } from "@club/test-support"
+import type { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
+import type { Seeded } from "../database/seed.ts"
+import { runSql } from "../database/runSql.ts"
+import type { ServerProcess } from "../servers/ServerProcess.ts"
+import { startBaseline, startProject } from "../servers/servers.ts"
+import { settings } from "../settings.ts"
+import { profileArgs } from "./profileArgs.ts"
+
+export interface SideBySide {
+  readonly project: ServerProcess
+  readonly baseline: ServerProcess
+  readonly seeded: Seeded
+  readonly stop: () => Promise<void>
+}
+
+/**
+ * The project's server on the database (its migrations make the schema), the data `seed` writes,
+ * then the baseline on the same database: the two servers the phases measure side by side.
+ */
+export const startSideBySide = async (
+  databaseUrl: string,
+  seed: (sql: SqlClient.SqlClient) => Effect.Effect<Seeded, unknown>
+): Promise<SideBySide> => {
+  const project = await startProject({
+    name: "project",
+    port: await freePort(),
+    database: { kind: "server", url: databaseUrl },
+    nodeArgs: profileArgs("project"),
+    logLevel: settings.logLevel
+  })
+  const seeded = await runSql(databaseUrl, seed)
+  const baseline = await startBaseline({ port: await freePort(), databaseUrl, nodeArgs: profileArgs("baseline") })
+  return {
+    project,
+    baseline,
+    seeded,
+    stop: async () => {
+      await baseline.child.stop()
+      await project.child.stop()
+    }
+  }
+}
