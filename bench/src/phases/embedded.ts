@@ -20,7 +20,8 @@ import { expectItems } from "./answerItems.ts"
 import { prepareCallers } from "./callers.ts"
 import { selectedListScenarios } from "./lists.ts"
 import { profileArgs } from "./profileArgs.ts"
-import { loadOptions, selectedScenarios } from "./throughput.ts"
+import { loadOptions } from "./loadOptions.ts"
+import { selectedScenarios } from "./throughput.ts"
 
 export interface EmbeddedResult {
   readonly scenario: Scenario

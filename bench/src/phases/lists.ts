@@ -2,14 +2,12 @@ import { seedLists } from "../database/seedLists.ts"
 import { createTemporaryDatabase } from "../database/temporaryDatabase.ts"
 import { listEndpoints, type ListScenario, listScenario } from "../listScenarios.ts"
 import type { Measurement } from "../load/LoadResult.ts"
-import { measureSideBySide } from "../load/measure.ts"
 import type { LoadContext } from "../scenarios.ts"
 import { login } from "../servers/api.ts"
 import { admin } from "../servers/servers.ts"
 import { settings } from "../settings.ts"
 import { expectItems } from "./answerItems.ts"
 import { startSideBySide } from "./sideBySide.ts"
-import { loadOptions } from "./throughput.ts"
 
 export interface ListResult {
   readonly scenario: ListScenario
@@ -48,13 +46,7 @@ export const listsPhase = async (): Promise<ReadonlyArray<ListResult>> => {
         console.log(`  ${scenario.name}`)
         await expectItems(servers.baseline, scenario, context)
         await expectItems(servers.project, scenario, context)
-        const [baselineResult, projectResult] = await measureSideBySide(
-          [servers.baseline, servers.project],
-          scenario,
-          context,
-          loadOptions()
-        )
-        results.push({ scenario, project: projectResult!, baseline: baselineResult! })
+        results.push({ scenario, ...(await servers.measure(scenario, context)) })
       }
       await servers.stop()
     } finally {

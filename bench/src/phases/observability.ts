@@ -11,7 +11,7 @@ import { startProject } from "../servers/servers.ts"
 import { settings } from "../settings.ts"
 import { prepareCallers } from "./callers.ts"
 import { profileArgs } from "./profileArgs.ts"
-import { loadOptions } from "./throughput.ts"
+import { loadOptions } from "./loadOptions.ts"
 
 /** The scenarios of this phase unless BENCH_SCENARIOS names others: a small read by id, a read with four path parameters, an RPC. */
 const defaultScenarios = ["session-get", "athlete-between", "connect-list"]

@@ -3,15 +3,24 @@ import type { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { Seeded } from "../database/seed.ts"
 import { runSql } from "../database/runSql.ts"
+import type { Measurement } from "../load/LoadResult.ts"
+import { measureSideBySide } from "../load/measure.ts"
+import type { LoadContext, Scenario } from "../scenarios.ts"
 import type { ServerProcess } from "../servers/ServerProcess.ts"
 import { startBaseline, startProject } from "../servers/servers.ts"
 import { settings } from "../settings.ts"
+import { loadOptions } from "./loadOptions.ts"
 import { profileArgs } from "./profileArgs.ts"
 
 export interface SideBySide {
   readonly project: ServerProcess
   readonly baseline: ServerProcess
   readonly seeded: Seeded
+  /** One scenario on both servers, in turns (measureSideBySide). */
+  readonly measure: (
+    scenario: Scenario,
+    context: LoadContext
+  ) => Promise<{ project: Measurement; baseline: Measurement }>
   readonly stop: () => Promise<void>
 }
 
@@ -36,6 +45,15 @@ export const startSideBySide = async (
     project,
     baseline,
     seeded,
+    measure: async (scenario, context) => {
+      const [baselineResult, projectResult] = await measureSideBySide(
+        [baseline, project],
+        scenario,
+        context,
+        loadOptions()
+      )
+      return { project: projectResult!, baseline: baselineResult! }
+    },
     stop: async () => {
       await baseline.child.stop()
       await project.child.stop()

@@ -1,7 +1,6 @@
 import { seed } from "../database/seed.ts"
 import { createTemporaryDatabase } from "../database/temporaryDatabase.ts"
 import type { Measurement } from "../load/LoadResult.ts"
-import { measureSideBySide } from "../load/measure.ts"
 import { type Scenario, scenarios } from "../scenarios.ts"
 import { settings } from "../settings.ts"
 import { prepareCallers } from "./callers.ts"
@@ -16,13 +15,6 @@ export interface ScenarioResult {
 export const selectedScenarios = (): ReadonlyArray<Scenario> =>
   scenarios.filter((s) => settings.scenarios === undefined || settings.scenarios.includes(s.name))
 
-export const loadOptions = () => ({
-  connections: settings.connections,
-  warmupSeconds: settings.warmupSeconds,
-  durationSeconds: settings.durationSeconds,
-  rounds: settings.rounds
-})
-
 /**
  * Every scenario against the project's server and the baseline, side by side on the same fresh
  * database (see measureSideBySide). Reads run before writes, so that every read scenario sees the
@@ -35,13 +27,7 @@ export const throughputPhase = async (): Promise<ReadonlyArray<ScenarioResult>> 
     const context = await prepareCallers(servers.project.url, servers.seeded)
     const results: Array<ScenarioResult> = []
     for (const scenario of selectedScenarios()) {
-      const [baselineResult, projectResult] = await measureSideBySide(
-        [servers.baseline, servers.project],
-        scenario,
-        context,
-        loadOptions()
-      )
-      results.push({ scenario, project: projectResult!, baseline: baselineResult! })
+      results.push({ scenario, ...(await servers.measure(scenario, context)) })
     }
     await servers.stop()
     return results

@@ -5,9 +5,9 @@ import {
   createGrpcTransport,
   createGrpcWebTransport
 } from "@connectrpc/connect-node"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { TodoService } from "@club/contract/todo"
-import { serveHandler, type TodoServers } from "./fixtures/serveTodo.ts"
+import { serveForFile } from "./fixtures/serveTodo.ts"
 
 /**
  * connect-es aborts the signal of every call when the call ends, and connect-node the signal of
@@ -18,12 +18,8 @@ import { serveHandler, type TodoServers } from "./fixtures/serveTodo.ts"
  */
 
 const signals: Array<AbortSignal> = []
-let servers: TodoServers
-let http1Url: string
-let http2Url: string
-
-beforeAll(async () => {
-  const handler = connectNodeAdapter({
+const servers = serveForFile(() =>
+  connectNodeAdapter({
     routes: (router) =>
       router.service(TodoService, {
         listTasks: (_request, context: HandlerContext) => {
@@ -32,15 +28,12 @@ beforeAll(async () => {
         }
       })
   })
-  servers = await serveHandler(handler)
-  ;({ http1Url, http2Url } = servers)
-})
-afterAll(() => servers.close())
+)
 
 const transports = {
-  "Connect (HTTP/1.1)": () => createConnectTransport({ baseUrl: http1Url, httpVersion: "1.1" }),
-  "gRPC-Web (HTTP/1.1)": () => createGrpcWebTransport({ baseUrl: http1Url, httpVersion: "1.1" }),
-  "gRPC (HTTP/2)": () => createGrpcTransport({ baseUrl: http2Url })
+  "Connect (HTTP/1.1)": () => createConnectTransport({ baseUrl: servers().http1Url, httpVersion: "1.1" }),
+  "gRPC-Web (HTTP/1.1)": () => createGrpcWebTransport({ baseUrl: servers().http1Url, httpVersion: "1.1" }),
+  "gRPC (HTTP/2)": () => createGrpcTransport({ baseUrl: servers().http2Url })
 }
 
 /** The signal of one call, once the call has ended on the server. */

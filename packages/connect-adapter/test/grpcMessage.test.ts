@@ -2,9 +2,9 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect"
 import { connectNodeAdapter, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node"
 import * as grpc from "@grpc/grpc-js"
 import http2 from "node:http2"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { TodoService } from "@club/contract/todo"
-import { serveHandler, type TodoServers } from "./fixtures/serveTodo.ts"
+import { serveForFile } from "./fixtures/serveTodo.ts"
 
 /**
  * The `grpc-message` of a gRPC or gRPC-Web error, as connect-es writes it (patched: see
@@ -20,13 +20,9 @@ const messages = {
 } as const
 const sent = Object.keys(messages) as Array<keyof typeof messages>
 
-let servers: TodoServers
-let http1Url: string
-let http2Url: string
-
-beforeAll(async () => {
-  // A service whose CreateTask fails with the title it is given as the message.
-  const handler = connectNodeAdapter({
+// A service whose CreateTask fails with the title it is given as the message.
+const servers = serveForFile(() =>
+  connectNodeAdapter({
     routes: (router) =>
       router.service(TodoService, {
         createTask: (request) => {
@@ -34,15 +30,12 @@ beforeAll(async () => {
         }
       })
   })
-  servers = await serveHandler(handler)
-  ;({ http1Url, http2Url } = servers)
-})
-afterAll(() => servers.close())
+)
 
 /** The raw `grpc-message` trailer of a gRPC call over HTTP/2. */
 const rawGrpcMessage = (title: string) =>
   new Promise<string | undefined>((resolve, reject) => {
-    const session = http2.connect(http2Url)
+    const session = http2.connect(servers().http2Url)
     session.on("error", reject)
     const stream = session.request({
       ":method": "POST",
@@ -88,7 +81,7 @@ describe("grpc-message is percent-encoded as the gRPC protocol says", () => {
         responseDeserialize: (bytes: Buffer) => bytes
       }
     }, "TodoService")
-    const client = new Client(new URL(http2Url).host, grpc.credentials.createInsecure())
+    const client = new Client(new URL(servers().http2Url).host, grpc.credentials.createInsecure())
     try {
       for (const message of sent) {
         const error = await new Promise<grpc.ServiceError>((resolve) =>
@@ -103,8 +96,8 @@ describe("grpc-message is percent-encoded as the gRPC protocol says", () => {
 
   for (
     const [name, transport] of [
-      ["gRPC", () => createGrpcTransport({ baseUrl: http2Url })],
-      ["gRPC-Web", () => createGrpcWebTransport({ baseUrl: http1Url, httpVersion: "1.1" })]
+      ["gRPC", () => createGrpcTransport({ baseUrl: servers().http2Url })],
+      ["gRPC-Web", () => createGrpcWebTransport({ baseUrl: servers().http1Url, httpVersion: "1.1" })]
     ] as const
   ) {
     it(`a connect-es client over ${name} reads every message back`, async () => {

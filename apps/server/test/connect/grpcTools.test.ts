@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sleep } from "../support/requests.ts"
 import { eventually, startServer, type ServerProcess } from "@club/test-support"
 import { startTcpProxy } from "../support/TcpProxy.ts"
-import { adminPassword, loginAsAdmin } from "./support/login.ts"
+import { adminPassword, startWithAdmin } from "./support/login.ts"
 
 /**
  * TodoService among the usual gRPC tools, each a stock client that has no proto file of ours:
@@ -115,15 +115,8 @@ describe("gRPC tools on the embedded database: reflection, health, status messag
   let token: string
 
   beforeAll(async () => {
-    server = await startServer({
-      ADMIN_NAME: "admin",
-      ADMIN_PASSWORD: adminPassword,
-      LOG_LEVEL: "warn",
-      DATA_DIR: "memory://",
-      // A tenth of it (5) for health watches.
-      MAX_HTTP2_STREAMS: "50"
-    })
-    token = await loginAsAdmin(server.port)
+    // A tenth of the streams (5) for health watches.
+    ;({ server, token } = await startWithAdmin({ DATA_DIR: "memory://", MAX_HTTP2_STREAMS: "50" }))
   })
   afterAll(() => server?.stop())
 

@@ -5,8 +5,8 @@ import { execFile } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startServer, type ServerProcess } from "@club/test-support"
-import { adminPassword, loginAsAdmin } from "./support/login.ts"
+import type { ServerProcess } from "@club/test-support"
+import { startWithAdmin } from "./support/login.ts"
 
 const contract = fileURLToPath(new URL("../../../../packages/contract/", import.meta.url))
 const protoFile = `${contract}proto/todo.proto`
@@ -58,13 +58,7 @@ for (const target of targets) {
     let token: string
 
     beforeAll(async () => {
-      server = await startServer({
-        ADMIN_NAME: "admin",
-        ADMIN_PASSWORD: adminPassword,
-        LOG_LEVEL: "warn",
-        ...target.env()
-      })
-      token = await loginAsAdmin(server.port)
+      ;({ server, token } = await startWithAdmin(target.env()))
     })
     afterAll(() => server?.stop())
 
