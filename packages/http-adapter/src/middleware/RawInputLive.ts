@@ -34,25 +34,32 @@ const isUtf8 = (bytes: ArrayBuffer) => {
   }
 }
 
-export const RawInputLive = Layer.succeed(RawInput, (httpEffect, { endpoint }) =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const path = request.url.split("?")[0]!
-    let issue = delimiterIn(endpoint, path)
-    if (issue === undefined && mayCarryBody(request)) {
+/** The endpoint's answer to input it cannot use, naming the field. */
+const refuse = (endpoint: HttpApiEndpoint.Top, { field, message }: { field: string; message: string }) => {
+  const detail = `${field}: ${message}`
+  return answerBadInput(
+    endpoint,
+    detail,
+    (instance) => new InvalidRequest({ detail, instance, errors: [{ field, message }] })
+  )
+}
+
+const notUtf8 = { field: "body", message: "Expected JSON text in UTF-8, got bytes that are not UTF-8" }
+
+// A generator only where a body is read: every request passes here, most without one.
+export const RawInputLive = Layer.succeed(
+  RawInput,
+  (httpEffect, { endpoint }) =>
+    Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
+      const issue = delimiterIn(endpoint, request.url.split("?")[0]!)
+      if (issue !== undefined) return refuse(endpoint, issue)
+      if (!mayCarryBody(request)) return httpEffect
       // Read once: the payload's decoder reads the same buffer afterwards. A body over the limit
       // is a defect here as in the decoder, which the BodyLimit middleware answers.
-      const bytes = yield* Effect.orDie(request.arrayBuffer)
-      if (!isUtf8(bytes)) {
-        issue = { field: "body", message: "Expected JSON text in UTF-8, got bytes that are not UTF-8" }
-      }
-    }
-    if (issue === undefined) return yield* httpEffect
-    const { field, message } = issue
-    const detail = `${field}: ${message}`
-    return yield* answerBadInput(
-      endpoint,
-      detail,
-      (instance) => new InvalidRequest({ detail, instance, errors: [{ field, message }] })
-    )
-  }))
+      return Effect.gen(function*() {
+        const bytes = yield* Effect.orDie(request.arrayBuffer)
+        if (!isUtf8(bytes)) return yield* refuse(endpoint, notUtf8)
+        return yield* httpEffect
+      })
+    })
+)
