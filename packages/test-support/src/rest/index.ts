@@ -1,0 +1,18 @@
+/**
+ * `@club/test-support/rest`: the REST API's behaviour, written once and run on every harness that
+ * serves it (http-adapter's app in process, the built server over the wire): the club both give
+ * (`Club`), the records the tests create through the API, and a suite per group of the seed's
+ * endpoints. It imports vitest, and no workspace package: only HTTP.
+ */
+export * from "./Club.ts"
+export * from "./records.ts"
+export * from "./secrets.ts"
+export * from "./suites/activities.ts"
+export * from "./suites/athletes.ts"
+export * from "./suites/authentication.ts"
+export * from "./suites/badInput.ts"
+export * from "./suites/coaches.ts"
+export * from "./suites/idempotency.ts"
+export * from "./suites/roles.ts"
+export * from "./suites/sessions.ts"
+export * from "./suites/users.ts"

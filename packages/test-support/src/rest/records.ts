@@ -1,0 +1,168 @@
+import { randomBytes } from "node:crypto"
+import type { Reply } from "../Reply.ts"
+import type { Club, Role, UserDto } from "./Club.ts"
+
+/** Records created through the API itself, for the tests that need some to exist. */
+
+export interface AthleteDto {
+  readonly id: number
+  readonly name: string | null
+  readonly categorie: string | null
+  readonly niveau: string | null
+  readonly groupes: ReadonlyArray<string>
+  readonly sessionIds: ReadonlyArray<number>
+  readonly userId: number | null
+}
+
+export interface SessionDto {
+  readonly id: number
+  readonly name: string | null
+  readonly isRecurrent: boolean | null
+  readonly creneau: string | null
+  readonly duree: number | null
+  readonly groupe: string | null
+  readonly coachId: number | null
+  readonly athleteIds: ReadonlyArray<number>
+  readonly activiteIds: ReadonlyArray<number>
+}
+
+export interface ActivityDto {
+  readonly id: null
+  readonly name: string | null
+  readonly theme: string | null
+  readonly duree: number | null
+  readonly dataActivite: ReadonlyArray<string>
+  readonly sessionId: number | null
+}
+
+export interface CoachDto {
+  readonly id: number
+  readonly name: string | null
+}
+
+export interface Summary {
+  readonly id: number
+  readonly name: string | null
+}
+
+/** An id no record of any kind has. */
+export const missingId = 987_654_321
+
+let uniqueCounter = 0
+/** A name no other test of the run uses. */
+export const unique = (prefix: string) =>
+  `${prefix}-${process.pid}-${++uniqueCounter}-${randomBytes(3).toString("hex")}`
+
+const answered = <A>(reply: Reply, status: number, what: string): A => {
+  if (reply.status !== status) throw new Error(`${what} failed: ${reply.status} ${reply.text}`)
+  return reply.body as A
+}
+
+export const createAthlete = async (club: Club, body: Record<string, unknown> = {}): Promise<AthleteDto> =>
+  answered(
+    await club.admin.post("/athletes/create", { name: "Athlete", categorie: "Junior", niveau: "B", ...body }),
+    201,
+    "Creating an athlete"
+  )
+
+export const createCoach = async (club: Club, body: Record<string, unknown> = {}): Promise<CoachDto> =>
+  answered(await club.admin.post("/coaches/create", { name: "Coach", ...body }), 201, "Creating a coach")
+
+export const createSession = async (club: Club, body: Record<string, unknown> = {}): Promise<SessionDto> =>
+  answered(await club.coach.post("/session/create", { name: "Session", ...body }), 201, "Creating a session")
+
+export const readSession = async (club: Club, id: number): Promise<SessionDto> =>
+  answered(await club.coach.get(`/session/${id}`), 200, `Reading session ${id}`)
+
+/**
+ * Creates an activity in `sessionId` and answers its id (the activity endpoints answer `id: null`),
+ * read from its `Location`.
+ */
+export const createActivity = async (club: Club, sessionId: number, body: Record<string, unknown> = {}) => {
+  const reply = await club.coach.post("/activite/create", { name: "Activity", ...body, sessionId })
+  answered(reply, 201, "Creating an activity")
+  return Number(reply.headers.get("location")!.split("/").at(-1))
+}
+
+/** Creates a user through POST /users/create (a COACH unless `body` says otherwise), remembering its password. */
+export const createUser = async (club: Club, body: Record<string, unknown> = {}) => {
+  const password = (body["password"] as string | undefined) ?? unique("pw")
+  club.passwords.add(password)
+  const reply = await club.admin.post("/users/create", { name: unique("user"), role: "COACH", ...body, password })
+  return { ...answered<UserDto>(reply, 201, "Creating a user"), password }
+}
+
+/** The UserDTO of a user without an e-mail address. */
+export const userDto = (id: number, name: string, role: Role): UserDto => ({ id, name, email: null, role })
+
+/** POST /auth/login, remembering the password. */
+export const login = (club: Club, name: string, password: string) => {
+  club.passwords.add(password)
+  return club.anonymous.post("/auth/login", { name, password })
+}
+
+/** The token of a login that must succeed. */
+export const tokenOf = async (club: Club, name: string, password: string) =>
+  answered<{ token: string }>(await login(club, name, password), 200, `Login of ${name}`).token
+
+const unsetSessionFields = { name: null, isRecurrent: null, creneau: null, duree: null, groupe: null, coachId: null }
+
+/** The SessionDTO of a session created without the fields `fields` does not give. */
+export const sessionDto = (id: number, fields: Partial<SessionDto> = {}): SessionDto => ({
+  id,
+  ...unsetSessionFields,
+  athleteIds: [],
+  activiteIds: [],
+  ...fields
+})
+
+/** The ActiviteDTO of an activity created without the fields `fields` does not give. */
+export const activityDto = (sessionId: number, fields: Partial<ActivityDto> = {}): ActivityDto => ({
+  id: null,
+  name: null,
+  theme: null,
+  duree: null,
+  dataActivite: [],
+  sessionId,
+  ...fields
+})
+
+/** The AthleteDTO of the athlete endpoints, which fill only id, name, categorie and niveau. */
+export const athleteDto = (
+  id: number,
+  name: string | null,
+  categorie: string | null,
+  niveau: string | null
+): AthleteDto => ({ id, name, categorie, niveau, groupes: [], sessionIds: [], userId: null })
+
+export const allActivities = async (club: Club): Promise<Array<ActivityDto>> =>
+  answered(await club.coach.get("/activite/all"), 200, "Reading the activities")
+export const allSessions = async (club: Club): Promise<Array<SessionDto>> =>
+  answered(await club.coach.get("/session/all"), 200, "Reading the sessions")
+export const allAthletes = async (club: Club): Promise<Array<AthleteDto>> =>
+  answered(await club.admin.post("/athletes/all"), 200, "Reading the athletes")
+
+export const sessionsOfAthlete = async (club: Club, athleteId: number): Promise<Array<Summary>> =>
+  answered(
+    await club.coach.get(`/athletes/athlete/${athleteId}/session`),
+    200,
+    `Reading the sessions of athlete ${athleteId}`
+  )
+
+/**
+ * An id a generated one would soon reach (the largest in use + 2): supplying it checks that the ids
+ * generated afterwards step over it rather than collide.
+ */
+export const idAhead = (records: ReadonlyArray<{ readonly id: number }>) => Math.max(0, ...records.map((r) => r.id)) + 2
+
+/** Three records created without an id: distinct ids, none of them `supplied`. */
+export const expectGeneratedIdsAvoid = async (supplied: number, create: () => Promise<{ readonly id: number }>) => {
+  const ids = [(await create()).id, (await create()).id, (await create()).id]
+  if (ids.includes(supplied) || new Set(ids).size !== 3) {
+    throw new Error(`Generated ids ${ids.join(", ")} collide with ${supplied}`)
+  }
+}
+
+export const byId = <A extends { readonly id: number }>(items: ReadonlyArray<A>) =>
+  [...items].sort((a, b) => a.id - b.id)
+export const sorted = (ids: ReadonlyArray<number>) => [...ids].sort((a, b) => a - b)

@@ -1,0 +1,176 @@
+import { describe, expect, it } from "vitest"
+import { expectJson, expectNotRefused, expectProblem, expectUnauthenticated } from "../../expectations.ts"
+import { type Club, coachMember, type Role } from "../Club.ts"
+import { athleteDto, createAthlete, missingId } from "../records.ts"
+
+/**
+ * An endpoint of the contract that performs an operation of core's role table, as each harness
+ * reads it from the contract and the table: the suite knows neither, so a rule and its test cannot
+ * drift apart, and a new endpoint is in the matrix without a line here.
+ */
+export interface GuardedEndpoint {
+  readonly method: string
+  /** As the OpenAPI document writes it: `/session/{id}`. */
+  readonly path: string
+  /** The operation of the role table the endpoint performs. */
+  readonly operation: string
+  /** The roles the table allows. */
+  readonly allowed: ReadonlyArray<Role>
+  /** Whose record lets a caller the roles alone refuse in: the athlete record linked to its user, or its user. */
+  readonly owner: "athlete" | "user" | undefined
+}
+
+const roles: ReadonlyArray<Role> = ["ADMIN", "COACH", "ATHLETE"]
+
+/** A value for each path parameter: ids that name no record, dates, a theme. */
+const pathValues: Readonly<Record<string, string>> = {
+  id: String(missingId),
+  date: "2026-01-01",
+  startDate: "2026-01-01",
+  endDate: "2026-12-31",
+  theme: "cardio"
+}
+
+const pathOf = (endpoint: GuardedEndpoint, id = pathValues["id"]!) =>
+  endpoint.path.replace(/\{(\w+)\}/gu, (_, name: string) => name === "id" ? id : pathValues[name]!)
+
+const carriesBody = (endpoint: GuardedEndpoint) => endpoint.method === "POST" || endpoint.method === "PUT"
+
+/** Served without a token (CONTRACT.md), besides login, the OpenAPI document and the docs page. */
+const healthPaths = ["/health/live", "/health/ready"]
+
+/**
+ * The role rules, on any harness, for the `endpoints` the contract guards: every role the table does
+ * not allow gets 403 problem+json whatever it sends (the request is not even decoded), every role it
+ * allows gets past the gate, a request without a valid token gets 401 with the Bearer challenge, and
+ * the owner rules let a caller at its own record. An allowed caller's request may well be refused as
+ * bad input or answer not found: all the matrix asks is that the refusal is not 401 or 403.
+ */
+export const roleRules = (club: () => Club, endpoints: ReadonlyArray<GuardedEndpoint>) => {
+  /** A request the endpoint routes: only the caller decides between refusal and anything else. */
+  const call = (caller: Role | "none", endpoint: GuardedEndpoint, id?: string) =>
+    club().as(caller).send(endpoint.method, pathOf(endpoint, id), carriesBody(endpoint) ? { json: {} } : {})
+
+  describe("the role matrix: every endpoint × (no token, ADMIN, COACH, ATHLETE), from core's role table", () => {
+    for (const endpoint of endpoints) {
+      describe(`${endpoint.method} ${endpoint.path} (${endpoint.operation}: ${endpoint.allowed.join(", ")})`, () => {
+        it("without a token: 401 problem+json with WWW-Authenticate: Bearer", async () => {
+          expectUnauthenticated(await call("none", endpoint), /^Bearer$/u)
+        })
+
+        it("with a token the server never issued: 401, the invalid_token challenge", async () => {
+          const reply = await club().withToken("not-a-token").send(endpoint.method, pathOf(endpoint))
+          expectUnauthenticated(reply, /^Bearer error="invalid_token"$/u)
+        })
+
+        for (const role of roles) {
+          if (endpoint.allowed.includes(role)) {
+            it(`${role}: allowed (neither 401 nor 403)`, async () => {
+              expectNotRefused(await call(role, endpoint))
+            })
+          } else {
+            it(`${role}: 403 problem+json`, async () => {
+              expectProblem(await call(role, endpoint), 403, `Your role may not ${endpoint.operation}`)
+            })
+          }
+        }
+      })
+    }
+  })
+
+  describe("owner rules", () => {
+    for (const endpoint of endpoints.filter((candidate) => candidate.owner !== undefined)) {
+      const owners = roles.filter((role) =>
+        !endpoint.allowed.includes(role) && (endpoint.owner === "user" || role === "ATHLETE")
+      )
+      for (const role of owners) {
+        it(`${endpoint.method} ${endpoint.path}: ${role}, on its own record, is not refused`, async () => {
+          const id = endpoint.owner === "user" ? club().user[role].id : club().athleteId
+          expectNotRefused(await call(role, endpoint, String(id)))
+        })
+      }
+    }
+
+    it("PUT /athletes/{id}: an athlete may update the athlete record linked to their user, and not another's (403)", async () => {
+      const otherAthleteId = (await createAthlete(club(), { name: "Someone else" })).id
+      const other = (await club().admin.get(`/athletes/${otherAthleteId}`)).body
+      expectJson(
+        await club().athlete.put(`/athletes/${club().athleteId}`, {
+          name: "Alex Athlete",
+          categorie: "Senior",
+          niveau: "A"
+        }),
+        200,
+        athleteDto(club().athleteId, "Alex Athlete", "Senior", "A")
+      )
+      expectProblem(await club().athlete.put(`/athletes/${otherAthleteId}`, { name: "Hijacked" }), 403)
+      expectJson(await club().admin.get(`/athletes/${otherAthleteId}`), 200, other)
+    })
+
+    it("PUT /athletes/{id}: the owner sending a malformed body gets the seed's empty 204, not a refusal", async () => {
+      const reply = await club().athlete.put(`/athletes/${club().athleteId}`, undefined, { body: "{\"name\":" })
+      expect(reply.status).toBe(204)
+      expect(reply.text).toBe("")
+    })
+
+    it("PUT /athletes/{id}: a coach may not update the athlete record of anyone (403)", async () => {
+      expectProblem(await club().coach.put(`/athletes/${club().athleteId}`, { name: "By the coach" }), 403)
+    })
+
+    it("GET /users/{id}: a user may read their own user record, and not another's (403)", async () => {
+      for (const role of ["COACH", "ATHLETE"] as const) {
+        expectJson(await club().as(role).get(`/users/${club().user[role].id}`), 200, club().user[role])
+        const other = role === "COACH" ? club().user.ATHLETE : club().user.COACH
+        expectProblem(await club().as(role).get(`/users/${other.id}`), 403)
+      }
+    })
+  })
+
+  describe("a caller whose role is not allowed is refused before the request is looked at", () => {
+    for (const endpoint of endpoints.filter((target) => target.path.includes("{") || carriesBody(target))) {
+      const refusedRole = (["ATHLETE", "COACH", "ADMIN"] as const).find((role) => !endpoint.allowed.includes(role))
+      if (refusedRole === undefined) continue
+      it(`${endpoint.method} ${endpoint.path}: ${refusedRole} with a malformed id or body: 403 problem+json`, async () => {
+        const path = endpoint.path.replace(/\{[^}]+\}/gu, "-1")
+        const malformed = carriesBody(endpoint) ? { body: "{\"name\":" } : {}
+        expectProblem(await club().as(refusedRole).send(endpoint.method, path, malformed), 403)
+      })
+    }
+  })
+
+  describe("documents served without a token", () => {
+    it("GET /openapi.json answers 200, OpenAPI 3.1, listing every endpoint path", async () => {
+      const reply = await club().anonymous.get("/openapi.json")
+      expect(reply.status).toBe(200)
+      expect(reply.contentType).toBe("application/json")
+      const document = reply.body as { openapi: string; paths: Record<string, Record<string, unknown>> }
+      expect(document.openapi).toMatch(/^3\.1\.\d+$/u)
+      const listed = Object.entries(document.paths).flatMap(([path, operations]) =>
+        Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`)
+      )
+      const expected = [
+        ...endpoints.map((endpoint) => `${endpoint.method} ${endpoint.path}`),
+        "POST /auth/login",
+        ...healthPaths.map((path) => `GET ${path}`)
+      ]
+      expect(listed.sort()).toEqual(expected.sort())
+    })
+
+    it("GET /docs answers 200 text/html, the interactive reference of /openapi.json", async () => {
+      const reply = await club().anonymous.get("/docs")
+      expect(reply.status).toBe(200)
+      expect(reply.contentType).toBe("text/html")
+      expect(reply.text).toMatch(/<html/iu)
+      expect(reply.text).toContain("/openapi.json")
+    })
+
+    it("POST /auth/login and the health probes need no token", async () => {
+      for (const path of healthPaths) expect((await club().anonymous.get(path)).status).toBe(200)
+      const login = await club().anonymous.post("/auth/login", {
+        name: coachMember.name,
+        password: coachMember.password
+      })
+      expect(login.status).toBe(200)
+    })
+  })
+}
