@@ -54,6 +54,6 @@ describe("GET /health/ready and /health/live", () => {
   })
 
   it("ready answers {status: 'ready'} when readiness says yes", async () => {
-    expectJson(await club().send("GET", "/health/ready"), 200, { status: "ready" })
+    expectJson(await club().anonymous.get("/health/ready"), 200, { status: "ready" })
   })
 })

@@ -3,18 +3,13 @@ import { InMemoryPasswordHasher, InMemoryRepositories, InMemoryTokenSigner } fro
 import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { readReply, type Reply } from "@club/test-support"
+import { firstAdmin, type RequestOptions as ClubRequestOptions } from "@club/test-support/rest"
 import { RestApiLive } from "../../src/index.ts"
 
 export type { Reply } from "@club/test-support"
 
-export interface RequestOptions {
-  /** A bearer token; absent or null sends no `Authorization` header. */
-  readonly token?: string | null
-  /** Serialised as the JSON body (with `content-type: application/json`). */
-  readonly json?: unknown
-  /** A raw body, sent as is (with `content-type: application/json` unless `headers` says otherwise). */
-  readonly body?: string | Uint8Array
-  readonly headers?: Record<string, string>
+/** What a request to the app carries: what a client sends over the wire, and what only a `Request` built here can. */
+export interface RequestOptions extends ClubRequestOptions {
   /**
    * Whether a body comes with its `content-length`, as HTTP/1.1 clients send it (the default); false
    * sends it without, as an HTTP/2 client may.
@@ -34,8 +29,6 @@ export interface InProcessAppOptions {
   readonly ports?: Layer.Layer<any>
   readonly readiness?: Layer.Layer<Readiness>
 }
-
-export const firstAdmin = { name: "head-admin", password: "admin-password-0" }
 
 const InMemoryPorts = Layer.mergeAll(InMemoryRepositories, InMemoryPasswordHasher, InMemoryTokenSigner)
 

@@ -28,10 +28,3 @@ export const contractEndpoints = (): ReadonlyArray<ContractEndpoint> => {
   })
   return endpoints
 }
-
-/** Well-formed values for the path parameters, by name; `id` given by the caller. */
-export const pathFor = (template: string, id: number) =>
-  template.replace(
-    /:(\w+)/gu,
-    (_, name: string) => name === "id" ? String(id) : name === "theme" ? "cardio" : "2026-01-15"
-  )
