@@ -27,31 +27,26 @@ const problemNaming = (reply: Reply, field: string) => {
   expect((reply.body as { errors?: Array<{ field: string }> }).errors?.map((error) => error.field)).toContain(field)
 }
 
+/** A kind an admin creates, whose bad input is 400 problem+json. */
+const byAdmin = (title: string, create: string, list: Kind["list"], body: Record<string, unknown>): Kind => ({
+  title,
+  caller: (club) => club.admin,
+  create,
+  list,
+  body,
+  expectRefused: problemNaming
+})
+
 const kinds: ReadonlyArray<Kind> = [
-  {
-    title: "POST /athletes/create",
-    caller: (club) => club.admin,
-    create: "/athletes/create",
-    list: { method: "POST", path: "/athletes/all" },
-    body: { name: "Supplied athlete", categorie: "Senior", niveau: "A" },
-    expectRefused: problemNaming
-  },
-  {
-    title: "POST /create (coach, the seed's root path)",
-    caller: (club) => club.admin,
-    create: "/create",
-    list: { method: "GET", path: "/all" },
-    body: { name: "Supplied coach" },
-    expectRefused: problemNaming
-  },
-  {
-    title: "POST /admins/create",
-    caller: (club) => club.admin,
-    create: "/admins/create",
-    list: { method: "GET", path: "/admins/all" },
-    body: { name: "Supplied admin" },
-    expectRefused: problemNaming
-  },
+  byAdmin("POST /athletes/create", "/athletes/create", { method: "POST", path: "/athletes/all" }, {
+    name: "Supplied athlete",
+    categorie: "Senior",
+    niveau: "A"
+  }),
+  byAdmin("POST /create (coach, the seed's root path)", "/create", { method: "GET", path: "/all" }, {
+    name: "Supplied coach"
+  }),
+  byAdmin("POST /admins/create", "/admins/create", { method: "GET", path: "/admins/all" }, { name: "Supplied admin" }),
   {
     title: "POST /session/create (any coach)",
     caller: (club) => club.coach,
