@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { type Club, onEveryDatabase, type Role } from "./support/club.ts"
 import { expectEmpty, expectJson, expectProblem, expectStatus, expectText } from "@club/test-support/expectations"
 import type { Reply } from "./support/http.ts"
-import { createActivity, createAthlete, createCoach, createSession } from "./support/fixtures.ts"
+import { createActivity, createAthlete, createCoach, createSession } from "@club/test-support/rest"
 
 /**
  * An id in a path is only ever written in canonical decimal (`^[1-9][0-9]*$`, within the safe

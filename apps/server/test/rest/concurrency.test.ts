@@ -8,7 +8,7 @@ import {
   readSession,
   sessionsOfAthlete,
   sorted
-} from "./support/fixtures.ts"
+} from "@club/test-support/rest"
 
 const parallel = 50
 

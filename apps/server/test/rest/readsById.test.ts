@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { type Club, onEveryDatabase, type Role } from "./support/club.ts"
-import { createActivity, createAthlete, createCoach, createSession } from "./support/fixtures.ts"
+import { createActivity, createAthlete, createCoach, createSession } from "@club/test-support/rest"
 import type { Reply } from "./support/http.ts"
 import { nowSeconds, signToken } from "./support/tokens.ts"
 

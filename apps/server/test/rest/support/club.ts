@@ -5,10 +5,12 @@ import {
   testServerUrl
 } from "@club/postgres-adapter/testing"
 import { Effect } from "effect"
-import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe } from "vitest"
 import { startServer, type ServerProcess } from "@club/test-support"
-import { type Caller, callerWith, type Reply, type RequestOptions, send } from "./http.ts"
+import { type Club as SharedClub, firstAdmin, setUpClub } from "@club/test-support/rest"
+import { send } from "./http.ts"
+
+export { type Role, unique, type UserDto } from "@club/test-support/rest"
 
 /** The two databases every file runs on; the real server only when one answers at TEST_DATABASE_URL. */
 export interface TestedDatabase {
@@ -26,40 +28,15 @@ const testedDatabases = async (): Promise<ReadonlyArray<TestedDatabase>> => {
   ]
 }
 
-export const adminName = "head-admin"
-export const adminPassword = "admin-password-0"
+export const adminName = firstAdmin.name
+export const adminPassword = firstAdmin.password
 /** Known to the tests, so that they can sign tokens of their own (expired ones, for instance). */
 export const jwtSecret = "rest-suite-secret-rest-suite-secret-0123456789"
 
-export type Role = "ADMIN" | "COACH" | "ATHLETE"
-
-export interface UserDto {
-  readonly id: number
-  readonly name: string
-  readonly email: string | null
-  readonly role: Role
-}
-
 /** A started server with an admin, a coach and an athlete logged in. */
-export interface Club {
+export interface Club extends SharedClub {
   readonly url: string
   readonly server: ServerProcess
-  readonly anonymous: Caller
-  readonly admin: Caller
-  readonly coach: Caller
-  readonly athlete: Caller
-  readonly as: (role: Role | "none") => Caller
-  readonly withToken: (token: string | null) => Caller
-  readonly token: Record<Role, string>
-  readonly user: Record<Role, UserDto>
-  /** The coach record linked to the COACH user. */
-  readonly coachId: number
-  /** The athlete record linked to the ATHLETE user. */
-  readonly athleteId: number
-  /** Every answer the server gave during the file, for checks over all of them. */
-  readonly replies: Array<Reply>
-  /** Every password the file sent, so that no answer is found to contain one. */
-  readonly passwords: Set<string>
   /** The PostgreSQL database the server uses, on a real server; undefined on the embedded one. */
   readonly databaseUrl: string | undefined
 }
@@ -68,24 +45,6 @@ export interface Club {
 export interface ClubOptions {
   /** More environment variables for the server. */
   readonly env?: Record<string, string>
-}
-
-let uniqueCounter = 0
-/** A name no other test of the run uses. */
-export const unique = (prefix: string) =>
-  `${prefix}-${process.pid}-${++uniqueCounter}-${randomBytes(3).toString("hex")}`
-
-type Send = (method: string, path: string, options: RequestOptions) => Promise<Reply>
-
-const loginToken = async (request: Send, name: string, password: string) => {
-  const reply = await request("POST", "/auth/login", { token: null, json: { name, password } })
-  if (reply.status !== 200) throw new Error(`Login of ${name} failed: ${reply.status} ${reply.text}`)
-  return (reply.body as { token: string }).token
-}
-
-const expectCreated = <A>(reply: Reply, what: string): A => {
-  if (reply.status !== 201) throw new Error(`Creating ${what} failed: ${reply.status} ${reply.text}`)
-  return reply.body as A
 }
 
 const startClub = async (
@@ -112,73 +71,17 @@ const startClub = async (
     throw error
   })
   const url = `http://127.0.0.1:${server.port}`
-  const replies: Array<Reply> = []
-  const passwords = new Set([adminPassword])
-  const request: Send = async (method, path, options) => {
-    const reply = await send(url, method, path, options)
-    replies.push(reply)
-    return reply
+  const release = async () => {
+    await server.stop()
+    await temporary?.drop()
   }
-  const adminToken = await loginToken(request, adminName, adminPassword)
-  const admin = callerWith(request, adminToken)
-  const coachRecord = expectCreated<{ id: number }>(await admin.post("/create", { name: "Coach Carter" }), "a coach")
-  const athleteRecord = expectCreated<{ id: number }>(
-    await admin.post("/athletes/create", { name: "Alex Athlete", categorie: "Senior", niveau: "A" }),
-    "an athlete"
-  )
-  const coachPassword = "coach-password-0"
-  const athletePassword = "athlete-password-0"
-  passwords.add(coachPassword).add(athletePassword)
-  const [coachUser, athleteUser] = await Promise.all([
-    admin.post("/users/create", {
-      name: "coach",
-      email: "coach@club.test",
-      role: "COACH",
-      password: coachPassword,
-      coachId: coachRecord.id
-    }),
-    admin.post("/users/create", {
-      name: "athlete",
-      role: "ATHLETE",
-      password: athletePassword,
-      athleteId: athleteRecord.id
-    })
-  ])
-  const [adminUser] = (await admin.get("/users/all")).body as Array<UserDto>
-  const token: Record<Role, string> = {
-    ADMIN: adminToken,
-    COACH: await loginToken(request, "coach", coachPassword),
-    ATHLETE: await loginToken(request, "athlete", athletePassword)
-  }
-  const as = (role: Role | "none") => callerWith(request, role === "none" ? null : token[role])
-  const club: Club = {
-    url,
-    server,
-    anonymous: as("none"),
-    admin,
-    coach: as("COACH"),
-    athlete: as("ATHLETE"),
-    as,
-    withToken: (value) => callerWith(request, value),
-    token,
-    user: {
-      ADMIN: adminUser!,
-      COACH: expectCreated<UserDto>(coachUser, "the coach user"),
-      ATHLETE: expectCreated<UserDto>(athleteUser, "the athlete user")
-    },
-    coachId: coachRecord.id,
-    athleteId: athleteRecord.id,
-    replies,
-    passwords,
-    databaseUrl: env["DATABASE_URL"]
-  }
-  return {
-    club,
-    release: async () => {
-      await server.stop()
-      await temporary?.drop()
+  const members = await setUpClub((method, path, options) => send(url, method, path, options)).catch(
+    async (error: unknown) => {
+      await release()
+      throw error
     }
-  }
+  )
+  return { club: { ...members, url, server, databaseUrl: env["DATABASE_URL"] }, release }
 }
 
 type Started = Awaited<ReturnType<typeof startClub>>
