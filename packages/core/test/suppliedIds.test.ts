@@ -13,20 +13,9 @@ import {
   SuppliedCoachId,
   SuppliedSessionId
 } from "../src/index.ts"
+import { newSession } from "./repositoryContract/fixtures.ts"
 
-/** Every field of a session left out, as a body without them decodes. */
-const noSessionFields = {
-  name: null,
-  isRecurrent: null,
-  creneau: null,
-  duree: null,
-  groupe: null,
-  coachId: null,
-  athleteIds: [],
-  activiteIds: []
-}
-
-const session = (id: number) => new SessionCreate({ id: SessionId.make(id), ...noSessionFields })
+const session = (id: number) => newSession({ id: SessionId.make(id) })
 
 describe("supplied ids (CONTRACT.md \"Identifiers\")", () => {
   it("leave more than 2^52 ids to generate, even at their bound", () => {
@@ -57,7 +46,8 @@ describe("supplied ids (CONTRACT.md \"Identifiers\")", () => {
       const exit = Schema.decodeUnknownExit(schema as Schema.Codec<unknown, unknown>)(input)
       return Exit.isFailure(exit) ? String(exit.cause) : "accepted"
     }
-    const empty = { ...noSessionFields, categorie: null, niveau: null }
+    // A session's fields as a body sends them, and an athlete's two more: every create input finds its own.
+    const empty = { ...Schema.encodeSync(SessionCreate)(newSession()), categorie: null, niveau: null }
     for (const schema of [AthleteCreate, CoachCreate, AdminCreate, SessionCreate]) {
       expect(refusal(schema, { ...empty, id: Limits.maxSuppliedId }), schema.identifier).toBe("accepted")
       for (const id of [Limits.maxSuppliedId + 1, Limits.maxGeneratedId]) {
