@@ -125,6 +125,12 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
   ["TaskService.delete", "task.delete", Effect.flatMap(Effect.service(TaskService), (s) => s.delete(taskId))]
 ]
 
+/** Any service `makeRecordUseCases` made, its five methods by name. */
+type AnyRecordService = Record<
+  "create" | "list" | "get" | "update" | "delete",
+  (...args: ReadonlyArray<unknown>) => Effect.Effect<unknown, unknown>
+>
+
 /**
  * The five methods of every service `makeRecordUseCases` made (found among the use-cases by the
  * `operations` it exposes), each with the operation it must check. An update names record 99,
@@ -141,8 +147,8 @@ const recordCalls = [...Effect.runSync(Effect.scoped(Layer.build(UseCases))).map
         operation,
         Effect.flatMap(
           Effect.context<never>(),
-          // oxlint-disable-next-line no-explicit-any -- any record service; the call only has to reach it
-          (context) => (context.mapUnsafe.get(key) as any)[method === "read" ? "get" : method](...args)
+          // The service as the test's own layer built it; the call only has to reach it.
+          (context) => (context.mapUnsafe.get(key) as AnyRecordService)[method === "read" ? "get" : method](...args)
         )
       ] as const
     return [
@@ -156,7 +162,7 @@ const recordCalls = [...Effect.runSync(Effect.scoped(Layer.build(UseCases))).map
 )
 
 /** Every use-case method that a request can reach, with the operation it must check. */
-// oxlint-disable-next-line no-explicit-any -- as above
+// oxlint-disable-next-line no-explicit-any -- each call needs its own use-case service; the test provides them all
 const calls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unknown, unknown, any>]> = [
   ...recordCalls,
   ...otherCalls
