@@ -4,6 +4,7 @@ import * as Http from "node:http"
 import { setTimeout as sleep } from "node:timers/promises"
 import { fileURLToPath } from "node:url"
 import { freePort } from "./freePort.ts"
+import { nodeForAnyUser } from "./nodeForAnyUser.ts"
 
 /** The built server, from this package's `src/` or `dist/` alike. */
 export const mainJs = fileURLToPath(new URL("../../../apps/server/dist/main.js", import.meta.url))
@@ -86,7 +87,9 @@ export const spawnServer = async (env: Record<string, string>, options: SpawnOpt
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !configuration.includes(name) && !isOpenTelemetryVariable(name))
   )
-  const child = spawn(process.execPath, ["--enable-source-maps", main], {
+  // Another user may not reach the Node of a private checkout.
+  const node = options.uid === undefined ? process.execPath : nodeForAnyUser()
+  const child = spawn(node, ["--enable-source-maps", main], {
     env: { ...inherited, HOST: "127.0.0.1", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],
     ...(options.uid === undefined ? {} : { uid: options.uid }),

@@ -5,5 +5,6 @@
  */
 export * from "./eventually.ts"
 export * from "./freePort.ts"
+export * from "./nodeForAnyUser.ts"
 export * from "./Reply.ts"
 export * from "./ServerProcess.ts"

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { listeningSockets } from "../support/listeningSockets.ts"
-import { type ServerProcess, startServer } from "@club/test-support"
+import { nodeForAnyUser, type ServerProcess, startServer } from "@club/test-support"
 
 const running: Array<ServerProcess> = []
 afterEach(async () => {
@@ -39,7 +39,7 @@ const connectAsNobody = (path: string): Promise<string> =>
     const script = `require("node:net").connect(${JSON.stringify(path)})
       .on("connect", () => { console.log("connected"); process.exit(0) })
       .on("error", (error) => { console.log(error.code); process.exit(0) })`
-    const child = spawn(process.execPath, ["-e", script], { uid: 65534, gid: 65534, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(nodeForAnyUser(), ["-e", script], { uid: 65534, gid: 65534, stdio: ["ignore", "pipe", "pipe"] })
     let output = ""
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk))
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk))
