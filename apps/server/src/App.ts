@@ -14,6 +14,7 @@ import { JsonLogger, MinimumLogLevelFromConfig } from "./Logging.ts"
 import { ReadinessLive } from "./ReadinessLive.ts"
 import type { ServingLimits } from "./listener/ServingLimits.ts"
 import { RequestLimits } from "./RequestLimits.ts"
+import { ScheduleSettingsFromConfig } from "./ScheduleSettingsFromConfig.ts"
 import * as Server from "./Server.ts"
 import { MetricsLive } from "./metrics/MetricsLive.ts"
 import { TracingFromConfig } from "./Tracing.ts"
@@ -91,7 +92,8 @@ const Settings = Layer.mergeAll(
   AuthSettingsFromConfig,
   RequestLimits,
   TracingFromConfig,
-  TrustedProxiesFromConfig
+  TrustedProxiesFromConfig,
+  ScheduleSettingsFromConfig
 )
 
 /** The server until it is interrupted; failures are logged as JSON too. */

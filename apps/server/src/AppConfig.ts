@@ -1,4 +1,11 @@
-import { type AuthSettings, defaultAuthSettings, defaultIdempotencySettings } from "@club/core"
+import {
+  type AuthSettings,
+  defaultAuthSettings,
+  defaultIdempotencySettings,
+  canonicalTimeZone,
+  defaultScheduleSettings,
+  type ScheduleSettings
+} from "@club/core"
 import { inMemory } from "@club/postgres-adapter"
 import { Config, Context, Effect, Layer, Option, Redacted, Schema, SchemaIssue } from "effect"
 import type { LogLevel } from "effect/LogLevel"
@@ -31,6 +38,8 @@ export interface AppConfigShape {
   readonly metrics: MetricsSettings
   /** The OTEL_* variables: where spans are exported to; none (tracing off) by default. */
   readonly tracing: Option.Option<OtlpTracing>
+  /** CLUB_TIMEZONE and the SCHEDULE_* variables: core's ScheduleSettings. */
+  readonly schedule: ScheduleSettings
 }
 
 export interface MetricsSettings {
@@ -119,11 +128,31 @@ const optionalString = (name: string) =>
     Config.map((value) => (value.trim() === "" ? undefined : value.trim()))
   )
 
-const metrics: Config.Config<MetricsSettings> = Config.all({
-  enabled: Config.Literals(["on", "off"], "METRICS").pipe(
-    Config.withDefault("on"),
+const onOff = (name: string, defaultValue: boolean) =>
+  Config.Literals(["on", "off"], name).pipe(
+    Config.withDefault(defaultValue ? "on" : "off"),
     Config.map((value) => value === "on")
+  )
+
+const schedule: Config.Config<ScheduleSettings> = Config.all({
+  timeZone: Config.String("CLUB_TIMEZONE").pipe(
+    Config.withDefault(defaultScheduleSettings.timeZone),
+    Config.mapEffect((name) => {
+      const zone = canonicalTimeZone(name.trim())
+      return zone === undefined
+        ? Effect.fail(
+          invalid(`CLUB_TIMEZONE must be an IANA time zone such as Europe/Paris, not ${JSON.stringify(name)}`)
+        )
+        : Effect.succeed(zone)
+    })
   ),
+  horizonWeeks: positiveInt("SCHEDULE_HORIZON_WEEKS", defaultScheduleSettings.horizonWeeks),
+  maxOccurrences: positiveInt("SCHEDULE_MAX_OCCURRENCES", defaultScheduleSettings.maxOccurrences),
+  refuseSeedConflicts: onOff("SCHEDULE_REFUSE_CONFLICTS", defaultScheduleSettings.refuseSeedConflicts)
+})
+
+const metrics: Config.Config<MetricsSettings> = Config.all({
+  enabled: onOff("METRICS", true),
   port: optionalString("METRICS_PORT").pipe(
     Config.mapEffect((value) => {
       if (value === undefined) return Effect.succeed(undefined)
@@ -247,7 +276,8 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
     defaultIdempotencySettings.retentionSeconds
   ),
   metrics,
-  tracing
+  tracing,
+  schedule
 })
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@club/server/AppConfig") {

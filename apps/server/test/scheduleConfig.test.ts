@@ -1,0 +1,44 @@
+import { defaultScheduleSettings } from "@club/core"
+import { assert, describe, it } from "@effect/vitest"
+import { ConfigProvider, Effect } from "effect"
+import { appConfig } from "../src/AppConfig.ts"
+
+const parse = (env: Record<string, string>) =>
+  appConfig.parse(ConfigProvider.fromUnknown({ DATA_DIR: "memory://", ...env })).pipe(
+    Effect.map((config) => config.schedule)
+  )
+
+describe("the schedule's configuration", () => {
+  it.effect("defaults to UTC, 26 weeks ahead, the seed's answers unchanged", () =>
+    Effect.gen(function*() {
+      assert.deepStrictEqual(yield* parse({}), defaultScheduleSettings)
+    }))
+
+  it.effect("reads CLUB_TIMEZONE (spelled as the zone database does) and the SCHEDULE_* variables", () =>
+    Effect.gen(function*() {
+      assert.deepStrictEqual(
+        yield* parse({
+          CLUB_TIMEZONE: " europe/paris ",
+          SCHEDULE_HORIZON_WEEKS: "10",
+          SCHEDULE_MAX_OCCURRENCES: "50",
+          SCHEDULE_REFUSE_CONFLICTS: "on"
+        }),
+        { timeZone: "Europe/Paris", horizonWeeks: 10, maxOccurrences: 50, refuseSeedConflicts: true }
+      )
+    }))
+
+  it.effect("refuses a time zone the runtime does not know, naming the variable", () =>
+    Effect.gen(function*() {
+      for (const zone of ["Mars/Olympus", "+02:00", "Paris"]) {
+        const error = yield* Effect.flip(parse({ CLUB_TIMEZONE: zone }))
+        assert.include(String(error), "CLUB_TIMEZONE")
+      }
+    }))
+
+  it.effect("refuses a horizon that is not a positive whole number of weeks", () =>
+    Effect.gen(function*() {
+      for (const weeks of ["0", "-1", "1.5", "many"]) {
+        yield* Effect.flip(parse({ SCHEDULE_HORIZON_WEEKS: weeks }))
+      }
+    }))
+})
