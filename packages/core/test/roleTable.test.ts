@@ -17,6 +17,8 @@ const expected: Record<Operation, ReadonlyArray<Role>> = {
   "session.read": ["COACH", "ATHLETE"],
   "session.update": ["COACH"],
   "session.delete": ["COACH"],
+  "series.create": ["COACH"],
+  "series.read": ["ADMIN", "COACH", "ATHLETE"],
   "coach.create": ["ADMIN"],
   "coach.read": ["ADMIN", "COACH"],
   "coach.update": ["ADMIN"],

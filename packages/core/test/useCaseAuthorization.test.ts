@@ -17,6 +17,8 @@ import {
   type Role,
   rolesAllowed,
   ScheduleService,
+  SeriesRepository,
+  SeriesService,
   SessionRepository,
   SessionService,
   TaskRepository,
@@ -49,6 +51,7 @@ const PortsReached = Layer.mergeAll(
   reachedOnly(AthleteRepository),
   reachedOnly(CoachRepository),
   reachedOnly(SessionRepository),
+  reachedOnly(SeriesRepository),
   reachedOnly(TaskRepository),
   reachedOnly(UserRepository),
   reachedOnly(LoginAttempts),
@@ -103,6 +106,18 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
     "session.read",
     Effect.flatMap(Effect.service(SessionService), (s) => Effect.flatMap(s.stream(), Stream.runDrain))
   ],
+  [
+    "SeriesService.create",
+    "series.create",
+    Effect.flatMap(
+      Effect.service(SeriesService),
+      (s) =>
+        s.create(
+          { start: "2026-01-05T18:00:00", rrule: "FREQ=DAILY;COUNT=2", duree: 60, athleteIds: [] } as never
+        )
+    )
+  ],
+  ["SeriesService.read", "series.read", Effect.flatMap(Effect.service(SeriesService), (s) => s.read(1 as never))],
   [
     "UserService.create",
     "user.create",

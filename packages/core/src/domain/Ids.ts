@@ -17,3 +17,5 @@ export const ActivityId = PositiveSafeInt.pipe(Schema.brand("ActivityId"))
 export type ActivityId = typeof ActivityId.Type
 export const TaskId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("TaskId"))
 export type TaskId = typeof TaskId.Type
+export const SeriesId = PositiveSafeInt.pipe(Schema.brand("SeriesId"))
+export type SeriesId = typeof SeriesId.Type

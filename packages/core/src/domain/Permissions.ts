@@ -30,6 +30,8 @@ export const RoleTable = {
   "session.read": { roles: ["Coach", "Athlete"] },
   "session.update": { roles: ["Coach"] },
   "session.delete": { roles: ["Coach"] },
+  "series.create": { roles: ["Coach"] },
+  "series.read": { roles: anyRole },
   "coach.create": { roles: ["Admin"] },
   "coach.read": { roles: ["Admin", "Coach"] },
   "coach.update": { roles: ["Admin"] },

@@ -5,6 +5,7 @@ import { InMemoryCoachRepository } from "./InMemoryCoachRepository.ts"
 import { InMemoryIdempotencyKeys } from "./InMemoryIdempotencyKeys.ts"
 import { InMemoryLoginAttempts } from "./InMemoryLoginAttempts.ts"
 import { InMemoryRecordRepositories } from "./InMemoryRecordRepositories.ts"
+import { InMemorySeriesRepository } from "./InMemorySeriesRepository.ts"
 import { InMemorySessionRepository } from "./InMemorySessionRepository.ts"
 import { InMemoryStore } from "./InMemoryStore.ts"
 import { InMemoryTaskRepository } from "./InMemoryTaskRepository.ts"
@@ -20,6 +21,7 @@ export const InMemoryRepositories = Layer.mergeAll(
   InMemoryCoachRepository,
   InMemoryUserRepository,
   InMemorySessionRepository,
+  InMemorySeriesRepository,
   InMemoryActivityRepository,
   InMemoryTaskRepository,
   InMemoryLoginAttempts,

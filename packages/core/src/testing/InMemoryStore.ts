@@ -3,7 +3,9 @@ import type { Activity } from "../domain/Activity.ts"
 import { type Admin, AdminTable } from "../domain/Admin.ts"
 import { type Athlete, AthleteTable } from "../domain/Athlete.ts"
 import { type Coach, CoachTable } from "../domain/Coach.ts"
-import type { AthleteId, TaskId, UserId } from "../domain/Ids.ts"
+import type { AthleteId, SessionId, TaskId, UserId } from "../domain/Ids.ts"
+import type { LocalDateTime } from "../domain/LocalDateTime.ts"
+import type { Series } from "../domain/Series.ts"
 import type { Session } from "../domain/Session.ts"
 import type { Task } from "../domain/Task.ts"
 import type { User } from "../domain/User.ts"
@@ -25,6 +27,11 @@ export interface StoredSession extends Omit<Session, "athleteIds" | "activiteIds
   readonly athleteIds: Set<AthleteId>
 }
 
+/** A series' own fields, and the session of each occurrence time it ever created. */
+export interface StoredSeries extends Omit<Series, "occurrences"> {
+  readonly occurrences: Map<LocalDateTime, SessionId>
+}
+
 /** A login throttling key's failures, and the time of the last one. */
 export interface LoginFailures {
   readonly failures: number
@@ -40,6 +47,7 @@ export interface InMemoryTables {
   readonly users: Table<StoredUser>
   readonly sessions: Table<StoredSession>
   readonly activities: Table<Activity>
+  readonly series: Table<StoredSeries>
   /** In creation order, which deletes keep. */
   readonly tasks: Map<TaskId, Task>
   readonly loginFailures: Map<string, LoginFailures>
@@ -68,6 +76,7 @@ export class InMemoryStore
       users: new Table("User"),
       sessions: new Table("Session"),
       activities: new Table("Activity"),
+      series: new Table("Series"),
       tasks: new Map(),
       loginFailures: new Map(),
       idempotencyKeys: new IdempotencyKeyTable()

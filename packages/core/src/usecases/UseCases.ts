@@ -4,6 +4,7 @@ import { AthleteService } from "./AthleteService.ts"
 import { AuthService } from "./AuthService.ts"
 import { CoachService } from "./CoachService.ts"
 import { ScheduleService } from "./ScheduleService.ts"
+import { SeriesService } from "./SeriesService.ts"
 import { SessionService } from "./SessionService.ts"
 import { TaskService } from "./TaskService.ts"
 import { UserService } from "./UserService.ts"
@@ -16,6 +17,7 @@ export const UseCasesLive = Layer.mergeAll(
   AuthService.layer,
   CoachService.layer,
   ScheduleService.layer,
+  SeriesService.layer,
   SessionService.layer,
   TaskService.layer,
   UserService.layer,

@@ -1,0 +1,32 @@
+import { Context, type Effect, type Option } from "effect"
+import type { UnknownReferences } from "../domain/Errors.ts"
+import type { SeriesId } from "../domain/Ids.ts"
+import type { LocalDateTime } from "../domain/LocalDateTime.ts"
+import type { Series, SeriesCreate } from "../domain/Series.ts"
+
+/**
+ * Recurring series and their occurrences, which are sessions (`isRecurrent` true) linked to the
+ * series by the wall-clock time the rule gave them. A series has at most one session per
+ * occurrence time, ever: a time up to `expandedUntil` is never created again (even when its session
+ * was deleted), and two writers extending at once cannot both create one (the store refuses a
+ * second session for the same series and time).
+ */
+export class SeriesRepository extends Context.Service<SeriesRepository, {
+  /**
+   * The series with a session per time of `occurrences` (each with the series' name, groupe,
+   * coach, duree and athletes), all or nothing. The coach and athletes must exist
+   * (`UnknownReferences`, `athleteIds` checked first).
+   */
+  create(
+    input: SeriesCreate,
+    occurrences: ReadonlyArray<LocalDateTime>,
+    expandedUntil: LocalDateTime
+  ): Effect.Effect<Series, UnknownReferences>
+  findById(id: SeriesId): Effect.Effect<Option.Option<Series>>
+  /**
+   * Creates the sessions of the times in `occurrences` later than the series' `expandedUntil` and
+   * not created yet, and moves `expandedUntil` forward to `until` (never back). Athletes deleted
+   * since the series was written are left out. Nothing for an unknown series.
+   */
+  extend(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime): Effect.Effect<void>
+}>()("@club/core/SeriesRepository") {}

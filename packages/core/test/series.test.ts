@@ -1,0 +1,163 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { TestClock } from "effect/testing"
+import {
+  type Actor,
+  AthleteRepository,
+  CoachRepository,
+  CurrentActor,
+  InvalidValue,
+  type LocalDateTime,
+  occurrencesOf,
+  parseRecurrenceRule,
+  type RecurrenceRule,
+  ScheduleSettings,
+  SeriesCreate,
+  SeriesService,
+  SessionRepository
+} from "../src/index.ts"
+import { InMemoryRepositories } from "../src/testing.ts"
+
+const coach: Actor = {
+  userId: 1 as Actor["userId"],
+  role: "COACH",
+  coachId: 1 as Actor["coachId"],
+  athleteId: null,
+  adminId: null
+}
+
+const settings = { timeZone: "Europe/Paris", horizonWeeks: 4, maxOccurrences: 50, refuseSeedConflicts: false }
+
+const layer = SeriesService.layer.pipe(
+  Layer.provideMerge(InMemoryRepositories),
+  Layer.provideMerge(Layer.succeed(ScheduleSettings, settings))
+)
+
+/** 2026-03-20T12:00:00Z: a Friday, nine days before Europe/Paris moves to summer time. */
+const now = Date.UTC(2026, 2, 20, 12, 0, 0)
+
+const seriesInput = (fields: Partial<SeriesCreate> = {}) =>
+  SeriesCreate.make({
+    name: "Evening run",
+    groupe: "U18",
+    coachId: null,
+    duree: 90,
+    start: "2026-03-23T18:00:00" as LocalDateTime,
+    rrule: "FREQ=WEEKLY;BYDAY=MO,TH",
+    athleteIds: [],
+    ...fields
+  })
+
+const run = <A, E>(effect: Effect.Effect<A, E, SeriesService | SessionRepository | AthleteRepository | CoachRepository>) =>
+  Effect.gen(function*() {
+    yield* TestClock.setTime(now)
+    return yield* effect
+  }).pipe(Effect.provideService(CurrentActor, coach), Effect.provide(layer))
+
+const rule = (text: string) => parseRecurrenceRule(text) as RecurrenceRule
+
+describe("the recurrence subset", () => {
+  it("reads FREQ, INTERVAL, BYDAY, COUNT and UNTIL", () => {
+    expect(parseRecurrenceRule("FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;UNTIL=20270630")).toEqual({
+      freq: "WEEKLY",
+      interval: 2,
+      byDay: ["TU", "TH"],
+      count: undefined,
+      until: "2027-06-30T23:59:59"
+    })
+  })
+
+  for (
+    const [text, reason] of [
+      ["FREQ=MONTHLY", "FREQ must be DAILY or WEEKLY"],
+      ["FREQ=WEEKLY;BYMONTH=3", "BYMONTH is outside the supported subset"],
+      ["FREQ=WEEKLY;INTERVAL=0", "INTERVAL must be a positive integer"],
+      ["FREQ=WEEKLY;BYDAY=1MO", "BYDAY must list weekday codes"],
+      ["FREQ=DAILY;COUNT=3;UNTIL=20270101", "COUNT and UNTIL cannot both be given"],
+      ["FREQ=DAILY;UNTIL=20270101T000000Z", "UNTIL must be a floating local date"],
+      ["FREQ=DAILY;UNTIL=20270230", "UNTIL is not a real date"],
+      ["INTERVAL=2", "FREQ must be DAILY or WEEKLY"]
+    ] as const
+  ) {
+    it(`refuses ${text}`, () => {
+      expect(parseRecurrenceRule(text)).toContain(reason)
+    })
+  }
+
+  it("keeps the wall-clock time across the change to summer time in floating time", () => {
+    // Europe/Paris moves from UTC+1 to UTC+2 on 2026-03-29.
+    expect(occurrencesOf(rule("FREQ=DAILY;COUNT=3"), "2026-03-28T18:00:00" as LocalDateTime, { max: 10 })).toEqual([
+      "2026-03-28T18:00:00",
+      "2026-03-29T18:00:00",
+      "2026-03-30T18:00:00"
+    ])
+  })
+})
+
+describe("SeriesService.create", () => {
+  it.effect("creates a session per occurrence up to the horizon, at 18:00 on both sides of the DST change", () =>
+    run(Effect.gen(function*() {
+      const series = yield* Effect.flatMap(Effect.service(SeriesService), (s) => s.create(seriesInput()))
+      // Now is 2026-03-20 13:00 in Paris; the horizon four weeks later is 2026-04-17T13:00:00.
+      expect(series.expandedUntil).toBe("2026-04-17T13:00:00")
+      expect(series.occurrences.map((o) => o.occurrenceStart)).toEqual([
+        "2026-03-23T18:00:00",
+        "2026-03-26T18:00:00",
+        "2026-03-30T18:00:00",
+        "2026-04-02T18:00:00",
+        "2026-04-06T18:00:00",
+        "2026-04-09T18:00:00",
+        "2026-04-13T18:00:00",
+        "2026-04-16T18:00:00"
+      ])
+      const sessions = yield* Effect.flatMap(Effect.service(SessionRepository), (r) => r.list())
+      expect(sessions.map((s) => [s.id, s.creneau, s.isRecurrent, s.duree, s.name, s.groupe])).toEqual(
+        series.occurrences.map((o) => [o.sessionId, o.occurrenceStart, true, 90, "Evening run", "U18"])
+      )
+    })))
+
+  it.effect("extends to the moved horizon when read later, never creating an occurrence twice", () =>
+    run(Effect.gen(function*() {
+      const service = yield* SeriesService
+      const created = yield* service.create(seriesInput())
+      yield* TestClock.adjust("7 days")
+      const read = yield* service.read(created.id)
+      const again = yield* service.read(created.id)
+      expect(read.expandedUntil).toBe("2026-04-24T13:00:00")
+      expect(read.occurrences.slice(0, created.occurrences.length)).toEqual(created.occurrences)
+      expect(read.occurrences.map((o) => o.occurrenceStart).slice(created.occurrences.length)).toEqual([
+        "2026-04-20T18:00:00",
+        "2026-04-23T18:00:00"
+      ])
+      expect(again).toEqual(read)
+      const sessions = yield* Effect.flatMap(Effect.service(SessionRepository), (r) => r.list())
+      expect(sessions).toHaveLength(read.occurrences.length)
+    })))
+
+  it.effect("does not create again an occurrence whose session was deleted", () =>
+    run(Effect.gen(function*() {
+      const service = yield* SeriesService
+      const created = yield* service.create(seriesInput())
+      yield* Effect.flatMap(Effect.service(SessionRepository), (r) => r.delete(created.occurrences[0]!.sessionId))
+      yield* TestClock.adjust("7 days")
+      const read = yield* service.read(created.id)
+      expect(read.occurrences.map((o) => o.occurrenceStart)).not.toContain("2026-03-23T18:00:00")
+      expect(read.occurrences).toHaveLength(created.occurrences.length - 1 + 2)
+    })))
+
+  const refused = (fields: Partial<SeriesCreate>, reason: string) =>
+    it.effect(`refuses ${JSON.stringify(fields)}, naming rrule`, () =>
+      run(Effect.gen(function*() {
+        const error = yield* Effect.flip(Effect.flatMap(Effect.service(SeriesService), (s) => s.create(seriesInput(fields))))
+        expect(error).toBeInstanceOf(InvalidValue)
+        expect((error as InvalidValue).field).toBe("rrule")
+        expect((error as InvalidValue).reason).toContain(reason)
+        expect(yield* Effect.flatMap(Effect.service(SessionRepository), (r) => r.list())).toEqual([])
+      })))
+
+  refused({ rrule: "FREQ=HOURLY" }, "FREQ must be DAILY or WEEKLY")
+  refused({ rrule: "FREQ=DAILY;INTERVAL=0" }, "INTERVAL must be a positive integer")
+  refused({ rrule: "FREQ=DAILY;UNTIL=20260301" }, "is before the start")
+  refused({ rrule: "FREQ=DAILY;COUNT=51" }, "more than 50 occurrences")
+  refused({ rrule: "FREQ=DAILY;UNTIL=20270101" }, "more than 50 occurrences")
+})
