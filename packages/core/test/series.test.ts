@@ -3,8 +3,6 @@ import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import {
   type Actor,
-  AthleteRepository,
-  CoachRepository,
   CurrentActor,
   InvalidValue,
   type LocalDateTime,
@@ -48,7 +46,7 @@ const seriesInput = (fields: Partial<SeriesCreate> = {}) =>
     ...fields
   })
 
-const run = <A, E>(effect: Effect.Effect<A, E, SeriesService | SessionRepository | AthleteRepository | CoachRepository>) =>
+const run = <A, E>(effect: Effect.Effect<A, E, SeriesService | SessionRepository | CurrentActor>) =>
   Effect.gen(function*() {
     yield* TestClock.setTime(now)
     return yield* effect
