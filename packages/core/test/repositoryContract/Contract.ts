@@ -5,6 +5,7 @@ import type {
   IdempotencyKeys,
   LoginAttempts,
   RecordPorts,
+  SeriesRepository,
   SessionRepository,
   TaskRepository,
   UserId,
@@ -48,6 +49,7 @@ export type ContractServices =
   | RecordPorts
   | UserRepository
   | SessionRepository
+  | SeriesRepository
   | ActivityRepository
   | TaskRepository
   | LoginAttempts

@@ -6,6 +6,7 @@ import { idempotencyKeysContract } from "./idempotencyKeys.ts"
 import { lastAdminContract } from "./lastAdmin.ts"
 import { loginAttemptsContract } from "./loginAttempts.ts"
 import { recordContracts } from "./records.ts"
+import { seriesRepositoryContract } from "./series.ts"
 import { sessionRepositoryContract } from "./sessions.ts"
 import { suppliedIdsContract } from "./suppliedIds.ts"
 import { taskRepositoryContract } from "./tasks.ts"
@@ -19,6 +20,7 @@ export const repositoryContract: ReadonlyArray<ContractSuite> = [
   userRepositoryContract,
   lastAdminContract,
   sessionRepositoryContract,
+  seriesRepositoryContract,
   activityRepositoryContract,
   taskRepositoryContract,
   suppliedIdsContract,

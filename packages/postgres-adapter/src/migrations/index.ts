@@ -8,6 +8,7 @@ import createLoginFailures from "./0006_create_login_failures.ts"
 import createLoginThrottle from "./0007_create_login_throttle.ts"
 import boundIdentitySequences from "./0008_bound_identity_sequences.ts"
 import createIdempotencyKeys from "./0009_create_idempotency_keys.ts"
+import createSeries from "./0010_create_series.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -22,5 +23,6 @@ export const migrations = Migrator.fromRecord({
   "0006_create_login_failures": createLoginFailures,
   "0007_create_login_throttle": createLoginThrottle,
   "0008_bound_identity_sequences": boundIdentitySequences,
-  "0009_create_idempotency_keys": createIdempotencyKeys
+  "0009_create_idempotency_keys": createIdempotencyKeys,
+  "0010_create_series": createSeries
 })

@@ -6,6 +6,7 @@ import { CredentialsCacheLive } from "./credentialsCache.ts"
 import { IdempotencyKeysLive } from "./IdempotencyKeysLive.ts"
 import { LoginAttemptsLive } from "./LoginAttemptsLive.ts"
 import { RecordRepositoriesLive } from "./RecordRepositoriesLive.ts"
+import { SeriesRepositoryLive } from "./SeriesRepositoryLive.ts"
 import { SessionRepositoryLive } from "./SessionRepositoryLive.ts"
 import { TaskRepositoryLive } from "./TaskRepositoryLive.ts"
 import { UserRepositoryLive } from "./UserRepositoryLive.ts"
@@ -20,6 +21,7 @@ export const RepositoriesLive = Layer.mergeAll(
   CoachRepositoryLive,
   UserRepositoryLive,
   SessionRepositoryLive,
+  SeriesRepositoryLive,
   ActivityRepositoryLive,
   TaskRepositoryLive,
   LoginAttemptsLive,

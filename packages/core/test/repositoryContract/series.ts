@@ -1,0 +1,155 @@
+import {
+  AthleteCreate,
+  AthleteId,
+  AthleteRepository,
+  CoachCreate,
+  CoachRepository,
+  type LocalDateTime,
+  SeriesCreate,
+  type SeriesId,
+  SeriesRepository,
+  SessionRepository,
+  UnknownReferences
+} from "@club/core"
+import { expect } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import type { ContractSuite } from "./Contract.ts"
+
+const times = (...values: ReadonlyArray<string>) => values as ReadonlyArray<LocalDateTime>
+
+const seriesInput = (fields: Partial<SeriesCreate> = {}) =>
+  new SeriesCreate({
+    name: "Track",
+    groupe: "Seniors",
+    coachId: null,
+    duree: 75,
+    start: "2026-03-23T18:00:00" as LocalDateTime,
+    rrule: "FREQ=WEEKLY;BYDAY=MO",
+    athleteIds: [],
+    ...fields
+  })
+
+const occurrenceTimes = (id: SeriesId) =>
+  Effect.gen(function*() {
+    const series = Option.getOrThrow(yield* (yield* SeriesRepository).findById(id))
+    return series.occurrences.map((o) => o.occurrenceStart)
+  })
+
+export const seriesRepositoryContract: ContractSuite = {
+  title: "SeriesRepository",
+  tests: (it) => {
+    it.effect("creates the series and a session per occurrence, with its values, coach and athletes", () =>
+      Effect.gen(function*() {
+        const coach = yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "Coach" }))
+        const athletes = yield* AthleteRepository
+        const a = yield* athletes.create(new AthleteCreate({ id: null, name: "a", categorie: null, niveau: null }))
+        const b = yield* athletes.create(new AthleteCreate({ id: null, name: "b", categorie: null, niveau: null }))
+        const series = yield* (yield* SeriesRepository).create(
+          seriesInput({ coachId: coach.id, athleteIds: [b.id, a.id, b.id] }),
+          times("2026-03-23T18:00:00", "2026-03-30T18:00:00"),
+          "2026-04-01T12:00:00" as LocalDateTime
+        )
+        expect(series.athleteIds).toEqual([a.id, b.id])
+        expect(series.expandedUntil).toBe("2026-04-01T12:00:00")
+        expect(series.occurrences.map((o) => o.occurrenceStart)).toEqual(["2026-03-23T18:00:00", "2026-03-30T18:00:00"])
+        const sessions = yield* SessionRepository
+        for (const occurrence of series.occurrences) {
+          const session = Option.getOrThrow(yield* sessions.findById(occurrence.sessionId))
+          expect({ ...session }).toEqual({
+            id: occurrence.sessionId,
+            name: "Track",
+            isRecurrent: true,
+            creneau: occurrence.occurrenceStart,
+            duree: 75,
+            groupe: "Seniors",
+            coachId: coach.id,
+            athleteIds: [a.id, b.id],
+            activiteIds: []
+          })
+        }
+        expect(yield* (yield* SeriesRepository).findById(series.id)).toEqual(Option.some(series))
+      }))
+
+    it.effect("refuses unknown athletes or coach, writing nothing", () =>
+      Effect.gen(function*() {
+        const sessions = yield* SessionRepository
+        const before = yield* sessions.list()
+        const error = yield* Effect.flip(
+          (yield* SeriesRepository).create(
+            seriesInput({ athleteIds: [AthleteId.make(9_999_999)] }),
+            times("2027-01-04T18:00:00"),
+            "2027-01-05T00:00:00" as LocalDateTime
+          )
+        )
+        expect(error).toEqual(new UnknownReferences({ field: "athleteIds", entity: "Athlete", ids: [9_999_999] }))
+        expect(yield* sessions.list()).toEqual(before)
+      }))
+
+    it.effect("extends with the times after expandedUntil only, once each, and never moves it back", () =>
+      Effect.gen(function*() {
+        const repository = yield* SeriesRepository
+        const series = yield* repository.create(
+          seriesInput({ start: "2026-06-01T09:00:00" as LocalDateTime, rrule: "FREQ=DAILY" }),
+          times("2026-06-01T09:00:00", "2026-06-02T09:00:00"),
+          "2026-06-02T12:00:00" as LocalDateTime
+        )
+        yield* repository.extend(
+          series.id,
+          times("2026-06-02T09:00:00", "2026-06-03T09:00:00", "2026-06-04T09:00:00"),
+          "2026-06-04T12:00:00" as LocalDateTime
+        )
+        yield* repository.extend(series.id, times("2026-06-03T09:00:00"), "2026-06-03T12:00:00" as LocalDateTime)
+        expect(yield* occurrenceTimes(series.id)).toEqual([
+          "2026-06-01T09:00:00",
+          "2026-06-02T09:00:00",
+          "2026-06-03T09:00:00",
+          "2026-06-04T09:00:00"
+        ])
+        const read = Option.getOrThrow(yield* repository.findById(series.id))
+        expect(read.expandedUntil).toBe("2026-06-04T12:00:00")
+      }))
+
+    it.effect("two writers extending at once create each occurrence once", () =>
+      Effect.gen(function*() {
+        const repository = yield* SeriesRepository
+        const series = yield* repository.create(
+          seriesInput({ start: "2026-07-01T09:00:00" as LocalDateTime, rrule: "FREQ=DAILY" }),
+          times("2026-07-01T09:00:00"),
+          "2026-07-01T12:00:00" as LocalDateTime
+        )
+        const next = times("2026-07-02T09:00:00", "2026-07-03T09:00:00", "2026-07-04T09:00:00")
+        yield* Effect.all(
+          [1, 2, 3].map(() => repository.extend(series.id, next, "2026-07-04T12:00:00" as LocalDateTime)),
+          { concurrency: "unbounded" }
+        )
+        expect(yield* occurrenceTimes(series.id)).toEqual(["2026-07-01T09:00:00", ...next])
+        const sessions = yield* (yield* SessionRepository).list({ creneau: "2026-07-03T09:00:00" as LocalDateTime })
+        expect(sessions).toHaveLength(1)
+      }))
+
+    it.effect("an occurrence whose session was deleted is no longer listed, and is not created again", () =>
+      Effect.gen(function*() {
+        const repository = yield* SeriesRepository
+        const series = yield* repository.create(
+          seriesInput({ start: "2026-08-03T09:00:00" as LocalDateTime }),
+          times("2026-08-03T09:00:00", "2026-08-10T09:00:00"),
+          "2026-08-11T00:00:00" as LocalDateTime
+        )
+        yield* (yield* SessionRepository).delete(series.occurrences[0]!.sessionId)
+        yield* repository.extend(
+          series.id,
+          times("2026-08-03T09:00:00", "2026-08-10T09:00:00", "2026-08-17T09:00:00"),
+          "2026-08-18T00:00:00" as LocalDateTime
+        )
+        expect(yield* occurrenceTimes(series.id)).toEqual(["2026-08-10T09:00:00", "2026-08-17T09:00:00"])
+      }))
+
+    it.effect("finds no unknown series, and extending one does nothing", () =>
+      Effect.gen(function*() {
+        const repository = yield* SeriesRepository
+        expect(yield* repository.findById(987_654 as SeriesId)).toEqual(Option.none())
+        yield* repository.extend(987_654 as SeriesId, times("2030-01-01T00:00:00"), "2030-01-02T00:00:00" as LocalDateTime)
+        expect(yield* (yield* SessionRepository).list({ creneau: "2030-01-01T00:00:00" as LocalDateTime })).toEqual([])
+      }))
+  }
+}
