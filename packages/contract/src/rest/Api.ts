@@ -12,6 +12,7 @@ import {
   UsersGroup
 } from "./Groups.ts"
 import { Availability } from "./Availability.ts"
+import { PlanningGroup } from "./PlanningGroup.ts"
 import { BodyLimit } from "./BodyLimit.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { MediaType } from "./MediaType.ts"
@@ -26,6 +27,7 @@ const api = HttpApi.make("club")
     AthletesGroup,
     ScheduleGroup,
     SessionsGroup,
+    PlanningGroup,
     CoachesGroup,
     UsersGroup,
     AdminsGroup,

@@ -1,0 +1,35 @@
+import { SeriesId } from "@club/core"
+import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { Authentication } from "./Authentication.ts"
+import { created, idempotent, tag } from "./EndpointParts.ts"
+import { Idempotency } from "./Idempotency.ts"
+import { operation } from "./Operation.ts"
+import { pathId } from "./PathId.ts"
+import { Forbidden, InvalidRequest, NotFound } from "./Problems.ts"
+import { RawInput } from "./RawInput.ts"
+import { SeriesCreateInput, SeriesDto } from "./SeriesDto.ts"
+
+/** Issue 17's schedule endpoints under `/planning`: recurring series. */
+export class PlanningGroup extends HttpApiGroup.make("planning").add(
+  HttpApiEndpoint.post("createSeries", "/planning/series", {
+    payload: SeriesCreateInput,
+    success: created(SeriesDto),
+    error: [InvalidRequest, Forbidden]
+  }).annotateMerge(operation(
+    "Create a recurring series",
+    `Creates the series and, as sessions (\`isRecurrent: true\`), its occurrences up to the club's horizon (SCHEDULE_HORIZON_WEEKS); later ones are created as time passes. The rule repeats at the same wall-clock time in the club's zone (CLUB_TIMEZONE), across daylight-saving changes. 400 naming the field: a rule outside the subset, an UNTIL before \`start\`, a rule with no occurrence or with more than SCHEDULE_MAX_OCCURRENCES (all of them for a rule with COUNT or UNTIL, up to the horizon otherwise), unknown coach or athletes. ${idempotent}`,
+    "series.create"
+  )).middleware(Idempotency),
+  HttpApiEndpoint.get("getSeries", "/planning/series/:id", {
+    params: { id: pathId(SeriesId) },
+    success: SeriesDto,
+    error: [NotFound, Forbidden]
+  }).annotateMerge(operation(
+    "Read a recurring series",
+    "The series with its occurrences in time order, after creating those the horizon has reached since it was last read or written. An occurrence whose session was deleted is not listed, and is never created again. 404 when there is no such series.",
+    "series.read"
+  ))
+).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
+  "Planning",
+  "Issue 17's schedule: recurring series whose occurrences are sessions. Not in the seed."
+)) {}

@@ -1,0 +1,44 @@
+import { Schema } from "effect"
+import { Occurrence, Series, SeriesCreate } from "@club/core"
+import { documented } from "./Documented.ts"
+import { seedFields } from "./SeedInput.ts"
+
+/** The body of a series create: core's `SeriesCreate`, its nullable fields and list optional on the wire. */
+export const SeriesCreateInput = documented(
+  Schema.Struct(seedFields(SeriesCreate.fields)),
+  "SeriesCreate",
+  "A recurring series: `start` is the first wall-clock time at the club (as a session's `creneau`), `duree` is in minutes, and `rrule` is an RFC 5545 RRULE subset (FREQ=DAILY|WEEKLY, INTERVAL, BYDAY, and COUNT or UNTIL, UNTIL floating without `Z`). The coach and athletes must exist.",
+  [{
+    name: "Tuesday and Thursday track",
+    groupe: "Seniors",
+    coachId: 2,
+    athleteIds: [3, 4],
+    duree: 90,
+    start: "2026-11-24T18:30:00",
+    rrule: "FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630"
+  }]
+)
+
+const OccurrenceDto = Schema.Struct(Occurrence.fields).annotate({
+  identifier: "Occurrence",
+  description: "One occurrence of a series: the session it is, at the wall-clock time the rule gave it."
+})
+
+export const SeriesDto = documented(
+  Schema.Struct({ ...Series.fields, occurrences: Schema.Array(OccurrenceDto) }),
+  "Series",
+  "A recurring series and its occurrences, each a session (`isRecurrent: true`) that the seed's session endpoints show. Occurrences exist up to `expandedUntil` (the club's horizon); later ones are created as time passes.",
+  [{
+    id: 1,
+    name: "Tuesday and Thursday track",
+    groupe: "Seniors",
+    coachId: 2,
+    athleteIds: [3, 4],
+    duree: 90,
+    start: "2026-11-24T18:30:00",
+    rrule: "FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630",
+    expandedUntil: "2027-05-25T10:00:00",
+    occurrences: [{ sessionId: 7, occurrenceStart: "2026-11-24T18:30:00" }]
+  }]
+)
+export type SeriesDto = typeof SeriesDto.Type

@@ -1,0 +1,18 @@
+import { SeriesCreate, SeriesService } from "@club/core"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { toCoreInput } from "@club/contract/rest"
+import { problems } from "./problems.ts"
+import { ServedApi } from "../ServedApi.ts"
+
+/** Issue 17's `/planning` endpoints: every failure is its category's problem. */
+export const PlanningHandlers = HttpApiBuilder.group(
+  ServedApi,
+  "planning",
+  Effect.fn(function*(handlers) {
+    const series = yield* SeriesService
+    return handlers
+      .handle("createSeries", ({ payload }) => series.create(toCoreInput(SeriesCreate, payload)).pipe(problems))
+      .handle("getSeries", ({ params }) => series.read(params.id).pipe(problems))
+  })
+)

@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest"
+import { expectJson, expectProblem } from "../../expectations.ts"
+import type { Club } from "../Club.ts"
+import { createAthlete, createCoach, missingId, readSession, unique } from "../records.ts"
+
+interface OccurrenceDto {
+  readonly sessionId: number
+  readonly occurrenceStart: string
+}
+
+interface SeriesDto {
+  readonly id: number
+  readonly name: string | null
+  readonly groupe: string | null
+  readonly coachId: number | null
+  readonly athleteIds: ReadonlyArray<number>
+  readonly duree: number
+  readonly start: string
+  readonly rrule: string
+  readonly expandedUntil: string
+  readonly occurrences: ReadonlyArray<OccurrenceDto>
+}
+
+/** Issue 17's `/planning` endpoints, on any harness. */
+export const planningEndpoints = (club: () => Club) => {
+  const createSeries = (body: Record<string, unknown>) => club().coach.post("/planning/series", body)
+
+  describe("POST /planning/series (Coach)", () => {
+    it("answers 201 with the series and its occurrences, each a session the seed's endpoints show", async () => {
+      const coach = await createCoach(club())
+      const [a, b] = [await createAthlete(club()), await createAthlete(club())]
+      const fields = {
+        name: unique("Track"),
+        groupe: "Sprinters",
+        coachId: coach.id,
+        athleteIds: [b.id, a.id],
+        duree: 90,
+        start: "2026-03-26T18:00:00",
+        rrule: "FREQ=WEEKLY;BYDAY=TH,SA;COUNT=3"
+      }
+      const reply = await createSeries(fields)
+      expect(reply.status, reply.text).toBe(201)
+      const series = reply.body as SeriesDto
+      expect(series).toMatchObject({ ...fields, athleteIds: [a.id, b.id] })
+      expect(series.occurrences.map((o) => o.occurrenceStart)).toEqual([
+        "2026-03-26T18:00:00",
+        "2026-03-28T18:00:00",
+        "2026-04-02T18:00:00"
+      ])
+      for (const occurrence of series.occurrences) {
+        expect(await readSession(club(), occurrence.sessionId)).toEqual({
+          id: occurrence.sessionId,
+          name: fields.name,
+          isRecurrent: true,
+          creneau: occurrence.occurrenceStart,
+          duree: 90,
+          groupe: "Sprinters",
+          coachId: coach.id,
+          athleteIds: [a.id, b.id],
+          activiteIds: []
+        })
+      }
+      expectJson(await club().athlete.get(`/planning/series/${series.id}`), 200, series)
+    })
+
+    for (
+      const [title, body, detail] of [
+        ["an RRULE outside the subset", { rrule: "FREQ=MONTHLY;COUNT=2" }, /^rrule: FREQ must be DAILY or WEEKLY/u],
+        ["a zero interval", { rrule: "FREQ=DAILY;INTERVAL=0;COUNT=2" }, /^rrule: INTERVAL must be a positive integer/u],
+        ["an UNTIL before the start", { rrule: "FREQ=DAILY;UNTIL=20260101" }, /^rrule: UNTIL .* is before the start/u],
+        ["more occurrences than the club allows", { rrule: "FREQ=DAILY;COUNT=100000" }, /^rrule: the series would create more than/u],
+        ["unknown athletes", { athleteIds: [missingId] }, new RegExp(`^athleteIds: no athlete with id ${missingId}$`, "u")]
+      ] as const
+    ) {
+      it(`answers 400 naming the field for ${title}; nothing is written`, async () => {
+        const name = unique("Refused")
+        const reply = await createSeries({ name, duree: 60, start: "2026-03-26T18:00:00", rrule: "FREQ=DAILY;COUNT=2", ...body })
+        expectProblem(reply, 400, detail)
+        const sessions = (await club().coach.get("/session/all")).body as ReadonlyArray<{ name: string }>
+        expect(sessions.filter((session) => session.name === name)).toEqual([])
+      })
+    }
+
+    it("answers 400 naming the field for a body that does not decode (a zero duree, a start with an offset)", async () => {
+      const reply = await createSeries({ duree: 0, start: "2026-03-26T18:00:00", rrule: "FREQ=DAILY;COUNT=2" })
+      expectProblem(reply, 400, /duree/u)
+      const offset = await createSeries({ duree: 30, start: "2026-03-26T18:00:00+01:00", rrule: "FREQ=DAILY;COUNT=2" })
+      expectProblem(offset, 400, /start/u)
+    })
+
+    it("answers 403 to an athlete, before anything is written", async () => {
+      expectProblem(
+        await club().athlete.post("/planning/series", { duree: 30, start: "2026-03-26T18:00:00", rrule: "FREQ=DAILY;COUNT=1" }),
+        403
+      )
+    })
+  })
+
+  describe("GET /planning/series/{id} (any role)", () => {
+    it("answers 404 for an unknown series", async () => {
+      expectProblem(await club().admin.get(`/planning/series/${missingId}`), 404, `Series not found with id ${missingId}`)
+    })
+
+    it("no longer lists an occurrence whose session was deleted", async () => {
+      const created = (await createSeries({ duree: 45, start: "2026-05-04T07:00:00", rrule: "FREQ=DAILY;COUNT=2" }))
+        .body as SeriesDto
+      await club().coach.delete(`/session/delete/${created.occurrences[0]!.sessionId}`)
+      const read = (await club().coach.get(`/planning/series/${created.id}`)).body as SeriesDto
+      expect(read.occurrences).toEqual([created.occurrences[1]])
+    })
+  })
+}
