@@ -74,7 +74,8 @@ export const planningEndpoints = (club: () => Club) => {
     ) {
       it(`answers 400 naming the field for ${title}; nothing is written`, async () => {
         const name = unique("Refused")
-        const reply = await createSeries({ name, duree: 60, start: "2026-03-26T18:00:00", rrule: "FREQ=DAILY;COUNT=2", ...body })
+        const valid: Record<string, unknown> = { duree: 60, start: "2026-03-26T18:00:00", rrule: "FREQ=DAILY;COUNT=2" }
+        const reply = await createSeries({ ...valid, name, ...body })
         expectProblem(reply, 400, detail)
         const sessions = (await club().coach.get("/session/all")).body as ReadonlyArray<{ name: string }>
         expect(sessions.filter((session) => session.name === name)).toEqual([])
