@@ -146,7 +146,9 @@ describe("SeriesService.create", () => {
   const refused = (fields: Partial<SeriesCreate>, reason: string) =>
     it.effect(`refuses ${JSON.stringify(fields)}, naming rrule`, () =>
       run(Effect.gen(function*() {
-        const error = yield* Effect.flip(Effect.flatMap(Effect.service(SeriesService), (s) => s.create(seriesInput(fields))))
+        const error = yield* Effect.flip(
+          Effect.flatMap(Effect.service(SeriesService), (s) => s.create(seriesInput(fields)))
+        )
         expect(error).toBeInstanceOf(InvalidValue)
         expect((error as InvalidValue).field).toBe("rrule")
         expect((error as InvalidValue).reason).toContain(reason)

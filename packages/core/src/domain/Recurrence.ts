@@ -5,8 +5,9 @@ import type { LocalDateTime } from "./LocalDateTime.ts"
  * The `rrule` package ships CommonJS to Node (its ESM build is only named by the bundler-only
  * `module` field): Node's ESM loader hands it over as the default export, bundlers as named exports.
  */
-const { RRule } = (("RRule" in rruleModule ? rruleModule : (rruleModule as unknown as { default: unknown }).default) as
-  typeof rruleModule)
+const { RRule } = ("RRule" in rruleModule
+  ? rruleModule
+  : (rruleModule as unknown as { default: unknown }).default) as typeof rruleModule
 
 /**
  * The subset of RFC 5545's RRULE a series takes (docs/schedule/series.md): `FREQ` (DAILY or

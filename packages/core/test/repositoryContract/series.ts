@@ -148,7 +148,11 @@ export const seriesRepositoryContract: ContractSuite = {
       Effect.gen(function*() {
         const repository = yield* SeriesRepository
         expect(yield* repository.findById(987_654 as SeriesId)).toEqual(Option.none())
-        yield* repository.extend(987_654 as SeriesId, times("2030-01-01T00:00:00"), "2030-01-02T00:00:00" as LocalDateTime)
+        yield* repository.extend(
+          987_654 as SeriesId,
+          times("2030-01-01T00:00:00"),
+          "2030-01-02T00:00:00" as LocalDateTime
+        )
         expect(yield* (yield* SessionRepository).list({ creneau: "2030-01-01T00:00:00" as LocalDateTime })).toEqual([])
       }))
   }

@@ -1,11 +1,4 @@
-import {
-  type LocalDateTime,
-  Series,
-  type SeriesCreate,
-  type SeriesId,
-  SeriesRepository,
-  traced
-} from "@club/core"
+import { type LocalDateTime, Series, type SeriesCreate, type SeriesId, SeriesRepository, traced } from "@club/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"

@@ -68,8 +68,16 @@ export const planningEndpoints = (club: () => Club) => {
         ["an RRULE outside the subset", { rrule: "FREQ=MONTHLY;COUNT=2" }, /^rrule: FREQ must be DAILY or WEEKLY/u],
         ["a zero interval", { rrule: "FREQ=DAILY;INTERVAL=0;COUNT=2" }, /^rrule: INTERVAL must be a positive integer/u],
         ["an UNTIL before the start", { rrule: "FREQ=DAILY;UNTIL=20260101" }, /^rrule: UNTIL .* is before the start/u],
-        ["more occurrences than the club allows", { rrule: "FREQ=DAILY;COUNT=100000" }, /^rrule: the series would create more than/u],
-        ["unknown athletes", { athleteIds: [missingId] }, new RegExp(`^athleteIds: no athlete with id ${missingId}$`, "u")]
+        [
+          "more occurrences than the club allows",
+          { rrule: "FREQ=DAILY;COUNT=100000" },
+          /^rrule: the series would create more than/u
+        ],
+        [
+          "unknown athletes",
+          { athleteIds: [missingId] },
+          new RegExp(`^athleteIds: no athlete with id ${missingId}$`, "u")
+        ]
       ] as const
     ) {
       it(`answers 400 naming the field for ${title}; nothing is written`, async () => {
@@ -91,7 +99,11 @@ export const planningEndpoints = (club: () => Club) => {
 
     it("answers 403 to an athlete, before anything is written", async () => {
       expectProblem(
-        await club().athlete.post("/planning/series", { duree: 30, start: "2026-03-26T18:00:00", rrule: "FREQ=DAILY;COUNT=1" }),
+        await club().athlete.post("/planning/series", {
+          duree: 30,
+          start: "2026-03-26T18:00:00",
+          rrule: "FREQ=DAILY;COUNT=1"
+        }),
         403
       )
     })
@@ -99,7 +111,11 @@ export const planningEndpoints = (club: () => Club) => {
 
   describe("GET /planning/series/{id} (any role)", () => {
     it("answers 404 for an unknown series", async () => {
-      expectProblem(await club().admin.get(`/planning/series/${missingId}`), 404, `Series not found with id ${missingId}`)
+      expectProblem(
+        await club().admin.get(`/planning/series/${missingId}`),
+        404,
+        `Series not found with id ${missingId}`
+      )
     })
 
     it("no longer lists an occurrence whose session was deleted", async () => {
