@@ -5,7 +5,7 @@ import { created, idempotent, tag } from "./EndpointParts.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { operation } from "./Operation.ts"
 import { pathId } from "./PathId.ts"
-import { Forbidden, InvalidRequest, NotFound } from "./Problems.ts"
+import { Conflict, Forbidden, InvalidRequest, NotFound } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
 import { SeriesCreateInput, SeriesDto } from "./SeriesDto.ts"
 
@@ -14,10 +14,10 @@ export class PlanningGroup extends HttpApiGroup.make("planning").add(
   HttpApiEndpoint.post("createSeries", "/planning/series", {
     payload: SeriesCreateInput,
     success: created(SeriesDto),
-    error: [InvalidRequest, Forbidden]
+    error: [InvalidRequest, Conflict, Forbidden]
   }).annotateMerge(operation(
     "Create a recurring series",
-    `Creates the series and, as sessions (\`isRecurrent: true\`), its occurrences up to the club's horizon (SCHEDULE_HORIZON_WEEKS); later ones are created as time passes. The rule repeats at the same wall-clock time in the club's zone (CLUB_TIMEZONE), across daylight-saving changes. 400 naming the field: a rule outside the subset, an UNTIL before \`start\`, a rule with no occurrence or with more than SCHEDULE_MAX_OCCURRENCES (all of them for a rule with COUNT or UNTIL, up to the horizon otherwise), unknown coach or athletes. ${idempotent}`,
+    `Creates the series and, as sessions (\`isRecurrent: true\`), its occurrences up to the club's horizon (SCHEDULE_HORIZON_WEEKS); later ones are created as time passes. The rule repeats at the same wall-clock time in the club's zone (CLUB_TIMEZONE), across daylight-saving changes. 400 naming the field: a rule outside the subset, an UNTIL before \`start\`, a rule with no occurrence or with more than SCHEDULE_MAX_OCCURRENCES (all of them for a rule with COUNT or UNTIL, up to the horizon otherwise), unknown coach or athletes. 409 naming the sessions when the coach or an athlete is already booked at an overlapping instant (\`[start, start + duree minutes)\` in the club's zone) by a session written through \`/planning\`; nothing is written. The database enforces it, also between instances writing at once. ${idempotent}`,
     "series.create"
   )).middleware(Idempotency),
   HttpApiEndpoint.get("getSeries", "/planning/series/:id", {

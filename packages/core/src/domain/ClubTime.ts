@@ -20,3 +20,21 @@ export const wallClockAt = (timeZone: string, epochMs: number): LocalDateTime =>
 /** `local` moved by whole days on the calendar, the time of day kept. */
 export const plusDays = (local: LocalDateTime, days: number): LocalDateTime =>
   new Date(Date.parse(`${local}Z`) + days * 86_400_000).toISOString().slice(0, 19) as LocalDateTime
+
+/** How far `timeZone`'s wall clock is ahead of UTC at the instant `epochMs`, in ms. */
+const offsetAt = (timeZone: string, epochMs: number): number => {
+  const whole = Math.floor(epochMs / 1000) * 1000
+  return Date.parse(`${wallClockAt(timeZone, whole)}Z`) - whole
+}
+
+/**
+ * The instant (epoch ms) at which `timeZone`'s wall clock shows `local`. A time the clock skips
+ * (spring forward) or shows twice (fall back) is read with the smaller of the two offsets around
+ * it (standard time in the northern zones), as PostgreSQL's `AT TIME ZONE` reads it.
+ */
+export const instantOf = (timeZone: string, local: LocalDateTime): number => {
+  const asUtc = Date.parse(`${local}Z`)
+  const offsets = [...new Set([offsetAt(timeZone, asUtc - 86_400_000), offsetAt(timeZone, asUtc + 86_400_000)])]
+  const shown = offsets.map((offset) => asUtc - offset).filter((instant) => wallClockAt(timeZone, instant) === local)
+  return shown.length === 1 ? shown[0]! : asUtc - Math.min(...offsets)
+}

@@ -158,8 +158,28 @@ export class RateLimited extends withoutStackTrace(
   }
 }
 
+/**
+ * A coach or an athlete who would be booked into overlapping sessions (issue 17): nothing was
+ * written. `sessionIds` are the sessions already holding the booking, ascending.
+ */
+export class ScheduleConflict extends withoutStackTrace(
+  Schema.TaggedError<ScheduleConflict>()("ScheduleConflict", {
+    sessionIds: Schema.Array(Schema.Number)
+  })
+) {
+  readonly category = "Conflict" as const
+  override get message() {
+    return this.sessionIds.length === 0
+      ? "Double booking: the new sessions overlap each other for the same coach or athlete"
+      : `Double booking: the coach or an athlete is already booked at an overlapping time in session${
+        this.sessionIds.length === 1 ? "" : "s"
+      } ${this.sessionIds.join(", ")}`
+  }
+}
+
 export type DomainError =
   | EntityNotFound
+  | ScheduleConflict
   | UnknownReferences
   | InvalidValue
   | IdAlreadyInUse

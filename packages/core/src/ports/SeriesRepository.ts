@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { UnknownReferences } from "../domain/Errors.ts"
+import type { ScheduleConflict, UnknownReferences } from "../domain/Errors.ts"
 import type { SeriesId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
 import type { Series, SeriesCreate } from "../domain/Series.ts"
@@ -15,18 +15,23 @@ export class SeriesRepository extends Context.Service<SeriesRepository, {
   /**
    * The series with a session per time of `occurrences` (each with the series' name, groupe,
    * coach, duree and athletes), all or nothing. The coach and athletes must exist
-   * (`UnknownReferences`, `athleteIds` checked first).
+   * (`UnknownReferences`, `athleteIds` checked first). Each session books its coach and athletes
+   * over `[creneau, creneau + duree minutes)` in the club's zone (`ScheduleSettings.timeZone`); one
+   * already booked at an overlapping instant by another booked session refuses the whole series
+   * (`ScheduleConflict` naming those sessions), also against writers committing meanwhile.
    */
   create(
     input: SeriesCreate,
     occurrences: ReadonlyArray<LocalDateTime>,
     expandedUntil: LocalDateTime
-  ): Effect.Effect<Series, UnknownReferences>
+  ): Effect.Effect<Series, UnknownReferences | ScheduleConflict>
   findById(id: SeriesId): Effect.Effect<Option.Option<Series>>
   /**
    * Creates the sessions of the times in `occurrences` later than the series' `expandedUntil` and
    * not created yet, and moves `expandedUntil` forward to `until` (never back). Athletes deleted
-   * since the series was written are left out. Nothing for an unknown series.
+   * since the series was written are left out. A new occurrence whose coach or athlete is already
+   * booked at an overlapping time is created without that booking (it shows as a conflict), rather
+   * than failing the read that extended it. Nothing for an unknown series.
    */
   extend(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime): Effect.Effect<void>
 }>()("@club/core/SeriesRepository") {}

@@ -2,14 +2,19 @@ import { Effect, Layer, Option } from "effect"
 import type { SeriesId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
 import { Occurrence, Series, type SeriesCreate } from "../domain/Series.ts"
+import { ScheduleConflict } from "../domain/Errors.ts"
 import { SeriesRepository } from "../ports/SeriesRepository.ts"
+import { ScheduleSettings } from "../usecases/ScheduleSettings.ts"
 import { traced } from "../tracing/traced.ts"
+import { bookingsOf } from "./bookings.ts"
 import { InMemoryStore, type StoredSeries } from "./InMemoryStore.ts"
 
 export const InMemorySeriesRepository = Layer.effect(
   SeriesRepository,
   Effect.gen(function*() {
-    const { athletes, coaches, series, sessions } = yield* InMemoryStore
+    const store = yield* InMemoryStore
+    const { athletes, coaches, series, sessions } = store
+    const bookings = bookingsOf(store)
 
     /** The series as answered: the occurrences whose session still exists, in time order. */
     const read = (stored: StoredSeries) =>
@@ -21,9 +26,13 @@ export const InMemorySeriesRepository = Layer.effect(
           .map(([occurrenceStart, sessionId]) => new Occurrence({ sessionId, occurrenceStart }))
       })
 
-    /** A session per time not created yet, for the athletes that still exist. */
-    const addOccurrences = (stored: StoredSeries, times: ReadonlyArray<LocalDateTime>) => {
+    /**
+     * A session per time not created yet, for the athletes that still exist, each booking its
+     * coach and athletes where they are free; answers what `book` answers, and the new sessions.
+     */
+    const addOccurrences = (stored: StoredSeries, times: ReadonlyArray<LocalDateTime>, timeZone: string) => {
       const athleteIds = stored.athleteIds.filter((id) => athletes.has(id))
+      const created: Array<SessionId> = []
       for (const creneau of times) {
         if (stored.occurrences.has(creneau)) continue
         const id = sessions.newId(null) as SessionId
@@ -38,7 +47,19 @@ export const InMemorySeriesRepository = Layer.effect(
           athleteIds: new Set(athleteIds)
         })
         stored.occurrences.set(creneau, id)
+        created.push(id)
       }
+      const booked = bookings.book(
+        timeZone,
+        created.map((sessionId) => ({
+          sessionId,
+          coachId: stored.coachId,
+          athleteIds,
+          creneau: sessions.get(sessionId)!.creneau!,
+          duree: stored.duree
+        }))
+      )
+      return { ...booked, created }
     }
 
     const create = traced("SeriesRepository.create")(
@@ -53,7 +74,15 @@ export const InMemorySeriesRepository = Layer.effect(
           expandedUntil,
           occurrences: new Map()
         })
-        addOccurrences(stored, occurrences)
+        const { timeZone } = yield* ScheduleSettings
+        const { created, met, skipped } = addOccurrences(stored, occurrences, timeZone)
+        if (skipped) {
+          // All or nothing, as the database's transaction: the series and its sessions go.
+          bookings.unbook(created)
+          for (const id of created) sessions.delete(id)
+          series.delete(stored.id)
+          return yield* new ScheduleConflict({ sessionIds: met })
+        }
         return read(stored)
       }
     )
@@ -66,7 +95,8 @@ export const InMemorySeriesRepository = Layer.effect(
       function*(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime) {
         const stored = series.get(id)
         if (stored === undefined) return
-        addOccurrences(stored, occurrences.filter((time) => time > stored.expandedUntil))
+        const { timeZone } = yield* ScheduleSettings
+        addOccurrences(stored, occurrences.filter((time) => time > stored.expandedUntil), timeZone)
         if (until > stored.expandedUntil) series.replace({ ...stored, expandedUntil: until })
       }
     )

@@ -32,6 +32,15 @@ export interface StoredSeries extends Omit<Series, "occurrences"> {
   readonly occurrences: Map<LocalDateTime, SessionId>
 }
 
+/**
+ * A person booked by a session over the instants `[from, to)` (epoch ms), as PostgreSQL's
+ * `coach_bookings` and `athlete_bookings` hold it: by the session's id, then the person's.
+ */
+export interface Booking {
+  readonly from: number
+  readonly to: number
+}
+
 /** A login throttling key's failures, and the time of the last one. */
 export interface LoginFailures {
   readonly failures: number
@@ -48,6 +57,10 @@ export interface InMemoryTables {
   readonly sessions: Table<StoredSession>
   readonly activities: Table<Activity>
   readonly series: Table<StoredSeries>
+  /** Each booked session's coach booking; it holds while the session exists. */
+  readonly coachBookings: Map<SessionId, Booking & { readonly coachId: number }>
+  /** Each booked session's athlete bookings; one holds while the athlete is a member of the session. */
+  readonly athleteBookings: Map<SessionId, Map<AthleteId, Booking>>
   /** In creation order, which deletes keep. */
   readonly tasks: Map<TaskId, Task>
   readonly loginFailures: Map<string, LoginFailures>
@@ -77,6 +90,8 @@ export class InMemoryStore
       sessions: new Table("Session"),
       activities: new Table("Activity"),
       series: new Table("Series"),
+      coachBookings: new Map(),
+      athleteBookings: new Map(),
       tasks: new Map(),
       loginFailures: new Map(),
       idempotencyKeys: new IdempotencyKeyTable()

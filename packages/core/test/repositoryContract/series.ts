@@ -8,6 +8,7 @@ import {
   SeriesCreate,
   type SeriesId,
   SeriesRepository,
+  ScheduleConflict,
   SessionRepository,
   UnknownReferences
 } from "@club/core"
@@ -154,6 +155,81 @@ export const seriesRepositoryContract: ContractSuite = {
           "2030-01-02T00:00:00" as LocalDateTime
         )
         expect(yield* (yield* SessionRepository).list({ creneau: "2030-01-01T00:00:00" as LocalDateTime })).toEqual([])
+      }))
+
+    it.effect("refuses a series whose coach is already booked at an overlapping instant, naming those sessions; nothing is written", () =>
+      Effect.gen(function*() {
+        const repository = yield* SeriesRepository
+        const coach = yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "Busy" }))
+        const first = yield* repository.create(
+          seriesInput({ coachId: coach.id, start: "2026-09-07T18:00:00" as LocalDateTime, duree: 60 }),
+          times("2026-09-07T18:00:00", "2026-09-14T18:00:00"),
+          "2026-09-15T00:00:00" as LocalDateTime
+        )
+        const sessions = yield* SessionRepository
+        const before = yield* sessions.list()
+        const error = yield* Effect.flip(repository.create(
+          seriesInput({ coachId: coach.id, start: "2026-09-07T18:30:00" as LocalDateTime, duree: 15 }),
+          times("2026-09-07T18:30:00", "2026-09-14T18:30:00"),
+          "2026-09-15T00:00:00" as LocalDateTime
+        ))
+        expect(error).toEqual(new ScheduleConflict({ sessionIds: first.occurrences.map((o) => o.sessionId) }))
+        expect(yield* sessions.list()).toEqual(before)
+      }))
+
+    it.effect("refuses an athlete booked twice at once; back-to-back sessions and other people are no conflict", () =>
+      Effect.gen(function*() {
+        const repository = yield* SeriesRepository
+        const athletes = yield* AthleteRepository
+        const a = yield* athletes.create(new AthleteCreate({ id: null, name: "a", categorie: null, niveau: null }))
+        const b = yield* athletes.create(new AthleteCreate({ id: null, name: "b", categorie: null, niveau: null }))
+        const first = yield* repository.create(
+          seriesInput({ athleteIds: [a.id], start: "2026-10-05T10:00:00" as LocalDateTime, duree: 60 }),
+          times("2026-10-05T10:00:00"),
+          "2026-10-06T00:00:00" as LocalDateTime
+        )
+        // Ends as the first starts, and starts as it ends: [start, end) ranges that only touch.
+        yield* repository.create(
+          seriesInput({ athleteIds: [a.id], start: "2026-10-05T09:00:00" as LocalDateTime, duree: 60 }),
+          times("2026-10-05T09:00:00"),
+          "2026-10-06T00:00:00" as LocalDateTime
+        )
+        yield* repository.create(
+          seriesInput({ athleteIds: [a.id], start: "2026-10-05T11:00:00" as LocalDateTime, duree: 30 }),
+          times("2026-10-05T11:00:00"),
+          "2026-10-06T00:00:00" as LocalDateTime
+        )
+        const other = yield* repository.create(
+          seriesInput({ athleteIds: [b.id], start: "2026-10-05T10:00:00" as LocalDateTime, duree: 60 }),
+          times("2026-10-05T10:00:00"),
+          "2026-10-06T00:00:00" as LocalDateTime
+        )
+        const error = yield* Effect.flip(repository.create(
+          seriesInput({ athleteIds: [b.id, a.id], start: "2026-10-05T10:59:00" as LocalDateTime, duree: 1 }),
+          times("2026-10-05T10:59:00"),
+          "2026-10-06T00:00:00" as LocalDateTime
+        ))
+        expect(error).toEqual(
+          new ScheduleConflict({ sessionIds: [first.occurrences[0]!.sessionId, other.occurrences[0]!.sessionId] })
+        )
+      }))
+
+    it.effect("an extension creates an occurrence whose coach is booked elsewhere, without that booking", () =>
+      Effect.gen(function*() {
+        const repository = yield* SeriesRepository
+        const coach = yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "Later" }))
+        const early = yield* repository.create(
+          seriesInput({ coachId: coach.id, start: "2026-11-02T18:00:00" as LocalDateTime, duree: 60 }),
+          times("2026-11-02T18:00:00"),
+          "2026-11-03T00:00:00" as LocalDateTime
+        )
+        yield* repository.create(
+          seriesInput({ coachId: coach.id, start: "2026-11-09T18:00:00" as LocalDateTime, duree: 60 }),
+          times("2026-11-09T18:00:00"),
+          "2026-11-10T00:00:00" as LocalDateTime
+        )
+        yield* repository.extend(early.id, times("2026-11-09T18:00:00"), "2026-11-10T00:00:00" as LocalDateTime)
+        expect(yield* occurrenceTimes(early.id)).toEqual(["2026-11-02T18:00:00", "2026-11-09T18:00:00"])
       }))
   }
 }

@@ -9,6 +9,7 @@ import createLoginThrottle from "./0007_create_login_throttle.ts"
 import boundIdentitySequences from "./0008_bound_identity_sequences.ts"
 import createIdempotencyKeys from "./0009_create_idempotency_keys.ts"
 import createSeries from "./0010_create_series.ts"
+import createBookings from "./0011_create_bookings.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -24,5 +25,6 @@ export const migrations = Migrator.fromRecord({
   "0007_create_login_throttle": createLoginThrottle,
   "0008_bound_identity_sequences": boundIdentitySequences,
   "0009_create_idempotency_keys": createIdempotencyKeys,
-  "0010_create_series": createSeries
+  "0010_create_series": createSeries,
+  "0011_create_bookings": createBookings
 })

@@ -1,6 +1,16 @@
-import { type LocalDateTime, Series, type SeriesCreate, type SeriesId, SeriesRepository, traced } from "@club/core"
+import {
+  type LocalDateTime,
+  ScheduleConflict,
+  ScheduleSettings,
+  Series,
+  type SeriesCreate,
+  type SeriesId,
+  SeriesRepository,
+  traced
+} from "@club/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { bookSessions, sessionsMet } from "../sql/bookings.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { int8Array } from "../sql/int8Array.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
@@ -40,12 +50,15 @@ export const SeriesRepositoryLive = Layer.effect(
      * series' values and its athletes that exist, in one statement. A time the series already has
      * a session for is skipped (the unique index on `(series_id, occurrence_start)`), so two
      * writers extending at once create each occurrence once. Generated session ids are drawn under
-     * the lock that supplied session ids take, so that they never meet one.
+     * the lock that supplied session ids take, so that they never meet one. The new sessions then
+     * book their coach and athletes (`bookSessions`); answers the new sessions' ids and whether a
+     * booking was skipped.
      */
     const addOccurrences = (id: number, times: ReadonlyArray<LocalDateTime>, onlyNew: boolean) =>
       Effect.gen(function*() {
         yield* sql`SELECT pg_advisory_xact_lock(hashtext(${"club.supplied-id.sessions"}))`
-        yield* sql`WITH occurrence AS (
+        const { timeZone } = yield* ScheduleSettings
+        const created = yield* sql<{ id: number }>`WITH occurrence AS (
             INSERT INTO sessions (name, is_recurrent, creneau, duree, groupe, coach_id, series_id, occurrence_start)
             SELECT s.name, true, t, s.duree, s.groupe, s.coach_id, s.id, t
             FROM series s, unnest(${times}::timestamp[]) AS t
@@ -56,7 +69,10 @@ export const SeriesRepositoryLive = Layer.effect(
             INSERT INTO session_athletes (session_id, athlete_id)
             SELECT occurrence.id, a.id FROM occurrence, series s JOIN athletes a ON a.id = ANY(s.athlete_ids)
             WHERE s.id = ${id})
-          SELECT count(*) FROM occurrence`
+          SELECT id::float8 AS id FROM occurrence`
+        const ids = created.map((row) => Number(row.id))
+        const skipped = ids.length === 0 ? false : yield* bookSessions(sql, timeZone, ids)
+        return { ids, skipped, timeZone }
       })
 
     const create = traced("SeriesRepository.create")(
@@ -73,7 +89,10 @@ export const SeriesRepositoryLive = Layer.effect(
             VALUES (${input.name}, ${input.groupe}, ${input.coachId}, ${input.duree}, ${input.start},
               ${input.rrule}, ${int8Array(athleteIds)}::bigint[], ${expandedUntil})
             RETURNING id::float8 AS id`
-          yield* addOccurrences(row!.id, occurrences, false)
+          const added = yield* addOccurrences(row!.id, occurrences, false)
+          if (added.skipped) {
+            return yield* new ScheduleConflict({ sessionIds: yield* sessionsMet(sql, added.timeZone, added.ids) })
+          }
           return Option.getOrThrow(yield* findOne(row!.id))
         }))
       },

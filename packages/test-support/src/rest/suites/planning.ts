@@ -97,6 +97,56 @@ export const planningEndpoints = (club: () => Club) => {
       expectProblem(offset, 400, /start/u)
     })
 
+    it("answers 409 naming the sessions when the coach or an athlete is already booked at an overlapping time; nothing is written", async () => {
+      const coach = await createCoach(club())
+      const athlete = await createAthlete(club())
+      const first = (await createSeries({
+        coachId: coach.id,
+        duree: 60,
+        start: "2026-06-01T18:00:00",
+        rrule: "FREQ=DAILY;COUNT=2"
+      })).body as SeriesDto
+      const name = unique("Overlapping")
+      const ids = first.occurrences.map((o) => o.sessionId)
+      expectProblem(
+        await createSeries({
+          name,
+          coachId: coach.id,
+          duree: 30,
+          start: "2026-06-01T18:45:00",
+          rrule: "FREQ=DAILY;COUNT=3"
+        }),
+        409,
+        `Double booking: the coach or an athlete is already booked at an overlapping time in sessions ${ids.join(", ")}`
+      )
+      await createSeries({
+        athleteIds: [athlete.id],
+        duree: 90,
+        start: "2026-06-05T10:00:00",
+        rrule: "FREQ=DAILY;COUNT=1"
+      })
+      const athleteClash = await createSeries({
+        name,
+        athleteIds: [athlete.id],
+        duree: 10,
+        start: "2026-06-05T11:00:00",
+        rrule: "FREQ=DAILY;COUNT=1"
+      })
+      expectProblem(athleteClash, 409, /^Double booking: .* in session \d+$/u)
+      const sessions = (await club().coach.get("/session/all")).body as ReadonlyArray<{ name: string }>
+      expect(sessions.filter((session) => session.name === name)).toEqual([])
+      // Back to back is no conflict.
+      expect(
+        (await createSeries({
+          coachId: coach.id,
+          duree: 30,
+          start: "2026-06-01T19:00:00",
+          rrule: "FREQ=DAILY;COUNT=2"
+        })).status
+      )
+        .toBe(201)
+    })
+
     it("answers 403 to an athlete, before anything is written", async () => {
       expectProblem(
         await club().athlete.post("/planning/series", {
