@@ -19,6 +19,7 @@ const expected: Record<Operation, ReadonlyArray<Role>> = {
   "session.delete": ["COACH"],
   "series.create": ["COACH"],
   "series.read": ["ADMIN", "COACH", "ATHLETE"],
+  "series.cancel": ["COACH"],
   "coach.create": ["ADMIN"],
   "coach.read": ["ADMIN", "COACH"],
   "coach.update": ["ADMIN"],

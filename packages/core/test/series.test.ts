@@ -4,6 +4,8 @@ import { TestClock } from "effect/testing"
 import {
   type Actor,
   CurrentActor,
+  ActivityRepository,
+  ActivityWrite,
   InvalidValue,
   type LocalDateTime,
   occurrencesOf,
@@ -46,7 +48,9 @@ const seriesInput = (fields: Partial<SeriesCreate> = {}) =>
     ...fields
   })
 
-const run = <A, E>(effect: Effect.Effect<A, E, SeriesService | SessionRepository | CurrentActor>) =>
+const run = <A, E>(
+  effect: Effect.Effect<A, E, SeriesService | SessionRepository | ActivityRepository | CurrentActor>
+) =>
   Effect.gen(function*() {
     yield* TestClock.setTime(now)
     return yield* effect
@@ -160,4 +164,69 @@ describe("SeriesService.create", () => {
   refused({ rrule: "FREQ=DAILY;UNTIL=20260301" }, "is before the start")
   refused({ rrule: "FREQ=DAILY;COUNT=51" }, "more than 50 occurrences")
   refused({ rrule: "FREQ=DAILY;UNTIL=20270101" }, "more than 50 occurrences")
+})
+
+describe("SeriesService cancellations", () => {
+  /** Now (2026-03-20 13:00 in Paris) falls between the occurrences of 2026-03-19 and 2026-03-23. */
+  const started = seriesInput({ start: "2026-03-16T18:00:00" as LocalDateTime })
+  const times = (series: { readonly occurrences: ReadonlyArray<{ readonly occurrenceStart: string }> }) =>
+    series.occurrences.map((o) => o.occurrenceStart)
+
+  it.effect("cancel: the occurrences not started go, the past ones and their activities stay, and none is created later", () =>
+    run(Effect.gen(function*() {
+      const service = yield* SeriesService
+      const created = yield* service.create(started)
+      const past = created.occurrences[0]!.sessionId
+      const activity = yield* Effect.flatMap(
+        Effect.service(ActivityRepository),
+        (r) =>
+          r.create(new ActivityWrite({ name: "warm-up", theme: null, duree: 10, dataActivite: [], sessionId: past }))
+      )
+      yield* service.cancel(created.id)
+      yield* TestClock.adjust("14 days")
+      const read = yield* service.read(created.id)
+      expect(times(read)).toEqual(["2026-03-16T18:00:00", "2026-03-19T18:00:00"])
+      expect(read.occurrences).toEqual(created.occurrences.slice(0, 2))
+      const sessions = yield* Effect.flatMap(Effect.service(SessionRepository), (r) => r.list())
+      expect(sessions.map((s) => s.id)).toEqual(created.occurrences.slice(0, 2).map((o) => o.sessionId))
+      expect(sessions[0]!.activiteIds).toEqual([activity.id])
+    })))
+
+  it.effect("cancel one: that occurrence goes and is never created again; the others stay", () =>
+    run(Effect.gen(function*() {
+      const service = yield* SeriesService
+      const created = yield* service.create(started)
+      const third = created.occurrences[2]!
+      yield* service.cancelOccurrence(created.id, third.sessionId, "one")
+      yield* TestClock.adjust("7 days")
+      const read = yield* service.read(created.id)
+      expect(times(read)).not.toContain(third.occurrenceStart)
+      expect(read.occurrences.slice(0, 2)).toEqual(created.occurrences.slice(0, 2))
+      expect(read.occurrences.slice(2, created.occurrences.length - 1)).toEqual(created.occurrences.slice(3))
+      expect(read.occurrences.length).toBe(created.occurrences.length - 1 + 2)
+    })))
+
+  it.effect("cancel following: that occurrence and the later ones go, the series ends there, earlier ones stay", () =>
+    run(Effect.gen(function*() {
+      const service = yield* SeriesService
+      const created = yield* service.create(started)
+      const fourth = created.occurrences[3]!
+      yield* service.cancelOccurrence(created.id, fourth.sessionId, "following")
+      yield* TestClock.adjust("21 days")
+      const read = yield* service.read(created.id)
+      expect(read.occurrences).toEqual(created.occurrences.slice(0, 3))
+      expect(read.endsBefore).toBe(fourth.occurrenceStart)
+    })))
+
+  it.effect("refuses to cancel an occurrence that has started, naming sessionId; nothing changes", () =>
+    run(Effect.gen(function*() {
+      const service = yield* SeriesService
+      const created = yield* service.create(started)
+      const error = yield* Effect.flip(
+        service.cancelOccurrence(created.id, created.occurrences[1]!.sessionId, "following")
+      )
+      expect(error).toBeInstanceOf(InvalidValue)
+      expect((error as InvalidValue).field).toBe("sessionId")
+      expect(yield* service.read(created.id)).toEqual(created)
+    })))
 })

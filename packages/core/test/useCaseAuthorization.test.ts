@@ -118,6 +118,12 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
     )
   ],
   ["SeriesService.read", "series.read", Effect.flatMap(Effect.service(SeriesService), (s) => s.read(1 as never))],
+  ["SeriesService.cancel", "series.cancel", Effect.flatMap(Effect.service(SeriesService), (s) => s.cancel(1 as never))],
+  [
+    "SeriesService.cancelOccurrence",
+    "series.cancel",
+    Effect.flatMap(Effect.service(SeriesService), (s) => s.cancelOccurrence(1 as never, 2 as never, "one"))
+  ],
   [
     "UserService.create",
     "user.create",

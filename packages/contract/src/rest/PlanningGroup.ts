@@ -1,7 +1,8 @@
-import { SeriesId } from "@club/core"
+import { SeriesId, SessionId } from "@club/core"
+import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { Authentication } from "./Authentication.ts"
-import { created, idempotent, tag } from "./EndpointParts.ts"
+import { created, idempotent, noContent, tag } from "./EndpointParts.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { operation } from "./Operation.ts"
 import { pathId } from "./PathId.ts"
@@ -28,7 +29,33 @@ export class PlanningGroup extends HttpApiGroup.make("planning").add(
     "Read a recurring series",
     "The series with its occurrences in time order, after creating those the horizon has reached since it was last read or written. An occurrence whose session was deleted is not listed, and is never created again. 404 when there is no such series.",
     "series.read"
-  ))
+  )),
+  HttpApiEndpoint.delete("cancelSeries", "/planning/series/:id", {
+    params: { id: pathId(SeriesId) },
+    success: noContent("Cancelled from now on."),
+    error: [NotFound, Forbidden]
+  }).annotateMerge(operation(
+    "Cancel a recurring series",
+    `Deletes the occurrences that have not started (their sessions, with their memberships and activities) and ends the series: no more occurrences are created. Occurrences that have started, and what is attached to them, stay. 404 when there is no such series. ${idempotent}`,
+    "series.cancel"
+  )).middleware(Idempotency),
+  HttpApiEndpoint.delete("cancelOccurrence", "/planning/series/:id/occurrences/:sessionId", {
+    params: { id: pathId(SeriesId), sessionId: pathId(SessionId) },
+    query: {
+      scope: Schema.optionalKey(
+        Schema.Literals(["one", "following"]).annotate({
+          description:
+            "`one` (the default): this occurrence only; `following`: this one and every later one, which ends the series."
+        })
+      )
+    },
+    success: noContent("Cancelled."),
+    error: [InvalidRequest, NotFound, Forbidden]
+  }).annotateMerge(operation(
+    "Cancel an occurrence, or it and the following",
+    `Deletes the occurrence's session (with its memberships and activities); it is never created again. With \`scope=following\`, also every later occurrence, and the series ends there. An occurrence that has started is not changed: 400 naming \`sessionId\`. 404 when there is no such series, or the session is not one of its occurrences. ${idempotent}`,
+    "series.cancel"
+  )).middleware(Idempotency)
 ).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
   "Planning",
   "Issue 17's schedule: recurring series whose occurrences are sessions. Not in the seed."

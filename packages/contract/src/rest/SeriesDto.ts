@@ -27,7 +27,7 @@ const OccurrenceDto = Schema.Struct(Occurrence.fields).annotate({
 export const SeriesDto = documented(
   Schema.Struct({ ...Series.fields, occurrences: Schema.Array(OccurrenceDto) }),
   "Series",
-  "A recurring series and its occurrences, each a session (`isRecurrent: true`) that the seed's session endpoints show. Occurrences exist up to `expandedUntil` (the club's horizon); later ones are created as time passes.",
+  "A recurring series and its occurrences, each a session (`isRecurrent: true`) that the seed's session endpoints show. Occurrences exist up to `expandedUntil` (the club's horizon); later ones are created as time passes, until `endsBefore` when a cancellation ended the series.",
   [{
     id: 1,
     name: "Tuesday and Thursday track",
@@ -38,6 +38,7 @@ export const SeriesDto = documented(
     start: "2026-11-24T18:30:00",
     rrule: "FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630",
     expandedUntil: "2027-05-25T10:00:00",
+    endsBefore: null,
     occurrences: [{ sessionId: 7, occurrenceStart: "2026-11-24T18:30:00" }]
   }]
 )

@@ -21,6 +21,10 @@ export const wallClockAt = (timeZone: string, epochMs: number): LocalDateTime =>
 export const plusDays = (local: LocalDateTime, days: number): LocalDateTime =>
   new Date(Date.parse(`${local}Z`) + days * 86_400_000).toISOString().slice(0, 19) as LocalDateTime
 
+/** `local` moved by whole seconds. */
+export const plusSeconds = (local: LocalDateTime, seconds: number): LocalDateTime =>
+  new Date(Date.parse(`${local}Z`) + seconds * 1000).toISOString().slice(0, 19) as LocalDateTime
+
 /** How far `timeZone`'s wall clock is ahead of UTC at the instant `epochMs`, in ms. */
 const offsetAt = (timeZone: string, epochMs: number): number => {
   const whole = Math.floor(epochMs / 1000) * 1000

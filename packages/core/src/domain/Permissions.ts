@@ -32,6 +32,7 @@ export const RoleTable = {
   "session.delete": { roles: ["Coach"] },
   "series.create": { roles: ["Coach"] },
   "series.read": { roles: anyRole },
+  "series.cancel": { roles: ["Coach"] },
   "coach.create": { roles: ["Admin"] },
   "coach.read": { roles: ["Admin", "Coach"] },
   "coach.update": { roles: ["Admin"] },

@@ -49,6 +49,8 @@ export class Series extends Schema.Class<Series>("Series")({
   athleteIds: Schema.Array(AthleteId),
   /** Occurrences exist as sessions up to this wall-clock time (inclusive); later ones are created as time passes. */
   expandedUntil: LocalDateTime,
+  /** Where a cancellation ended the series: no occurrence at or after this time exists or is created. */
+  endsBefore: Schema.NullOr(LocalDateTime),
   /** In time order; an occurrence whose session was deleted is no longer listed, and is not created again. */
   occurrences: Schema.Array(Occurrence)
 }) {}

@@ -34,4 +34,15 @@ export class SeriesRepository extends Context.Service<SeriesRepository, {
    * than failing the read that extended it. Nothing for an unknown series.
    */
   extend(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime): Effect.Effect<void>
+  /**
+   * Ends the series before `from`: deletes its occurrences at or after `from` (their sessions,
+   * with their memberships, bookings and activities), and no later extension creates one there
+   * (`endsBefore` moves back to `from`, never forward). Nothing for an unknown series.
+   */
+  endBefore(id: SeriesId, from: LocalDateTime): Effect.Effect<void>
+  /**
+   * Deletes the occurrence at `time` (its session, with its memberships, bookings and activities);
+   * the time stays reached, so it is never created again. Nothing when there is none.
+   */
+  cancelAt(id: SeriesId, time: LocalDateTime): Effect.Effect<void>
 }>()("@club/core/SeriesRepository") {}

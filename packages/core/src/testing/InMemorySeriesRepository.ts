@@ -13,7 +13,7 @@ export const InMemorySeriesRepository = Layer.effect(
   SeriesRepository,
   Effect.gen(function*() {
     const store = yield* InMemoryStore
-    const { athletes, coaches, series, sessions } = store
+    const { activities, athletes, coaches, series, sessions } = store
     const bookings = bookingsOf(store)
 
     /** The series as answered: the occurrences whose session still exists, in time order. */
@@ -72,6 +72,7 @@ export const InMemorySeriesRepository = Layer.effect(
           id: series.newId(null) as SeriesId,
           athleteIds: [...new Set(input.athleteIds)].sort((a, b) => a - b),
           expandedUntil,
+          endsBefore: null,
           occurrences: new Map()
         })
         const { timeZone } = yield* ScheduleSettings
@@ -96,11 +97,35 @@ export const InMemorySeriesRepository = Layer.effect(
         const stored = series.get(id)
         if (stored === undefined) return
         const { timeZone } = yield* ScheduleSettings
-        addOccurrences(stored, occurrences.filter((time) => time > stored.expandedUntil), timeZone)
+        addOccurrences(
+          stored,
+          occurrences.filter((time) =>
+            time > stored.expandedUntil && (stored.endsBefore === null || time < stored.endsBefore)
+          ),
+          timeZone
+        )
         if (until > stored.expandedUntil) series.replace({ ...stored, expandedUntil: until })
       }
     )
 
-    return SeriesRepository.of({ create, findById, extend })
+    /** Deletes a session; its memberships go with it, and its activities, as the database's cascade does. */
+    const deleteSession = (sessionId: SessionId) => {
+      if (!sessions.delete(sessionId)) return
+      for (const activity of activities.values()) if (activity.sessionId === sessionId) activities.delete(activity.id)
+    }
+
+    const cancelAt = traced("SeriesRepository.cancelAt")(function*(id: SeriesId, time: LocalDateTime) {
+      const sessionId = series.get(id)?.occurrences.get(time)
+      if (sessionId !== undefined) deleteSession(sessionId)
+    })
+
+    const endBefore = traced("SeriesRepository.endBefore")(function*(id: SeriesId, from: LocalDateTime) {
+      const stored = series.get(id)
+      if (stored === undefined) return
+      for (const [time, sessionId] of stored.occurrences) if (time >= from) deleteSession(sessionId)
+      if (stored.endsBefore === null || from < stored.endsBefore) series.replace({ ...stored, endsBefore: from })
+    })
+
+    return SeriesRepository.of({ create, findById, extend, endBefore, cancelAt })
   })
 )

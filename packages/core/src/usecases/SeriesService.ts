@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { plusDays, wallClockAt } from "../domain/ClubTime.ts"
+import { plusDays, plusSeconds, wallClockAt } from "../domain/ClubTime.ts"
 import { EntityNotFound, InvalidValue } from "../domain/Errors.ts"
-import type { SeriesId } from "../domain/Ids.ts"
+import type { SeriesId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
 import { authorize } from "../domain/Permissions.ts"
 import { isBounded, occurrencesOf, parseRecurrenceRule, type RecurrenceRule } from "../domain/Recurrence.ts"
@@ -70,6 +70,43 @@ const make = Effect.gen(function*() {
       const occurrences = occurrencesOf(rule, input.start, { until, max: settings.maxOccurrences })
       return yield* repository.create(input, occurrences, until)
     }),
+    /**
+     * Cancels the series from now on: its occurrences that have not started are deleted, and no
+     * more are created. Past occurrences, and what is attached to them, stay as they are.
+     */
+    cancel: traced("SeriesService.cancel")(function*(id: SeriesId) {
+      yield* authorize("series.cancel")
+      const found = yield* repository.findById(id)
+      if (Option.isNone(found)) return yield* new EntityNotFound({ entity: "Series", id })
+      const { settings } = yield* horizon
+      const now = wallClockAt(settings.timeZone, yield* Clock.currentTimeMillis)
+      yield* repository.endBefore(id, plusSeconds(now, 1))
+    }),
+    /**
+     * Cancels one occurrence (`one`), or it and every later one (`following`, which ends the
+     * series there). An occurrence that has started is not changed (`InvalidValue` naming
+     * `sessionId`); a session that is not an occurrence of the series is `EntityNotFound`.
+     */
+    cancelOccurrence: traced("SeriesService.cancelOccurrence")(
+      function*(id: SeriesId, sessionId: SessionId, scope: "one" | "following") {
+        yield* authorize("series.cancel")
+        const found = yield* repository.findById(id)
+        if (Option.isNone(found)) return yield* new EntityNotFound({ entity: "Series", id })
+        const occurrence = found.value.occurrences.find((o) => o.sessionId === sessionId)
+        if (occurrence === undefined) return yield* new EntityNotFound({ entity: "Occurrence", id: sessionId })
+        const { settings } = yield* horizon
+        const now = wallClockAt(settings.timeZone, yield* Clock.currentTimeMillis)
+        if (occurrence.occurrenceStart <= now) {
+          return yield* new InvalidValue({
+            field: "sessionId",
+            reason: `the occurrence at ${occurrence.occurrenceStart} has started; past occurrences are not changed`
+          })
+        }
+        if (scope === "following") return yield* repository.endBefore(id, occurrence.occurrenceStart)
+        // One: its time stays reached (`expandedUntil`), so it is never created again.
+        yield* repository.cancelAt(id, occurrence.occurrenceStart)
+      }
+    ),
     /** The series with its occurrences, extended to the horizon first. */
     read: traced("SeriesService.read")(function*(id: SeriesId) {
       yield* authorize("series.read")

@@ -231,5 +231,40 @@ export const seriesRepositoryContract: ContractSuite = {
         yield* repository.extend(early.id, times("2026-11-09T18:00:00"), "2026-11-10T00:00:00" as LocalDateTime)
         expect(yield* occurrenceTimes(early.id)).toEqual(["2026-11-02T18:00:00", "2026-11-09T18:00:00"])
       }))
+
+    it.effect("endBefore deletes the occurrences from that time on, and no extension creates one there", () =>
+      Effect.gen(function*() {
+        const repository = yield* SeriesRepository
+        const series = yield* repository.create(
+          seriesInput({ start: "2026-12-01T09:00:00" as LocalDateTime, rrule: "FREQ=DAILY" }),
+          times("2026-12-01T09:00:00", "2026-12-02T09:00:00", "2026-12-03T09:00:00"),
+          "2026-12-03T12:00:00" as LocalDateTime
+        )
+        yield* repository.endBefore(series.id, "2026-12-02T09:00:00" as LocalDateTime)
+        yield* repository.endBefore(series.id, "2026-12-03T00:00:00" as LocalDateTime)
+        yield* repository.extend(series.id, times("2026-12-04T09:00:00"), "2026-12-04T12:00:00" as LocalDateTime)
+        const read = Option.getOrThrow(yield* repository.findById(series.id))
+        expect(read.occurrences).toEqual(series.occurrences.slice(0, 1))
+        expect(read.endsBefore).toBe("2026-12-02T09:00:00")
+        const sessions = yield* SessionRepository
+        expect(yield* sessions.findById(series.occurrences[1]!.sessionId)).toEqual(Option.none())
+      }))
+
+    it.effect("cancelAt deletes one occurrence, which no extension creates again", () =>
+      Effect.gen(function*() {
+        const repository = yield* SeriesRepository
+        const series = yield* repository.create(
+          seriesInput({ start: "2027-01-04T09:00:00" as LocalDateTime, rrule: "FREQ=DAILY" }),
+          times("2027-01-04T09:00:00", "2027-01-05T09:00:00"),
+          "2027-01-05T12:00:00" as LocalDateTime
+        )
+        yield* repository.cancelAt(series.id, "2027-01-04T09:00:00" as LocalDateTime)
+        yield* repository.extend(
+          series.id,
+          times("2027-01-04T09:00:00", "2027-01-05T09:00:00", "2027-01-06T09:00:00"),
+          "2027-01-06T12:00:00" as LocalDateTime
+        )
+        expect(yield* occurrenceTimes(series.id)).toEqual(["2027-01-05T09:00:00", "2027-01-06T09:00:00"])
+      }))
   }
 }

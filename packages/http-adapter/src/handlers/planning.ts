@@ -14,5 +14,10 @@ export const PlanningHandlers = HttpApiBuilder.group(
     return handlers
       .handle("createSeries", ({ payload }) => series.create(toCoreInput(SeriesCreate, payload)).pipe(problems))
       .handle("getSeries", ({ params }) => series.read(params.id).pipe(problems))
+      .handle("cancelSeries", ({ params }) => series.cancel(params.id).pipe(problems))
+      .handle(
+        "cancelOccurrence",
+        ({ params, query }) => series.cancelOccurrence(params.id, params.sessionId, query.scope ?? "one").pipe(problems)
+      )
   })
 )

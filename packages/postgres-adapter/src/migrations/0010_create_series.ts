@@ -8,7 +8,8 @@ import { SqlClient } from "effect/sql"
  * hold whatever writers race; `expanded_until` is how far occurrences have been created, so a
  * time already reached is never created again, even after its session was deleted. The athletes
  * are kept as the ids the series was written with (`athlete_ids`); each occurrence's memberships
- * are rows of `session_athletes`, for the athletes that exist when it is created.
+ * are rows of `session_athletes`, for the athletes that exist when it is created. `ends_before`
+ * is where a cancellation ended the series: no occurrence at or after it exists or is created.
  */
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -21,7 +22,8 @@ export default Effect.gen(function*() {
     start timestamp without time zone NOT NULL,
     rrule text NOT NULL,
     athlete_ids bigint[] NOT NULL,
-    expanded_until timestamp without time zone NOT NULL
+    expanded_until timestamp without time zone NOT NULL,
+    ends_before timestamp without time zone
   )`
   yield* sql`ALTER TABLE sessions
     ADD COLUMN series_id bigint REFERENCES series (id) ON DELETE SET NULL,

@@ -22,7 +22,7 @@ const local = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS')
 const seriesJson = `json_build_object(
   'id', s.id, 'name', s.name, 'groupe', s.groupe, 'coachId', s.coach_id, 'duree', s.duree,
   'start', ${local("s.start")}, 'rrule', s.rrule, 'athleteIds', to_json(s.athlete_ids),
-  'expandedUntil', ${local("s.expanded_until")},
+  'expandedUntil', ${local("s.expanded_until")}, 'endsBefore', ${local("s.ends_before")},
   'occurrences', COALESCE((
     SELECT json_agg(json_build_object('sessionId', o.id, 'occurrenceStart', ${local("o.occurrence_start")})
       ORDER BY o.occurrence_start)
@@ -62,7 +62,8 @@ export const SeriesRepositoryLive = Layer.effect(
             INSERT INTO sessions (name, is_recurrent, creneau, duree, groupe, coach_id, series_id, occurrence_start)
             SELECT s.name, true, t, s.duree, s.groupe, s.coach_id, s.id, t
             FROM series s, unnest(${times}::timestamp[]) AS t
-            WHERE s.id = ${id} ${onlyNew ? sql`AND t > s.expanded_until` : sql``}
+            WHERE s.id = ${id} AND (s.ends_before IS NULL OR t < s.ends_before)
+              ${onlyNew ? sql`AND t > s.expanded_until` : sql``}
             ON CONFLICT (series_id, occurrence_start) DO NOTHING
             RETURNING id),
           membership AS (
@@ -113,6 +114,18 @@ export const SeriesRepositoryLive = Layer.effect(
       dieOnInfrastructureError
     )
 
-    return SeriesRepository.of({ create, findById, extend })
+    const endBefore = traced("SeriesRepository.endBefore")(function*(id: SeriesId, from: LocalDateTime) {
+      // One statement: the sessions go (their memberships, bookings and activities by ON DELETE
+      // CASCADE) and the series ends there.
+      yield* sql`WITH gone AS (DELETE FROM sessions WHERE series_id = ${id} AND occurrence_start >= ${from}::timestamp)
+        UPDATE series SET ends_before = LEAST(COALESCE(ends_before, ${from}::timestamp), ${from}::timestamp)
+        WHERE id = ${id}`
+    }, dieOnInfrastructureError)
+
+    const cancelAt = traced("SeriesRepository.cancelAt")(function*(id: SeriesId, time: LocalDateTime) {
+      yield* sql`DELETE FROM sessions WHERE series_id = ${id} AND occurrence_start = ${time}::timestamp`
+    }, dieOnInfrastructureError)
+
+    return SeriesRepository.of({ create, findById, extend, endBefore, cancelAt })
   })
 )

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { expectJson, expectProblem } from "../../expectations.ts"
 import type { Club } from "../Club.ts"
-import { createAthlete, createCoach, missingId, readSession, unique } from "../records.ts"
+import { createActivity, createAthlete, createCoach, missingId, readSession, unique } from "../records.ts"
 
 interface OccurrenceDto {
   readonly sessionId: number
@@ -174,6 +174,83 @@ export const planningEndpoints = (club: () => Club) => {
       await club().coach.delete(`/session/delete/${created.occurrences[0]!.sessionId}`)
       const read = (await club().coach.get(`/planning/series/${created.id}`)).body as SeriesDto
       expect(read.occurrences).toEqual([created.occurrences[1]])
+    })
+  })
+
+  /** The date `days` from today (UTC, the harness's club zone), at `time`. */
+  const fromToday = (days: number, time: string) =>
+    `${new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)}T${time}`
+  /** Two occurrences days ago, two in the days to come (never today, whatever the hour). */
+  const aroundToday = async () => {
+    const reply = await createSeries({
+      name: unique("Around today"),
+      duree: 60,
+      start: fromToday(-3, "06:00:00"),
+      rrule: "FREQ=DAILY;INTERVAL=2;COUNT=4"
+    })
+    expect(reply.status, reply.text).toBe(201)
+    return reply.body as SeriesDto
+  }
+  const sessionExists = async (id: number) => (await club().coach.get(`/session/${id}`)).status === 200
+
+  describe("DELETE /planning/series/{id} (Coach)", () => {
+    it("answers 204; the occurrences to come go, the past ones and their activities stay", async () => {
+      const series = await aroundToday()
+      const [past1, past2, next1, next2] = series.occurrences.map((o) => o.sessionId)
+      const activity = await createActivity(club(), past1!)
+      expect((await club().coach.delete(`/planning/series/${series.id}`)).status).toBe(204)
+      const read = (await club().coach.get(`/planning/series/${series.id}`)).body as SeriesDto
+      expect(read.occurrences).toEqual(series.occurrences.slice(0, 2))
+      expect((await readSession(club(), past1!)).activiteIds).toEqual([activity])
+      expect(await sessionExists(past2!)).toBe(true)
+      expect([await sessionExists(next1!), await sessionExists(next2!)]).toEqual([false, false])
+    })
+
+    it("answers 404 for an unknown series and 403 to an athlete", async () => {
+      expectProblem(await club().coach.delete(`/planning/series/${missingId}`), 404)
+      const series = await aroundToday()
+      expectProblem(await club().athlete.delete(`/planning/series/${series.id}`), 403)
+      expect((await club().coach.get(`/planning/series/${series.id}`)).body).toEqual(series)
+    })
+  })
+
+  describe("DELETE /planning/series/{id}/occurrences/{sessionId} (Coach)", () => {
+    it("cancels one occurrence (the default scope); the others stay", async () => {
+      const series = await aroundToday()
+      const third = series.occurrences[2]!
+      expect((await club().coach.delete(`/planning/series/${series.id}/occurrences/${third.sessionId}`)).status)
+        .toBe(204)
+      const read = (await club().coach.get(`/planning/series/${series.id}`)).body as SeriesDto
+      expect(read.occurrences).toEqual([...series.occurrences.slice(0, 2), series.occurrences[3]])
+    })
+
+    it("with scope=following, cancels it and the later ones, and the series ends there", async () => {
+      const series = await aroundToday()
+      const third = series.occurrences[2]!
+      const path = `/planning/series/${series.id}/occurrences/${third.sessionId}?scope=following`
+      expect((await club().coach.delete(path)).status).toBe(204)
+      const read = (await club().coach.get(`/planning/series/${series.id}`)).body as SeriesDto
+      expect(read.occurrences).toEqual(series.occurrences.slice(0, 2))
+      expect(read).toMatchObject({ endsBefore: third.occurrenceStart })
+    })
+
+    it("answers 400 naming sessionId for an occurrence that has started, 404 for a session not of the series, 400 for an unknown scope", async () => {
+      const series = await aroundToday()
+      const past = series.occurrences[0]!.sessionId
+      expectProblem(
+        await club().coach.delete(`/planning/series/${series.id}/occurrences/${past}`),
+        400,
+        /^sessionId: /u
+      )
+      expectProblem(await club().coach.delete(`/planning/series/${series.id}/occurrences/${missingId}`), 404)
+      expectProblem(
+        await club().coach.delete(
+          `/planning/series/${series.id}/occurrences/${series.occurrences[3]!.sessionId}?scope=all`
+        ),
+        400,
+        /scope/u
+      )
+      expect((await club().coach.get(`/planning/series/${series.id}`)).body).toEqual(series)
     })
   })
 }
