@@ -20,6 +20,7 @@ const expected: Record<Operation, ReadonlyArray<Role>> = {
   "series.create": ["COACH"],
   "series.read": ["ADMIN", "COACH", "ATHLETE"],
   "series.cancel": ["COACH"],
+  "conflict.read": ["ADMIN", "COACH"],
   "coach.create": ["ADMIN"],
   "coach.read": ["ADMIN", "COACH"],
   "coach.update": ["ADMIN"],

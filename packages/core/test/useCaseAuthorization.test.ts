@@ -118,6 +118,11 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
     )
   ],
   ["SeriesService.read", "series.read", Effect.flatMap(Effect.service(SeriesService), (s) => s.read(1 as never))],
+  [
+    "SeriesService.conflicts",
+    "conflict.read",
+    Effect.flatMap(Effect.service(SeriesService), (s) => s.conflicts())
+  ],
   ["SeriesService.cancel", "series.cancel", Effect.flatMap(Effect.service(SeriesService), (s) => s.cancel(1 as never))],
   [
     "SeriesService.cancelOccurrence",

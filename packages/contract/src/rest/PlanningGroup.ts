@@ -2,13 +2,13 @@ import { SeriesId, SessionId } from "@club/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { Authentication } from "./Authentication.ts"
-import { created, idempotent, noContent, tag } from "./EndpointParts.ts"
+import { created, idempotent, listOf, noContent, tag } from "./EndpointParts.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { operation } from "./Operation.ts"
 import { pathId } from "./PathId.ts"
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
-import { SeriesCreateInput, SeriesDto } from "./SeriesDto.ts"
+import { DoubleBookingDto, SeriesCreateInput, SeriesDto } from "./SeriesDto.ts"
 
 /** Issue 17's schedule endpoints under `/planning`: recurring series. */
 export class PlanningGroup extends HttpApiGroup.make("planning").add(
@@ -29,6 +29,14 @@ export class PlanningGroup extends HttpApiGroup.make("planning").add(
     "Read a recurring series",
     "The series with its occurrences in time order, after creating those the horizon has reached since it was last read or written. An occurrence whose session was deleted is not listed, and is never created again. 404 when there is no such series.",
     "series.read"
+  )),
+  HttpApiEndpoint.get("conflicts", "/planning/conflicts", {
+    success: listOf(DoubleBookingDto, "Every double booking, by session, then other session, coach and athlete."),
+    error: Forbidden
+  }).annotateMerge(operation(
+    "Double bookings",
+    "Every pair of sessions, however written (the seed's endpoints included), that books the same coach or athlete at overlapping instants in the club's zone, so that a club can clean up before turning SCHEDULE_REFUSE_CONFLICTS on. One statement over the sessions.",
+    "conflict.read"
   )),
   HttpApiEndpoint.delete("cancelSeries", "/planning/series/:id", {
     params: { id: pathId(SeriesId) },

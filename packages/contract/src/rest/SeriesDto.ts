@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Occurrence, Series, SeriesCreate } from "@club/core"
+import { DoubleBooking, Occurrence, Series, SeriesCreate } from "@club/core"
 import { documented } from "./Documented.ts"
 import { seedFields } from "./SeedInput.ts"
 
@@ -43,3 +43,10 @@ export const SeriesDto = documented(
   }]
 )
 export type SeriesDto = typeof SeriesDto.Type
+
+export const DoubleBookingDto = documented(
+  Schema.Struct(DoubleBooking.fields),
+  "DoubleBooking",
+  "Two sessions (`sessionId` the smaller id) that book the same coach (`coachId`) or the same athlete (`athleteId`) at overlapping instants: `[creneau, creneau + duree minutes)` in the club's zone.",
+  [{ sessionId: 7, otherSessionId: 9, coachId: 2, athleteId: null }]
+)

@@ -19,6 +19,20 @@ export const SeriesDuree = Duree.check(Schema.isGreaterThanOrEqualTo(1)).annotat
   description: "Minutes."
 })
 
+/**
+ * A local date-time whose generated examples (property tests, the REST fuzzer) are real dates:
+ * the check itself accepts every value, and tells the generator to draw from a pattern of dates
+ * that exist (days up to 28), rather than from strings that `LocalDateTime` would nearly all refuse.
+ */
+const generatedAsRealDates = Schema.makeFilter<string>(() => true, {
+  arbitraryConstraint: {
+    patterns: [{
+      source: "^20[2-3][0-9]-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])T([01][0-9]|2[0-3]):[0-5][0-9]:00$",
+      flags: "u"
+    }]
+  }
+})
+
 /** What a series holds by value; each occurrence copies them into its session. */
 export const SeriesValues = {
   name: Schema.NullOr(ShortText),
@@ -27,7 +41,7 @@ export const SeriesValues = {
   /** Minutes. */
   duree: SeriesDuree,
   /** The first wall-clock time of the series, at the club (as a session's `creneau`). */
-  start: LocalDateTime,
+  start: LocalDateTime.check(generatedAsRealDates),
   rrule: RruleText
 }
 

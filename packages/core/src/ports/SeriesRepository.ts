@@ -2,6 +2,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { ScheduleConflict, UnknownReferences } from "../domain/Errors.ts"
 import type { SeriesId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
+import type { DoubleBooking } from "../domain/DoubleBooking.ts"
 import type { Series, SeriesCreate } from "../domain/Series.ts"
 
 /**
@@ -45,4 +46,11 @@ export class SeriesRepository extends Context.Service<SeriesRepository, {
    * the time stays reached, so it is never created again. Nothing when there is none.
    */
   cancelAt(id: SeriesId, time: LocalDateTime): Effect.Effect<void>
+  /**
+   * Every pair of sessions, however written, that books the same coach or athlete at overlapping
+   * instants in the club's zone (sessions without a creneau, or with a duree under one minute or
+   * over ten years, book no one): ordered by session, other session, coach, then athlete. Computed
+   * over the sessions themselves, not the bookings, so it shows what the seed's endpoints let in.
+   */
+  conflicts(): Effect.Effect<ReadonlyArray<DoubleBooking>>
 }>()("@club/core/SeriesRepository") {}

@@ -6,7 +6,8 @@ import { ScheduleConflict } from "../domain/Errors.ts"
 import { SeriesRepository } from "../ports/SeriesRepository.ts"
 import { ScheduleSettings } from "../usecases/ScheduleSettings.ts"
 import { traced } from "../tracing/traced.ts"
-import { bookingsOf } from "./bookings.ts"
+import { DoubleBooking } from "../domain/DoubleBooking.ts"
+import { bookingsOf, rangeOf } from "./bookings.ts"
 import { InMemoryStore, type StoredSeries } from "./InMemoryStore.ts"
 
 export const InMemorySeriesRepository = Layer.effect(
@@ -126,6 +127,32 @@ export const InMemorySeriesRepository = Layer.effect(
       if (stored.endsBefore === null || from < stored.endsBefore) series.replace({ ...stored, endsBefore: from })
     })
 
-    return SeriesRepository.of({ create, findById, extend, endBefore, cancelAt })
+    const conflicts = traced("SeriesRepository.conflicts")(function*() {
+      const { timeZone } = yield* ScheduleSettings
+      const booked = sessions.all().flatMap((session) => {
+        const during = session.creneau === null || session.duree === null
+          ? undefined
+          : rangeOf(timeZone, session.creneau, session.duree)
+        return during === undefined ? [] : [{ session, during }]
+      })
+      const found: Array<DoubleBooking> = []
+      for (const [i, a] of booked.entries()) {
+        for (const b of booked.slice(i + 1)) {
+          if (!(a.during.from < b.during.to && b.during.from < a.during.to)) continue
+          const pair = { sessionId: a.session.id, otherSessionId: b.session.id }
+          if (a.session.coachId !== null && a.session.coachId === b.session.coachId) {
+            found.push(new DoubleBooking({ ...pair, coachId: a.session.coachId, athleteId: null }))
+          }
+          for (const athleteId of [...a.session.athleteIds].sort((x, y) => x - y)) {
+            if (b.session.athleteIds.has(athleteId)) {
+              found.push(new DoubleBooking({ ...pair, coachId: null, athleteId }))
+            }
+          }
+        }
+      }
+      return found
+    })
+
+    return SeriesRepository.of({ create, findById, extend, endBefore, cancelAt, conflicts })
   })
 )

@@ -17,6 +17,13 @@ export interface Wanted {
 
 const overlaps = (a: Booking, b: Booking) => a.from < b.to && b.from < a.to
 
+/** The instants a session books, `[creneau, creneau + duree minutes)` in `timeZone`, if it books anyone. */
+export const rangeOf = (timeZone: string, creneau: LocalDateTime, duree: number): Booking | undefined => {
+  if (duree < 1 || duree > maxBookedMinutes) return undefined
+  const from = instantOf(timeZone, creneau)
+  return { from, to: from + duree * 60_000 }
+}
+
 /**
  * The bookings of the in-memory store, with the rules of the database's exclusion constraints:
  * a coach's or athlete's booking that overlaps another of the same person is refused, and a
@@ -25,12 +32,6 @@ const overlaps = (a: Booking, b: Booking) => a.from < b.to && b.from < a.to
 export const bookingsOf = (
   { athleteBookings, coachBookings, sessions }: Pick<InMemoryTables, "athleteBookings" | "coachBookings" | "sessions">
 ) => {
-  const rangeOf = (timeZone: string, creneau: LocalDateTime, duree: number): Booking | undefined => {
-    if (duree < 1 || duree > maxBookedMinutes) return undefined
-    const from = instantOf(timeZone, creneau)
-    return { from, to: from + duree * 60_000 }
-  }
-
   /** The holding bookings, as the database keeps them (rows of lapsed ones are gone there). */
   const held = function*() {
     for (const [sessionId, booking] of coachBookings) {

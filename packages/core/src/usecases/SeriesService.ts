@@ -107,6 +107,11 @@ const make = Effect.gen(function*() {
         yield* repository.cancelAt(id, occurrence.occurrenceStart)
       }
     ),
+    /** Every double booking among the sessions (`SeriesRepository.conflicts`). */
+    conflicts: traced("SeriesService.conflicts")(function*() {
+      yield* authorize("conflict.read")
+      return yield* repository.conflicts()
+    }),
     /** The series with its occurrences, extended to the horizon first. */
     read: traced("SeriesService.read")(function*(id: SeriesId) {
       yield* authorize("series.read")

@@ -15,6 +15,7 @@ import {
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { ContractSuite } from "./Contract.ts"
+import { newSession } from "./fixtures.ts"
 
 const times = (...values: ReadonlyArray<string>) => values as ReadonlyArray<LocalDateTime>
 
@@ -265,6 +266,29 @@ export const seriesRepositoryContract: ContractSuite = {
           "2027-01-06T12:00:00" as LocalDateTime
         )
         expect(yield* occurrenceTimes(series.id)).toEqual(["2027-01-05T09:00:00", "2027-01-06T09:00:00"])
+      }))
+
+    it.effect("conflicts lists the sessions, however written, that book one coach or athlete at overlapping instants", () =>
+      Effect.gen(function*() {
+        const coach = yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "Twice" }))
+        const athlete = yield* (yield* AthleteRepository).create(
+          new AthleteCreate({ id: null, name: "twice", categorie: null, niveau: null })
+        )
+        const sessions = yield* SessionRepository
+        const at = (creneau: string, duree: number, athleteIds: ReadonlyArray<typeof athlete.id>) =>
+          sessions.create(
+            newSession({ creneau: creneau as LocalDateTime, duree, coachId: coach.id, athleteIds: [...athleteIds] })
+          )
+        const first = yield* at("2032-05-03T10:00:00", 60, [athlete.id])
+        const second = yield* at("2032-05-03T10:59:00", 30, [athlete.id])
+        const backToBack = yield* at("2032-05-03T11:29:00", 30, [])
+        const noDuree = yield* at("2032-05-03T10:10:00", 0, [athlete.id])
+        const mine = new Set([first.id, second.id, backToBack.id, noDuree.id])
+        const found = (yield* (yield* SeriesRepository).conflicts()).filter((pair) => mine.has(pair.sessionId))
+        expect(found.map((pair) => ({ ...pair }))).toEqual([
+          { sessionId: first.id, otherSessionId: second.id, coachId: coach.id, athleteId: null },
+          { sessionId: first.id, otherSessionId: second.id, coachId: null, athleteId: athlete.id }
+        ])
       }))
   }
 }

@@ -14,6 +14,7 @@ export const PlanningHandlers = HttpApiBuilder.group(
     return handlers
       .handle("createSeries", ({ payload }) => series.create(toCoreInput(SeriesCreate, payload)).pipe(problems))
       .handle("getSeries", ({ params }) => series.read(params.id).pipe(problems))
+      .handle("conflicts", () => series.conflicts().pipe(problems))
       .handle("cancelSeries", ({ params }) => series.cancel(params.id).pipe(problems))
       .handle(
         "cancelOccurrence",

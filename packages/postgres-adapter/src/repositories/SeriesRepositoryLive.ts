@@ -1,4 +1,5 @@
 import {
+  DoubleBooking,
   type LocalDateTime,
   ScheduleConflict,
   ScheduleSettings,
@@ -10,7 +11,7 @@ import {
 } from "@club/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { bookSessions, sessionsMet } from "../sql/bookings.ts"
+import { bookSessions, doubleBookings, sessionsMet } from "../sql/bookings.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { int8Array } from "../sql/int8Array.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
@@ -30,6 +31,7 @@ const seriesJson = `json_build_object(
 ) AS series`
 
 const decodeSeries = Schema.decodeUnknownEffect(Series)
+const decodeDoubleBookings = Schema.decodeUnknownEffect(Schema.Array(DoubleBooking))
 
 export const SeriesRepositoryLive = Layer.effect(
   SeriesRepository,
@@ -126,6 +128,12 @@ export const SeriesRepositoryLive = Layer.effect(
       yield* sql`DELETE FROM sessions WHERE series_id = ${id} AND occurrence_start = ${time}::timestamp`
     }, dieOnInfrastructureError)
 
-    return SeriesRepository.of({ create, findById, extend, endBefore, cancelAt })
+    const conflicts = traced("SeriesRepository.conflicts")(function*() {
+      const { timeZone } = yield* ScheduleSettings
+      const rows = yield* sql<Record<string, unknown>>`${doubleBookings(sql, timeZone)}`
+      return yield* Effect.orDie(decodeDoubleBookings(rows))
+    }, dieOnInfrastructureError)
+
+    return SeriesRepository.of({ create, findById, extend, endBefore, cancelAt, conflicts })
   })
 )

@@ -55,3 +55,22 @@ export const sessionsMet = (sql: SqlClient, zone: string, sessionIds: ReadonlyAr
       ORDER BY 1`,
     (rows) => rows.map((row) => Number(row.id))
   )
+
+/**
+ * Every pair of sessions booking the same coach or athlete at overlapping instants in `zone`, in
+ * one statement over the sessions themselves (not the booking tables, which hold only what the
+ * schedule endpoints booked).
+ */
+export const doubleBookings = (sql: SqlClient, zone: string) =>
+  sql`WITH booked AS (
+      SELECT s.id, s.coach_id, ${during(sql, zone)} AS during FROM sessions s WHERE ${bookable(sql)})
+    SELECT a.id::float8 AS "sessionId", b.id::float8 AS "otherSessionId", a.coach_id::float8 AS "coachId",
+      NULL::float8 AS "athleteId"
+    FROM booked a JOIN booked b ON b.coach_id = a.coach_id AND b.id > a.id AND b.during && a.during
+    UNION ALL
+    SELECT a.id::float8, b.id::float8, NULL::float8, x.athlete_id::float8
+    FROM booked a
+      JOIN session_athletes x ON x.session_id = a.id
+      JOIN session_athletes y ON y.athlete_id = x.athlete_id AND y.session_id > a.id
+      JOIN booked b ON b.id = y.session_id AND b.during && a.during
+    ORDER BY 1, 2, 3 NULLS LAST, 4`

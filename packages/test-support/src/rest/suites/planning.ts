@@ -253,4 +253,28 @@ export const planningEndpoints = (club: () => Club) => {
       expect((await club().coach.get(`/planning/series/${series.id}`)).body).toEqual(series)
     })
   })
+
+  describe("GET /planning/conflicts (Admin, Coach)", () => {
+    it("lists the pairs of sessions that book one coach or athlete at overlapping times, seed sessions included", async () => {
+      const coach = await createCoach(club())
+      const athlete = await createAthlete(club())
+      const session = (creneau: string, duree: number, extra: Record<string, unknown>) =>
+        club().coach.post("/session/create", { name: unique("Seed"), creneau, duree, ...extra })
+      const first = (await session("2031-02-03T10:00:00", 60, { coachId: coach.id, athleteIds: [athlete.id] }))
+        .body as { id: number }
+      const second = (await session("2031-02-03T10:30:00", 60, { coachId: coach.id, athleteIds: [athlete.id] }))
+        .body as { id: number }
+      const backToBack = (await session("2031-02-03T11:30:00", 30, { coachId: coach.id })).body as { id: number }
+      const reply = await club().admin.get("/planning/conflicts")
+      expect(reply.status).toBe(200)
+      const pairs = reply.body as ReadonlyArray<Record<string, number | null>>
+      const involving = pairs.filter((pair) => [first.id, second.id, backToBack.id].includes(pair["sessionId"]!))
+      expect(involving).toEqual([
+        { sessionId: first.id, otherSessionId: second.id, coachId: coach.id, athleteId: null },
+        { sessionId: first.id, otherSessionId: second.id, coachId: null, athleteId: athlete.id }
+      ])
+      expect((await club().coach.get("/planning/conflicts")).status).toBe(200)
+      expectProblem(await club().athlete.get("/planning/conflicts"), 403)
+    })
+  })
 }
