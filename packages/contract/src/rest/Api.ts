@@ -12,7 +12,7 @@ import {
   UsersGroup
 } from "./Groups.ts"
 import { Availability } from "./Availability.ts"
-import { PlanningGroup } from "./PlanningGroup.ts"
+import { SeriesGroup } from "./SeriesGroup.ts"
 import { BodyLimit } from "./BodyLimit.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { MediaType } from "./MediaType.ts"
@@ -27,7 +27,7 @@ const api = HttpApi.make("club")
     AthletesGroup,
     ScheduleGroup,
     SessionsGroup,
-    PlanningGroup,
+    SeriesGroup,
     CoachesGroup,
     UsersGroup,
     AdminsGroup,

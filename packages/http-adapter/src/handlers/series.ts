@@ -5,10 +5,10 @@ import { toCoreInput } from "@club/contract/rest"
 import { problems } from "./problems.ts"
 import { ServedApi } from "../ServedApi.ts"
 
-/** Issue 17's `/planning` endpoints: every failure is its category's problem. */
-export const PlanningHandlers = HttpApiBuilder.group(
+/** Issue 17's series and conflicts endpoints under `/planning`: every failure is its category's problem. */
+export const SeriesHandlers = HttpApiBuilder.group(
   ServedApi,
-  "planning",
+  "series",
   Effect.fn(function*(handlers) {
     const series = yield* SeriesService
     return handlers

@@ -21,8 +21,8 @@ interface SeriesDto {
   readonly occurrences: ReadonlyArray<OccurrenceDto>
 }
 
-/** Issue 17's `/planning` endpoints, on any harness. */
-export const planningEndpoints = (club: () => Club) => {
+/** Issue 17's series and conflicts endpoints under `/planning`, on any harness. */
+export const seriesEndpoints = (club: () => Club) => {
   const createSeries = (body: Record<string, unknown>) => club().coach.post("/planning/series", body)
 
   describe("POST /planning/series (Coach)", () => {

@@ -10,8 +10,8 @@ import { Conflict, Forbidden, InvalidRequest, NotFound } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
 import { DoubleBookingDto, SeriesCreateInput, SeriesDto } from "./SeriesDto.ts"
 
-/** Issue 17's schedule endpoints under `/planning`: recurring series. */
-export class PlanningGroup extends HttpApiGroup.make("planning").add(
+/** Issue 17's schedule endpoints under `/planning`: recurring series and double bookings. */
+export class SeriesGroup extends HttpApiGroup.make("series").add(
   HttpApiEndpoint.post("createSeries", "/planning/series", {
     payload: SeriesCreateInput,
     success: created(SeriesDto),
@@ -65,6 +65,6 @@ export class PlanningGroup extends HttpApiGroup.make("planning").add(
     "series.cancel"
   )).middleware(Idempotency)
 ).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
-  "Planning",
-  "Issue 17's schedule: recurring series whose occurrences are sessions. Not in the seed."
+  "Planning: series and conflicts",
+  "Issue 17's schedule: recurring series whose occurrences are sessions, and the double bookings among sessions. Not in the seed."
 )) {}

@@ -1,9 +1,0 @@
-import { planningEndpoints } from "@club/test-support/rest"
-import { describe } from "vitest"
-import { clubForFile } from "../support/club.ts"
-
-const club = clubForFile()
-
-describe("Issue 17's planning endpoints, in process", () => {
-  planningEndpoints(club)
-})
