@@ -13,6 +13,7 @@ const expected: Record<Operation, ReadonlyArray<Role>> = {
   "athlete.update": ["ADMIN"],
   "athlete.delete": ["ADMIN"],
   "schedule.read": ["ADMIN", "COACH", "ATHLETE"],
+  "planning.read": ["ADMIN", "COACH", "ATHLETE"],
   "session.create": ["COACH"],
   "session.read": ["COACH", "ATHLETE"],
   "session.update": ["COACH"],

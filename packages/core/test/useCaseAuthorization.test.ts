@@ -12,6 +12,7 @@ import {
   LoginAttempts,
   type Operation,
   Operations,
+  PlanningService,
   PasswordHasher,
   type RecordOperations,
   type Role,
@@ -97,6 +98,11 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
       Effect.service(ScheduleService),
       (s) => s.sessionsOfAthleteBetween(1 as never, "2026-01-01" as never, "2026-02-01" as never)
     )
+  ],
+  [
+    "PlanningService.sessions",
+    "planning.read",
+    Effect.flatMap(Effect.service(PlanningService), (s) => s.sessions({} as never))
   ],
   [
     "SessionService.stream",

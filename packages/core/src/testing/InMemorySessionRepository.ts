@@ -11,6 +11,7 @@ import {
   type SessionUpdate,
   sessionValuesOf
 } from "../domain/Session.ts"
+import type { SessionPosition, SessionQuery } from "../domain/SessionPage.ts"
 import { type CreneauRange, SessionRepository } from "../ports/SessionRepository.ts"
 import { traced } from "../tracing/traced.ts"
 import { InMemoryStore, type StoredSession } from "./InMemoryStore.ts"
@@ -21,6 +22,25 @@ const ascending = (a: number, b: number) => a - b
 const within = (creneau: LocalDateTime | null, range: CreneauRange): boolean =>
   (range.after === undefined || (creneau !== null && creneau > range.after)) &&
   (range.before === undefined || (creneau !== null && creneau < range.before))
+
+/** (creneau, id) order, a session without a creneau first, as the port says. */
+const comparePositions = (a: SessionPosition, b: SessionPosition): number =>
+  a.creneau === b.creneau
+    ? a.id - b.id
+    : a.creneau === null
+    ? -1
+    : b.creneau === null
+    ? 1
+    : a.creneau < b.creneau
+    ? -1
+    : 1
+
+const matchesQuery = (session: Session, query: SessionQuery): boolean =>
+  (query.from === undefined || (session.creneau !== null && session.creneau >= query.from)) &&
+  (query.to === undefined || (session.creneau !== null && session.creneau < query.to)) &&
+  (query.coachId === undefined || session.coachId === query.coachId) &&
+  (query.groupe === undefined || session.groupe === query.groupe) &&
+  (query.athleteId === undefined || session.athleteIds.includes(query.athleteId))
 
 export const InMemorySessionRepository = Layer.effect(
   SessionRepository,
@@ -118,6 +138,15 @@ export const InMemorySessionRepository = Layer.effect(
       for (const activity of activities.values()) if (activity.sessionId === id) activities.delete(activity.id)
     })
 
+    const page = traced("SessionRepository.page")(
+      function*(query: SessionQuery, after: SessionPosition | undefined, limit: number) {
+        return readAll()
+          .filter((session) => matchesQuery(session, query) && (after === undefined || comparePositions(session, after) > 0))
+          .sort(comparePositions)
+          .slice(0, limit)
+      }
+    )
+
     const summaries = traced("SessionRepository.summaries")(function*() {
       return sessions.all().map((stored) => new SessionSummary({ id: stored.id, name: stored.name }))
     })
@@ -143,6 +172,7 @@ export const InMemorySessionRepository = Layer.effect(
       stream,
       update,
       delete: remove,
+      page,
       summaries,
       summariesOfAthlete,
       activitySummaries

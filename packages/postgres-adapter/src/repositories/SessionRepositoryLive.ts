@@ -7,6 +7,8 @@ import {
   type SessionCreate,
   type SessionFilter,
   type SessionId,
+  type SessionPosition,
+  type SessionQuery,
   SessionRepository,
   type SessionUpdate,
   SessionValues,
@@ -207,6 +209,33 @@ export const SessionRepositoryLive = Layer.effect(
       if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Session", id })
     }, dieOnInfrastructureError)
 
+    // The page order: (creneau, id), a session without a creneau first (as -infinity), so that the
+    // keyset condition is one row comparison, which the (creneau, id) index of migration 0012 serves.
+    const position = sql.literal(`(COALESCE(s.creneau, '-infinity'::timestamp), s.id)`)
+    const pageAfter = traced("SessionRepository.page")(
+      function*(query: SessionQuery, after: SessionPosition | undefined, limit: number) {
+        const conditions = [sql`TRUE`]
+        if (query.from !== undefined) conditions.push(sql`s.creneau >= ${query.from}::timestamp`)
+        if (query.to !== undefined) conditions.push(sql`s.creneau < ${query.to}::timestamp`)
+        if (query.coachId !== undefined) conditions.push(sql`s.coach_id = ${query.coachId}`)
+        if (query.groupe !== undefined) conditions.push(sql`s.groupe = ${query.groupe}`)
+        if (query.athleteId !== undefined) {
+          conditions.push(
+            sql`EXISTS (SELECT 1 FROM session_athletes sa WHERE sa.session_id = s.id AND sa.athlete_id = ${query.athleteId})`
+          )
+        }
+        if (after !== undefined) {
+          conditions.push(
+            sql`${position} > (COALESCE(${after.creneau}::timestamp, '-infinity'::timestamp), ${after.id}::bigint)`
+          )
+        }
+        const rows = yield* sql<Record<string, unknown>>`${selectSessions} WHERE ${sql.and(conditions)}
+          ORDER BY ${position} LIMIT ${limit}`.unprepared
+        return yield* sessionsOf(rows)
+      },
+      dieOnInfrastructureError
+    )
+
     const summaries = traced("SessionRepository.summaries")(function*() {
       return yield* listSummaries
     }, dieOnInfrastructureError)
@@ -238,6 +267,7 @@ export const SessionRepositoryLive = Layer.effect(
       stream,
       update,
       delete: remove,
+      page: pageAfter,
       summaries,
       summariesOfAthlete,
       activitySummaries
