@@ -6,6 +6,7 @@ import { ActivitiesHandlers } from "./handlers/activities.ts"
 import { AthletesHandlers } from "./handlers/athletes.ts"
 import { AuthHandlers } from "./handlers/auth.ts"
 import { HealthHandlers } from "./handlers/health.ts"
+import { PlanningHandlers } from "./handlers/planning.ts"
 import { recordHandlers } from "./handlers/recordHandlers.ts"
 import { ScheduleHandlers } from "./handlers/schedule.ts"
 import { SessionsHandlers } from "./handlers/sessions.ts"
@@ -36,6 +37,7 @@ export const RestApiLive = Layer.mergeAll(
     AthletesHandlers,
     AuthHandlers,
     HealthHandlers,
+    PlanningHandlers,
     ScheduleHandlers,
     SessionsHandlers,
     UsersHandlers,

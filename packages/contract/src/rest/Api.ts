@@ -11,6 +11,7 @@ import {
   SessionsGroup,
   UsersGroup
 } from "./Groups.ts"
+import { PlanningGroup } from "./PlanningGroup.ts"
 import { Availability } from "./Availability.ts"
 import { BodyLimit } from "./BodyLimit.ts"
 import { Idempotency } from "./Idempotency.ts"
@@ -29,6 +30,7 @@ const api = HttpApi.make("club")
     CoachesGroup,
     UsersGroup,
     AdminsGroup,
+    PlanningGroup,
     RootCoachesGroup
   )
   .middleware(RequestErrors)

@@ -39,7 +39,8 @@ const readPosition = (cursor: string): SessionPosition | undefined => {
 }
 
 /** The opaque cursor of a position: base64url of its JSON, which callers must not rely on. */
-export const cursorOf = (position: SessionPosition): string => Base64Url.encode(JSON.stringify([position.creneau, position.id]))
+export const cursorOf = (position: SessionPosition): string =>
+  Base64Url.encode(JSON.stringify([position.creneau, position.id]))
 
 /** An opaque cursor, as a page's `nextCursor` gave it. */
 export const PageCursor = Schema.String.check(
@@ -55,8 +56,12 @@ export const positionOf = (cursor: PageCursor): SessionPosition => readPosition(
 
 /** The filters of a planning listing; every one given must hold. */
 export const SessionQueryFields = {
-  from: Schema.optionalKey(LocalDateTime.annotate({ description: "Sessions whose `creneau` is at or after this local date-time." })),
-  to: Schema.optionalKey(LocalDateTime.annotate({ description: "Sessions whose `creneau` is before this local date-time." })),
+  from: Schema.optionalKey(
+    LocalDateTime.annotate({ description: "Sessions whose `creneau` is at or after this local date-time." })
+  ),
+  to: Schema.optionalKey(
+    LocalDateTime.annotate({ description: "Sessions whose `creneau` is before this local date-time." })
+  ),
   coachId: Schema.optionalKey(CoachId.annotate({ description: "Sessions of this coach." })),
   groupe: Schema.optionalKey(ShortText.annotate({ description: "Sessions of this group (exact match)." })),
   athleteId: Schema.optionalKey(AthleteId.annotate({ description: "Sessions this athlete takes part in." }))

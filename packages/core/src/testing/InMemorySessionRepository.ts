@@ -141,7 +141,9 @@ export const InMemorySessionRepository = Layer.effect(
     const page = traced("SessionRepository.page")(
       function*(query: SessionQuery, after: SessionPosition | undefined, limit: number) {
         return readAll()
-          .filter((session) => matchesQuery(session, query) && (after === undefined || comparePositions(session, after) > 0))
+          .filter((session) =>
+            matchesQuery(session, query) && (after === undefined || comparePositions(session, after) > 0)
+          )
           .sort(comparePositions)
           .slice(0, limit)
       }

@@ -308,7 +308,10 @@ export const sessionRepositoryContract: ContractSuite = {
         expect(yield* page({ athleteId: athlete!, from: time("2026-04-01T09:00:00"), to: time("2026-04-01T10:00:00") }))
           .toEqual([nine, other])
         expect(yield* page({ coachId: coach.id, from: time("2026-04-01T09:00:01") })).toEqual([ten])
-        expect(yield* page({ athleteId: athlete!, groupe: "A", to: time("2026-04-01T09:59:59") })).toEqual([nine, other])
+        expect(yield* page({ athleteId: athlete!, groupe: "A", to: time("2026-04-01T09:59:59") })).toEqual([
+          nine,
+          other
+        ])
         expect(yield* page({ athleteId: athlete!, groupe: "no such group" })).toEqual([])
       }))
 
