@@ -16,6 +16,7 @@ import { AvailabilityLive } from "./middleware/AvailabilityLive.ts"
 import { BodyLimitLive } from "./middleware/BodyLimitLive.ts"
 import { IdempotencyLive } from "./middleware/IdempotencyLive.ts"
 import { MediaTypeLive } from "./middleware/MediaTypeLive.ts"
+import { PagedLive } from "./middleware/PagedLive.ts"
 import { RawInputLive } from "./middleware/RawInputLive.ts"
 import { RequestErrorsLive } from "./middleware/RequestErrorsLive.ts"
 import { RequestIdInProblemsLive } from "./problems/RequestIdInProblems.ts"
@@ -46,6 +47,14 @@ export const RestApiLive = Layer.mergeAll(
     recordHandlers("coaches", { table: CoachTable, service: CoachService }),
     recordHandlers("rootCoaches", { table: CoachTable, service: CoachService })
   ]),
-  Layer.provide([AuthenticationLive, AvailabilityLive, BodyLimitLive, MediaTypeLive, RawInputLive, RequestErrorsLive]),
+  Layer.provide([
+    AuthenticationLive,
+    AvailabilityLive,
+    BodyLimitLive,
+    MediaTypeLive,
+    PagedLive,
+    RawInputLive,
+    RequestErrorsLive
+  ]),
   Layer.provide(IdempotencyLive)
 )

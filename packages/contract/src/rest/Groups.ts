@@ -39,6 +39,7 @@ import {
 import { RawInput } from "./RawInput.ts"
 import { recordEndpoints } from "./RecordGroup.ts"
 import { operation } from "./Operation.ts"
+import { listPagingParameters, Paged } from "./Paged.ts"
 import { pathId } from "./PathId.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { InputFailure } from "./RequestErrors.ts"
@@ -115,16 +116,18 @@ export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
     "activity.update"
   )).middleware(Idempotency),
   HttpApiEndpoint.get("all", "/activite/all", {
+    query: listPagingParameters,
     success: listOf(ActivityDto, "Every activity."),
     error: [NotFoundEmptyBody, Forbidden]
-  }).annotateMerge(
+  }).middleware(Paged).annotateMerge(
     operation("List activities", "Every activity. A failure to read them is the seed's empty 404.", "activity.read")
   ),
   HttpApiEndpoint.get("byTheme", "/activite/theme/:theme", {
     params: { theme: ShortText.annotate({ description: "The theme, matched exactly.", examples: ["cardio"] }) },
+    query: listPagingParameters,
     success: listOf(ActivityDto, "The activities of this theme; empty when none."),
     error: [NotFoundEmptyBody, Forbidden]
-  }).annotateMerge(
+  }).middleware(Paged).annotateMerge(
     operation(
       "List activities by theme",
       "The activities whose theme equals the path value exactly (an empty list when none).",
@@ -157,7 +160,11 @@ export class AthletesGroup extends HttpApiGroup.make("athletes").add(
     `Stores name, categorie and niveau; a supplied \`id\` becomes the athlete's id (409 when taken). ${idempotent}`,
     "athlete.create"
   )).middleware(Idempotency),
-  HttpApiEndpoint.post("all", "/athletes/all", { success: listOf(AthleteDto, "Every athlete."), error: Forbidden })
+  HttpApiEndpoint.post("all", "/athletes/all", {
+    query: listPagingParameters,
+    success: listOf(AthleteDto, "Every athlete."),
+    error: Forbidden
+  }).middleware(Paged)
     .annotateMerge(
       operation(
         "List athletes",
@@ -205,9 +212,10 @@ const athleteIdParameter = pathId(AthleteId)
 export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
   HttpApiEndpoint.get("sessionsOfAthlete", "/athletes/athlete/:id/session", {
     params: { id: athleteIdParameter },
+    query: listPagingParameters,
     success: listOf(SessionSummaryDto, "The athlete's sessions; empty for an unknown athlete."),
     error: Forbidden
-  }).annotateMerge(
+  }).middleware(Paged).annotateMerge(
     operation(
       "Sessions of an athlete",
       "The sessions the athlete takes part in (an empty list for an unknown athlete).",
@@ -215,14 +223,18 @@ export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
     )
   ),
   HttpApiEndpoint.get("allSessions", "/athletes/athletes/session", {
+    query: listPagingParameters,
     success: listOf(SessionSummaryDto, "Every session."),
     error: Forbidden
-  }).annotateMerge(operation("All sessions, in summary", "Every session, as `{id, name}`.", "schedule.read")),
+  }).middleware(Paged).annotateMerge(
+    operation("All sessions, in summary", "Every session, as `{id, name}`.", "schedule.read")
+  ),
   HttpApiEndpoint.get("activitiesOfSession", "/athletes/athletes/session/:id/activities", {
     params: { id: pathId(SessionId) },
+    query: listPagingParameters,
     success: listOf(ActivitySummaryDto, "The session's activities; empty for an unknown session."),
     error: Forbidden
-  }).annotateMerge(
+  }).middleware(Paged).annotateMerge(
     operation(
       "Activities of a session",
       "The session's activities as `{id, name}` (an empty list for an unknown session).",
@@ -231,18 +243,20 @@ export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
   ),
   HttpApiEndpoint.get("sessionsAfter", "/athletes/athletes/:id/session/after/:date", {
     params: { id: athleteIdParameter, date: CalendarDate.annotate({ examples: ["2026-11-21" as CalendarDate] }) },
+    query: listPagingParameters,
     success: listOf(SessionSummaryDto, "The athlete's sessions after the date; empty for an unknown athlete."),
     error: Forbidden
-  }).annotateMerge(operation(
+  }).middleware(Paged).annotateMerge(operation(
     "Sessions of an athlete after a date",
     "The athlete's sessions whose `creneau` is strictly after the start (00:00) of `{date}` (an empty list for an unknown athlete). A date that does not parse: 400 naming it.",
     "schedule.read"
   )),
   HttpApiEndpoint.get("sessionsBetween", "/athletes/athletes/:id/session/between/:startDate/:endDate", {
     params: { id: athleteIdParameter, startDate: CalendarDate, endDate: CalendarDate },
+    query: listPagingParameters,
     success: listOf(SessionSummaryDto, "The athlete's sessions between the dates; empty for an unknown athlete."),
     error: Forbidden
-  }).annotateMerge(operation(
+  }).middleware(Paged).annotateMerge(operation(
     "Sessions of an athlete between two dates",
     "The athlete's sessions whose `creneau` is strictly after the start of `{startDate}` and strictly before the start of `{endDate}` (an empty list for an unknown athlete). A date that does not parse: 400 naming it.",
     "schedule.read"
@@ -263,9 +277,10 @@ export class SessionsGroup extends HttpApiGroup.make("sessions").add(
     "session.create"
   )).middleware(Idempotency),
   HttpApiEndpoint.get("all", "/session/all", {
+    query: listPagingParameters,
     success: listOf(SessionDto, "Every session, in id order."),
     error: Forbidden
-  })
+  }).middleware(Paged)
     .annotateMerge(
       operation("List sessions", "Every session, in id order, streamed as one JSON array.", "session.read")
     ),
@@ -358,7 +373,11 @@ export class UsersGroup extends HttpApiGroup.make("users").add(
     `Creates a user who can log in, linked to a record of its role. 409 when the name is taken or the record is linked to another user. ${idempotent}`,
     "user.create"
   )).middleware(Idempotency),
-  HttpApiEndpoint.get("all", "/users/all", { success: listOf(UserDto, "Every user."), error: Forbidden })
+  HttpApiEndpoint.get("all", "/users/all", {
+    query: listPagingParameters,
+    success: listOf(UserDto, "Every user."),
+    error: Forbidden
+  }).middleware(Paged)
     .annotateMerge(operation("List users", "Every user.", "user.list")),
   HttpApiEndpoint.get("get", "/users/:id", {
     params: { id: pathId(UserId) },

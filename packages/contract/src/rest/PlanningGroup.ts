@@ -1,14 +1,5 @@
-import {
-  AthleteId,
-  CoachId,
-  LocalDateTime,
-  maxPageLimit,
-  PageCursor,
-  PageLimit,
-  defaultPageLimit,
-  ShortText
-} from "@club/core"
-import { Schema, SchemaGetter } from "effect"
+import { AthleteId, CoachId, LocalDateTime, maxPageLimit, PageCursor, defaultPageLimit, ShortText } from "@club/core"
+import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { Authentication } from "./Authentication.ts"
 import { documented } from "./Documented.ts"
@@ -16,16 +7,9 @@ import { SessionDto } from "./Dto.ts"
 import { tag } from "./EndpointParts.ts"
 import { operation } from "./Operation.ts"
 import { pathId } from "./PathId.ts"
+import { LimitParameter } from "./LimitParameter.ts"
 import { Forbidden } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
-
-/** `limit` as a query parameter: decimal digits, then core's bounds (1 to `maxPageLimit`). */
-export const LimitParameter = Schema.String.check(
-  Schema.isPattern(/^[0-9]{1,6}$/u, { expected: `an integer from 1 to ${maxPageLimit}` })
-).pipe(Schema.decodeTo(PageLimit, {
-  decode: SchemaGetter.transform((text: string) => Number(text)),
-  encode: SchemaGetter.transform((value: number) => String(value))
-}))
 
 /** The paging parameters a listing takes: at most `limit` items, after `cursor`. */
 export const pagingParameters = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { expectJson, expectProblem, expectStatus } from "../../expectations.ts"
 import type { Caller, Club } from "../Club.ts"
-import { createAthlete, createCoach, createSession, type SessionDto, unique } from "../records.ts"
+import { createActivity, createAthlete, createCoach, createSession, type SessionDto, unique } from "../records.ts"
 
 interface SessionPage {
   readonly items: ReadonlyArray<SessionDto>
@@ -134,6 +134,73 @@ export const planningEndpoints = (club: () => Club) => {
       }
       expectProblem(await club().coach.get("/planning/sessions?from=tomorrow"), 400, { detail: /from/u })
       expectProblem(await club().coach.get("/planning/sessions?coachId=07"), 400, { detail: /coachId/u })
+    })
+  })
+
+  describe("The seed's lists, paged when asked (limit, cursor, Link: rel=\"next\")", () => {
+    /** The `rel="next"` target of a `Link` header, or undefined. */
+    const nextOf = (link: string | null) => (link === null ? undefined : /^<([^>]+)>; rel="next"$/u.exec(link)?.[1])
+
+    /** Follows `Link: rel="next"` from `first`; answers every page's body. */
+    const followPages = async (method: "get" | "post", first: string, caller: Caller = club().admin) => {
+      const pages: Array<ReadonlyArray<unknown>> = []
+      let path: string | undefined = first
+      while (path !== undefined && pages.length < 100) {
+        const reply = method === "get" ? await caller.get(path) : await caller.post(path)
+        expectStatus(reply, 200)
+        expect(reply.contentType).toBe("application/json")
+        pages.push(reply.body as ReadonlyArray<unknown>)
+        path = nextOf(reply.headers.get("link"))
+      }
+      return pages
+    }
+
+    it("answers the whole list without paging parameters, and the same list in pages with them, the last without Link", async () => {
+      const athlete = await createAthlete(club())
+      for (let i = 0; i < 3; i++) {
+        await createSession(club(), { athleteIds: [athlete.id], creneau: "2026-09-01T09:00:00" })
+      }
+      const session = await createSession(club())
+      for (let i = 0; i < 3; i++) await createActivity(club(), session.id)
+      await createCoach(club())
+      const lists: ReadonlyArray<readonly ["get" | "post", string, Caller]> = [
+        ["get", "/session/all", club().coach],
+        ["get", "/users/all", club().admin],
+        ["post", "/athletes/all", club().admin],
+        ["get", "/activite/all", club().coach],
+        ["get", "/coaches/all", club().admin],
+        ["get", "/all", club().admin],
+        ["get", "/athletes/athletes/session", club().athlete],
+        ["get", `/athletes/athlete/${athlete.id}/session`, club().athlete],
+        ["get", `/athletes/athletes/${athlete.id}/session/after/2000-01-01`, club().athlete]
+      ]
+      for (const [method, path, caller] of lists) {
+        const whole = method === "get" ? await caller.get(path) : await caller.post(path)
+        expectStatus(whole, 200)
+        expect(whole.headers.get("link")).toBeNull()
+        const items = whole.body as ReadonlyArray<unknown>
+        expect(items.length, path).toBeGreaterThan(2)
+        const pages = await followPages(method, `${path}?limit=2`, caller)
+        expect(pages.flat(), path).toEqual(items)
+        expect(pages.slice(0, -1).every((page) => page.length === 2), path).toBe(true)
+        expect(pages.length, path).toBe(Math.ceil(items.length / 2))
+      }
+    })
+
+    it("pages by id: a record created between pages repeats nothing and skips nothing listed before", async () => {
+      for (let i = 0; i < 3; i++) await createSession(club())
+      const first = await club().coach.get("/session/all?limit=2")
+      const before = (await club().coach.get("/session/all")).body as ReadonlyArray<SessionDto>
+      const created = await createSession(club())
+      const rest = await followPages("get", nextOf(first.headers.get("link"))!, club().coach)
+      const listed = ids([...(first.body as ReadonlyArray<SessionDto>), ...(rest.flat() as ReadonlyArray<SessionDto>)])
+      expect(listed).toEqual([...ids(before), created.id])
+    })
+
+    it("answers 400 naming `limit` or `cursor` on a seed list that cannot be paged as asked", async () => {
+      expectProblem(await club().coach.get("/session/all?limit=0"), 400, { detail: /limit/u })
+      expectProblem(await club().admin.get("/users/all?limit=501"), 400, { detail: /limit/u })
+      expectProblem(await club().admin.get("/users/all?cursor=nope!"), 400, { detail: /cursor/u })
     })
   })
 }
