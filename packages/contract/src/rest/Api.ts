@@ -16,6 +16,7 @@ import { Availability } from "./Availability.ts"
 import { BodyLimit } from "./BodyLimit.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { MediaType } from "./MediaType.ts"
+import { Paged } from "./Paged.ts"
 import { apiDescription, completeDocument, license, servers } from "./OpenApiDocument.ts"
 import { RequestErrors } from "./RequestErrors.ts"
 
@@ -38,13 +39,13 @@ const api = HttpApi.make("club")
   .middleware(BodyLimit)
   .middleware(Availability)
 
-/** The OpenAPI operation ids of the endpoints that take `Idempotency-Key`. */
-const idempotentOperations = (): ReadonlySet<string> => {
+/** The OpenAPI operation ids of the endpoints that take the middleware `service` (`Idempotency`, `Paged`). */
+const operationsWith = (service: unknown): ReadonlySet<string> => {
   const ids = new Set<string>()
   HttpApi.reflect(api, {
     onGroup: () => undefined,
     onEndpoint: ({ endpoint, group, middleware }) => {
-      if ([...middleware].some((service) => service === (Idempotency as unknown))) {
+      if ([...middleware].some((taken) => taken === service)) {
         ids.add(`${group.identifier}.${endpoint.identifier}`)
       }
     }
@@ -62,5 +63,5 @@ export class ClubApi extends api.annotateMerge(OpenApi.annotations({
   description: apiDescription,
   license,
   servers,
-  transform: (spec) => completeDocument(idempotentOperations())(spec)
+  transform: (spec) => completeDocument(operationsWith(Idempotency), operationsWith(Paged))(spec)
 })) {}

@@ -39,7 +39,7 @@ import {
 import { RawInput } from "./RawInput.ts"
 import { recordEndpoints } from "./RecordGroup.ts"
 import { operation } from "./Operation.ts"
-import { listPagingParameters, Paged } from "./Paged.ts"
+import { Paged } from "./Paged.ts"
 import { pathId } from "./PathId.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { InputFailure } from "./RequestErrors.ts"
@@ -116,7 +116,6 @@ export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
     "activity.update"
   )).middleware(Idempotency),
   HttpApiEndpoint.get("all", "/activite/all", {
-    query: listPagingParameters,
     success: listOf(ActivityDto, "Every activity."),
     error: [NotFoundEmptyBody, Forbidden]
   }).middleware(Paged).annotateMerge(
@@ -124,7 +123,6 @@ export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
   ),
   HttpApiEndpoint.get("byTheme", "/activite/theme/:theme", {
     params: { theme: ShortText.annotate({ description: "The theme, matched exactly.", examples: ["cardio"] }) },
-    query: listPagingParameters,
     success: listOf(ActivityDto, "The activities of this theme; empty when none."),
     error: [NotFoundEmptyBody, Forbidden]
   }).middleware(Paged).annotateMerge(
@@ -161,7 +159,6 @@ export class AthletesGroup extends HttpApiGroup.make("athletes").add(
     "athlete.create"
   )).middleware(Idempotency),
   HttpApiEndpoint.post("all", "/athletes/all", {
-    query: listPagingParameters,
     success: listOf(AthleteDto, "Every athlete."),
     error: Forbidden
   }).middleware(Paged)
@@ -212,7 +209,6 @@ const athleteIdParameter = pathId(AthleteId)
 export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
   HttpApiEndpoint.get("sessionsOfAthlete", "/athletes/athlete/:id/session", {
     params: { id: athleteIdParameter },
-    query: listPagingParameters,
     success: listOf(SessionSummaryDto, "The athlete's sessions; empty for an unknown athlete."),
     error: Forbidden
   }).middleware(Paged).annotateMerge(
@@ -223,7 +219,6 @@ export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
     )
   ),
   HttpApiEndpoint.get("allSessions", "/athletes/athletes/session", {
-    query: listPagingParameters,
     success: listOf(SessionSummaryDto, "Every session."),
     error: Forbidden
   }).middleware(Paged).annotateMerge(
@@ -231,7 +226,6 @@ export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
   ),
   HttpApiEndpoint.get("activitiesOfSession", "/athletes/athletes/session/:id/activities", {
     params: { id: pathId(SessionId) },
-    query: listPagingParameters,
     success: listOf(ActivitySummaryDto, "The session's activities; empty for an unknown session."),
     error: Forbidden
   }).middleware(Paged).annotateMerge(
@@ -243,7 +237,6 @@ export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
   ),
   HttpApiEndpoint.get("sessionsAfter", "/athletes/athletes/:id/session/after/:date", {
     params: { id: athleteIdParameter, date: CalendarDate.annotate({ examples: ["2026-11-21" as CalendarDate] }) },
-    query: listPagingParameters,
     success: listOf(SessionSummaryDto, "The athlete's sessions after the date; empty for an unknown athlete."),
     error: Forbidden
   }).middleware(Paged).annotateMerge(operation(
@@ -253,7 +246,6 @@ export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
   )),
   HttpApiEndpoint.get("sessionsBetween", "/athletes/athletes/:id/session/between/:startDate/:endDate", {
     params: { id: athleteIdParameter, startDate: CalendarDate, endDate: CalendarDate },
-    query: listPagingParameters,
     success: listOf(SessionSummaryDto, "The athlete's sessions between the dates; empty for an unknown athlete."),
     error: Forbidden
   }).middleware(Paged).annotateMerge(operation(
@@ -277,7 +269,6 @@ export class SessionsGroup extends HttpApiGroup.make("sessions").add(
     "session.create"
   )).middleware(Idempotency),
   HttpApiEndpoint.get("all", "/session/all", {
-    query: listPagingParameters,
     success: listOf(SessionDto, "Every session, in id order."),
     error: Forbidden
   }).middleware(Paged)
@@ -374,7 +365,6 @@ export class UsersGroup extends HttpApiGroup.make("users").add(
     "user.create"
   )).middleware(Idempotency),
   HttpApiEndpoint.get("all", "/users/all", {
-    query: listPagingParameters,
     success: listOf(UserDto, "Every user."),
     error: Forbidden
   }).middleware(Paged)

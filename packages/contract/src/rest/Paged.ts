@@ -2,7 +2,7 @@ import { defaultPageLimit, maxPageLimit } from "@club/core"
 import { Result, Schema } from "effect"
 import { Base64Url } from "effect/encoding"
 import { HttpApiMiddleware } from "effect/http-api"
-import { LimitParameter } from "./LimitParameter.ts"
+import { InvalidRequest } from "./Problems.ts"
 
 /**
  * Where a page of one of the seed's lists ends: after the item of this id (the lists are in id
@@ -41,22 +41,40 @@ export const ListCursor = Schema.String.check(
 /** The position a checked `ListCursor` names. */
 export const listPositionOf = (cursor: string): ListPosition => readListPosition(cursor)!
 
-/** The optional paging parameters of the seed's lists. */
-export const listPagingParameters = {
-  limit: Schema.optionalKey(LimitParameter.annotate({
+/** The query parameters of a paged seed list, as the OpenAPI document gives them (`completeDocument`). */
+export const listPagingParameters = [
+  {
+    name: "limit",
+    in: "query",
+    required: false,
     description:
-      `Paging (optional): at most this many items, from 1 to ${maxPageLimit} (${defaultPageLimit} when only \`cursor\` is given). Without \`limit\` and \`cursor\` the whole list is answered, as the seed says; with either, the answer is the same array cut to one page, and \`Link: <...>; rel="next"\` (RFC 8288) gives the next page while there is one.`
-  })),
-  cursor: Schema.optionalKey(ListCursor.annotate({
-    description: "Paging (optional): where the page starts, as the previous page's `Link: rel=\"next\"` gave it."
-  }))
+      `Paging (optional): at most this many items, from 1 to ${maxPageLimit} (${defaultPageLimit} when only \`cursor\` is given). Without \`limit\` and \`cursor\` the whole list is answered, as the seed says; with either, the same array cut to one page, and \`Link: <...>; rel="next"\` (RFC 8288) gives the next page while there is one. Out of range: 400 naming \`limit\`.`,
+    schema: { type: "integer", minimum: 1, maximum: maxPageLimit }
+  },
+  {
+    name: "cursor",
+    in: "query",
+    required: false,
+    description:
+      "Paging (optional): where the page starts, as the previous page's `Link: rel=\"next\"` gave it. Any other value: 400 naming `cursor`.",
+    schema: { type: "string", pattern: "^[A-Za-z0-9_-]+$" }
+  }
+]
+
+/** The `Link` header of a paged seed list's answer. */
+export const listLinkHeader = {
+  description:
+    "With `limit` or `cursor`, while another page follows: `<path?limit=...&cursor=...>; rel=\"next\"` (RFC 8288).",
+  required: false,
+  schema: { type: "string" }
 }
 
 /**
  * Optional paging of the seed's lists: with `limit` or `cursor` in the query, the list answered
  * is cut to one page, and a `Link: <...>; rel="next"` header gives the next page while there is
- * one; without either the answer is exactly the seed's. Added to each list endpoint, which
- * declares `listPagingParameters` in its query (so they are decoded, and refused with a 400
- * naming them, before the list is read).
+ * one; without either the answer is exactly the seed's. Added to each list endpoint. The
+ * parameters are read by the middleware, not declared in the endpoints' query schemas, so that
+ * the SDK's calls of these lists keep their seed signatures; the OpenAPI document lists them on
+ * the operations that take them (`completeDocument`). A value that does not decode: 400 naming it.
  */
-export class Paged extends HttpApiMiddleware.Service<Paged>()("@club/contract/Paged") {}
+export class Paged extends HttpApiMiddleware.Service<Paged>()("@club/contract/Paged", { error: InvalidRequest }) {}

@@ -5,7 +5,7 @@ import { Authentication } from "./Authentication.ts"
 import { created, idempotent, listOf, noContent } from "./EndpointParts.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { operation } from "./Operation.ts"
-import { listPagingParameters, Paged } from "./Paged.ts"
+import { Paged } from "./Paged.ts"
 import { pathId } from "./PathId.ts"
 import { Conflict, Forbidden, NotFound } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
@@ -82,7 +82,6 @@ export const recordEndpoints = <
     }).annotateMerge(operation(texts.create.summary, `${texts.create.description} ${idempotent}`, rule.create))
       .middleware(Idempotency),
     HttpApiEndpoint.get("all", `${prefix}/all`, {
-      query: listPagingParameters,
       success: listOf(dtos.answer, texts.all.success),
       error: Forbidden
     }).middleware(Paged)

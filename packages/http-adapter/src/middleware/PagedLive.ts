@@ -1,6 +1,15 @@
 import { defaultPageLimit } from "@club/core"
-import { type ListPosition, listCursorOf, listPositionOf, Paged } from "@club/contract/rest"
-import { Effect, Layer, Stream } from "effect"
+import {
+  InvalidRequest,
+  LimitParameter,
+  ListCursor,
+  type ListPosition,
+  listCursorOf,
+  listPositionOf,
+  Paged
+} from "@club/contract/rest"
+import { Effect, Layer, Schema, Stream } from "effect"
+import { requestPath } from "../handlers/problems.ts"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 
 /** The body of a list's answer as bytes: as the handler built it, or its stream read whole. */
@@ -53,10 +62,24 @@ const linkTo = (url: URL, cursor: string, limit: number) => {
   return `<${url.pathname}?${query}>; rel="next"`
 }
 
+/** A paging parameter decoded with its schema; a value it refuses: 400 naming the parameter. */
+const decodeParameter = <A>(name: string, schema: Schema.Codec<A, string>, text: string) =>
+  Schema.decodeUnknownEffect(schema)(text).pipe(
+    Effect.catch((issue) =>
+      Effect.flatMap(requestPath, (instance) => {
+        const message = String(issue.message ?? issue)
+        return Effect.fail(
+          new InvalidRequest({ detail: `${name}: ${message}`, instance, errors: [{ field: name, message }] })
+        )
+      })
+    )
+  )
+
 /**
- * The seed's lists, paged when asked (see the contract's `Paged`). The handler has decoded the
- * query (a bad `limit` or `cursor` is its 400) and answered the whole list; the page is cut from
- * it here, so every list gets the same paging from one place. The list is still read whole: one
+ * The seed's lists, paged when asked (see the contract's `Paged`). The handler answers the whole
+ * list; the page is cut from
+ * it here, so every list gets the same paging from one place. The parameters are decoded before
+ * the list is read. The list is still read whole: one
  * read, as without paging, and no more.
  */
 export const PagedLive = Layer.succeed(
@@ -68,14 +91,17 @@ export const PagedLive = Layer.succeed(
       const limitText = url.searchParams.get("limit")
       const cursor = url.searchParams.get("cursor")
       if (limitText === null && cursor === null) return yield* httpEffect
+      const limit = limitText === null ? defaultPageLimit : yield* decodeParameter("limit", LimitParameter, limitText)
+      const position = cursor === null
+        ? undefined
+        : listPositionOf(yield* decodeParameter("cursor", ListCursor, cursor))
       const response = yield* httpEffect
       if (response.status !== 200) return response
       const bytes = yield* bytesOf(response)
       if (bytes === undefined) return response
       const items = JSON.parse(new TextDecoder().decode(bytes)) as unknown
       if (!Array.isArray(items)) return response
-      const limit = limitText === null ? defaultPageLimit : Number(limitText)
-      const { next, page } = pageOf(items, cursor === null ? undefined : listPositionOf(cursor), limit)
+      const { next, page } = pageOf(items, position, limit)
       const answer = HttpServerResponse.text(JSON.stringify(page), { contentType: "application/json" })
       return next === undefined
         ? answer
