@@ -14,6 +14,7 @@ const expected: Record<Operation, ReadonlyArray<Role>> = {
   "athlete.delete": ["ADMIN"],
   "schedule.read": ["ADMIN", "COACH", "ATHLETE"],
   "planning.read": ["ADMIN", "COACH", "ATHLETE"],
+  "feed.token": ["ADMIN", "COACH", "ATHLETE"],
   "session.create": ["COACH"],
   "session.read": ["COACH", "ATHLETE"],
   "session.update": ["COACH"],

@@ -13,6 +13,8 @@ import {
   type Operation,
   Operations,
   PlanningService,
+  CalendarFeedService,
+  FeedTokenRepository,
   PasswordHasher,
   type RecordOperations,
   type Role,
@@ -50,6 +52,7 @@ const PortsReached = Layer.mergeAll(
   reachedOnly(AthleteRepository),
   reachedOnly(CoachRepository),
   reachedOnly(SessionRepository),
+  reachedOnly(FeedTokenRepository),
   reachedOnly(TaskRepository),
   reachedOnly(UserRepository),
   reachedOnly(LoginAttempts),
@@ -103,6 +106,16 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
     "PlanningService.sessions",
     "planning.read",
     Effect.flatMap(Effect.service(PlanningService), (s) => s.sessions({} as never))
+  ],
+  [
+    "CalendarFeedService.rotateToken",
+    "feed.token",
+    Effect.flatMap(Effect.service(CalendarFeedService), (s) => s.rotateToken())
+  ],
+  [
+    "CalendarFeedService.revokeToken",
+    "feed.token",
+    Effect.flatMap(Effect.service(CalendarFeedService), (s) => s.revokeToken())
   ],
   [
     "SessionService.stream",

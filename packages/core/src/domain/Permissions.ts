@@ -27,6 +27,7 @@ export const RoleTable = {
   "athlete.delete": { roles: ["Admin"] },
   "schedule.read": { roles: anyRole },
   "planning.read": { roles: anyRole },
+  "feed.token": { roles: anyRole },
   "session.create": { roles: ["Coach"] },
   "session.read": { roles: ["Coach", "Athlete"] },
   "session.update": { roles: ["Coach"] },

@@ -5,6 +5,7 @@ import type { AthleteId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
 import type { Session, SessionCreate, SessionFilter, SessionSummary, SessionUpdate } from "../domain/Session.ts"
 import type { SessionPosition, SessionQuery } from "../domain/SessionPage.ts"
+import type { FeedScope, FeedSession } from "../domain/CalendarFeed.ts"
 
 /**
  * Bounds on `creneau`, both exclusive. A session without a `creneau` is within no bound: it is
@@ -54,6 +55,13 @@ export class SessionRepository extends Context.Service<SessionRepository, {
    * `creneau` is within neither. One statement whatever the page's size.
    */
   page(query: SessionQuery, after: SessionPosition | undefined, limit: number): Effect.Effect<ReadonlyArray<Session>>
+  /** The sessions of a feed's scope that have a `creneau`, in (`creneau`, `id`) order, with their revisions. One statement. */
+  feedSessions(scope: FeedScope): Effect.Effect<ReadonlyArray<FeedSession>>
+  /**
+   * A marker of the feed's content: it changes whenever a session enters or leaves the scope or
+   * one of its sessions changes. One cheap statement, nothing rendered (a feed's ETag).
+   */
+  feedVersion(scope: FeedScope): Effect.Effect<string>
   summaries(): Effect.Effect<ReadonlyArray<SessionSummary>>
   /** The sessions the athlete is a member of, within the range; none for an unknown athlete. */
   summariesOfAthlete(athleteId: AthleteId, range: CreneauRange): Effect.Effect<ReadonlyArray<SessionSummary>>

@@ -11,6 +11,7 @@ import {
   type SessionUpdate,
   sessionValuesOf
 } from "../domain/Session.ts"
+import type { FeedScope, FeedSession } from "../domain/CalendarFeed.ts"
 import type { SessionPosition, SessionQuery } from "../domain/SessionPage.ts"
 import { type CreneauRange, SessionRepository } from "../ports/SessionRepository.ts"
 import { traced } from "../tracing/traced.ts"
@@ -42,10 +43,26 @@ const matchesQuery = (session: Session, query: SessionQuery): boolean =>
   (query.groupe === undefined || session.groupe === query.groupe) &&
   (query.athleteId === undefined || session.athleteIds.includes(query.athleteId))
 
+const inScope = (session: Session, scope: FeedScope): boolean =>
+  session.creneau !== null && (scope.kind === "athlete"
+    ? session.athleteIds.includes(scope.athleteId)
+    : scope.kind === "coach"
+    ? session.coachId === scope.coachId
+    : session.groupe === scope.groupe)
+
+/** FNV-1a of a text, in hex: a short marker of content, not a cryptographic hash. */
+const fnv1a = (text: string): string => {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0
+  return hash.toString(16)
+}
+
 export const InMemorySessionRepository = Layer.effect(
   SessionRepository,
   Effect.gen(function*() {
     const { activities, athletes, coaches, sessions } = yield* InMemoryStore
+    /** Each session's revision, counted from 0 at its creation; one more on every change of its values. */
+    const revisions = new Map<SessionId, number>()
 
     /** Each session's activity ids, ascending, from one pass over the activities. */
     const activityIdsBySession = () => {
@@ -123,6 +140,7 @@ export const InMemorySessionRepository = Layer.effect(
         (input.athleteIds === undefined ? undefined : athletes.unknownReferences("athleteIds", input.athleteIds)) ??
           (input.activiteIds === undefined ? undefined : activities.unknownReferences("activiteIds", input.activiteIds))
       if (unknown !== undefined) return yield* unknown
+      if (input.duree !== undefined && input.duree !== stored.duree) revisions.set(id, (revisions.get(id) ?? 0) + 1)
       const updated = sessions.replace({
         ...stored,
         duree: input.duree === undefined ? stored.duree : input.duree,
@@ -148,6 +166,18 @@ export const InMemorySessionRepository = Layer.effect(
           .slice(0, limit)
       }
     )
+
+    const feedSessions = traced("SessionRepository.feedSessions")(function*(scope: FeedScope) {
+      return readAll()
+        .filter((session) => inScope(session, scope))
+        .sort(comparePositions)
+        .map((session): FeedSession => ({ session, revision: revisions.get(session.id) ?? 0 }))
+    })
+
+    const feedVersion = traced("SessionRepository.feedVersion")(function*(scope: FeedScope) {
+      const feed = yield* feedSessions(scope)
+      return `${feed.length}-${fnv1a(JSON.stringify(feed.map(({ revision, session }) => [session, revision])))}`
+    })
 
     const summaries = traced("SessionRepository.summaries")(function*() {
       return sessions.all().map((stored) => new SessionSummary({ id: stored.id, name: stored.name }))
@@ -175,6 +205,8 @@ export const InMemorySessionRepository = Layer.effect(
       update,
       delete: remove,
       page,
+      feedSessions,
+      feedVersion,
       summaries,
       summariesOfAthlete,
       activitySummaries

@@ -315,6 +315,37 @@ export const sessionRepositoryContract: ContractSuite = {
         expect(yield* page({ athleteId: athlete!, groupe: "no such group" })).toEqual([])
       }))
 
+    it.effect("feedSessions lists a scope's dated sessions with revisions counting changes; feedVersion changes with them", () =>
+      Effect.gen(function*() {
+        const sessions = yield* SessionRepository
+        const [athlete, other] = yield* createAthletes("feed", "feed-other")
+        const scope = { kind: "athlete", athleteId: athlete! } as const
+        const empty = yield* sessions.feedVersion(scope)
+        const later = yield* sessions.create(newSession({ creneau: "2026-03-29T10:00:00", athleteIds: [athlete!] }))
+        const sooner = yield* sessions.create(newSession({ creneau: "2026-03-28T10:00:00", athleteIds: [athlete!] }))
+        yield* sessions.create(newSession({ creneau: null, athleteIds: [athlete!] }))
+        yield* sessions.create(newSession({ creneau: "2026-03-28T10:00:00", athleteIds: [other!] }))
+        const feed = yield* sessions.feedSessions(scope)
+        expect(feed.map(({ revision, session }) => [session.id, revision])).toEqual([[sooner.id, 0], [later.id, 0]])
+        expect(feed[0]!.session).toEqual(sooner)
+        const created = yield* sessions.feedVersion(scope)
+        expect(created).not.toBe(empty)
+        expect(yield* sessions.feedVersion(scope)).toBe(created)
+
+        yield* sessions.update(later.id, new SessionUpdate({ duree: 5 }))
+        const changed = yield* sessions.feedVersion(scope)
+        expect(changed).not.toBe(created)
+        expect((yield* sessions.feedSessions(scope)).map(({ revision }) => revision)).toEqual([0, 1])
+        // The same value again changes nothing.
+        yield* sessions.update(later.id, new SessionUpdate({ duree: 5 }))
+        expect(yield* sessions.feedVersion(scope)).toBe(changed)
+
+        yield* sessions.update(sooner.id, new SessionUpdate({ athleteIds: [other!] }))
+        expect((yield* sessions.feedSessions(scope)).map(({ session }) => session.id)).toEqual([later.id])
+        expect(yield* sessions.feedVersion(scope)).not.toBe(changed)
+        expect((yield* sessions.feedSessions({ kind: "group", groupe: "A" })).length).toBeGreaterThanOrEqual(3)
+      }))
+
     it.effect("summaries of an athlete honour exclusive creneau bounds", () =>
       Effect.gen(function*() {
         const sessions = yield* SessionRepository

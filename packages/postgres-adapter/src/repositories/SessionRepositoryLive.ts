@@ -2,6 +2,8 @@ import { traced } from "@club/core"
 import {
   type AthleteId,
   type CreneauRange,
+  type FeedScope,
+  type FeedSession,
   EntityNotFound,
   IdAlreadyInUse,
   type SessionCreate,
@@ -236,6 +238,30 @@ export const SessionRepositoryLive = Layer.effect(
       dieOnInfrastructureError
     )
 
+    const inScope = (scope: FeedScope) =>
+      scope.kind === "athlete"
+        ? sql`s.creneau IS NOT NULL AND EXISTS (SELECT 1 FROM session_athletes sa
+            WHERE sa.session_id = s.id AND sa.athlete_id = ${scope.athleteId})`
+        : scope.kind === "coach"
+        ? sql`s.creneau IS NOT NULL AND s.coach_id = ${scope.coachId}`
+        : sql`s.creneau IS NOT NULL AND s.groupe = ${scope.groupe}`
+
+    const feedSessions = traced("SessionRepository.feedSessions")(function*(scope: FeedScope) {
+      const rows = yield* sql<Record<string, unknown>>`SELECT s.id, ${sql.literal(valueColumns)},
+        ${storedAthletes} AS "athleteIds", ${storedActivities} AS "activiteIds", s.revision
+        FROM sessions s WHERE ${inScope(scope)} ORDER BY s.creneau, s.id`.unprepared
+      return yield* Effect.sync(() =>
+        rows.map((row): FeedSession => ({ session: sessionFromRow(row), revision: Number(row["revision"]) }))
+      )
+    }, dieOnInfrastructureError)
+
+    const feedVersion = traced("SessionRepository.feedVersion")(function*(scope: FeedScope) {
+      const [row] = yield* sql<{ readonly version: string }>`SELECT count(*) || '-' ||
+        md5(COALESCE(string_agg(s.id || ':' || s.change, ',' ORDER BY s.id), '')) AS version
+        FROM sessions s WHERE ${inScope(scope)}`.unprepared
+      return row!.version
+    }, dieOnInfrastructureError)
+
     const summaries = traced("SessionRepository.summaries")(function*() {
       return yield* listSummaries
     }, dieOnInfrastructureError)
@@ -268,6 +294,8 @@ export const SessionRepositoryLive = Layer.effect(
       update,
       delete: remove,
       page: pageAfter,
+      feedSessions,
+      feedVersion,
       summaries,
       summariesOfAthlete,
       activitySummaries
