@@ -6,6 +6,7 @@ import { ActivitiesHandlers } from "./handlers/activities.ts"
 import { AthletesHandlers } from "./handlers/athletes.ts"
 import { AuthHandlers } from "./handlers/auth.ts"
 import { HealthHandlers } from "./handlers/health.ts"
+import { FeedsHandlers, FeedTokenHandlers } from "./handlers/feeds.ts"
 import { PlanningHandlers } from "./handlers/planning.ts"
 import { recordHandlers } from "./handlers/recordHandlers.ts"
 import { ScheduleHandlers } from "./handlers/schedule.ts"
@@ -39,6 +40,8 @@ export const RestApiLive = Layer.mergeAll(
     AuthHandlers,
     HealthHandlers,
     PlanningHandlers,
+    FeedTokenHandlers,
+    FeedsHandlers,
     ScheduleHandlers,
     SessionsHandlers,
     UsersHandlers,

@@ -11,6 +11,7 @@ import {
   SessionsGroup,
   UsersGroup
 } from "./Groups.ts"
+import { FeedsGroup, FeedTokenGroup } from "./FeedsGroup.ts"
 import { PlanningGroup } from "./PlanningGroup.ts"
 import { Availability } from "./Availability.ts"
 import { BodyLimit } from "./BodyLimit.ts"
@@ -32,6 +33,8 @@ const api = HttpApi.make("club")
     UsersGroup,
     AdminsGroup,
     PlanningGroup,
+    FeedTokenGroup,
+    FeedsGroup,
     RootCoachesGroup
   )
   .middleware(RequestErrors)
