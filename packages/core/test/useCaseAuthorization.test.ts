@@ -13,7 +13,6 @@ import {
   type Operation,
   Operations,
   PlanningService,
-  CalendarFeedService,
   FeedTokenRepository,
   PasswordHasher,
   type RecordOperations,
@@ -29,6 +28,7 @@ import {
   UserRepository,
   UserService
 } from "../src/index.ts"
+import { CalendarFeedService } from "../src/calendar.ts"
 
 /** Marks that a use-case got past its authorization and reached a port. */
 class ReachedPort {
@@ -61,7 +61,7 @@ const PortsReached = Layer.mergeAll(
   ...eachRecordKind((kind) => reachedOnly(kind.repository))
 )
 
-const UseCases = UseCasesLive.pipe(Layer.provide(PortsReached))
+const UseCases = Layer.mergeAll(UseCasesLive, CalendarFeedService.layer).pipe(Layer.provide(PortsReached))
 
 const anyInput = {} as never
 const taskId = "0b0f1f6e-8a55-4a53-9a4e-1f1f1f1f1f1f"

@@ -1,4 +1,5 @@
 import { AdminService, AdminTable, CoachService, CoachTable } from "@club/core"
+import { CalendarFeedService } from "@club/core/calendar"
 import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { DocsPageLive } from "./docs/DocsPage.ts"
@@ -26,7 +27,8 @@ import { ServedApi } from "./ServedApi.ts"
 
 /**
  * The whole REST API as routes, with `GET /openapi.json` (OpenAPI 3.1) and `GET /docs` (an
- * interactive reference). Needs core's use-cases (IdempotentRequests included) and core's `Readiness`.
+ * interactive reference). Needs core's use-cases (IdempotentRequests included), core's `Readiness`,
+ * and the ports of `CalendarFeedService`, which it provides itself.
  */
 export const RestApiLive = Layer.mergeAll(
   HttpApiBuilder.layer(ServedApi, { openapiPath: "/openapi.json" }),
@@ -59,5 +61,7 @@ export const RestApiLive = Layer.mergeAll(
     RawInputLive,
     RequestErrorsLive
   ]),
-  Layer.provide(IdempotencyLive)
+  Layer.provide(IdempotencyLive),
+  // Apart from UseCasesLive, so that core's main entry carries no iCalendar library (@club/core/calendar).
+  Layer.provide(CalendarFeedService.layer)
 )

@@ -3,7 +3,6 @@ import { ActivityService } from "./ActivityService.ts"
 import { AthleteService } from "./AthleteService.ts"
 import { AuthService } from "./AuthService.ts"
 import { CoachService } from "./CoachService.ts"
-import { CalendarFeedService } from "./CalendarFeedService.ts"
 import { PlanningService } from "./PlanningService.ts"
 import { ScheduleService } from "./ScheduleService.ts"
 import { SessionService } from "./SessionService.ts"
@@ -17,7 +16,6 @@ export const UseCasesLive = Layer.mergeAll(
   AthleteService.layer,
   AuthService.layer,
   CoachService.layer,
-  CalendarFeedService.layer,
   PlanningService.layer,
   ScheduleService.layer,
   SessionService.layer,

@@ -1,6 +1,7 @@
 import ICAL from "ical.js"
 import { describe, expect, it } from "vitest"
-import { type FeedSeries, type LocalDateTime, renderFeed } from "../../src/index.ts"
+import type { LocalDateTime } from "../../src/index.ts"
+import { type FeedSeries, renderFeed } from "../../src/calendar.ts"
 import { expandFeed } from "./expandFeed.ts"
 
 const at = (s: string) => s as LocalDateTime

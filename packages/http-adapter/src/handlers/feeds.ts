@@ -1,4 +1,5 @@
-import { CalendarFeedService, type FeedScope, type FeedToken } from "@club/core"
+import type { FeedScope, FeedToken } from "@club/core"
+import { CalendarFeedService } from "@club/core/calendar"
 import { calendarContentType, NotFound } from "@club/contract/rest"
 import { Effect } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
