@@ -11,10 +11,13 @@ import {
   SessionsGroup,
   UsersGroup
 } from "./Groups.ts"
+import { FeedsGroup, FeedTokenGroup } from "./FeedsGroup.ts"
+import { PlanningGroup } from "./PlanningGroup.ts"
 import { Availability } from "./Availability.ts"
 import { BodyLimit } from "./BodyLimit.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { MediaType } from "./MediaType.ts"
+import { Paged } from "./Paged.ts"
 import { apiDescription, completeDocument, license, servers } from "./OpenApiDocument.ts"
 import { RequestErrors } from "./RequestErrors.ts"
 
@@ -29,6 +32,9 @@ const api = HttpApi.make("club")
     CoachesGroup,
     UsersGroup,
     AdminsGroup,
+    PlanningGroup,
+    FeedTokenGroup,
+    FeedsGroup,
     RootCoachesGroup
   )
   .middleware(RequestErrors)
@@ -36,13 +42,13 @@ const api = HttpApi.make("club")
   .middleware(BodyLimit)
   .middleware(Availability)
 
-/** The OpenAPI operation ids of the endpoints that take `Idempotency-Key`. */
-const idempotentOperations = (): ReadonlySet<string> => {
+/** The OpenAPI operation ids of the endpoints that take the middleware `service` (`Idempotency`, `Paged`). */
+const operationsWith = (service: unknown): ReadonlySet<string> => {
   const ids = new Set<string>()
   HttpApi.reflect(api, {
     onGroup: () => undefined,
     onEndpoint: ({ endpoint, group, middleware }) => {
-      if ([...middleware].some((service) => service === (Idempotency as unknown))) {
+      if ([...middleware].some((taken) => taken === service)) {
         ids.add(`${group.identifier}.${endpoint.identifier}`)
       }
     }
@@ -60,5 +66,5 @@ export class ClubApi extends api.annotateMerge(OpenApi.annotations({
   description: apiDescription,
   license,
   servers,
-  transform: (spec) => completeDocument(idempotentOperations())(spec)
+  transform: (spec) => completeDocument(operationsWith(Idempotency), operationsWith(Paged))(spec)
 })) {}

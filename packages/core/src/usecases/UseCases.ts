@@ -3,6 +3,7 @@ import { ActivityService } from "./ActivityService.ts"
 import { AthleteService } from "./AthleteService.ts"
 import { AuthService } from "./AuthService.ts"
 import { CoachService } from "./CoachService.ts"
+import { PlanningService } from "./PlanningService.ts"
 import { ScheduleService } from "./ScheduleService.ts"
 import { SessionService } from "./SessionService.ts"
 import { TaskService } from "./TaskService.ts"
@@ -15,6 +16,7 @@ export const UseCasesLive = Layer.mergeAll(
   AthleteService.layer,
   AuthService.layer,
   CoachService.layer,
+  PlanningService.layer,
   ScheduleService.layer,
   SessionService.layer,
   TaskService.layer,

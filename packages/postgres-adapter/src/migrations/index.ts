@@ -8,6 +8,7 @@ import createLoginFailures from "./0006_create_login_failures.ts"
 import createLoginThrottle from "./0007_create_login_throttle.ts"
 import boundIdentitySequences from "./0008_bound_identity_sequences.ts"
 import createIdempotencyKeys from "./0009_create_idempotency_keys.ts"
+import planningAndFeeds from "./0012_planning_and_feeds.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -22,5 +23,7 @@ export const migrations = Migrator.fromRecord({
   "0006_create_login_failures": createLoginFailures,
   "0007_create_login_throttle": createLoginThrottle,
   "0008_bound_identity_sequences": boundIdentitySequences,
-  "0009_create_idempotency_keys": createIdempotencyKeys
+  "0009_create_idempotency_keys": createIdempotencyKeys,
+  // 0010 and 0011 are the recurring series of issue 17, on another branch.
+  "0012_planning_and_feeds": planningAndFeeds
 })
