@@ -47,7 +47,9 @@ export const schedulePhase = async (): Promise<ReadonlyArray<ScheduleResult>> =>
       port: await freePort(),
       database: { kind: "server", url: database.url },
       nodeArgs: profileArgs("project"),
-      logLevel: settings.logLevel
+      logLevel: settings.logLevel,
+      // A club with daylight saving, so that the feed carries its VTIMEZONE and zoned times.
+      env: { CLUB_TIMEZONE: "Europe/Paris" }
     })
     try {
       const seeded = await runSql(database.url, seedSchedule)
