@@ -10,6 +10,7 @@ import { memoryPhase } from "./phases/memory.ts"
 import { observabilityPhase } from "./phases/observability.ts"
 import { plansFailed, plansPhase } from "./phases/plans.ts"
 import { queryCountPhase } from "./phases/queryCounts.ts"
+import { schedulePhase } from "./phases/schedule.ts"
 import { throughputPhase } from "./phases/throughput.ts"
 import { installSignalHandlers, runCleanups } from "./process/cleanup.ts"
 import { ensureDir, serverMain, tmpDir } from "./process/paths.ts"
@@ -100,6 +101,11 @@ const main = async () => {
         listWarmupSeconds: Math.min(settings.warmupSeconds, settings.embeddedListWarmupSeconds)
       }
     }
+  }
+  if (settings.phases.includes("schedule")) {
+    console.log("schedule: a month of a 200-athlete club's planning, and a group's calendar feed (project only)")
+    const rows = await schedulePhase()
+    results = { ...results, schedule: rows.map((r) => ({ ...r, scenario: ref(r.scenario) })) }
   }
   if (settings.phases.includes("observability")) {
     console.log("what measuring costs: METRICS=off vs metrics on vs metrics and OTLP tracing, on PostgreSQL")

@@ -5,6 +5,8 @@ export interface LoadContext {
   readonly seeded: Seeded
   readonly token: string
   readonly login: { readonly name: string; readonly password: string }
+  /** A calendar feed's path and current ETag (the schedule phase). */
+  readonly feed?: { readonly path: string; readonly etag: string }
 }
 
 export interface BenchRequest {

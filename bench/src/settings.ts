@@ -4,11 +4,28 @@ const env = process.env
 const number = (name: string, fallback: number) => (env[name] === undefined ? fallback : Number(env[name]))
 const list = (name: string) => env[name]?.split(",").map((s) => s.trim()).filter((s) => s.length > 0)
 
-export const phaseNames = ["throughput", "lists", "queries", "plans", "memory", "embedded", "observability"] as const
+export const phaseNames = [
+  "throughput",
+  "lists",
+  "queries",
+  "plans",
+  "memory",
+  "embedded",
+  "schedule",
+  "observability"
+] as const
 export type PhaseName = (typeof phaseNames)[number]
 
 /** What `pnpm bench` runs unless BENCH_PHASES says otherwise; `observability` is asked for by name. */
-export const defaultPhases: ReadonlyArray<PhaseName> = ["throughput", "lists", "queries", "plans", "memory", "embedded"]
+export const defaultPhases: ReadonlyArray<PhaseName> = [
+  "throughput",
+  "lists",
+  "queries",
+  "plans",
+  "memory",
+  "embedded",
+  "schedule"
+]
 
 /** What a run measures; every knob has an environment variable, for quick partial runs. */
 export const settings = {

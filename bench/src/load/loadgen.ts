@@ -23,7 +23,7 @@ const run = (seconds: number) =>
           method: next.method,
           path: next.path,
           body: next.body,
-          headers: requestHeaders(scenario, context, next.body)
+          headers: requestHeaders(scenario, context, next)
         }
       }
     }]

@@ -1,8 +1,13 @@
 import type { LoadContext, Scenario } from "../scenarios.ts"
 
-/** The headers of every request of a scenario: the caller's token, and what a body or Connect needs. */
-export const requestHeaders = (scenario: Scenario, context: LoadContext, body: string | undefined) => ({
+/** The headers of every request of a scenario: the caller's token, and what a body or Connect needs, and the scenario's own. */
+export const requestHeaders = (
+  scenario: Scenario,
+  context: LoadContext,
+  request: { readonly body?: string | undefined; readonly headers?: Readonly<Record<string, string>> | undefined }
+) => ({
   authorization: `Bearer ${context.token}`,
-  ...(body === undefined ? {} : { "content-type": "application/json" }),
-  ...(scenario.kind === "connect" ? { "connect-protocol-version": "1" } : {})
+  ...(request.body === undefined ? {} : { "content-type": "application/json" }),
+  ...(scenario.kind === "connect" ? { "connect-protocol-version": "1" } : {}),
+  ...request.headers
 })

@@ -18,7 +18,7 @@ export const expectItems = async (server: ServerProcess, scenario: ListScenario,
   const request = scenario.request(context)
   const response = await fetch(`${server.url}${request.path}`, {
     method: request.method,
-    headers: requestHeaders(scenario, context, request.body),
+    headers: requestHeaders(scenario, context, request),
     ...(request.body === undefined ? {} : { body: request.body }),
     signal: AbortSignal.timeout(30_000)
   })

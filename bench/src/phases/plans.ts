@@ -62,7 +62,7 @@ const send = async (server: ServerProcess, read: PlanRead, context: LoadContext)
   const request = read.request(context)
   const response = await fetch(`${server.url}${request.path}`, {
     method: request.method,
-    headers: { ...requestHeaders(read as Scenario, context, request.body), ...request.headers },
+    headers: requestHeaders(read as Scenario, context, request),
     ...(request.body === undefined ? {} : { body: request.body }),
     signal: AbortSignal.timeout(60_000)
   })

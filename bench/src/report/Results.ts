@@ -49,6 +49,10 @@ export interface Results {
       { readonly name: string; readonly env: Readonly<Record<string, string>>; readonly measurement: Measurement }
     >
   }>
+  /** Issue 17's schedule scenarios, on the project alone; `answer` says what each answer held. */
+  readonly schedule?: ReadonlyArray<
+    { readonly scenario: ScenarioRef; readonly project: Measurement; readonly answer: string }
+  >
   readonly embedded?: {
     readonly peakRssMiB: number
     readonly results: ReadonlyArray<{ readonly scenario: ScenarioRef; readonly project: Measurement }>

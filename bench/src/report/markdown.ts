@@ -316,6 +316,35 @@ const observabilityTable = (rows: NonNullable<Results["observability"]>) => {
   return lines.join("\n")
 }
 
+const scheduleTable = (rows: NonNullable<Results["schedule"]>) => {
+  const lines = [
+    row([
+      "Scenario",
+      "Answer",
+      "req/s",
+      "p50 ms",
+      "p99 ms",
+      "server CPU µs/req",
+      "PostgreSQL CPU %",
+      "failed requests"
+    ]),
+    row(["---", "---", "---:", "---:", "---:", "---:", "---:", "---:"])
+  ]
+  for (const { answer, project: m, scenario } of rows) {
+    lines.push(row([
+      scenario.title,
+      answer,
+      n0(m.requestsPerSecond),
+      n0(m.p50Ms),
+      n0(m.p99Ms),
+      n0(m.serverCpuMicrosPerRequest),
+      n0(m.postgresCpuPercent),
+      m.failures
+    ]))
+  }
+  return lines.join("\n")
+}
+
 /** results/results.md: the tables of one run. */
 export const renderMarkdown = (results: Results): string => {
   const { environment: env, settings } = results
@@ -406,6 +435,14 @@ export const renderMarkdown = (results: Results): string => {
   }
   if (results.listing !== undefined) {
     sections.push("## GET /session/all at 10k / 50k / 100k sessions", "", listingTable(results.listing), "")
+  }
+  if (results.schedule !== undefined) {
+    sections.push(
+      "## Schedule (issue 17): a month of a 200-athlete club, and a calendar feed poll (project only, no target)",
+      "",
+      scheduleTable(results.schedule),
+      ""
+    )
   }
   if (results.observability !== undefined) {
     sections.push(

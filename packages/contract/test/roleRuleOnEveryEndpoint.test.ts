@@ -10,7 +10,15 @@ import { RequiredOperation } from "../src/rest/RequiredOperation.ts"
  * The endpoints anyone may call, without a token: the probes and the login itself. An endpoint
  * is public only by being named here (docs/DECISIONS.md, "Every endpoint states its role rule").
  */
-const publicEndpoints: ReadonlySet<string> = new Set(["health.live", "health.ready", "auth.login"])
+const publicEndpoints: ReadonlySet<string> = new Set([
+  "health.live",
+  "health.ready",
+  "auth.login",
+  // The feed token in the path stands for its user (CalendarFeedService applies its role rules).
+  "feeds.athlete",
+  "feeds.coach",
+  "feeds.group"
+])
 
 interface ContractEndpoint {
   readonly name: string

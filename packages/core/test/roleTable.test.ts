@@ -13,6 +13,8 @@ const expected: Record<Operation, ReadonlyArray<Role>> = {
   "athlete.update": ["ADMIN"],
   "athlete.delete": ["ADMIN"],
   "schedule.read": ["ADMIN", "COACH", "ATHLETE"],
+  "planning.read": ["ADMIN", "COACH", "ATHLETE"],
+  "feed.token": ["ADMIN", "COACH", "ATHLETE"],
   "session.create": ["COACH"],
   "session.read": ["COACH", "ATHLETE"],
   "session.update": ["COACH"],

@@ -12,6 +12,8 @@ import {
   LoginAttempts,
   type Operation,
   Operations,
+  PlanningService,
+  FeedTokenRepository,
   PasswordHasher,
   type RecordOperations,
   type Role,
@@ -28,6 +30,7 @@ import {
   UserRepository,
   UserService
 } from "../src/index.ts"
+import { CalendarFeedService } from "../src/calendar.ts"
 
 /** Marks that a use-case got past its authorization and reached a port. */
 class ReachedPort {
@@ -52,6 +55,7 @@ const PortsReached = Layer.mergeAll(
   reachedOnly(CoachRepository),
   reachedOnly(SessionRepository),
   reachedOnly(SeriesRepository),
+  reachedOnly(FeedTokenRepository),
   reachedOnly(TaskRepository),
   reachedOnly(UserRepository),
   reachedOnly(LoginAttempts),
@@ -60,7 +64,7 @@ const PortsReached = Layer.mergeAll(
   ...eachRecordKind((kind) => reachedOnly(kind.repository))
 )
 
-const UseCases = UseCasesLive.pipe(Layer.provide(PortsReached))
+const UseCases = Layer.mergeAll(UseCasesLive, CalendarFeedService.layer).pipe(Layer.provide(PortsReached))
 
 const anyInput = {} as never
 const taskId = "0b0f1f6e-8a55-4a53-9a4e-1f1f1f1f1f1f"
@@ -100,6 +104,21 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
       Effect.service(ScheduleService),
       (s) => s.sessionsOfAthleteBetween(1 as never, "2026-01-01" as never, "2026-02-01" as never)
     )
+  ],
+  [
+    "PlanningService.sessions",
+    "planning.read",
+    Effect.flatMap(Effect.service(PlanningService), (s) => s.sessions({} as never))
+  ],
+  [
+    "CalendarFeedService.rotateToken",
+    "feed.token",
+    Effect.flatMap(Effect.service(CalendarFeedService), (s) => s.rotateToken())
+  ],
+  [
+    "CalendarFeedService.revokeToken",
+    "feed.token",
+    Effect.flatMap(Effect.service(CalendarFeedService), (s) => s.revokeToken())
   ],
   [
     "SessionService.stream",

@@ -1,4 +1,5 @@
 import { AdminService, AdminTable, CoachService, CoachTable } from "@club/core"
+import { CalendarFeedService } from "@club/core/calendar"
 import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { DocsPageLive } from "./docs/DocsPage.ts"
@@ -7,6 +8,8 @@ import { AthletesHandlers } from "./handlers/athletes.ts"
 import { AuthHandlers } from "./handlers/auth.ts"
 import { HealthHandlers } from "./handlers/health.ts"
 import { SeriesHandlers } from "./handlers/series.ts"
+import { FeedsHandlers, FeedTokenHandlers } from "./handlers/feeds.ts"
+import { PlanningHandlers } from "./handlers/planning.ts"
 import { recordHandlers } from "./handlers/recordHandlers.ts"
 import { ScheduleHandlers } from "./handlers/schedule.ts"
 import { SessionsHandlers } from "./handlers/sessions.ts"
@@ -16,6 +19,7 @@ import { AvailabilityLive } from "./middleware/AvailabilityLive.ts"
 import { BodyLimitLive } from "./middleware/BodyLimitLive.ts"
 import { IdempotencyLive } from "./middleware/IdempotencyLive.ts"
 import { MediaTypeLive } from "./middleware/MediaTypeLive.ts"
+import { PagedLive } from "./middleware/PagedLive.ts"
 import { RawInputLive } from "./middleware/RawInputLive.ts"
 import { RequestErrorsLive } from "./middleware/RequestErrorsLive.ts"
 import { RequestIdInProblemsLive } from "./problems/RequestIdInProblems.ts"
@@ -24,7 +28,8 @@ import { ServedApi } from "./ServedApi.ts"
 
 /**
  * The whole REST API as routes, with `GET /openapi.json` (OpenAPI 3.1) and `GET /docs` (an
- * interactive reference). Needs core's use-cases (IdempotentRequests included) and core's `Readiness`.
+ * interactive reference). Needs core's use-cases (IdempotentRequests included), core's `Readiness`,
+ * and the ports of `CalendarFeedService`, which it provides itself.
  */
 export const RestApiLive = Layer.mergeAll(
   HttpApiBuilder.layer(ServedApi, { openapiPath: "/openapi.json" }),
@@ -38,6 +43,9 @@ export const RestApiLive = Layer.mergeAll(
     AuthHandlers,
     HealthHandlers,
     SeriesHandlers,
+    PlanningHandlers,
+    FeedTokenHandlers,
+    FeedsHandlers,
     ScheduleHandlers,
     SessionsHandlers,
     UsersHandlers,
@@ -46,6 +54,16 @@ export const RestApiLive = Layer.mergeAll(
     recordHandlers("coaches", { table: CoachTable, service: CoachService }),
     recordHandlers("rootCoaches", { table: CoachTable, service: CoachService })
   ]),
-  Layer.provide([AuthenticationLive, AvailabilityLive, BodyLimitLive, MediaTypeLive, RawInputLive, RequestErrorsLive]),
-  Layer.provide(IdempotencyLive)
+  Layer.provide([
+    AuthenticationLive,
+    AvailabilityLive,
+    BodyLimitLive,
+    MediaTypeLive,
+    PagedLive,
+    RawInputLive,
+    RequestErrorsLive
+  ]),
+  Layer.provide(IdempotencyLive),
+  // Apart from UseCasesLive, so that core's main entry carries no iCalendar library (@club/core/calendar).
+  Layer.provide(CalendarFeedService.layer)
 )

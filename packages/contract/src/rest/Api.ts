@@ -11,11 +11,14 @@ import {
   SessionsGroup,
   UsersGroup
 } from "./Groups.ts"
+import { FeedsGroup, FeedTokenGroup } from "./FeedsGroup.ts"
+import { PlanningGroup } from "./PlanningGroup.ts"
 import { Availability } from "./Availability.ts"
 import { SeriesGroup } from "./SeriesGroup.ts"
 import { BodyLimit } from "./BodyLimit.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { MediaType } from "./MediaType.ts"
+import { Paged } from "./Paged.ts"
 import { apiDescription, completeDocument, license, servers } from "./OpenApiDocument.ts"
 import { RequestErrors } from "./RequestErrors.ts"
 
@@ -31,6 +34,9 @@ const api = HttpApi.make("club")
     CoachesGroup,
     UsersGroup,
     AdminsGroup,
+    PlanningGroup,
+    FeedTokenGroup,
+    FeedsGroup,
     RootCoachesGroup
   )
   .middleware(RequestErrors)
@@ -38,13 +44,13 @@ const api = HttpApi.make("club")
   .middleware(BodyLimit)
   .middleware(Availability)
 
-/** The OpenAPI operation ids of the endpoints that take `Idempotency-Key`. */
-const idempotentOperations = (): ReadonlySet<string> => {
+/** The OpenAPI operation ids of the endpoints that take the middleware `service` (`Idempotency`, `Paged`). */
+const operationsWith = (service: unknown): ReadonlySet<string> => {
   const ids = new Set<string>()
   HttpApi.reflect(api, {
     onGroup: () => undefined,
     onEndpoint: ({ endpoint, group, middleware }) => {
-      if ([...middleware].some((service) => service === (Idempotency as unknown))) {
+      if ([...middleware].some((taken) => taken === service)) {
         ids.add(`${group.identifier}.${endpoint.identifier}`)
       }
     }
@@ -62,5 +68,5 @@ export class ClubApi extends api.annotateMerge(OpenApi.annotations({
   description: apiDescription,
   license,
   servers,
-  transform: (spec) => completeDocument(idempotentOperations())(spec)
+  transform: (spec) => completeDocument(operationsWith(Idempotency), operationsWith(Paged))(spec)
 })) {}

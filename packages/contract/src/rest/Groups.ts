@@ -39,6 +39,7 @@ import {
 import { RawInput } from "./RawInput.ts"
 import { recordEndpoints } from "./RecordGroup.ts"
 import { operation } from "./Operation.ts"
+import { Paged } from "./Paged.ts"
 import { pathId } from "./PathId.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { InputFailure } from "./RequestErrors.ts"
@@ -117,14 +118,14 @@ export class ActivitiesGroup extends HttpApiGroup.make("activities").add(
   HttpApiEndpoint.get("all", "/activite/all", {
     success: listOf(ActivityDto, "Every activity."),
     error: [NotFoundEmptyBody, Forbidden]
-  }).annotateMerge(
+  }).middleware(Paged).annotateMerge(
     operation("List activities", "Every activity. A failure to read them is the seed's empty 404.", "activity.read")
   ),
   HttpApiEndpoint.get("byTheme", "/activite/theme/:theme", {
     params: { theme: ShortText.annotate({ description: "The theme, matched exactly.", examples: ["cardio"] }) },
     success: listOf(ActivityDto, "The activities of this theme; empty when none."),
     error: [NotFoundEmptyBody, Forbidden]
-  }).annotateMerge(
+  }).middleware(Paged).annotateMerge(
     operation(
       "List activities by theme",
       "The activities whose theme equals the path value exactly (an empty list when none).",
@@ -157,7 +158,10 @@ export class AthletesGroup extends HttpApiGroup.make("athletes").add(
     `Stores name, categorie and niveau; a supplied \`id\` becomes the athlete's id (409 when taken). ${idempotent}`,
     "athlete.create"
   )).middleware(Idempotency),
-  HttpApiEndpoint.post("all", "/athletes/all", { success: listOf(AthleteDto, "Every athlete."), error: Forbidden })
+  HttpApiEndpoint.post("all", "/athletes/all", {
+    success: listOf(AthleteDto, "Every athlete."),
+    error: Forbidden
+  }).middleware(Paged)
     .annotateMerge(
       operation(
         "List athletes",
@@ -207,7 +211,7 @@ export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
     params: { id: athleteIdParameter },
     success: listOf(SessionSummaryDto, "The athlete's sessions; empty for an unknown athlete."),
     error: Forbidden
-  }).annotateMerge(
+  }).middleware(Paged).annotateMerge(
     operation(
       "Sessions of an athlete",
       "The sessions the athlete takes part in (an empty list for an unknown athlete).",
@@ -217,12 +221,14 @@ export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
   HttpApiEndpoint.get("allSessions", "/athletes/athletes/session", {
     success: listOf(SessionSummaryDto, "Every session."),
     error: Forbidden
-  }).annotateMerge(operation("All sessions, in summary", "Every session, as `{id, name}`.", "schedule.read")),
+  }).middleware(Paged).annotateMerge(
+    operation("All sessions, in summary", "Every session, as `{id, name}`.", "schedule.read")
+  ),
   HttpApiEndpoint.get("activitiesOfSession", "/athletes/athletes/session/:id/activities", {
     params: { id: pathId(SessionId) },
     success: listOf(ActivitySummaryDto, "The session's activities; empty for an unknown session."),
     error: Forbidden
-  }).annotateMerge(
+  }).middleware(Paged).annotateMerge(
     operation(
       "Activities of a session",
       "The session's activities as `{id, name}` (an empty list for an unknown session).",
@@ -233,7 +239,7 @@ export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
     params: { id: athleteIdParameter, date: CalendarDate.annotate({ examples: ["2026-11-21" as CalendarDate] }) },
     success: listOf(SessionSummaryDto, "The athlete's sessions after the date; empty for an unknown athlete."),
     error: Forbidden
-  }).annotateMerge(operation(
+  }).middleware(Paged).annotateMerge(operation(
     "Sessions of an athlete after a date",
     "The athlete's sessions whose `creneau` is strictly after the start (00:00) of `{date}` (an empty list for an unknown athlete). A date that does not parse: 400 naming it.",
     "schedule.read"
@@ -242,7 +248,7 @@ export class ScheduleGroup extends HttpApiGroup.make("schedule").add(
     params: { id: athleteIdParameter, startDate: CalendarDate, endDate: CalendarDate },
     success: listOf(SessionSummaryDto, "The athlete's sessions between the dates; empty for an unknown athlete."),
     error: Forbidden
-  }).annotateMerge(operation(
+  }).middleware(Paged).annotateMerge(operation(
     "Sessions of an athlete between two dates",
     "The athlete's sessions whose `creneau` is strictly after the start of `{startDate}` and strictly before the start of `{endDate}` (an empty list for an unknown athlete). A date that does not parse: 400 naming it.",
     "schedule.read"
@@ -265,7 +271,7 @@ export class SessionsGroup extends HttpApiGroup.make("sessions").add(
   HttpApiEndpoint.get("all", "/session/all", {
     success: listOf(SessionDto, "Every session, in id order."),
     error: Forbidden
-  })
+  }).middleware(Paged)
     .annotateMerge(
       operation("List sessions", "Every session, in id order, streamed as one JSON array.", "session.read")
     ),
@@ -358,7 +364,10 @@ export class UsersGroup extends HttpApiGroup.make("users").add(
     `Creates a user who can log in, linked to a record of its role. 409 when the name is taken or the record is linked to another user. ${idempotent}`,
     "user.create"
   )).middleware(Idempotency),
-  HttpApiEndpoint.get("all", "/users/all", { success: listOf(UserDto, "Every user."), error: Forbidden })
+  HttpApiEndpoint.get("all", "/users/all", {
+    success: listOf(UserDto, "Every user."),
+    error: Forbidden
+  }).middleware(Paged)
     .annotateMerge(operation("List users", "Every user.", "user.list")),
   HttpApiEndpoint.get("get", "/users/:id", {
     params: { id: pathId(UserId) },

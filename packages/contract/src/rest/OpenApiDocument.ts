@@ -1,6 +1,7 @@
 import { idempotencyKeyPattern, Limits } from "@club/core"
 import type { OpenApi } from "effect/http-api"
 import { idempotentReplayedHeader } from "./Idempotency.ts"
+import { listLinkHeader, listPagingParameters } from "./Paged.ts"
 
 /**
  * What the OpenAPI document says of the whole API: the `info` description, the servers, the license.
@@ -117,9 +118,13 @@ const idempotentReplayedResponseHeader = {
  *   anything, so it is no header of the endpoints' schemas: it is added as a parameter of the
  *   operations that take it (`idempotentOperations`, found from the middleware), with the
  *   `Idempotent-Replayed` header of their successes.
+ * - `limit` and `cursor` of the seed's lists are read by the `Paged` middleware, for the same
+ *   reason: they are added as parameters of the operations that take it (`pagedOperations`), with
+ *   the `Link` header of their successes.
  */
 export const completeDocument =
-  (idempotentOperations: ReadonlySet<string>) => (spec: Record<string, unknown>): Record<string, unknown> => {
+  (idempotentOperations: ReadonlySet<string>, pagedOperations: ReadonlySet<string> = new Set()) =>
+  (spec: Record<string, unknown>): Record<string, unknown> => {
     const document: JsonObject = JSON.parse(JSON.stringify(spec))
     const components = ((document["components"] as JsonObject)["schemas"] ?? {}) as JsonObject
     const operations = operationsOf(document)
@@ -177,6 +182,13 @@ export const completeDocument =
           [idempotentReplayedHeader]: idempotentReplayedResponseHeader
         }
       }
+    }
+    // limit and cursor on the seed's lists.
+    for (const operation of operations) {
+      if (!pagedOperations.has(operation["operationId"] as string)) continue
+      operation["parameters"] = [...((operation["parameters"] ?? []) as Array<unknown>), ...listPagingParameters]
+      const ok = (operation["responses"] as JsonObject)["200"]
+      if (isObject(ok)) ok["headers"] = { ...(ok["headers"] as JsonObject | undefined), link: listLinkHeader }
     }
     return document
   }

@@ -5,6 +5,7 @@ import { Authentication } from "./Authentication.ts"
 import { created, idempotent, listOf, noContent } from "./EndpointParts.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { operation } from "./Operation.ts"
+import { Paged } from "./Paged.ts"
 import { pathId } from "./PathId.ts"
 import { Conflict, Forbidden, NotFound } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
@@ -80,7 +81,10 @@ export const recordEndpoints = <
       error: [Conflict, Forbidden]
     }).annotateMerge(operation(texts.create.summary, `${texts.create.description} ${idempotent}`, rule.create))
       .middleware(Idempotency),
-    HttpApiEndpoint.get("all", `${prefix}/all`, { success: listOf(dtos.answer, texts.all.success), error: Forbidden })
+    HttpApiEndpoint.get("all", `${prefix}/all`, {
+      success: listOf(dtos.answer, texts.all.success),
+      error: Forbidden
+    }).middleware(Paged)
       .annotateMerge(operation(texts.all.summary, texts.all.description, rule.list)),
     HttpApiEndpoint.get("get", `${prefix}/:id`, {
       params: { id },

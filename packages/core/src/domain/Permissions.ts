@@ -26,6 +26,8 @@ export const RoleTable = {
   "athlete.update": { roles: ["ADMIN"], owner: "athlete" },
   "athlete.delete": { roles: ["Admin"] },
   "schedule.read": { roles: anyRole },
+  "planning.read": { roles: anyRole },
+  "feed.token": { roles: anyRole },
   "session.create": { roles: ["Coach"] },
   "session.read": { roles: ["Coach", "Athlete"] },
   "session.update": { roles: ["Coach"] },

@@ -4,6 +4,8 @@ import type { EntityNotFound, IdAlreadyInUse, UnknownReferences } from "../domai
 import type { AthleteId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
 import type { Session, SessionCreate, SessionFilter, SessionSummary, SessionUpdate } from "../domain/Session.ts"
+import type { SessionPosition, SessionQuery } from "../domain/SessionPage.ts"
+import type { FeedScope, FeedSession } from "../domain/CalendarFeed.ts"
 
 /**
  * Bounds on `creneau`, both exclusive. A session without a `creneau` is within no bound: it is
@@ -45,6 +47,21 @@ export class SessionRepository extends Context.Service<SessionRepository, {
   update(id: SessionId, input: SessionUpdate): Effect.Effect<Session, EntityNotFound | UnknownReferences>
   /** Deletes the session's activities and memberships too; the athletes stay. */
   delete(id: SessionId): Effect.Effect<void, EntityNotFound>
+  /**
+   * At most `limit` sessions matching every filter of `query`, in (`creneau`, `id`) order, a
+   * session without a `creneau` before every other, starting strictly after `after`: keyset
+   * paging, so a session written between two pages never makes the next one repeat or skip a
+   * session that was already there. `from` is inclusive, `to` exclusive; a session without a
+   * `creneau` is within neither. One statement whatever the page's size.
+   */
+  page(query: SessionQuery, after: SessionPosition | undefined, limit: number): Effect.Effect<ReadonlyArray<Session>>
+  /** The sessions of a feed's scope that have a `creneau`, in (`creneau`, `id`) order, with their revisions. One statement. */
+  feedSessions(scope: FeedScope): Effect.Effect<ReadonlyArray<FeedSession>>
+  /**
+   * A marker of the feed's content: it changes whenever a session enters or leaves the scope or
+   * one of its sessions changes. One cheap statement, nothing rendered (a feed's ETag).
+   */
+  feedVersion(scope: FeedScope): Effect.Effect<string>
   summaries(): Effect.Effect<ReadonlyArray<SessionSummary>>
   /** The sessions the athlete is a member of, within the range; none for an unknown athlete. */
   summariesOfAthlete(athleteId: AthleteId, range: CreneauRange): Effect.Effect<ReadonlyArray<SessionSummary>>

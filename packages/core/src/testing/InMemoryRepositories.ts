@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { InMemoryActivityRepository } from "./InMemoryActivityRepository.ts"
 import { InMemoryAthleteRepository } from "./InMemoryAthleteRepository.ts"
 import { InMemoryCoachRepository } from "./InMemoryCoachRepository.ts"
+import { InMemoryFeedTokenRepository } from "./InMemoryFeedTokenRepository.ts"
 import { InMemoryIdempotencyKeys } from "./InMemoryIdempotencyKeys.ts"
 import { InMemoryLoginAttempts } from "./InMemoryLoginAttempts.ts"
 import { InMemoryRecordRepositories } from "./InMemoryRecordRepositories.ts"
@@ -24,6 +25,7 @@ export const InMemoryRepositories = Layer.mergeAll(
   InMemorySeriesRepository,
   InMemoryActivityRepository,
   InMemoryTaskRepository,
+  InMemoryFeedTokenRepository,
   InMemoryLoginAttempts,
   InMemoryIdempotencyKeys,
   InMemoryRecordRepositories

@@ -11,6 +11,8 @@ import {
   type SessionUpdate,
   sessionValuesOf
 } from "../domain/Session.ts"
+import type { FeedScope, FeedSession } from "../domain/CalendarFeed.ts"
+import type { SessionPosition, SessionQuery } from "../domain/SessionPage.ts"
 import { type CreneauRange, SessionRepository } from "../ports/SessionRepository.ts"
 import { traced } from "../tracing/traced.ts"
 import { InMemoryStore, type StoredSession } from "./InMemoryStore.ts"
@@ -22,10 +24,45 @@ const within = (creneau: LocalDateTime | null, range: CreneauRange): boolean =>
   (range.after === undefined || (creneau !== null && creneau > range.after)) &&
   (range.before === undefined || (creneau !== null && creneau < range.before))
 
+/** (creneau, id) order, a session without a creneau first, as the port says. */
+const comparePositions = (a: SessionPosition, b: SessionPosition): number =>
+  a.creneau === b.creneau
+    ? a.id - b.id
+    : a.creneau === null
+    ? -1
+    : b.creneau === null
+    ? 1
+    : a.creneau < b.creneau
+    ? -1
+    : 1
+
+const matchesQuery = (session: Session, query: SessionQuery): boolean =>
+  (query.from === undefined || (session.creneau !== null && session.creneau >= query.from)) &&
+  (query.to === undefined || (session.creneau !== null && session.creneau < query.to)) &&
+  (query.coachId === undefined || session.coachId === query.coachId) &&
+  (query.groupe === undefined || session.groupe === query.groupe) &&
+  (query.athleteId === undefined || session.athleteIds.includes(query.athleteId))
+
+const inScope = (session: Session, scope: FeedScope): boolean =>
+  session.creneau !== null && (scope.kind === "athlete"
+    ? session.athleteIds.includes(scope.athleteId)
+    : scope.kind === "coach"
+    ? session.coachId === scope.coachId
+    : session.groupe === scope.groupe)
+
+/** FNV-1a of a text, in hex: a short marker of content, not a cryptographic hash. */
+const fnv1a = (text: string): string => {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0
+  return hash.toString(16)
+}
+
 export const InMemorySessionRepository = Layer.effect(
   SessionRepository,
   Effect.gen(function*() {
     const { activities, athletes, coaches, sessions } = yield* InMemoryStore
+    /** Each session's revision, counted from 0 at its creation; one more on every change of its values. */
+    const revisions = new Map<SessionId, number>()
 
     /** Each session's activity ids, ascending, from one pass over the activities. */
     const activityIdsBySession = () => {
@@ -103,6 +140,7 @@ export const InMemorySessionRepository = Layer.effect(
         (input.athleteIds === undefined ? undefined : athletes.unknownReferences("athleteIds", input.athleteIds)) ??
           (input.activiteIds === undefined ? undefined : activities.unknownReferences("activiteIds", input.activiteIds))
       if (unknown !== undefined) return yield* unknown
+      if (input.duree !== undefined && input.duree !== stored.duree) revisions.set(id, (revisions.get(id) ?? 0) + 1)
       const updated = sessions.replace({
         ...stored,
         duree: input.duree === undefined ? stored.duree : input.duree,
@@ -116,6 +154,29 @@ export const InMemorySessionRepository = Layer.effect(
       if (!sessions.delete(id)) return yield* new EntityNotFound({ entity: "Session", id })
       // Its memberships went with it; its activities go too.
       for (const activity of activities.values()) if (activity.sessionId === id) activities.delete(activity.id)
+    })
+
+    const page = traced("SessionRepository.page")(
+      function*(query: SessionQuery, after: SessionPosition | undefined, limit: number) {
+        return readAll()
+          .filter((session) =>
+            matchesQuery(session, query) && (after === undefined || comparePositions(session, after) > 0)
+          )
+          .sort(comparePositions)
+          .slice(0, limit)
+      }
+    )
+
+    const feedSessions = traced("SessionRepository.feedSessions")(function*(scope: FeedScope) {
+      return readAll()
+        .filter((session) => inScope(session, scope))
+        .sort(comparePositions)
+        .map((session): FeedSession => ({ session, revision: revisions.get(session.id) ?? 0 }))
+    })
+
+    const feedVersion = traced("SessionRepository.feedVersion")(function*(scope: FeedScope) {
+      const feed = yield* feedSessions(scope)
+      return `${feed.length}-${fnv1a(JSON.stringify(feed.map(({ revision, session }) => [session, revision])))}`
     })
 
     const summaries = traced("SessionRepository.summaries")(function*() {
@@ -143,6 +204,9 @@ export const InMemorySessionRepository = Layer.effect(
       stream,
       update,
       delete: remove,
+      page,
+      feedSessions,
+      feedVersion,
       summaries,
       summariesOfAthlete,
       activitySummaries

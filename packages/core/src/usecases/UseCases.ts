@@ -3,6 +3,7 @@ import { ActivityService } from "./ActivityService.ts"
 import { AthleteService } from "./AthleteService.ts"
 import { AuthService } from "./AuthService.ts"
 import { CoachService } from "./CoachService.ts"
+import { PlanningService } from "./PlanningService.ts"
 import { ScheduleService } from "./ScheduleService.ts"
 import { SeriesService } from "./SeriesService.ts"
 import { SessionService } from "./SessionService.ts"
@@ -16,6 +17,7 @@ export const UseCasesLive = Layer.mergeAll(
   AthleteService.layer,
   AuthService.layer,
   CoachService.layer,
+  PlanningService.layer,
   ScheduleService.layer,
   SeriesService.layer,
   SessionService.layer,

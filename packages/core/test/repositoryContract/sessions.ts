@@ -10,6 +10,7 @@ import {
   type LocalDateTime,
   Session,
   SessionId,
+  SessionQuery,
   SessionRepository,
   SessionUpdate
 } from "@club/core"
@@ -262,6 +263,87 @@ export const sessionRepositoryContract: ContractSuite = {
           _tag: "EntityNotFound",
           entity: "Session"
         })
+      }))
+
+    it.effect("page lists in (creneau, id) order after a position, undated first, a row written between pages neither repeated nor skipping", () =>
+      Effect.gen(function*() {
+        const sessions = yield* SessionRepository
+        const [athlete] = yield* createAthletes("paged")
+        const at = (creneau: string | null) =>
+          sessions.create(newSession({ name: `page ${creneau}`, creneau, athleteIds: [athlete!] }))
+        const late = yield* at("2026-03-02T09:00:00")
+        const early = yield* at("2026-03-01T09:00:00")
+        const earlyToo = yield* at("2026-03-01T09:00:00")
+        const undated = yield* at(null)
+        const query = new SessionQuery({ athleteId: athlete! })
+        const ids = (page: ReadonlyArray<Session>) => page.map((session) => session.id)
+
+        const first = yield* sessions.page(query, undefined, 2)
+        expect(ids(first)).toEqual([undated.id, early.id])
+        // Written between the pages: one before the position reached, one after it.
+        yield* at("2026-02-01T09:00:00")
+        const middle = yield* at("2026-03-01T12:00:00")
+        const rest = yield* sessions.page(query, first.at(-1)!, 10)
+        expect(ids(rest)).toEqual([earlyToo.id, middle.id, late.id])
+        expect(yield* sessions.page(query, late, 10)).toEqual([])
+        expect(rest[0]).toEqual(Option.getOrThrow(yield* sessions.findById(earlyToo.id)))
+      }))
+
+    it.effect("page filters by range (from inclusive, to exclusive), coach, group and athlete", () =>
+      Effect.gen(function*() {
+        const sessions = yield* SessionRepository
+        const coach = yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "Pager" }))
+        const [athlete] = yield* createAthletes("filtered")
+        const at = (creneau: string | null, coachId: CoachId | null = coach.id) =>
+          sessions.create(newSession({ creneau, coachId, athleteIds: [athlete!] })).pipe(Effect.map((s) => s.id))
+        const nine = yield* at("2026-04-01T09:00:00")
+        const ten = yield* at("2026-04-01T10:00:00")
+        yield* at(null)
+        const other = yield* at("2026-04-01T09:30:00", null)
+        const page = (query: ConstructorParameters<typeof SessionQuery>[0]) =>
+          sessions.page(new SessionQuery(query), undefined, 100).pipe(Effect.map((all) => all.map((s) => s.id)))
+        const time = (s: string) => s as LocalDateTime
+
+        expect(yield* page({ coachId: coach.id })).toHaveLength(3)
+        expect(yield* page({ athleteId: athlete!, from: time("2026-04-01T09:00:00"), to: time("2026-04-01T10:00:00") }))
+          .toEqual([nine, other])
+        expect(yield* page({ coachId: coach.id, from: time("2026-04-01T09:00:01") })).toEqual([ten])
+        expect(yield* page({ athleteId: athlete!, groupe: "A", to: time("2026-04-01T09:59:59") })).toEqual([
+          nine,
+          other
+        ])
+        expect(yield* page({ athleteId: athlete!, groupe: "no such group" })).toEqual([])
+      }))
+
+    it.effect("feedSessions lists a scope's dated sessions with revisions counting changes; feedVersion changes with them", () =>
+      Effect.gen(function*() {
+        const sessions = yield* SessionRepository
+        const [athlete, other] = yield* createAthletes("feed", "feed-other")
+        const scope = { kind: "athlete", athleteId: athlete! } as const
+        const empty = yield* sessions.feedVersion(scope)
+        const later = yield* sessions.create(newSession({ creneau: "2026-03-29T10:00:00", athleteIds: [athlete!] }))
+        const sooner = yield* sessions.create(newSession({ creneau: "2026-03-28T10:00:00", athleteIds: [athlete!] }))
+        yield* sessions.create(newSession({ creneau: null, athleteIds: [athlete!] }))
+        yield* sessions.create(newSession({ creneau: "2026-03-28T10:00:00", athleteIds: [other!] }))
+        const feed = yield* sessions.feedSessions(scope)
+        expect(feed.map(({ revision, session }) => [session.id, revision])).toEqual([[sooner.id, 0], [later.id, 0]])
+        expect(feed[0]!.session).toEqual(sooner)
+        const created = yield* sessions.feedVersion(scope)
+        expect(created).not.toBe(empty)
+        expect(yield* sessions.feedVersion(scope)).toBe(created)
+
+        yield* sessions.update(later.id, new SessionUpdate({ duree: 5 }))
+        const changed = yield* sessions.feedVersion(scope)
+        expect(changed).not.toBe(created)
+        expect((yield* sessions.feedSessions(scope)).map(({ revision }) => revision)).toEqual([0, 1])
+        // The same value again changes nothing.
+        yield* sessions.update(later.id, new SessionUpdate({ duree: 5 }))
+        expect(yield* sessions.feedVersion(scope)).toBe(changed)
+
+        yield* sessions.update(sooner.id, new SessionUpdate({ athleteIds: [other!] }))
+        expect((yield* sessions.feedSessions(scope)).map(({ session }) => session.id)).toEqual([later.id])
+        expect(yield* sessions.feedVersion(scope)).not.toBe(changed)
+        expect((yield* sessions.feedSessions({ kind: "group", groupe: "A" })).length).toBeGreaterThanOrEqual(3)
       }))
 
     it.effect("summaries of an athlete honour exclusive creneau bounds", () =>

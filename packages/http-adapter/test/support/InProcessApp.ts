@@ -32,9 +32,9 @@ export interface InProcessAppOptions {
 
 const InMemoryPorts = Layer.mergeAll(InMemoryRepositories, InMemoryPasswordHasher, InMemoryTokenSigner)
 
-/** Core's use-cases, IdempotentRequests included, on the ports, with a first admin. */
+/** Core's use-cases, IdempotentRequests included, on the ports (given too, for `CalendarFeedService`), with a first admin. */
 const useCasesOn = <Ports>(ports: Layer.Layer<Ports>) => {
-  const useCases = Layer.mergeAll(UseCasesLive, IdempotentRequests.layer).pipe(Layer.provide(ports))
+  const useCases = Layer.mergeAll(UseCasesLive, IdempotentRequests.layer).pipe(Layer.provideMerge(ports))
   const withFirstAdmin = Layer.effectDiscard(
     UserService.use((users) => users.ensureFirstAdmin(firstAdmin.name, Redacted.make(firstAdmin.password)))
   )

@@ -10,6 +10,7 @@ import boundIdentitySequences from "./0008_bound_identity_sequences.ts"
 import createIdempotencyKeys from "./0009_create_idempotency_keys.ts"
 import createSeries from "./0010_create_series.ts"
 import createBookings from "./0011_create_bookings.ts"
+import planningAndFeeds from "./0012_planning_and_feeds.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -26,5 +27,6 @@ export const migrations = Migrator.fromRecord({
   "0008_bound_identity_sequences": boundIdentitySequences,
   "0009_create_idempotency_keys": createIdempotencyKeys,
   "0010_create_series": createSeries,
-  "0011_create_bookings": createBookings
+  "0011_create_bookings": createBookings,
+  "0012_planning_and_feeds": planningAndFeeds
 })

@@ -3,6 +3,7 @@ import { ActivityRepositoryLive } from "./ActivityRepositoryLive.ts"
 import { AthleteRepositoryLive } from "./AthleteRepositoryLive.ts"
 import { CoachRepositoryLive } from "./CoachRepositoryLive.ts"
 import { CredentialsCacheLive } from "./credentialsCache.ts"
+import { FeedTokenRepositoryLive } from "./FeedTokenRepositoryLive.ts"
 import { IdempotencyKeysLive } from "./IdempotencyKeysLive.ts"
 import { LoginAttemptsLive } from "./LoginAttemptsLive.ts"
 import { RecordRepositoriesLive } from "./RecordRepositoriesLive.ts"
@@ -24,6 +25,7 @@ export const RepositoriesLive = Layer.mergeAll(
   SeriesRepositoryLive,
   ActivityRepositoryLive,
   TaskRepositoryLive,
+  FeedTokenRepositoryLive,
   LoginAttemptsLive,
   IdempotencyKeysLive,
   RecordRepositoriesLive

@@ -2,11 +2,15 @@ import { traced } from "@club/core"
 import {
   type AthleteId,
   type CreneauRange,
+  type FeedScope,
+  type FeedSession,
   EntityNotFound,
   IdAlreadyInUse,
   type SessionCreate,
   type SessionFilter,
   type SessionId,
+  type SessionPosition,
+  type SessionQuery,
   SessionRepository,
   type SessionUpdate,
   SessionValues,
@@ -207,6 +211,57 @@ export const SessionRepositoryLive = Layer.effect(
       if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Session", id })
     }, dieOnInfrastructureError)
 
+    // The page order: (creneau, id), a session without a creneau first (as -infinity), so that the
+    // keyset condition is one row comparison, which the (creneau, id) index of migration 0012 serves.
+    const position = sql.literal(`(COALESCE(s.creneau, '-infinity'::timestamp), s.id)`)
+    const pageAfter = traced("SessionRepository.page")(
+      function*(query: SessionQuery, after: SessionPosition | undefined, limit: number) {
+        const conditions = [sql`TRUE`]
+        if (query.from !== undefined) conditions.push(sql`s.creneau >= ${query.from}::timestamp`)
+        if (query.to !== undefined) conditions.push(sql`s.creneau < ${query.to}::timestamp`)
+        if (query.coachId !== undefined) conditions.push(sql`s.coach_id = ${query.coachId}`)
+        if (query.groupe !== undefined) conditions.push(sql`s.groupe = ${query.groupe}`)
+        if (query.athleteId !== undefined) {
+          conditions.push(
+            sql`EXISTS (SELECT 1 FROM session_athletes sa WHERE sa.session_id = s.id AND sa.athlete_id = ${query.athleteId})`
+          )
+        }
+        if (after !== undefined) {
+          conditions.push(
+            sql`${position} > (COALESCE(${after.creneau}::timestamp, '-infinity'::timestamp), ${after.id}::bigint)`
+          )
+        }
+        const rows = yield* sql<Record<string, unknown>>`${selectSessions} WHERE ${sql.and(conditions)}
+          ORDER BY ${position} LIMIT ${limit}`.unprepared
+        return yield* sessionsOf(rows)
+      },
+      dieOnInfrastructureError
+    )
+
+    const inScope = (scope: FeedScope) =>
+      scope.kind === "athlete"
+        ? sql`s.creneau IS NOT NULL AND EXISTS (SELECT 1 FROM session_athletes sa
+            WHERE sa.session_id = s.id AND sa.athlete_id = ${scope.athleteId})`
+        : scope.kind === "coach"
+        ? sql`s.creneau IS NOT NULL AND s.coach_id = ${scope.coachId}`
+        : sql`s.creneau IS NOT NULL AND s.groupe = ${scope.groupe}`
+
+    const feedSessions = traced("SessionRepository.feedSessions")(function*(scope: FeedScope) {
+      const rows = yield* sql<Record<string, unknown>>`SELECT s.id, ${sql.literal(valueColumns)},
+        ${storedAthletes} AS "athleteIds", ${storedActivities} AS "activiteIds", s.revision
+        FROM sessions s WHERE ${inScope(scope)} ORDER BY s.creneau, s.id`.unprepared
+      return yield* Effect.sync(() =>
+        rows.map((row): FeedSession => ({ session: sessionFromRow(row), revision: Number(row["revision"]) }))
+      )
+    }, dieOnInfrastructureError)
+
+    const feedVersion = traced("SessionRepository.feedVersion")(function*(scope: FeedScope) {
+      const [row] = yield* sql<{ readonly version: string }>`SELECT count(*) || '-' ||
+        md5(COALESCE(string_agg(s.id || ':' || s.change, ',' ORDER BY s.id), '')) AS version
+        FROM sessions s WHERE ${inScope(scope)}`.unprepared
+      return row!.version
+    }, dieOnInfrastructureError)
+
     const summaries = traced("SessionRepository.summaries")(function*() {
       return yield* listSummaries
     }, dieOnInfrastructureError)
@@ -238,6 +293,9 @@ export const SessionRepositoryLive = Layer.effect(
       stream,
       update,
       delete: remove,
+      page: pageAfter,
+      feedSessions,
+      feedVersion,
       summaries,
       summariesOfAthlete,
       activitySummaries

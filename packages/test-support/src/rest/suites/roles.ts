@@ -38,6 +38,8 @@ const carriesBody = (endpoint: GuardedEndpoint) => endpoint.method === "POST" ||
 
 /** Served without a token (CONTRACT.md), besides login, the OpenAPI document and the docs page. */
 const healthPaths = ["/health/live", "/health/ready"]
+/** The calendar feeds: public routes whose token in the path stands for its user (the feeds suite tests them). */
+const feedPaths = ["athlete", "coach", "group"].map((kind) => `/planning/feeds/{token}/${kind}/{file}`)
 
 /**
  * The role rules, on any harness, for the `endpoints` the contract guards: every role the table does
@@ -151,7 +153,8 @@ export const roleRules = (club: () => Club, endpoints: ReadonlyArray<GuardedEndp
       const expected = [
         ...endpoints.map((endpoint) => `${endpoint.method} ${endpoint.path}`),
         "POST /auth/login",
-        ...healthPaths.map((path) => `GET ${path}`)
+        ...healthPaths.map((path) => `GET ${path}`),
+        ...feedPaths.map((path) => `GET ${path}`)
       ]
       expect(listed.sort()).toEqual(expected.sort())
     })

@@ -1,0 +1,4 @@
+import { feedEndpoints } from "@club/test-support/rest"
+import { onEveryDatabase } from "./support/club.ts"
+
+await onEveryDatabase("The calendar feeds", feedEndpoints)

@@ -1,0 +1,80 @@
+import { defaultPageLimit, maxPageLimit } from "@club/core"
+import { Result, Schema } from "effect"
+import { Base64Url } from "effect/encoding"
+import { HttpApiMiddleware } from "effect/http-api"
+import { InvalidRequest } from "./Problems.ts"
+
+/**
+ * Where a page of one of the seed's lists ends: after the item of this id (the lists are in id
+ * order), or, for the activity lists whose items show no id (`id: null`), after this many items.
+ */
+export type ListPosition = { readonly after: number } | { readonly skip: number }
+
+const ListPositionJson = Schema.Union([
+  Schema.Struct({ after: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)) }),
+  Schema.Struct({ skip: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)) })
+])
+
+const readListPosition = (cursor: string): ListPosition | undefined => {
+  if (!/^[A-Za-z0-9_-]+$/u.test(cursor)) return undefined
+  const text = Base64Url.decodeString(cursor)
+  if (Result.isFailure(text)) return undefined
+  try {
+    const decoded = Schema.decodeUnknownOption(ListPositionJson)(JSON.parse(text.success))
+    return decoded._tag === "Some" ? decoded.value : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The opaque cursor of a position in one of the seed's lists. */
+export const listCursorOf = (position: ListPosition): string => Base64Url.encode(JSON.stringify(position))
+
+/** A cursor of one of the seed's lists, as its `Link: rel="next"` gave it. */
+export const ListCursor = Schema.String.check(
+  Schema.makeFilter((cursor: string) => readListPosition(cursor) !== undefined, {
+    expected: "a cursor as a Link: rel=\"next\" header gave it",
+    toJsonSchema: () => ({ pattern: "^[A-Za-z0-9_-]+$" })
+  })
+)
+
+/** The position a checked `ListCursor` names. */
+export const listPositionOf = (cursor: string): ListPosition => readListPosition(cursor)!
+
+/** The query parameters of a paged seed list, as the OpenAPI document gives them (`completeDocument`). */
+export const listPagingParameters = [
+  {
+    name: "limit",
+    in: "query",
+    required: false,
+    description:
+      `Paging (optional): at most this many items, from 1 to ${maxPageLimit} (${defaultPageLimit} when only \`cursor\` is given). Without \`limit\` and \`cursor\` the whole list is answered, as the seed says; with either, the same array cut to one page, and \`Link: <...>; rel="next"\` (RFC 8288) gives the next page while there is one. Out of range: 400 naming \`limit\`.`,
+    schema: { type: "integer", minimum: 1, maximum: maxPageLimit }
+  },
+  {
+    name: "cursor",
+    in: "query",
+    required: false,
+    description:
+      "Paging (optional): where the page starts, as the previous page's `Link: rel=\"next\"` gave it. Any other value: 400 naming `cursor`.",
+    schema: { type: "string", pattern: "^[A-Za-z0-9_-]+$" }
+  }
+]
+
+/** The `Link` header of a paged seed list's answer. */
+export const listLinkHeader = {
+  description:
+    "With `limit` or `cursor`, while another page follows: `<path?limit=...&cursor=...>; rel=\"next\"` (RFC 8288).",
+  required: false,
+  schema: { type: "string" }
+}
+
+/**
+ * Optional paging of the seed's lists: with `limit` or `cursor` in the query, the list answered
+ * is cut to one page, and a `Link: <...>; rel="next"` header gives the next page while there is
+ * one; without either the answer is exactly the seed's. Added to each list endpoint. The
+ * parameters are read by the middleware, not declared in the endpoints' query schemas, so that
+ * the SDK's calls of these lists keep their seed signatures; the OpenAPI document lists them on
+ * the operations that take them (`completeDocument`). A value that does not decode: 400 naming it.
+ */
+export class Paged extends HttpApiMiddleware.Service<Paged>()("@club/contract/Paged", { error: InvalidRequest }) {}

@@ -1,0 +1,8 @@
+/**
+ * `@club/core/calendar`: the calendar feeds' renderer and use-cases, apart from the main entry so
+ * that what imports core for its schemas alone (the contract, the SDK in a browser) does not carry
+ * the iCalendar libraries and their zone data. The server provides `CalendarFeedService.layer`
+ * beside `UseCasesLive`.
+ */
+export * from "./calendar/CalendarFeed.ts"
+export * from "./usecases/CalendarFeedService.ts"

@@ -1,0 +1,35 @@
+import { type FeedToken, FeedTokenRepository, traced, type UserId } from "@club/core"
+import { createHash, randomBytes } from "node:crypto"
+import { Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
+
+const hashOf = (token: string) => createHash("sha256").update(token, "utf8").digest()
+
+/** Feed tokens: 32 bytes of the system's cryptographic source, in base64url; only their SHA-256 is stored. */
+export const FeedTokenRepositoryLive = Layer.effect(
+  FeedTokenRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const rotate = traced("FeedTokenRepository.rotate")(function*(userId: UserId) {
+      const token = randomBytes(32).toString("base64url") as FeedToken
+      yield* sql`INSERT INTO feed_tokens (user_id, token_hash) VALUES (${userId}, ${hashOf(token)})
+        ON CONFLICT (user_id) DO UPDATE SET token_hash = EXCLUDED.token_hash`
+      return token
+    }, dieOnInfrastructureError)
+
+    const revoke = traced("FeedTokenRepository.revoke")(function*(userId: UserId) {
+      const removed = yield* sql`DELETE FROM feed_tokens WHERE user_id = ${userId} RETURNING user_id`
+      return removed.length > 0
+    }, dieOnInfrastructureError)
+
+    const userOf = traced("FeedTokenRepository.userOf")(function*(token: FeedToken) {
+      const rows = yield* sql<{ readonly user_id: string | number }>`SELECT user_id FROM feed_tokens
+        WHERE token_hash = ${hashOf(token)}`
+      return Option.map(Option.fromNullishOr(rows[0]), (row) => Number(row.user_id) as UserId)
+    }, dieOnInfrastructureError)
+
+    return FeedTokenRepository.of({ rotate, revoke, userOf })
+  })
+)
