@@ -147,8 +147,7 @@ const schedule: Config.Config<ScheduleSettings> = Config.all({
     })
   ),
   horizonWeeks: positiveInt("SCHEDULE_HORIZON_WEEKS", defaultScheduleSettings.horizonWeeks),
-  maxOccurrences: positiveInt("SCHEDULE_MAX_OCCURRENCES", defaultScheduleSettings.maxOccurrences),
-  refuseSeedConflicts: onOff("SCHEDULE_REFUSE_CONFLICTS", defaultScheduleSettings.refuseSeedConflicts)
+  maxOccurrences: positiveInt("SCHEDULE_MAX_OCCURRENCES", defaultScheduleSettings.maxOccurrences)
 })
 
 const metrics: Config.Config<MetricsSettings> = Config.all({

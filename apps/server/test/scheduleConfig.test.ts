@@ -9,7 +9,7 @@ const parse = (env: Record<string, string>) =>
   )
 
 describe("the schedule's configuration", () => {
-  it.effect("defaults to UTC, 26 weeks ahead, the seed's answers unchanged", () =>
+  it.effect("defaults to UTC and 26 weeks ahead", () =>
     Effect.gen(function*() {
       assert.deepStrictEqual(yield* parse({}), defaultScheduleSettings)
     }))
@@ -20,10 +20,9 @@ describe("the schedule's configuration", () => {
         yield* parse({
           CLUB_TIMEZONE: " europe/paris ",
           SCHEDULE_HORIZON_WEEKS: "10",
-          SCHEDULE_MAX_OCCURRENCES: "50",
-          SCHEDULE_REFUSE_CONFLICTS: "on"
+          SCHEDULE_MAX_OCCURRENCES: "50"
         }),
-        { timeZone: "Europe/Paris", horizonWeeks: 10, maxOccurrences: 50, refuseSeedConflicts: true }
+        { timeZone: "Europe/Paris", horizonWeeks: 10, maxOccurrences: 50 }
       )
     }))
 

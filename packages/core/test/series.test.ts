@@ -26,7 +26,7 @@ const coach: Actor = {
   adminId: null
 }
 
-const settings = { timeZone: "Europe/Paris", horizonWeeks: 4, maxOccurrences: 50, refuseSeedConflicts: false }
+const settings = { timeZone: "Europe/Paris", horizonWeeks: 4, maxOccurrences: 50 }
 
 const layer = SeriesService.layer.pipe(
   Layer.provideMerge(InMemoryRepositories),

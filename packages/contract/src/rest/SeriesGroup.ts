@@ -35,7 +35,7 @@ export class SeriesGroup extends HttpApiGroup.make("series").add(
     error: Forbidden
   }).annotateMerge(operation(
     "Double bookings",
-    "Every pair of sessions, however written (the seed's endpoints included), that books the same coach or athlete at overlapping instants in the club's zone, so that a club can clean up before turning SCHEDULE_REFUSE_CONFLICTS on. One statement over the sessions.",
+    "Every pair of sessions, however written (the seed's endpoints included), that books the same coach or athlete at overlapping instants in the club's zone, so that a club can find and clean up double bookings. One statement over the sessions.",
     "conflict.read"
   )),
   HttpApiEndpoint.delete("cancelSeries", "/planning/series/:id", {

@@ -1,8 +1,8 @@
 import { Context } from "effect"
 
 /**
- * The club's schedule (issue 17): where its wall clock is, how far ahead a series' occurrences
- * exist as sessions, and whether the seed's own session endpoints refuse double bookings.
+ * The club's schedule (issue 17): where its wall clock is, and how far ahead a series' occurrences
+ * exist as sessions.
  */
 export interface ScheduleSettings {
   /**
@@ -15,19 +15,12 @@ export interface ScheduleSettings {
   readonly horizonWeeks: number
   /** A series whose rule would create more occurrences than this is refused. */
   readonly maxOccurrences: number
-  /**
-   * On: the seed's session create and update refuse a coach or an athlete booked twice at once
-   * (in the seed's failure shape), as the schedule endpoints always do. Off (the default): they
-   * answer exactly as the seed says.
-   */
-  readonly refuseSeedConflicts: boolean
 }
 
 export const defaultScheduleSettings: ScheduleSettings = {
   timeZone: "UTC",
   horizonWeeks: 26,
-  maxOccurrences: 1000,
-  refuseSeedConflicts: false
+  maxOccurrences: 1000
 }
 
 export const ScheduleSettings = Context.Reference<ScheduleSettings>("@club/core/ScheduleSettings", {
