@@ -1,58 +1,24 @@
 import { AthleteRepository, type UserCredentials, type UserId, UserRepository } from "@club/core"
 import { describe, expect, layer } from "@effect/vitest"
-import type { PgClient } from "@effect/sql-pg"
-import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { instanceB, Instances, instancesLive, type InstanceServices, serverAvailable } from "./support/twoInstances.ts"
+import { Context, Effect, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import type { DatabaseSharing } from "../src/database/DatabaseSharing.ts"
-import { PostgresServer } from "../src/database/PostgresServer.ts"
 import { CredentialsCache } from "../src/repositories/credentialsCache.ts"
-import { RepositoriesLive } from "../src/repositories/RepositoriesLive.ts"
-import { countStatements, serverAnswers, TemporaryServerDatabase, testServerUrl } from "../src/testing/index.ts"
+import { countStatements } from "../src/testing/index.ts"
 import { newUser } from "../../core/test/repositoryContract/fixtures.ts"
-
-const serverUrl = testServerUrl()
-const serverAvailable = serverUrl !== undefined && await Effect.runPromise(serverAnswers(serverUrl))
-
-/** B's connections carry this name, so that the test can cut B's LISTEN and not A's. */
-const instanceB = "club-test-instance-b"
 
 /** How long B may take to hear of A's write; it typically takes a few ms (one notification). */
 const notificationBoundMs = 500
 
-const instance = <E>(database: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | DatabaseSharing, E>) =>
-  RepositoriesLive.pipe(Layer.provideMerge(database))
-type Services = Layer.Success<ReturnType<typeof instance>>
+const InstancesLive = instancesLive({ maxConnectionsOfB: 2 })
 
-/**
- * Two instances on one PostgreSQL database: two database layers, so two pools, two credentials
- * caches and two LISTENs, as two server processes have. A creates and migrates the database; B
- * connects to it as the second instance of a deployment does.
- */
-class Instances extends Context.Service<Instances, {
-  readonly a: Context.Context<Services>
-  readonly b: Context.Context<Services>
-}>()("test/Instances") {}
-
-const InstancesLive = Layer.effect(
-  Instances,
-  Effect.gen(function*() {
-    const a = yield* Layer.build(instance(TemporaryServerDatabase(serverUrl!)))
-    const [row] = yield* Context.get(a, SqlClient.SqlClient)<{ name: string }>`SELECT current_database() AS name`
-    const url = new URL(serverUrl!)
-    url.pathname = `/${row!.name}`
-    url.searchParams.set("application_name", instanceB)
-    const b = yield* Layer.build(instance(PostgresServer(Redacted.make(url.toString()), { maxConnections: 2 })))
-    return { a, b }
-  })
-)
-
-const on = (context: Context.Context<Services>) => <A, E>(effect: Effect.Effect<A, E, Services>) =>
+const on = (context: Context.Context<InstanceServices>) => <A, E>(effect: Effect.Effect<A, E, InstanceServices>) =>
   Effect.provide(effect, context)
 
-const users = (context: Context.Context<Services>) => Context.get(context, UserRepository)
+const users = (context: Context.Context<InstanceServices>) => Context.get(context, UserRepository)
 
 /** Waits until the instance's cache answers from memory (its LISTEN confirmed), for at most `ms`. */
-const cacheOn = (context: Context.Context<Services>, ms = 5_000) =>
+const cacheOn = (context: Context.Context<InstanceServices>, ms = 5_000) =>
   Effect.gen(function*() {
     const cache = Context.get(context, CredentialsCache)
     const start = performance.now()
@@ -63,7 +29,7 @@ const cacheOn = (context: Context.Context<Services>, ms = 5_000) =>
   })
 
 /** One read of `id`'s credentials through the instance, and how many statements it ran (0: from the cache). */
-const read = (context: Context.Context<Services>, id: UserId) =>
+const read = (context: Context.Context<InstanceServices>, id: UserId) =>
   countStatements(users(context).findCredentialsById(id)).pipe(
     Effect.map(({ result, statements }) => ({ credentials: result, statements: statements.length }))
   )
@@ -74,7 +40,7 @@ const read = (context: Context.Context<Services>, id: UserId) =>
  * can come before it. Answers after how many ms it held (Infinity: never).
  */
 const seenWithin = (
-  context: Context.Context<Services>,
+  context: Context.Context<InstanceServices>,
   id: UserId,
   seen: (credentials: Option.Option<UserCredentials>) => boolean
 ) =>

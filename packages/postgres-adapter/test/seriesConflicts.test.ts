@@ -7,38 +7,11 @@ import {
   SeriesRepository
 } from "@club/core"
 import { describe, expect, layer } from "@effect/vitest"
-import type { PgClient } from "@effect/sql-pg"
-import { Context, Effect, Exit, Layer, Option, Redacted } from "effect"
+import { Instances, instancesLive, type InstanceServices, serverAvailable } from "./support/twoInstances.ts"
+import { Context, Effect, Exit, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import type { DatabaseSharing } from "../src/database/DatabaseSharing.ts"
-import { PostgresServer } from "../src/database/PostgresServer.ts"
-import { RepositoriesLive } from "../src/repositories/RepositoriesLive.ts"
-import { serverAnswers, TemporaryServerDatabase, testServerUrl } from "../src/testing/index.ts"
 
-const serverUrl = testServerUrl()
-const serverAvailable = serverUrl !== undefined && await Effect.runPromise(serverAnswers(serverUrl))
-
-const instance = <E>(database: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | DatabaseSharing, E>) =>
-  RepositoriesLive.pipe(Layer.provideMerge(database))
-type Services = Layer.Success<ReturnType<typeof instance>>
-
-/** Two instances on one PostgreSQL database, each with its own pool, as two server processes have. */
-class Instances extends Context.Service<Instances, {
-  readonly a: Context.Context<Services>
-  readonly b: Context.Context<Services>
-}>()("test/SeriesInstances") {}
-
-const InstancesLive = Layer.effect(
-  Instances,
-  Effect.gen(function*() {
-    const a = yield* Layer.build(instance(TemporaryServerDatabase(serverUrl!)))
-    const [row] = yield* Context.get(a, SqlClient.SqlClient)<{ name: string }>`SELECT current_database() AS name`
-    const url = new URL(serverUrl!)
-    url.pathname = `/${row!.name}`
-    const b = yield* Layer.build(instance(PostgresServer(Redacted.make(url.toString()), { maxConnections: 4 })))
-    return { a, b }
-  })
-)
+const InstancesLive = instancesLive({ maxConnectionsOfB: 4 })
 
 const weekly = (coachId: number, start: string, duree: number) =>
   new SeriesCreate({
@@ -71,7 +44,7 @@ describe.skipIf(!serverAvailable)("Double bookings across two instances [Postgre
         for (let round = 0; round < 20; round++) {
           // Each round five weeks after the last, clear of the four weeks of earlier rounds.
           const day = new Date(Date.UTC(2028, 0, 3 + 35 * round)).toISOString().slice(0, 10)
-          const create = (context: Context.Context<Services>, start: string) =>
+          const create = (context: Context.Context<InstanceServices>, start: string) =>
             Effect.exit(Effect.provide(
               Effect.flatMap(
                 Effect.service(SeriesRepository),

@@ -181,21 +181,24 @@ export type ActivityDto = typeof ActivityDto.Type
 /** An activity as its endpoints answer: `id` null. */
 export const toActivityDto = (activity: Activity): ActivityDto => ({ ...activity, id: null })
 
+/** The session every example of the document shows. */
+export const sessionExample = {
+  id: 7,
+  name: "Tuesday track",
+  isRecurrent: true,
+  creneau: "2026-11-24T18:30:00",
+  duree: 90,
+  groupe: "Seniors",
+  coachId: 2,
+  athleteIds: [3, 4],
+  activiteIds: [12]
+} as const
+
 export const SessionDto = documented(
   Schema.Struct(Session.fields),
   "Session",
   "A training session (the seed's SessionDTO): its coach, athletes and activities by id. `creneau` is a local date-time without offset (the club's wall clock).",
-  [{
-    id: 7,
-    name: "Tuesday track",
-    isRecurrent: true,
-    creneau: "2026-11-24T18:30:00",
-    duree: 90,
-    groupe: "Seniors",
-    coachId: 2,
-    athleteIds: [3, 4],
-    activiteIds: [12]
-  }]
+  [sessionExample]
 )
 export type SessionDto = typeof SessionDto.Type
 

@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { Authentication } from "./Authentication.ts"
 import { documented } from "./Documented.ts"
-import { SessionDto } from "./Dto.ts"
+import { SessionDto, sessionExample } from "./Dto.ts"
 import { tag } from "./EndpointParts.ts"
 import { operation } from "./Operation.ts"
 import { pathId } from "./PathId.ts"
@@ -31,17 +31,7 @@ export const SessionPageDto = documented(
   "SessionPage",
   "One page of sessions in (`creneau`, `id`) order, a session without a `creneau` first, and the cursor of the next page.",
   [{
-    items: [{
-      id: 7,
-      name: "Tuesday track",
-      isRecurrent: true,
-      creneau: "2026-11-24T18:30:00",
-      duree: 90,
-      groupe: "Seniors",
-      coachId: 2,
-      athleteIds: [3, 4],
-      activiteIds: [12]
-    }],
+    items: [sessionExample],
     nextCursor: "WyIyMDI2LTExLTI0VDE4OjMwOjAwIiw3XQ"
   }]
 )
