@@ -1,8 +1,11 @@
 /**
- * `@club/core/calendar`: the calendar feeds' renderer and use-cases, apart from the main entry so
- * that what imports core for its schemas alone (the contract, the SDK in a browser) does not carry
- * the iCalendar libraries and their zone data. The server provides `CalendarFeedService.layer`
- * beside `UseCasesLive`.
+ * `@club/core/calendar`: the calendar feeds' renderer and use-cases, and the recurring series'
+ * rules and use-cases, apart from the main entry so that what imports core for its schemas alone
+ * (the contract, the SDK in a browser) does not carry the iCalendar and RRULE libraries and their
+ * zone data. The server provides `CalendarFeedService.layer` and `SeriesService.layer` beside
+ * `UseCasesLive`.
  */
 export * from "./calendar/CalendarFeed.ts"
+export * from "./domain/Recurrence.ts"
 export * from "./usecases/CalendarFeedService.ts"
+export * from "./usecases/SeriesService.ts"

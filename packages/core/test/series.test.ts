@@ -8,14 +8,11 @@ import {
   ActivityWrite,
   InvalidValue,
   type LocalDateTime,
-  occurrencesOf,
-  parseRecurrenceRule,
-  type RecurrenceRule,
   ScheduleSettings,
   SeriesCreate,
-  SeriesService,
   SessionRepository
 } from "../src/index.ts"
+import { occurrencesOf, parseRecurrenceRule, type RecurrenceRule, SeriesService } from "../src/calendar.ts"
 import { InMemoryRepositories } from "../src/testing.ts"
 
 const coach: Actor = {

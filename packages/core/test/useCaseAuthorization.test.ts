@@ -20,7 +20,6 @@ import {
   rolesAllowed,
   ScheduleService,
   SeriesRepository,
-  SeriesService,
   SessionRepository,
   SessionService,
   TaskRepository,
@@ -30,7 +29,7 @@ import {
   UserRepository,
   UserService
 } from "../src/index.ts"
-import { CalendarFeedService } from "../src/calendar.ts"
+import { CalendarFeedService, SeriesService } from "../src/calendar.ts"
 
 /** Marks that a use-case got past its authorization and reached a port. */
 class ReachedPort {
@@ -64,7 +63,9 @@ const PortsReached = Layer.mergeAll(
   ...eachRecordKind((kind) => reachedOnly(kind.repository))
 )
 
-const UseCases = Layer.mergeAll(UseCasesLive, CalendarFeedService.layer).pipe(Layer.provide(PortsReached))
+const UseCases = Layer.mergeAll(UseCasesLive, CalendarFeedService.layer, SeriesService.layer).pipe(
+  Layer.provide(PortsReached)
+)
 
 const anyInput = {} as never
 const taskId = "0b0f1f6e-8a55-4a53-9a4e-1f1f1f1f1f1f"

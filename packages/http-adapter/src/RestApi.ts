@@ -1,5 +1,5 @@
 import { AdminService, AdminTable, CoachService, CoachTable } from "@club/core"
-import { CalendarFeedService } from "@club/core/calendar"
+import { CalendarFeedService, SeriesService } from "@club/core/calendar"
 import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { DocsPageLive } from "./docs/DocsPage.ts"
@@ -29,7 +29,7 @@ import { ServedApi } from "./ServedApi.ts"
 /**
  * The whole REST API as routes, with `GET /openapi.json` (OpenAPI 3.1) and `GET /docs` (an
  * interactive reference). Needs core's use-cases (IdempotentRequests included), core's `Readiness`,
- * and the ports of `CalendarFeedService`, which it provides itself.
+ * and the ports of `CalendarFeedService` and `SeriesService`, which it provides itself.
  */
 export const RestApiLive = Layer.mergeAll(
   HttpApiBuilder.layer(ServedApi, { openapiPath: "/openapi.json" }),
@@ -64,6 +64,6 @@ export const RestApiLive = Layer.mergeAll(
     RequestErrorsLive
   ]),
   Layer.provide(IdempotencyLive),
-  // Apart from UseCasesLive, so that core's main entry carries no iCalendar library (@club/core/calendar).
-  Layer.provide(CalendarFeedService.layer)
+  // Apart from UseCasesLive, so that core's main entry carries no iCalendar or RRULE library (@club/core/calendar).
+  Layer.provide([CalendarFeedService.layer, SeriesService.layer])
 )

@@ -5,7 +5,6 @@ import { AuthService } from "./AuthService.ts"
 import { CoachService } from "./CoachService.ts"
 import { PlanningService } from "./PlanningService.ts"
 import { ScheduleService } from "./ScheduleService.ts"
-import { SeriesService } from "./SeriesService.ts"
 import { SessionService } from "./SessionService.ts"
 import { TaskService } from "./TaskService.ts"
 import { UserService } from "./UserService.ts"
@@ -19,7 +18,6 @@ export const UseCasesLive = Layer.mergeAll(
   CoachService.layer,
   PlanningService.layer,
   ScheduleService.layer,
-  SeriesService.layer,
   SessionService.layer,
   TaskService.layer,
   UserService.layer,

@@ -1,4 +1,5 @@
-import { SeriesCreate, SeriesService } from "@club/core"
+import { SeriesCreate } from "@club/core"
+import { SeriesService } from "@club/core/calendar"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { toCoreInput } from "@club/contract/rest"
