@@ -100,20 +100,21 @@ export const SessionInput = documented(
   [{ duree: 75, athleteIds: [3, 4], activiteIds: [12] }]
 )
 
+/** The values of the session every example of the document shows (its create body and its answer). */
+const sessionValuesExample = {
+  name: "Tuesday track",
+  isRecurrent: true,
+  creneau: "2026-11-24T18:30:00",
+  duree: 90,
+  groupe: "Seniors",
+  coachId: 2
+} as const
+
 export const SessionCreateInput = documented(
   Schema.Struct(seedFields(SessionCreate.fields)),
   "SessionCreate",
   "The body of a session create (the seed's SessionDTO). `athleteIds` and `activiteIds` must all exist, and `coachId` when given; the activities listed move into the new session. A supplied `id` (at most 2147483647) becomes the session's id (400 when taken); without one the id is generated.",
-  [{
-    name: "Tuesday track",
-    isRecurrent: true,
-    creneau: "2026-11-24T18:30:00",
-    duree: 90,
-    groupe: "Seniors",
-    coachId: 2,
-    athleteIds: [3, 4],
-    activiteIds: []
-  }]
+  [{ ...sessionValuesExample, athleteIds: [3, 4], activiteIds: [] }]
 )
 
 export const UserCreateInput = documented(
@@ -184,12 +185,7 @@ export const toActivityDto = (activity: Activity): ActivityDto => ({ ...activity
 /** The session every example of the document shows. */
 export const sessionExample = {
   id: 7,
-  name: "Tuesday track",
-  isRecurrent: true,
-  creneau: "2026-11-24T18:30:00",
-  duree: 90,
-  groupe: "Seniors",
-  coachId: 2,
+  ...sessionValuesExample,
   athleteIds: [3, 4],
   activiteIds: [12]
 } as const

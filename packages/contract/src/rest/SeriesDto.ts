@@ -3,20 +3,23 @@ import { DoubleBooking, Occurrence, Series, SeriesCreate } from "@club/core"
 import { documented } from "./Documented.ts"
 import { seedFields } from "./SeedInput.ts"
 
+/** The series every example of the document shows, as its create body gives it. */
+const seriesCreateExample = {
+  name: "Tuesday and Thursday track",
+  groupe: "Seniors",
+  coachId: 2,
+  athleteIds: [3, 4],
+  duree: 90,
+  start: "2026-11-24T18:30:00",
+  rrule: "FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630"
+} as const
+
 /** The body of a series create: core's `SeriesCreate`, its nullable fields and list optional on the wire. */
 export const SeriesCreateInput = documented(
   Schema.Struct(seedFields(SeriesCreate.fields)),
   "SeriesCreate",
   "A recurring series: `start` is the first wall-clock time at the club (as a session's `creneau`), `duree` is in minutes, and `rrule` is an RFC 5545 RRULE subset (FREQ=DAILY|WEEKLY, INTERVAL, BYDAY, and COUNT or UNTIL, UNTIL floating without `Z`). The coach and athletes must exist.",
-  [{
-    name: "Tuesday and Thursday track",
-    groupe: "Seniors",
-    coachId: 2,
-    athleteIds: [3, 4],
-    duree: 90,
-    start: "2026-11-24T18:30:00",
-    rrule: "FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630"
-  }]
+  [seriesCreateExample]
 )
 
 const OccurrenceDto = Schema.Struct(Occurrence.fields).annotate({
@@ -30,13 +33,7 @@ export const SeriesDto = documented(
   "A recurring series and its occurrences, each a session (`isRecurrent: true`) that the seed's session endpoints show. Occurrences exist up to `expandedUntil` (the club's horizon); later ones are created as time passes, until `endsBefore` when a cancellation ended the series.",
   [{
     id: 1,
-    name: "Tuesday and Thursday track",
-    groupe: "Seniors",
-    coachId: 2,
-    athleteIds: [3, 4],
-    duree: 90,
-    start: "2026-11-24T18:30:00",
-    rrule: "FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630",
+    ...seriesCreateExample,
     expandedUntil: "2027-05-25T10:00:00",
     endsBefore: null,
     occurrences: [{ sessionId: 7, occurrenceStart: "2026-11-24T18:30:00" }]
