@@ -1,4 +1,5 @@
-import { join } from "node:path"
+import { existsSync, readFileSync } from "node:fs"
+import { dirname, join } from "node:path"
 import { benchDir, serverMain } from "../process/paths.ts"
 import { type ServerProcess, startServer } from "./ServerProcess.ts"
 
@@ -21,6 +22,16 @@ export interface ProjectOptions {
   readonly env?: Readonly<Record<string, string>>
 }
 
+/**
+ * The Node arguments the server is launched with (apps/server/nodeArguments.json), read beside
+ * the build under test so that another checkout's build runs with its own (none where it has no
+ * such file).
+ */
+const serverNodeArguments = (): ReadonlyArray<string> => {
+  const file = join(dirname(serverMain), "..", "nodeArguments.json")
+  return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) as ReadonlyArray<string> : []
+}
+
 /** The built server (apps/server/dist/main.js), as an operator starts it. */
 export const startProject = (options: ProjectOptions): Promise<ServerProcess> =>
   startServer({
@@ -28,7 +39,7 @@ export const startProject = (options: ProjectOptions): Promise<ServerProcess> =>
     script: serverMain,
     port: options.port,
     readyPath: "/health/ready",
-    nodeArgs: options.nodeArgs ?? [],
+    nodeArgs: [...serverNodeArguments(), ...(options.nodeArgs ?? [])],
     env: {
       ...(options.database.kind === "server"
         ? { DATABASE_URL: options.database.url }

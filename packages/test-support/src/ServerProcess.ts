@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { existsSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import * as Http from "node:http"
 import { setTimeout as sleep } from "node:timers/promises"
 import { fileURLToPath } from "node:url"
@@ -8,6 +8,14 @@ import { nodeForAnyUser } from "./nodeForAnyUser.ts"
 
 /** The built server, from this package's `src/` or `dist/` alike. */
 export const mainJs = fileURLToPath(new URL("../../../apps/server/dist/main.js", import.meta.url))
+
+/**
+ * The arguments Node is started with before the server's script, as every launch of it has them
+ * (apps/server/nodeArguments.json; docs/DECISIONS.md "The server's Node arguments").
+ */
+export const serverNodeArguments: ReadonlyArray<string> = JSON.parse(
+  readFileSync(new URL("../../../apps/server/nodeArguments.json", import.meta.url), "utf8")
+) as ReadonlyArray<string>
 
 /** The variables of CONTRACT.md: the tests set them, never inherit them. */
 const configuration = [
@@ -89,7 +97,7 @@ export const spawnServer = async (env: Record<string, string>, options: SpawnOpt
   )
   // Another user may not reach the Node of a private checkout.
   const node = options.uid === undefined ? process.execPath : nodeForAnyUser()
-  const child = spawn(node, ["--enable-source-maps", main], {
+  const child = spawn(node, [...serverNodeArguments, main], {
     env: { ...inherited, HOST: "127.0.0.1", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],
     ...(options.uid === undefined ? {} : { uid: options.uid }),

@@ -20,7 +20,7 @@ import { validate } from "dockerfile-utils"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parse } from "yaml"
 import { http1 } from "../support/requests.ts"
-import { spawnServer, type ServerProcess, waitUntilLive } from "@club/test-support"
+import { serverNodeArguments, spawnServer, type ServerProcess, waitUntilLive } from "@club/test-support"
 
 /**
  * The container files cannot be built here (no Docker daemon, no registry for base images), so
@@ -65,7 +65,7 @@ describe("Dockerfile", () => {
       .toBe(pinned)
     const user = runtimeStage.filter((line) => line.startsWith("USER ")).at(-1)
     expect(user).toBe("USER node")
-    expect(jsonArgument("ENTRYPOINT", runtimeStage)).toEqual(["node", "--enable-source-maps", "dist/main.js"])
+    expect(jsonArgument("ENTRYPOINT", runtimeStage)).toEqual(["node", ...serverNodeArguments, "dist/main.js"])
     expect(runtimeStage.filter((line) => line.startsWith("CMD "))).toEqual([])
     expect(runtimeStage).toContain("VOLUME [\"/data\"]")
   })

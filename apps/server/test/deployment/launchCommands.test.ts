@@ -1,0 +1,23 @@
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { describe, expect, it } from "vitest"
+import { serverNodeArguments } from "@club/test-support"
+
+const repo = fileURLToPath(new URL("../../../../", import.meta.url))
+const startScript = (packageJson: string) =>
+  (JSON.parse(readFileSync(join(repo, packageJson), "utf8")) as { scripts: { start: string } }).scripts.start
+
+// apps/server/nodeArguments.json declares them once; the Dockerfile's ENTRYPOINT is checked in
+// containerFiles.test.ts, and the tests' and the bench's servers read the file itself.
+describe("every launch of the server gives Node the same arguments", () => {
+  it("declares the source maps and the initial old generation the server is measured with", () => {
+    expect(serverNodeArguments).toContain("--enable-source-maps")
+    expect(serverNodeArguments.some((argument) => /^--initial-old-space-size=\d+$/.test(argument))).toBe(true)
+  })
+
+  it("the workspace's start and the server package's start", () => {
+    expect(startScript("package.json")).toContain(`node ${serverNodeArguments.join(" ")} apps/server/dist/main.js`)
+    expect(startScript("apps/server/package.json")).toBe(`node ${serverNodeArguments.join(" ")} dist/main.js`)
+  })
+})
