@@ -1,10 +1,7 @@
-import { NodeRuntime } from "@effect/platform-node"
-import { program } from "./App.ts"
-import { exitCodeOnSignal } from "./Shutdown.ts"
+// First, before any schema is built: effect's schema compiler generates each codec's decoder and
+// encoder once, instead of interpreting the schema on every value (docs/DECISIONS.md, "Schemas
+// compiled by effect's JIT compiler"). The server is imported after it, dynamically, so that no
+// bundling can hoist the modules that build schemas above it.
+import "effect/schema/SchemaJITCompiler/enable"
 
-// Whatever this process creates (the data directory, the database's files, the token secret) is
-// its owner's alone; the data directory's files hold password hashes.
-process.umask(0o077)
-
-// runMain turns SIGINT/SIGTERM into an interruption, so every layer's finalizer runs.
-NodeRuntime.runMain(program, { disableErrorReporting: true, teardown: exitCodeOnSignal })
+await import("./serve.ts")

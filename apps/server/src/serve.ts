@@ -1,0 +1,10 @@
+import { NodeRuntime } from "@effect/platform-node"
+import { program } from "./App.ts"
+import { exitCodeOnSignal } from "./Shutdown.ts"
+
+// Whatever this process creates (the data directory, the database's files, the token secret) is
+// its owner's alone; the data directory's files hold password hashes.
+process.umask(0o077)
+
+// runMain turns SIGINT/SIGTERM into an interruption, so every layer's finalizer runs.
+NodeRuntime.runMain(program, { disableErrorReporting: true, teardown: exitCodeOnSignal })
