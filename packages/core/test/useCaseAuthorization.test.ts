@@ -150,6 +150,16 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
     Effect.flatMap(Effect.service(SeriesService), (s) => s.cancelOccurrence(1 as never, 2 as never, "one"))
   ],
   [
+    "SeriesService.change",
+    "series.update",
+    Effect.flatMap(Effect.service(SeriesService), (s) => s.change(1 as never, {}))
+  ],
+  [
+    "SeriesService.changeOccurrence",
+    "series.update",
+    Effect.flatMap(Effect.service(SeriesService), (s) => s.changeOccurrence(1 as never, 2 as never, "one", {}))
+  ],
+  [
     "UserService.create",
     "user.create",
     Effect.flatMap(

@@ -1,7 +1,7 @@
 import { Effect, Layer, Option, Stream } from "effect"
 import { Activity, ActivitySummary } from "../domain/Activity.ts"
 import { EntityNotFound, IdAlreadyInUse } from "../domain/Errors.ts"
-import type { ActivityId, AthleteId, SessionId } from "../domain/Ids.ts"
+import type { ActivityId, AthleteId, SeriesId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
 import {
   Session,
@@ -60,9 +60,7 @@ const fnv1a = (text: string): string => {
 export const InMemorySessionRepository = Layer.effect(
   SessionRepository,
   Effect.gen(function*() {
-    const { activities, athletes, coaches, sessions } = yield* InMemoryStore
-    /** Each session's revision, counted from 0 at its creation; one more on every change of its values. */
-    const revisions = new Map<SessionId, number>()
+    const { activities, athletes, coaches, series, sessionRevisions: revisions, sessions } = yield* InMemoryStore
 
     /** Each session's activity ids, ascending, from one pass over the activities. */
     const activityIdsBySession = () => {
@@ -167,16 +165,39 @@ export const InMemorySessionRepository = Layer.effect(
       }
     )
 
+    /** Each occurrence's series and time, from the series' side, as the sessions' columns hold it in the database. */
+    const occurrenceOf = () => {
+      const found = new Map<SessionId, { seriesId: SeriesId; occurrenceStart: LocalDateTime }>()
+      for (const stored of series.values()) {
+        for (const [occurrenceStart, sessionId] of stored.occurrences) {
+          found.set(sessionId, { seriesId: stored.id, occurrenceStart })
+        }
+      }
+      return found
+    }
+
     const feedSessions = traced("SessionRepository.feedSessions")(function*(scope: FeedScope) {
+      const occurrences = occurrenceOf()
       return readAll()
         .filter((session) => inScope(session, scope))
         .sort(comparePositions)
-        .map((session): FeedSession => ({ session, revision: revisions.get(session.id) ?? 0 }))
+        .map((session): FeedSession => {
+          const occurrence = occurrences.get(session.id)
+          return {
+            session,
+            revision: revisions.get(session.id) ?? 0,
+            seriesId: occurrence?.seriesId ?? null,
+            occurrenceStart: occurrence?.occurrenceStart ?? null
+          }
+        })
     })
 
     const feedVersion = traced("SessionRepository.feedVersion")(function*(scope: FeedScope) {
       const feed = yield* feedSessions(scope)
-      return `${feed.length}-${fnv1a(JSON.stringify(feed.map(({ revision, session }) => [session, revision])))}`
+      const seriesRevision = (id: SeriesId | null) => id === null ? null : series.get(id)?.revision ?? null
+      return `${feed.length}-${
+        fnv1a(JSON.stringify(feed.map((f) => [f.session, f.revision, f.occurrenceStart, seriesRevision(f.seriesId)])))
+      }`
     })
 
     const summaries = traced("SessionRepository.summaries")(function*() {

@@ -6,6 +6,8 @@ import {
   type FeedSession,
   EntityNotFound,
   IdAlreadyInUse,
+  type LocalDateTime,
+  SeriesId,
   type SessionCreate,
   type SessionFilter,
   type SessionId,
@@ -248,17 +250,25 @@ export const SessionRepositoryLive = Layer.effect(
 
     const feedSessions = traced("SessionRepository.feedSessions")(function*(scope: FeedScope) {
       const rows = yield* sql<Record<string, unknown>>`SELECT s.id, ${sql.literal(valueColumns)},
-        ${storedAthletes} AS "athleteIds", ${storedActivities} AS "activiteIds", s.revision
+        ${storedAthletes} AS "athleteIds", ${storedActivities} AS "activiteIds", s.revision,
+        s.series_id::float8 AS "seriesId", to_char(s.occurrence_start, 'YYYY-MM-DD"T"HH24:MI:SS') AS "occurrenceStart"
         FROM sessions s WHERE ${inScope(scope)} ORDER BY s.creneau, s.id`.unprepared
       return yield* Effect.sync(() =>
-        rows.map((row): FeedSession => ({ session: sessionFromRow(row), revision: Number(row["revision"]) }))
+        rows.map((row): FeedSession => ({
+          session: sessionFromRow(row),
+          revision: Number(row["revision"]),
+          seriesId: row["seriesId"] === null ? null : SeriesId.make(Number(row["seriesId"])),
+          occurrenceStart: (row["occurrenceStart"] ?? null) as LocalDateTime | null
+        }))
       )
     }, dieOnInfrastructureError)
 
     const feedVersion = traced("SessionRepository.feedVersion")(function*(scope: FeedScope) {
+      // A series' own change marker is in its occurrences' entries: a feed renders a series from its row.
       const [row] = yield* sql<{ readonly version: string }>`SELECT count(*) || '-' ||
-        md5(COALESCE(string_agg(s.id || ':' || s.change, ',' ORDER BY s.id), '')) AS version
-        FROM sessions s WHERE ${inScope(scope)}`.unprepared
+        md5(COALESCE(string_agg(s.id || ':' || s.change || ':' || COALESCE(r.id || '.' || r.change || '.' ||
+          s.occurrence_start, ''), ',' ORDER BY s.id), '')) AS version
+        FROM sessions s LEFT JOIN series r ON r.id = s.series_id WHERE ${inScope(scope)}`.unprepared
       return row!.version
     }, dieOnInfrastructureError)
 

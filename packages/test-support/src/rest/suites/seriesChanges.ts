@@ -1,0 +1,236 @@
+import { describe, expect, it } from "vitest"
+import { expectProblem } from "../../expectations.ts"
+import type { Club } from "../Club.ts"
+import { createActivity, createAthlete, createCoach, missingId, readSession, unique } from "../records.ts"
+
+interface OccurrenceDto {
+  readonly sessionId: number
+  readonly occurrenceStart: string
+  readonly overridden: boolean
+}
+
+interface SeriesDto {
+  readonly id: number
+  readonly name: string | null
+  readonly coachId: number | null
+  readonly athleteIds: ReadonlyArray<number>
+  readonly duree: number
+  readonly start: string
+  readonly rrule: string
+  readonly endsBefore: string | null
+  readonly continuedBy: number | null
+  readonly revision: number
+  readonly occurrences: ReadonlyArray<OccurrenceDto>
+}
+
+/** The date `days` from today (UTC, the harness's club zone), at `time`. */
+const fromToday = (days: number, time: string) =>
+  `${new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)}T${time}`
+
+/** Issue 17's changes of series and occurrences (`PATCH /planning/series/...`), on any harness. */
+export const seriesChanges = (club: () => Club) => {
+  const createSeries = async (body: Record<string, unknown>) => {
+    const reply = await club().coach.post("/planning/series", { name: unique("Series"), ...body })
+    expect(reply.status, reply.text).toBe(201)
+    return reply.body as SeriesDto
+  }
+  const readSeries = async (id: number) => (await club().coach.get(`/planning/series/${id}`)).body as SeriesDto
+  const patch = (path: string, json: unknown, caller = club().coach) => caller.send("PATCH", path, { json })
+  /** Four daily occurrences at 06:00 from `firstDay` days from today. */
+  const daily = (firstDay: number, extra: Record<string, unknown> = {}) =>
+    createSeries({ duree: 60, start: fromToday(firstDay, "06:00:00"), rrule: "FREQ=DAILY;COUNT=4", ...extra })
+  /** Two occurrences days ago, two in the days to come (never today, whatever the hour): days -3, -1, 1, 3. */
+  const aroundToday = () =>
+    createSeries({ duree: 60, start: fromToday(-3, "06:00:00"), rrule: "FREQ=DAILY;INTERVAL=2;COUNT=4" })
+
+  describe("PATCH /planning/series/{id} (Coach)", () => {
+    it("changes a series that has not started in place: every occurrence takes the values, the revisions go up", async () => {
+      const series = await daily(3)
+      const coach = await createCoach(club())
+      const reply = await patch(`/planning/series/${series.id}`, {
+        name: "Renamed",
+        duree: 45,
+        coachId: coach.id,
+        time: "07:30:00"
+      })
+      expect(reply.status, reply.text).toBe(200)
+      const changed = reply.body as SeriesDto
+      expect(changed).toMatchObject({
+        id: series.id,
+        name: "Renamed",
+        duree: 45,
+        coachId: coach.id,
+        start: fromToday(3, "07:30:00"),
+        continuedBy: null,
+        revision: 1
+      })
+      expect(changed.occurrences.map((o) => o.sessionId)).toEqual(series.occurrences.map((o) => o.sessionId))
+      expect(changed.occurrences.map((o) => o.occurrenceStart)).toEqual(
+        [3, 4, 5, 6].map((day) => fromToday(day, "07:30:00"))
+      )
+      for (const occurrence of changed.occurrences) {
+        expect(await readSession(club(), occurrence.sessionId)).toMatchObject({
+          name: "Renamed",
+          duree: 45,
+          coachId: coach.id,
+          creneau: occurrence.occurrenceStart
+        })
+      }
+    })
+
+    it("with past occurrences: they and their activities stay, and a new series continues from the next one", async () => {
+      const series = await aroundToday()
+      const [past1, past2, next1, next2] = series.occurrences
+      const activity = await createActivity(club(), past1!.sessionId)
+      const reply = await patch(`/planning/series/${series.id}`, { name: "Continued", time: "08:00:00" })
+      expect(reply.status, reply.text).toBe(200)
+      const continued = reply.body as SeriesDto
+      expect(continued.id).not.toBe(series.id)
+      expect(continued).toMatchObject({
+        name: "Continued",
+        start: fromToday(1, "08:00:00"),
+        rrule: "FREQ=DAILY;INTERVAL=2;COUNT=2",
+        continuedBy: null
+      })
+      expect(continued.occurrences.map((o) => [o.sessionId, o.occurrenceStart])).toEqual([
+        [next1!.sessionId, fromToday(1, "08:00:00")],
+        [next2!.sessionId, fromToday(3, "08:00:00")]
+      ])
+      const ended = await readSeries(series.id)
+      expect(ended).toMatchObject({ endsBefore: next1!.occurrenceStart, continuedBy: continued.id, name: series.name })
+      expect(ended.occurrences).toEqual([past1, past2])
+      expect(await readSession(club(), past1!.sessionId)).toMatchObject({
+        name: series.name,
+        creneau: past1!.occurrenceStart,
+        activiteIds: [activity]
+      })
+      expect(await readSession(club(), next1!.sessionId)).toMatchObject({
+        name: "Continued",
+        creneau: fromToday(1, "08:00:00")
+      })
+      // The ended series has nothing to come: a change of it names its continuation.
+      expectProblem(
+        await patch(`/planning/series/${series.id}`, { name: "Again" }),
+        400,
+        `id: the series has no occurrence to come; it continues as series ${continued.id}`
+      )
+    })
+
+    it("leaves an occurrence changed by itself as it is, and a cancelled one cancelled", async () => {
+      const series = await daily(3)
+      const [first, second, third, fourth] = series.occurrences
+      const moved = fromToday(4, "19:00:00")
+      const one = await patch(`/planning/series/${series.id}/occurrences/${second!.sessionId}`, {
+        creneau: moved,
+        name: "Moved"
+      })
+      expect(one.status, one.text).toBe(200)
+      expect((one.body as SeriesDto).occurrences[1]).toEqual({ ...second, overridden: true })
+      expect((await club().coach.delete(`/planning/series/${series.id}/occurrences/${third!.sessionId}`)).status)
+        .toBe(204)
+      const all = await patch(`/planning/series/${series.id}`, { name: "All", duree: 30 })
+      expect(all.status, all.text).toBe(200)
+      const read = all.body as SeriesDto
+      expect(read.occurrences.map((o) => o.sessionId)).toEqual([first, second, fourth].map((o) => o!.sessionId))
+      expect(await readSession(club(), second!.sessionId)).toMatchObject({ name: "Moved", creneau: moved, duree: 60 })
+      expect(await readSession(club(), fourth!.sessionId)).toMatchObject({ name: "All", duree: 30 })
+    })
+
+    it("answers 409 naming the sessions when the change would double-book the coach; nothing is written", async () => {
+      const coach = await createCoach(club())
+      const athlete = await createAthlete(club())
+      const other = await createSeries({
+        coachId: coach.id,
+        duree: 60,
+        start: fromToday(5, "10:00:00"),
+        rrule: "FREQ=DAILY;COUNT=1"
+      })
+      const series = await daily(3, { athleteIds: [athlete.id] })
+      const reply = await patch(`/planning/series/${series.id}`, { coachId: coach.id, time: "09:30:00" })
+      expectProblem(
+        reply,
+        409,
+        `Double booking: the coach or an athlete is already booked at an overlapping time in session ${
+          other.occurrences[0]!.sessionId
+        }`
+      )
+      expect(await readSeries(series.id)).toEqual(series)
+      for (const occurrence of series.occurrences) {
+        expect(await readSession(club(), occurrence.sessionId)).toMatchObject({
+          coachId: null,
+          creneau: occurrence.occurrenceStart
+        })
+      }
+      // The same change one occurrence at a time: the clash is only on day 5.
+      const [, , third] = series.occurrences
+      expectProblem(
+        await patch(`/planning/series/${series.id}/occurrences/${third!.sessionId}`, {
+          coachId: coach.id,
+          time: "10:30:00"
+        }),
+        409
+      )
+      expect(
+        (await patch(`/planning/series/${series.id}/occurrences/${third!.sessionId}`, {
+          coachId: coach.id,
+          time: "11:00:00"
+        })).status
+      ).toBe(200)
+    })
+
+    it("answers 400 naming the field on bad input, 404 for an unknown series, 403 to an athlete", async () => {
+      const series = await daily(3)
+      const path = `/planning/series/${series.id}`
+      expectProblem(await patch(path, { time: "25:00:00" }), 400, /time/u)
+      expectProblem(await patch(path, { duree: 0 }), 400, /duree/u)
+      expectProblem(await patch(path, { athleteIds: [missingId] }), 400, /^athleteIds: /u)
+      expectProblem(await patch(path, { coachId: missingId }), 400, /^coachId: /u)
+      expectProblem(await patch(`/planning/series/${missingId}`, { name: "x" }), 404)
+      expectProblem(await patch(path, { name: "x" }, club().athlete), 403)
+      expect(await readSeries(series.id)).toEqual(series)
+    })
+  })
+
+  describe("PATCH /planning/series/{id}/occurrences/{sessionId} (Coach)", () => {
+    it("with scope=following, changes it and the later ones; the earlier ones stay", async () => {
+      const series = await daily(3)
+      const [first, second, third, fourth] = series.occurrences
+      const reply = await patch(
+        `/planning/series/${series.id}/occurrences/${third!.sessionId}?scope=following`,
+        { name: "Later", time: "05:00:00" }
+      )
+      expect(reply.status, reply.text).toBe(200)
+      const continued = reply.body as SeriesDto
+      expect(continued).toMatchObject({ name: "Later", rrule: "FREQ=DAILY;COUNT=2", start: fromToday(5, "05:00:00") })
+      expect(continued.occurrences.map((o) => o.sessionId)).toEqual([third!.sessionId, fourth!.sessionId])
+      const ended = await readSeries(series.id)
+      expect(ended.occurrences).toEqual([first, second])
+      expect(ended.continuedBy).toBe(continued.id)
+      expect(await readSession(club(), first!.sessionId)).toMatchObject({ name: series.name })
+      expect(await readSession(club(), fourth!.sessionId)).toMatchObject({
+        name: "Later",
+        creneau: fromToday(6, "05:00:00")
+      })
+    })
+
+    it("answers 400 naming the field: a started occurrence, creneau with scope=following, a time not to come", async () => {
+      const series = await aroundToday()
+      const [past, , next] = series.occurrences
+      const base = `/planning/series/${series.id}/occurrences`
+      expectProblem(await patch(`${base}/${past!.sessionId}`, { name: "x" }), 400, /^sessionId: /u)
+      expectProblem(
+        await patch(`${base}/${next!.sessionId}?scope=following`, { creneau: fromToday(2, "10:00:00") }),
+        400,
+        /^creneau: /u
+      )
+      expectProblem(
+        await patch(`${base}/${next!.sessionId}`, { creneau: fromToday(-5, "10:00:00") }),
+        400,
+        /^creneau: /u
+      )
+      expectProblem(await patch(`${base}/${missingId}`, { name: "x" }), 404)
+      expectProblem(await patch(`${base}/${next!.sessionId}?scope=all`, { name: "x" }), 400, /scope/u)
+      expect(await readSeries(series.id)).toEqual(series)
+    })
+  })
+}
