@@ -1,3 +1,4 @@
+import ICAL from "ical.js"
 import { describe, expect, it } from "vitest"
 import { expectProblem } from "../../expectations.ts"
 import type { Club } from "../Club.ts"
@@ -26,6 +27,39 @@ interface SeriesDto {
 /** The date `days` from today (UTC, the harness's club zone), at `time`. */
 const fromToday = (days: number, time: string) =>
   `${new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)}T${time}`
+
+/**
+ * A feed's instances as a calendar app computes them with ical.js: every series expanded (RRULE,
+ * EXDATE, RECURRENCE-ID), each instance's start and end as instants and its summary, in time order.
+ */
+const feedInstances = (text: string) => {
+  const calendar = new ICAL.Component(ICAL.parse(text))
+  for (const zone of calendar.getAllSubcomponents("vtimezone")) ICAL.TimezoneService.register(new ICAL.Timezone(zone))
+  const events = calendar.getAllSubcomponents("vevent").map((component) => new ICAL.Event(component))
+  const masters = events.filter((event) => !event.isRecurrenceException())
+  for (const exception of events.filter((event) => event.isRecurrenceException())) {
+    masters.find((master) => master.uid === exception.uid)?.relateException(exception)
+  }
+  const out: Array<{ start: string; end: string; summary: string }> = []
+  const add = (start: ICAL.Time, end: ICAL.Time, summary: string) =>
+    out.push({ start: start.toJSDate().toISOString(), end: end.toJSDate().toISOString(), summary })
+  for (const master of masters) {
+    if (!master.isRecurring()) {
+      add(master.startDate, master.endDate, master.summary)
+      continue
+    }
+    const iterator = master.iterator()
+    for (
+      let next = iterator.next(), n = 0;
+      next !== undefined && next !== null && n < 500;
+      next = iterator.next(), n++
+    ) {
+      const details = master.getOccurrenceDetails(next)
+      add(details.startDate, details.endDate, details.item.summary)
+    }
+  }
+  return out.sort((a, b) => a.start.localeCompare(b.start))
+}
 
 /** Issue 17's changes of series and occurrences (`PATCH /planning/series/...`), on any harness. */
 export const seriesChanges = (club: () => Club) => {
@@ -188,6 +222,51 @@ export const seriesChanges = (club: () => Club) => {
       expectProblem(await patch(`/planning/series/${missingId}`, { name: "x" }), 404)
       expectProblem(await patch(path, { name: "x" }, club().athlete), 403)
       expect(await readSeries(series.id)).toEqual(series)
+    })
+  })
+
+  describe("a coach's calendar feed of a series (GET /planning/feeds/{token}/coach/{id}.ics)", () => {
+    it("is one recurring event whose instances, expanded by ical.js, are the stored sessions, after a change and a cancel", async () => {
+      const coach = await createCoach(club())
+      const series = await daily(3, { coachId: coach.id, name: "Feed run" })
+      const issued = (await club().coach.post("/planning/feed-token")).body as { coachPattern: string }
+      const path = issued.coachPattern.replace("{id}", String(coach.id))
+      /** The coach's sessions as instants (the harness's club zone is UTC). */
+      const stored = async () => {
+        const all = (await club().coach.get("/session/all")).body as ReadonlyArray<
+          { coachId: number | null; creneau: string; duree: number; name: string }
+        >
+        return all.filter((session) => session.coachId === coach.id).map((session) => ({
+          start: new Date(`${session.creneau}Z`).toISOString(),
+          end: new Date(Date.parse(`${session.creneau}Z`) + session.duree * 60_000).toISOString(),
+          summary: session.name
+        })).sort((a, b) => a.start.localeCompare(b.start))
+      }
+      const first = await club().anonymous.get(path)
+      expect(first.status).toBe(200)
+      expect(first.text).toContain(`UID:series-${series.id}@club-training-service`)
+      expect(first.text).toMatch(/^RRULE:FREQ=DAILY;UNTIL=/mu)
+      expect(feedInstances(first.text)).toEqual(await stored())
+      const etag = first.headers.get("etag")!
+
+      const [, second, third] = series.occurrences
+      await patch(`/planning/series/${series.id}/occurrences/${second!.sessionId}`, { name: "Moved", time: "09:00:00" })
+      await club().coach.delete(`/planning/series/${series.id}/occurrences/${third!.sessionId}`)
+      const edited = await club().anonymous.get(path, { headers: { "if-none-match": etag } })
+      expect(edited.status).toBe(200)
+      expect(edited.text).toMatch(/^RECURRENCE-ID/mu)
+      expect(edited.text).toMatch(/^EXDATE/mu)
+      expect(feedInstances(edited.text)).toEqual(await stored())
+
+      // The series' own change moves the ETag, and the instances follow.
+      const before = edited.headers.get("etag")!
+      expect((await patch(`/planning/series/${series.id}`, { name: "Renamed" })).status).toBe(200)
+      const renamed = await club().anonymous.get(path, { headers: { "if-none-match": before } })
+      expect(renamed.status).toBe(200)
+      expect(feedInstances(renamed.text)).toEqual(await stored())
+      expect(feedInstances(renamed.text).map((i) => i.summary)).toEqual(["Renamed", "Moved", "Renamed"])
+      const unchanged = await club().anonymous.get(path, { headers: { "if-none-match": renamed.headers.get("etag")! } })
+      expect(unchanged.status).toBe(304)
     })
   })
 
