@@ -29,7 +29,7 @@ import {
   UserRepository,
   UserService
 } from "../src/index.ts"
-import { CalendarFeedService, SeriesService } from "../src/calendar.ts"
+import { CalendarFeedService, PlannedSessionService, SeriesService } from "../src/calendar.ts"
 
 /** Marks that a use-case got past its authorization and reached a port. */
 class ReachedPort {
@@ -63,7 +63,12 @@ const PortsReached = Layer.mergeAll(
   ...eachRecordKind((kind) => reachedOnly(kind.repository))
 )
 
-const UseCases = Layer.mergeAll(UseCasesLive, CalendarFeedService.layer, SeriesService.layer).pipe(
+const UseCases = Layer.mergeAll(
+  UseCasesLive,
+  CalendarFeedService.layer,
+  PlannedSessionService.layer,
+  SeriesService.layer
+).pipe(
   Layer.provide(PortsReached)
 )
 

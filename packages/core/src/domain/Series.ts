@@ -125,3 +125,20 @@ export interface SeriesRewrite {
   readonly rrule: string
   readonly values: OccurrenceValues
 }
+
+/** A session written through the schedule (`POST /planning/sessions`): it has a time and a length, so it books its people. */
+export class PlannedSessionCreate extends Schema.Class<PlannedSessionCreate>("PlannedSessionCreate")({
+  name: Schema.NullOr(ShortText),
+  groupe: Schema.NullOr(ShortText),
+  coachId: Schema.NullOr(CoachId),
+  athleteIds: BoundedArray(AthleteId),
+  /** Minutes. */
+  duree: SeriesDuree,
+  creneau: LocalDateTime.check(generatedAsRealDates)
+}) {}
+
+/** A change of a session through the schedule (`PATCH /planning/sessions/{id}`): the fields given. */
+export class PlannedSessionChange extends Schema.Class<PlannedSessionChange>("PlannedSessionChange")({
+  ...OccurrenceValuesChange,
+  creneau: Schema.optionalKey(LocalDateTime.check(generatedAsRealDates))
+}) {}

@@ -3,7 +3,7 @@ import type { ScheduleConflict, UnknownReferences } from "../domain/Errors.ts"
 import type { SeriesId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
 import type { DoubleBooking } from "../domain/DoubleBooking.ts"
-import type { OccurrenceValues, Series, SeriesCreate, SeriesRewrite } from "../domain/Series.ts"
+import type { OccurrenceValues, PlannedSessionCreate, Series, SeriesCreate, SeriesRewrite } from "../domain/Series.ts"
 
 /**
  * Recurring series and their occurrences, which are sessions (`isRecurrent` true) linked to the
@@ -60,6 +60,21 @@ export class SeriesRepository extends Context.Service<SeriesRepository, {
    * booked at an overlapping time is created without that booking (it shows as a conflict), rather
    * than failing the read that extended it. Nothing for an unknown series.
    */
+  /**
+   * A session of its own (not recurrent) with its memberships, booking its coach and athletes as
+   * a series' occurrences do, all or nothing: `UnknownReferences` (athletes first, then coach),
+   * `ScheduleConflict` naming the sessions that hold the time. Answers its id.
+   */
+  createSession(input: PlannedSessionCreate): Effect.Effect<SessionId, UnknownReferences | ScheduleConflict>
+  /**
+   * Changes any session by the fields given (and `creneau`), its revision one more, and books it
+   * again as `rewrite` does; an occurrence of a series becomes overridden (an exception). False
+   * when there is no such session.
+   */
+  changeSession(
+    id: SessionId,
+    change: OccurrenceValues & { readonly creneau?: LocalDateTime }
+  ): Effect.Effect<boolean, UnknownReferences | ScheduleConflict>
   extend(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime): Effect.Effect<void>
   /**
    * Ends the series before `from`: deletes its occurrences at or after `from` (their sessions,

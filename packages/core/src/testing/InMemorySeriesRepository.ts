@@ -1,7 +1,14 @@
 import { Effect, Layer, Option } from "effect"
 import type { SeriesId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
-import { Occurrence, type OccurrenceValues, Series, type SeriesCreate, type SeriesRewrite } from "../domain/Series.ts"
+import {
+  Occurrence,
+  type OccurrenceValues,
+  type PlannedSessionCreate,
+  Series,
+  type SeriesCreate,
+  type SeriesRewrite
+} from "../domain/Series.ts"
 import { plusSeconds } from "../domain/ClubTime.ts"
 import type { AthleteId } from "../domain/Ids.ts"
 import { ScheduleConflict } from "../domain/Errors.ts"
@@ -267,6 +274,48 @@ export const InMemorySeriesRepository = Layer.effect(
       }
     )
 
+    const createSession = traced("SeriesRepository.createSession")(function*(input: PlannedSessionCreate) {
+      const unknown = unknownOf(input)
+      if (unknown !== undefined) return yield* unknown
+      const id = sessions.newId(null) as SessionId
+      sessions.insert({
+        id,
+        name: input.name,
+        isRecurrent: false,
+        creneau: input.creneau,
+        duree: input.duree,
+        groupe: input.groupe,
+        coachId: input.coachId,
+        athleteIds: new Set(input.athleteIds)
+      })
+      const { timeZone } = yield* ScheduleSettings
+      const booked = bookings.book(timeZone, [{ ...input, athleteIds: [...new Set(input.athleteIds)], sessionId: id }])
+      if (booked.skipped) {
+        bookings.unbook([id])
+        sessions.delete(id)
+        return yield* new ScheduleConflict({ sessionIds: booked.met })
+      }
+      return id
+    })
+
+    const changeSession = traced("SeriesRepository.changeSession")(
+      function*(id: SessionId, change: OccurrenceValues & { readonly creneau?: LocalDateTime }) {
+        if (!sessions.has(id)) return false
+        const unknown = unknownOf(change)
+        if (unknown !== undefined) return yield* unknown
+        const owner = [...series.values()].find((stored) => [...stored.occurrences.values()].includes(id))
+        const restore = snapshot([id], owner === undefined ? [] : [owner.id])
+        owner?.overridden.add(id)
+        const { timeZone } = yield* ScheduleSettings
+        const booked = rewriteSessions([id], change, () => change.creneau, timeZone)
+        if (booked.skipped) {
+          restore()
+          return yield* new ScheduleConflict({ sessionIds: booked.met })
+        }
+        return true
+      }
+    )
+
     const extend = traced("SeriesRepository.extend")(
       function*(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime) {
         const stored = series.get(id)
@@ -335,6 +384,8 @@ export const InMemorySeriesRepository = Layer.effect(
       findMany,
       rewrite,
       changeOccurrence,
+      createSession,
+      changeSession,
       extend,
       endBefore,
       cancelAt,

@@ -2,6 +2,7 @@ import {
   DoubleBooking,
   type LocalDateTime,
   type OccurrenceValues,
+  type PlannedSessionCreate,
   type SeriesRewrite,
   type SessionId,
   ScheduleConflict,
@@ -235,6 +236,45 @@ export const SeriesRepositoryLive = Layer.effect(
       dieOnInfrastructureError
     )
 
+    const createSession = traced("SeriesRepository.createSession")(function*(input: PlannedSessionCreate) {
+      return yield* transaction(sql)(Effect.gen(function*() {
+        yield* requireKnownIds(sql, ...referencesOf(input))
+        // Generated ids under the lock supplied ones take, as the occurrences' (`addOccurrences`).
+        yield* sql`SELECT pg_advisory_xact_lock(hashtext(${"club.supplied-id.sessions"}))`
+        const [row] = yield* sql<
+          { id: number }
+        >`INSERT INTO sessions (name, is_recurrent, creneau, duree, groupe, coach_id)
+          VALUES (${input.name}, false, ${input.creneau}, ${input.duree}, ${input.groupe}, ${input.coachId})
+          RETURNING id::float8 AS id`
+        const id = Number(row!.id)
+        if (input.athleteIds.length > 0) {
+          yield* sql`INSERT INTO session_athletes (session_id, athlete_id)
+            SELECT ${id}, a FROM unnest(${int8Array([...new Set(input.athleteIds)])}::bigint[]) AS a`
+        }
+        const { timeZone } = yield* ScheduleSettings
+        if (yield* bookSessions(sql, timeZone, [id])) {
+          return yield* new ScheduleConflict({ sessionIds: yield* sessionsMet(sql, timeZone, [id]) })
+        }
+        return id as SessionId
+      }))
+    }, dieOnInfrastructureError)
+
+    const changeSession = traced("SeriesRepository.changeSession")(
+      function*(id: SessionId, change: OccurrenceValues & { readonly creneau?: LocalDateTime }) {
+        return yield* transaction(sql)(Effect.gen(function*() {
+          const found = yield* sql`SELECT 1 FROM sessions WHERE id = ${id} FOR UPDATE`
+          if (found.length === 0) return false
+          yield* requireKnownIds(sql, ...referencesOf(change))
+          yield* rewriteSessions([id], change, [
+            sql`overridden = (series_id IS NOT NULL)`,
+            ...(change.creneau === undefined ? [] : [sql`creneau = ${change.creneau}`])
+          ])
+          return true
+        }))
+      },
+      dieOnInfrastructureError
+    )
+
     const extend = traced("SeriesRepository.extend")(
       function*(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime) {
         yield* transaction(sql)(Effect.gen(function*() {
@@ -269,6 +309,8 @@ export const SeriesRepositoryLive = Layer.effect(
       findMany,
       rewrite,
       changeOccurrence,
+      createSession,
+      changeSession,
       extend,
       endBefore,
       cancelAt,

@@ -312,4 +312,80 @@ export const seriesChanges = (club: () => Club) => {
       expect(await readSeries(series.id)).toEqual(series)
     })
   })
+
+  describe("POST /planning/sessions and PATCH /planning/sessions/{id} (Coach)", () => {
+    const plan = (body: Record<string, unknown>, caller = club().coach) =>
+      caller.post("/planning/sessions", { name: unique("Planned"), ...body })
+
+    it("creates a session that books its coach and athletes: an overlapping one is a 409 naming it, and nothing is written", async () => {
+      const coach = await createCoach(club())
+      const athlete = await createAthlete(club())
+      const reply = await plan({
+        coachId: coach.id,
+        athleteIds: [athlete.id],
+        creneau: "2033-01-10T18:00:00",
+        duree: 60
+      })
+      expect(reply.status, reply.text).toBe(201)
+      const first = reply.body as { id: number; name: string }
+      expect(await readSession(club(), first.id)).toEqual({
+        id: first.id,
+        name: first.name,
+        isRecurrent: false,
+        creneau: "2033-01-10T18:00:00",
+        duree: 60,
+        groupe: null,
+        coachId: coach.id,
+        athleteIds: [athlete.id],
+        activiteIds: []
+      })
+      const name = unique("Clash")
+      expectProblem(
+        await plan({ name, athleteIds: [athlete.id], creneau: "2033-01-10T18:59:00", duree: 10 }),
+        409,
+        `Double booking: the coach or an athlete is already booked at an overlapping time in session ${first.id}`
+      )
+      const all = (await club().coach.get("/session/all")).body as ReadonlyArray<{ name: string }>
+      expect(all.filter((session) => session.name === name)).toEqual([])
+      expect((await plan({ coachId: coach.id, creneau: "2033-01-10T19:00:00", duree: 30 })).status).toBe(201)
+    })
+
+    it("changes a session with its bookings: into a double booking is a 409 and changes nothing; an occurrence becomes an exception", async () => {
+      const coach = await createCoach(club())
+      const held = (await plan({ coachId: coach.id, creneau: "2033-02-07T10:00:00", duree: 60 })).body as { id: number }
+      const other = (await plan({ creneau: "2033-02-07T08:00:00", duree: 60 })).body as { id: number }
+      const before = await readSession(club(), other.id)
+      expectProblem(
+        await patch(`/planning/sessions/${other.id}`, { coachId: coach.id, creneau: "2033-02-07T10:30:00" }),
+        409,
+        new RegExp(`in session ${held.id}$`, "u")
+      )
+      expect(await readSession(club(), other.id)).toEqual(before)
+      const moved = await patch(`/planning/sessions/${other.id}`, { coachId: coach.id, creneau: "2033-02-07T11:00:00" })
+      expect(moved.status, moved.text).toBe(200)
+      expect(moved.body).toEqual({ ...before, coachId: coach.id, creneau: "2033-02-07T11:00:00" })
+      // The time it left is free again.
+      expect((await plan({ coachId: coach.id, creneau: "2033-02-07T08:00:00", duree: 60 })).status).toBe(201)
+
+      const series = await daily(3)
+      const occurrence = series.occurrences[1]!
+      expect((await patch(`/planning/sessions/${occurrence.sessionId}`, { name: "Own" })).status).toBe(200)
+      expect((await readSeries(series.id)).occurrences[1]).toEqual({ ...occurrence, overridden: true })
+    })
+
+    it("answers 400 naming the field, 404 for an unknown session, 403 to an athlete", async () => {
+      expectProblem(await plan({ duree: 60 }), 400, /creneau/u)
+      expectProblem(await plan({ creneau: "2033-03-01T10:00:00", duree: 0 }), 400, /duree/u)
+      expectProblem(
+        await plan({ creneau: "2033-03-01T10:00:00", duree: 30, athleteIds: [missingId] }),
+        400,
+        /^athleteIds: /u
+      )
+      expectProblem(await plan({ creneau: "2033-03-01T10:00:00", duree: 30 }, club().athlete), 403)
+      expectProblem(await patch(`/planning/sessions/${missingId}`, { name: "x" }), 404)
+      const session = (await plan({ creneau: "2033-03-01T10:00:00", duree: 30 })).body as { id: number }
+      expectProblem(await patch(`/planning/sessions/${session.id}`, { creneau: "tomorrow" }), 400, /creneau/u)
+      expectProblem(await patch(`/planning/sessions/${session.id}`, { name: "x" }, club().athlete), 403)
+    })
+  })
 }
