@@ -4,11 +4,15 @@ import {
   CoachCreate,
   CoachRepository,
   type LocalDateTime,
+  PlannedSessionCreate,
   ScheduleConflict,
+  ScheduleSettings,
   SeriesCreate,
   type SeriesId,
   SeriesRepository,
+  SessionCreate,
   SessionRepository,
+  SessionUpdate,
   UnknownReferences
 } from "@club/core"
 import { expect } from "@effect/vitest"
@@ -208,6 +212,90 @@ export const seriesChangesContract: ContractSuite = {
             values: {}
           })
         ).toEqual(Option.none())
+      }))
+
+    const planned = (fields: Partial<PlannedSessionCreate>) =>
+      new PlannedSessionCreate({
+        name: null,
+        groupe: null,
+        coachId: null,
+        athleteIds: [],
+        duree: 60,
+        creneau: at("2032-08-02T10:00:00"),
+        ...fields
+      })
+    const seedSession = (fields: Partial<SessionCreate>) =>
+      new SessionCreate({
+        id: null,
+        name: "Seed",
+        isRecurrent: null,
+        creneau: null,
+        duree: null,
+        groupe: null,
+        coachId: null,
+        athleteIds: [],
+        activiteIds: [],
+        ...fields
+      })
+    const refusing = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      Effect.gen(function*() {
+        const settings = yield* ScheduleSettings
+        return yield* Effect.provideService(effect, ScheduleSettings, { ...settings, seedRefusesConflicts: true })
+      })
+
+    it.effect("createSession books its people; a session update of its duree books it again at the new length", () =>
+      Effect.gen(function*() {
+        const repository = yield* SeriesRepository
+        const sessions = yield* SessionRepository
+        const coach = yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "Planned" }))
+        const id = yield* repository.createSession(planned({ coachId: coach.id, creneau: at("2032-08-02T10:00:00") }))
+        const clash = planned({ coachId: coach.id, creneau: at("2032-08-02T10:59:00"), duree: 5 })
+        expect(yield* Effect.flip(repository.createSession(clash))).toEqual(new ScheduleConflict({ sessionIds: [id] }))
+        yield* sessions.update(id, new SessionUpdate({ duree: 30 }))
+        const freed = yield* repository.createSession(
+          planned({ coachId: coach.id, creneau: at("2032-08-02T10:30:00") })
+        )
+        yield* sessions.update(id, new SessionUpdate({ duree: 120 }))
+        // The longer session overlaps the one booked meanwhile: the seed's update is not refused, the
+        // session is left without that booking, and the double booking is listed for the club to clean up.
+        const conflicts = yield* repository.conflicts()
+        expect(conflicts.filter((c) => c.sessionId === id)).toEqual([
+          expect.objectContaining({ sessionId: id, otherSessionId: freed, coachId: coach.id })
+        ])
+        // A seed session books no one unless the setting says so.
+        yield* sessions.create(seedSession({ coachId: coach.id, creneau: at("2032-08-02T10:00:00"), duree: 60 }))
+      }))
+
+    it.effect("with seedRefusesConflicts, a session create or update that double-books is refused, changing nothing", () =>
+      Effect.gen(function*() {
+        const repository = yield* SeriesRepository
+        const sessions = yield* SessionRepository
+        const coach = yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "Strict" }))
+        const held = yield* repository.createSession(planned({ coachId: coach.id, creneau: at("2032-09-06T10:00:00") }))
+        const before = yield* sessions.list()
+        const error = yield* Effect.flip(refusing(sessions.create(seedSession({
+          coachId: coach.id,
+          creneau: at("2032-09-06T10:30:00"),
+          duree: 60
+        }))))
+        expect(error).toEqual(new ScheduleConflict({ sessionIds: [held] }))
+        expect(yield* sessions.list()).toEqual(before)
+        const seeded = yield* refusing(sessions.create(seedSession({
+          coachId: coach.id,
+          creneau: at("2032-09-06T08:00:00"),
+          duree: 60
+        })))
+        const refused = yield* Effect.flip(refusing(sessions.update(seeded.id, new SessionUpdate({ duree: 150 }))))
+        expect(refused).toEqual(new ScheduleConflict({ sessionIds: [held] }))
+        expect(yield* session(seeded.id)).toEqual(seeded)
+        // Its own booking still holds: nothing may take 08:00 to 09:00.
+        expect(
+          yield* Effect.flip(repository.createSession(planned({
+            coachId: coach.id,
+            creneau: at("2032-09-06T08:30:00"),
+            duree: 5
+          })))
+        ).toEqual(new ScheduleConflict({ sessionIds: [seeded.id] }))
       }))
   }
 }

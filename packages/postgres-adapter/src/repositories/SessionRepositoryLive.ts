@@ -7,6 +7,8 @@ import {
   EntityNotFound,
   IdAlreadyInUse,
   type LocalDateTime,
+  ScheduleConflict,
+  ScheduleSettings,
   SeriesId,
   type SessionCreate,
   type SessionFilter,
@@ -25,6 +27,7 @@ import { readRows } from "../rows/rowReader.ts"
 import { sessionFromRow, sessionSummaryFromRow } from "../rows/SessionRow.ts"
 import { classifyCause, dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { type AroundInsert, insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
+import { bookSessions, sessionsMet } from "../sql/bookings.ts"
 import { int8Array } from "../sql/int8Array.ts"
 import { failOnUnknown, type References, requireKnownIds } from "../sql/requireKnownIds.ts"
 import { unknownIds } from "../sql/unknownIds.ts"
@@ -150,6 +153,25 @@ export const SessionRepositoryLive = Layer.effect(
         ${addAthletes(input.athleteIds)}, ${moveActivities(input.activiteIds)}
         ${sessionsFrom("written", input)}`
 
+    /** Books the session's coach and athletes, or refuses naming the sessions that hold the time. */
+    const bookOrRefuse = (id: number) =>
+      Effect.gen(function*() {
+        yield* unbook(id)
+        const { timeZone } = yield* ScheduleSettings
+        if (yield* bookSessions(sql, timeZone, [id])) {
+          return yield* new ScheduleConflict({ sessionIds: yield* sessionsMet(sql, timeZone, [id]) })
+        }
+      })
+
+    /** Removes the session's bookings, in one statement; answers whether it held any. */
+    const unbook = (id: number) =>
+      Effect.map(
+        sql<{ held: boolean }>`WITH coach AS (DELETE FROM coach_bookings WHERE session_id = ${id} RETURNING 1),
+          athlete AS (DELETE FROM athlete_bookings WHERE session_id = ${id} RETURNING 1)
+          SELECT EXISTS (SELECT 1 FROM coach) OR EXISTS (SELECT 1 FROM athlete) AS held`,
+        (rows) => rows[0]!.held
+      )
+
     const insertSession = (input: SessionCreate) =>
       Effect.gen(function*() {
         const values = byColumn(sessionValuesOf(input))
@@ -169,7 +191,10 @@ export const SessionRepositoryLive = Layer.effect(
           { field: "coachId", entity: "Coach", table: "coaches", ids: input.coachId === null ? [] : [input.coachId] }
         )
         const row = yield* insertSession(input)
-        return yield* Effect.sync(() => sessionFromRow(row))
+        const session = yield* Effect.sync(() => sessionFromRow(row))
+        // SCHEDULE_SEED_REFUSES_CONFLICTS: the seed's session books its people as /planning's do.
+        if ((yield* ScheduleSettings).seedRefusesConflicts === true) yield* bookOrRefuse(session.id)
+        return session
       }))
     }, dieOnInfrastructureError)
 
@@ -194,6 +219,12 @@ export const SessionRepositoryLive = Layer.effect(
         ])
         if (missing!.length > 0) return yield* new EntityNotFound({ entity: "Session", id })
         yield* failOnUnknown(references, unknown)
+        // What a session books follows its duree and athletes: a booked session (one written through
+        // /planning, or any with SCHEDULE_SEED_REFUSES_CONFLICTS) is booked again once written.
+        const { seedRefusesConflicts } = yield* ScheduleSettings
+        const rebook = input.duree !== undefined || athleteIds !== undefined
+          ? seedRefusesConflicts === true || (yield* unbook(id))
+          : false
         // Every change and the session as written in one statement.
         const parts = [
           input.duree === undefined
@@ -203,6 +234,10 @@ export const SessionRepositoryLive = Layer.effect(
           ...(activiteIds === undefined ? [] : [detachOtherActivities(id, activiteIds), moveActivities(activiteIds)])
         ]
         const [row] = yield* sql<Record<string, unknown>>`WITH ${sql.csv(parts)} ${sessionsFrom("written", input)}`
+        if (rebook) {
+          if (seedRefusesConflicts === true) yield* bookOrRefuse(id)
+          else yield* bookSessions(sql, (yield* ScheduleSettings).timeZone, [id])
+        }
         return yield* Effect.sync(() => sessionFromRow(row!))
       }))
     }, dieOnInfrastructureError)
