@@ -75,6 +75,11 @@ export class SeriesRepository extends Context.Service<SeriesRepository, {
     id: SessionId,
     change: OccurrenceValues & { readonly creneau?: LocalDateTime }
   ): Effect.Effect<boolean, UnknownReferences | ScheduleConflict>
+  /**
+   * At most `limit` series not extended up to `until` yet and not ended before their
+   * `expandedUntil`, those extended longest ago first (then by id). One statement.
+   */
+  dueForExtension(until: LocalDateTime, limit: number): Effect.Effect<ReadonlyArray<Series>>
   extend(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime): Effect.Effect<void>
   /**
    * Ends the series before `from`: deletes its occurrences at or after `from` (their sessions,

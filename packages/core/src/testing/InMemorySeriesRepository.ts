@@ -316,6 +316,18 @@ export const InMemorySeriesRepository = Layer.effect(
       }
     )
 
+    const dueForExtension = traced("SeriesRepository.dueForExtension")(
+      function*(until: LocalDateTime, limit: number) {
+        return [...series.values()]
+          .filter((stored) =>
+            stored.expandedUntil < until && (stored.endsBefore === null || stored.endsBefore > stored.expandedUntil)
+          )
+          .sort((a, b) => a.expandedUntil < b.expandedUntil ? -1 : a.expandedUntil > b.expandedUntil ? 1 : a.id - b.id)
+          .slice(0, limit)
+          .map(read)
+      }
+    )
+
     const extend = traced("SeriesRepository.extend")(
       function*(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime) {
         const stored = series.get(id)
@@ -386,6 +398,7 @@ export const InMemorySeriesRepository = Layer.effect(
       changeOccurrence,
       createSession,
       changeSession,
+      dueForExtension,
       extend,
       endBefore,
       cancelAt,

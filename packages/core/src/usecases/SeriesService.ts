@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { plusDays, plusSeconds, wallClockAt } from "../domain/ClubTime.ts"
+import { plusSeconds, wallClockAt } from "../domain/ClubTime.ts"
 import { EntityNotFound, InvalidValue } from "../domain/Errors.ts"
 import type { SeriesId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
@@ -8,7 +8,7 @@ import { isBounded, occurrencesOf, parseRecurrenceRule, type RecurrenceRule } fr
 import type { OccurrenceChange, Series, SeriesChange, SeriesCreate } from "../domain/Series.ts"
 import { SeriesRepository } from "../ports/SeriesRepository.ts"
 import { traced } from "../tracing/traced.ts"
-import { ScheduleSettings } from "./ScheduleSettings.ts"
+import { currentHorizon, extendSeries } from "./SeriesExtension.ts"
 
 const refuseRule = (reason: string) => new InvalidValue({ field: "rrule", reason })
 
@@ -40,11 +40,7 @@ const make = Effect.gen(function*() {
   const repository = yield* SeriesRepository
 
   /** The wall-clock time up to which occurrences exist: now at the club, plus the horizon. */
-  const horizon = Effect.gen(function*() {
-    const settings = yield* ScheduleSettings
-    const now = yield* Clock.currentTimeMillis
-    return { settings, until: plusDays(wallClockAt(settings.timeZone, now), settings.horizonWeeks * 7) }
-  })
+  const horizon = currentHorizon
 
   /** The rule of a series, checked: in the subset, ending after its start, within the bound on occurrences. */
   const checkedRule = (input: SeriesCreate, until: LocalDateTime, maxOccurrences: number) =>
@@ -71,13 +67,7 @@ const make = Effect.gen(function*() {
     Effect.gen(function*() {
       const { settings, until } = yield* horizon
       if (series.expandedUntil >= until) return series
-      const rule = parseRecurrenceRule(series.rrule) as RecurrenceRule
-      const occurrences = occurrencesOf(rule, series.start, {
-        after: series.expandedUntil,
-        until,
-        max: settings.maxOccurrences
-      })
-      yield* repository.extend(series.id, occurrences, until)
+      yield* extendSeries(repository, series, until, settings.maxOccurrences)
       return Option.getOrElse(yield* repository.findById(series.id), () => series)
     })
 

@@ -297,5 +297,24 @@ export const seriesChangesContract: ContractSuite = {
           })))
         ).toEqual(new ScheduleConflict({ sessionIds: [seeded.id] }))
       }))
+
+    it.effect("dueForExtension lists the series not extended up to a time and not ended there, longest ago first", () =>
+      Effect.gen(function*() {
+        const repository = yield* SeriesRepository
+        const early = yield* weekly("2035-01-01T18:00:00")
+        const late = yield* weekly("2035-02-05T18:00:00")
+        const ended = yield* weekly("2035-01-08T18:00:00")
+        yield* repository.endBefore(ended.id, at("2035-01-15T18:00:00"))
+        const ids = [early.id, late.id, ended.id]
+        const due = (until: string, limit: number) =>
+          Effect.map(
+            repository.dueForExtension(at(until), limit),
+            (list) => list.filter((series) => ids.includes(series.id)).map((series) => series.id)
+          )
+        expect(yield* due("2035-01-23T00:00:00", 10_000)).toEqual([early.id])
+        expect(yield* due("2035-12-31T00:00:00", 10_000)).toEqual([early.id, late.id])
+        // Longest ago first: the earliest `expandedUntil` of all is within any limit that reaches it.
+        expect((yield* repository.dueForExtension(at("2035-12-31T00:00:00"), 1)).length).toBe(1)
+      }))
   }
 }

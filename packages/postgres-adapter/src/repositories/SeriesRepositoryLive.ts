@@ -275,6 +275,16 @@ export const SeriesRepositoryLive = Layer.effect(
       dieOnInfrastructureError
     )
 
+    const dueForExtension = traced("SeriesRepository.dueForExtension")(
+      function*(until: LocalDateTime, limit: number) {
+        const rows = yield* sql<{ series: unknown }>`SELECT ${sql.literal(seriesJson)} FROM series s
+          WHERE s.expanded_until < ${until}::timestamp AND (s.ends_before IS NULL OR s.ends_before > s.expanded_until)
+          ORDER BY s.expanded_until, s.id LIMIT ${limit}`
+        return yield* Effect.orDie(decodeSeriesList(rows.map((row) => row.series)))
+      },
+      dieOnInfrastructureError
+    )
+
     const extend = traced("SeriesRepository.extend")(
       function*(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime) {
         yield* transaction(sql)(Effect.gen(function*() {
@@ -311,6 +321,7 @@ export const SeriesRepositoryLive = Layer.effect(
       changeOccurrence,
       createSession,
       changeSession,
+      dueForExtension,
       extend,
       endBefore,
       cancelAt,
