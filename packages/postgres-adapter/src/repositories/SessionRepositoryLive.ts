@@ -153,24 +153,14 @@ export const SessionRepositoryLive = Layer.effect(
         ${addAthletes(input.athleteIds)}, ${moveActivities(input.activiteIds)}
         ${sessionsFrom("written", input)}`
 
-    /** Books the session's coach and athletes, or refuses naming the sessions that hold the time. */
+    /** Books a new session's coach and athletes, or refuses naming the sessions that hold the time. */
     const bookOrRefuse = (id: number) =>
       Effect.gen(function*() {
-        yield* unbook(id)
         const { timeZone } = yield* ScheduleSettings
         if (yield* bookSessions(sql, timeZone, [id])) {
           return yield* new ScheduleConflict({ sessionIds: yield* sessionsMet(sql, timeZone, [id]) })
         }
       })
-
-    /** Removes the session's bookings, in one statement; answers whether it held any. */
-    const unbook = (id: number) =>
-      Effect.map(
-        sql<{ held: boolean }>`WITH coach AS (DELETE FROM coach_bookings WHERE session_id = ${id} RETURNING 1),
-          athlete AS (DELETE FROM athlete_bookings WHERE session_id = ${id} RETURNING 1)
-          SELECT EXISTS (SELECT 1 FROM coach) OR EXISTS (SELECT 1 FROM athlete) AS held`,
-        (rows) => rows[0]!.held
-      )
 
     const insertSession = (input: SessionCreate) =>
       Effect.gen(function*() {
@@ -219,26 +209,40 @@ export const SessionRepositoryLive = Layer.effect(
         ])
         if (missing!.length > 0) return yield* new EntityNotFound({ entity: "Session", id })
         yield* failOnUnknown(references, unknown)
-        // What a session books follows its duree and athletes: a booked session (one written through
-        // /planning, or any with SCHEDULE_SEED_REFUSES_CONFLICTS) is booked again once written.
-        const { seedRefusesConflicts } = yield* ScheduleSettings
+        // What a session books follows its duree and athletes: its bookings go in the write's
+        // statement, which says whether it held any; a booked session (one written through /planning,
+        // or any with SCHEDULE_SEED_REFUSES_CONFLICTS) is then booked again.
+        const { seedRefusesConflicts, timeZone } = yield* ScheduleSettings
         const rebook = input.duree !== undefined || athleteIds !== undefined
-          ? seedRefusesConflicts === true || (yield* unbook(id))
-          : false
         // Every change and the session as written in one statement.
         const parts = [
           input.duree === undefined
             ? sql`written AS (SELECT * FROM sessions WHERE id = ${id})`
             : sql`written AS (UPDATE sessions SET duree = ${input.duree} WHERE id = ${id} RETURNING *)`,
           ...(athleteIds === undefined ? [] : [removeOtherAthletes(id, athleteIds), addAthletes(athleteIds)]),
-          ...(activiteIds === undefined ? [] : [detachOtherActivities(id, activiteIds), moveActivities(activiteIds)])
+          ...(activiteIds === undefined ? [] : [detachOtherActivities(id, activiteIds), moveActivities(activiteIds)]),
+          ...(rebook
+            ? [
+              sql`unbooked_coach AS (DELETE FROM coach_bookings WHERE session_id = ${id} RETURNING 1)`,
+              sql`unbooked_athletes AS (DELETE FROM athlete_bookings WHERE session_id = ${id} RETURNING 1)`
+            ]
+            : [])
         ]
-        const [row] = yield* sql<Record<string, unknown>>`WITH ${sql.csv(parts)} ${sessionsFrom("written", input)}`
-        if (rebook) {
-          if (seedRefusesConflicts === true) yield* bookOrRefuse(id)
-          else yield* bookSessions(sql, (yield* ScheduleSettings).timeZone, [id])
+        const written = sessionsFrom("written", input)
+        const rows = yield* sql<Record<string, unknown>>`WITH ${sql.csv(parts)} ${
+          rebook
+            ? sql`SELECT q.*, EXISTS (SELECT 1 FROM unbooked_coach) OR EXISTS (SELECT 1 FROM unbooked_athletes)
+                AS held FROM (${written}) q`
+            : written
+        }`
+        const { held, ...row } = rows[0]!
+        if (rebook && (seedRefusesConflicts === true || held === true)) {
+          const skipped = yield* bookSessions(sql, timeZone, [id])
+          if (skipped && seedRefusesConflicts === true) {
+            return yield* new ScheduleConflict({ sessionIds: yield* sessionsMet(sql, timeZone, [id]) })
+          }
         }
-        return yield* Effect.sync(() => sessionFromRow(row!))
+        return yield* Effect.sync(() => sessionFromRow(row))
       }))
     }, dieOnInfrastructureError)
 
