@@ -171,6 +171,8 @@ export const SeriesRepositoryLive = Layer.effect(
 
     const rewrite = traced("SeriesRepository.rewrite")(function*(id: SeriesId, change: SeriesRewrite) {
       return yield* transaction(sql)(Effect.gen(function*() {
+        // The series locked for the change: another change, or an extension, of it waits its turn.
+        yield* sql`SELECT 1 FROM series WHERE id = ${id} FOR UPDATE`
         const found = yield* findOne(id)
         if (Option.isNone(found)) return Option.none<Series>()
         const old = found.value
@@ -288,6 +290,8 @@ export const SeriesRepositoryLive = Layer.effect(
     const extend = traced("SeriesRepository.extend")(
       function*(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime) {
         yield* transaction(sql)(Effect.gen(function*() {
+          // After a change that ended the series or moved its times, never before it (`rewrite` holds this lock).
+          yield* sql`SELECT 1 FROM series WHERE id = ${id} FOR UPDATE`
           yield* addOccurrences(id, occurrences, true)
           yield* sql`UPDATE series SET expanded_until = GREATEST(expanded_until, ${until}::timestamp) WHERE id = ${id}`
         }))
