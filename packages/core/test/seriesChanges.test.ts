@@ -5,6 +5,7 @@ import {
   type Actor,
   CurrentActor,
   type LocalDateTime,
+  OccurrenceChange,
   ScheduleSettings,
   SeriesChange,
   SeriesCreate
@@ -91,5 +92,34 @@ describe("a change of a series' time of day from an occurrence on", () => {
       const error = yield* Effect.flip(series.change(created.id, SeriesChange.make({ time: "09:00:00" })))
       expect(error).toMatchObject({ _tag: "InvalidValue", field: "time" })
       expect(yield* series.read(created.id)).toEqual(created)
+    }).pipe(Effect.provideService(CurrentActor, coach), Effect.provide(layer)))
+
+  it.effect("leaves an occurrence moved earlier by itself alone once its own time has passed", () =>
+    Effect.gen(function*() {
+      // Wednesday 2026-03-25, 13:00 in Paris.
+      yield* TestClock.setTime(Date.UTC(2026, 2, 25, 12, 0, 0))
+      const series = yield* SeriesService
+      const created = yield* series.create(SeriesCreate.make({
+        name: "Fridays",
+        groupe: null,
+        coachId: null,
+        duree: 60,
+        start: "2026-03-27T18:00:00" as LocalDateTime,
+        rrule: "FREQ=WEEKLY;COUNT=2",
+        athleteIds: []
+      }))
+      const friday = created.occurrences[0]!
+      yield* series.changeOccurrence(
+        created.id,
+        friday.sessionId,
+        "one",
+        OccurrenceChange.make({ creneau: "2026-03-26T10:00:00" as LocalDateTime })
+      )
+      // Thursday 12:00 in Paris: the moved session has taken place, though its rule's time is to come.
+      yield* TestClock.setTime(Date.UTC(2026, 2, 26, 11, 0, 0))
+      const error = yield* Effect.flip(
+        series.changeOccurrence(created.id, friday.sessionId, "one", OccurrenceChange.make({ name: "Late" }))
+      )
+      expect(error).toMatchObject({ _tag: "InvalidValue", field: "sessionId" })
     }).pipe(Effect.provideService(CurrentActor, coach), Effect.provide(layer)))
 })

@@ -7,6 +7,7 @@ import { authorize } from "../domain/Permissions.ts"
 import { isBounded, occurrencesOf, parseRecurrenceRule, type RecurrenceRule } from "../domain/Recurrence.ts"
 import type { OccurrenceChange, Series, SeriesChange, SeriesCreate } from "../domain/Series.ts"
 import { SeriesRepository } from "../ports/SeriesRepository.ts"
+import { SessionRepository } from "../ports/SessionRepository.ts"
 import { traced } from "../tracing/traced.ts"
 import { currentHorizon, extendSeries } from "./SeriesExtension.ts"
 
@@ -38,6 +39,7 @@ const continuedRule = (rrule: string, remaining: number | undefined, shiftSecond
 
 const make = Effect.gen(function*() {
   const repository = yield* SeriesRepository
+  const sessions = yield* SessionRepository
 
   /** The wall-clock time up to which occurrences exist: now at the club, plus the horizon. */
   const horizon = currentHorizon
@@ -200,10 +202,13 @@ const make = Effect.gen(function*() {
         const occurrence = series.occurrences.find((o) => o.sessionId === sessionId)
         if (occurrence === undefined) return yield* new EntityNotFound({ entity: "Occurrence", id: sessionId })
         const now = yield* nowAtClub
-        if (occurrence.occurrenceStart <= now) {
+        // Started by the rule's time, or by its own when it was moved earlier by itself.
+        const held = Option.getOrUndefined(yield* sessions.findById(sessionId))?.creneau ?? null
+        const started = [occurrence.occurrenceStart, ...(held === null ? [] : [held])].find((time) => time <= now)
+        if (started !== undefined) {
           return yield* new InvalidValue({
             field: "sessionId",
-            reason: `the occurrence at ${occurrence.occurrenceStart} has started; past occurrences are not changed`
+            reason: `the occurrence at ${started} has started; past occurrences are not changed`
           })
         }
         const { creneau, time, ...values } = change
