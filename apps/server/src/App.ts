@@ -15,6 +15,7 @@ import { ReadinessLive } from "./ReadinessLive.ts"
 import type { ServingLimits } from "./listener/ServingLimits.ts"
 import { RequestLimits } from "./RequestLimits.ts"
 import { ScheduleSettingsFromConfig } from "./ScheduleSettingsFromConfig.ts"
+import { SeriesExtensionLive } from "./SeriesExtension.ts"
 import * as Server from "./Server.ts"
 import { MetricsLive } from "./metrics/MetricsLive.ts"
 import { TracingFromConfig } from "./Tracing.ts"
@@ -74,7 +75,7 @@ export const RequestMetricsLive = MetricsLive.pipe(Layer.provide(PersistenceLive
  * admin, then the listener. On shutdown the order reverses: the listener drains, then the
  * database pool and the embedded database close.
  */
-export const App = Server.layer(Routes).pipe(
+export const App = Layer.merge(Server.layer(Routes), SeriesExtensionLive().pipe(Layer.provide(PersistenceLive))).pipe(
   Layer.provide(ConnectLive),
   Layer.provide(RequestMetricsLive),
   Layer.provide(FirstAdminLive),

@@ -147,7 +147,11 @@ const schedule: Config.Config<ScheduleSettings> = Config.all({
     })
   ),
   horizonWeeks: positiveInt("SCHEDULE_HORIZON_WEEKS", defaultScheduleSettings.horizonWeeks),
-  maxOccurrences: positiveInt("SCHEDULE_MAX_OCCURRENCES", defaultScheduleSettings.maxOccurrences)
+  maxOccurrences: positiveInt("SCHEDULE_MAX_OCCURRENCES", defaultScheduleSettings.maxOccurrences),
+  seedRefusesConflicts: Config.Literals(["true", "false", "on", "off"], "SCHEDULE_SEED_REFUSES_CONFLICTS").pipe(
+    Config.withDefault("false"),
+    Config.map((value) => value === "true" || value === "on")
+  )
 })
 
 const metrics: Config.Config<MetricsSettings> = Config.all({

@@ -20,10 +20,18 @@ describe("the schedule's configuration", () => {
         yield* parse({
           CLUB_TIMEZONE: " europe/paris ",
           SCHEDULE_HORIZON_WEEKS: "10",
-          SCHEDULE_MAX_OCCURRENCES: "50"
+          SCHEDULE_MAX_OCCURRENCES: "50",
+          SCHEDULE_SEED_REFUSES_CONFLICTS: "true"
         }),
-        { timeZone: "Europe/Paris", horizonWeeks: 10, maxOccurrences: 50 }
+        { timeZone: "Europe/Paris", horizonWeeks: 10, maxOccurrences: 50, seedRefusesConflicts: true }
       )
+      assert.isFalse((yield* parse({ SCHEDULE_SEED_REFUSES_CONFLICTS: "off" })).seedRefusesConflicts)
+    }))
+
+  it.effect("refuses a SCHEDULE_SEED_REFUSES_CONFLICTS other than true, false, on or off, naming it", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(parse({ SCHEDULE_SEED_REFUSES_CONFLICTS: "yes" }))
+      assert.include(String(error), "SCHEDULE_SEED_REFUSES_CONFLICTS")
     }))
 
   it.effect("refuses a time zone the runtime does not know, naming the variable", () =>

@@ -8,4 +8,6 @@
 export * from "./calendar/CalendarFeed.ts"
 export * from "./domain/Recurrence.ts"
 export * from "./usecases/CalendarFeedService.ts"
+export * from "./usecases/PlannedSessionService.ts"
+export * from "./usecases/SeriesExtension.ts"
 export * from "./usecases/SeriesService.ts"

@@ -22,6 +22,7 @@ const expected: Record<Operation, ReadonlyArray<Role>> = {
   "series.create": ["COACH"],
   "series.read": ["ADMIN", "COACH", "ATHLETE"],
   "series.cancel": ["COACH"],
+  "series.update": ["COACH"],
   "conflict.read": ["ADMIN", "COACH"],
   "coach.create": ["ADMIN"],
   "coach.read": ["ADMIN", "COACH"],

@@ -29,7 +29,7 @@ import {
   UserRepository,
   UserService
 } from "../src/index.ts"
-import { CalendarFeedService, SeriesService } from "../src/calendar.ts"
+import { CalendarFeedService, PlannedSessionService, SeriesService } from "../src/calendar.ts"
 
 /** Marks that a use-case got past its authorization and reached a port. */
 class ReachedPort {
@@ -63,7 +63,12 @@ const PortsReached = Layer.mergeAll(
   ...eachRecordKind((kind) => reachedOnly(kind.repository))
 )
 
-const UseCases = Layer.mergeAll(UseCasesLive, CalendarFeedService.layer, SeriesService.layer).pipe(
+const UseCases = Layer.mergeAll(
+  UseCasesLive,
+  CalendarFeedService.layer,
+  PlannedSessionService.layer,
+  SeriesService.layer
+).pipe(
   Layer.provide(PortsReached)
 )
 
@@ -148,6 +153,16 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
     "SeriesService.cancelOccurrence",
     "series.cancel",
     Effect.flatMap(Effect.service(SeriesService), (s) => s.cancelOccurrence(1 as never, 2 as never, "one"))
+  ],
+  [
+    "SeriesService.change",
+    "series.update",
+    Effect.flatMap(Effect.service(SeriesService), (s) => s.change(1 as never, {}))
+  ],
+  [
+    "SeriesService.changeOccurrence",
+    "series.update",
+    Effect.flatMap(Effect.service(SeriesService), (s) => s.changeOccurrence(1 as never, 2 as never, "one", {}))
   ],
   [
     "UserService.create",

@@ -1,5 +1,5 @@
 import { AdminService, AdminTable, CoachService, CoachTable } from "@club/core"
-import { CalendarFeedService, SeriesService } from "@club/core/calendar"
+import { CalendarFeedService, PlannedSessionService, SeriesService } from "@club/core/calendar"
 import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { DocsPageLive } from "./docs/DocsPage.ts"
@@ -65,5 +65,5 @@ export const RestApiLive = Layer.mergeAll(
   ]),
   Layer.provide(IdempotencyLive),
   // Apart from UseCasesLive, so that core's main entry carries no iCalendar or RRULE library (@club/core/calendar).
-  Layer.provide([CalendarFeedService.layer, SeriesService.layer])
+  Layer.provide([CalendarFeedService.layer, PlannedSessionService.layer, SeriesService.layer])
 )

@@ -265,7 +265,7 @@ export class SessionsGroup extends HttpApiGroup.make("sessions").add(
     error: [SessionCreateFailedText, Forbidden]
   }).annotate(InputFailure, "badRequestText").annotateMerge(operation(
     "Create a session",
-    `Creates a session with its coach, athletes and activities (the activities listed move into it). Any failure (bad input, unknown ids, a supplied id taken) is the seed's 400 \`text/plain\` message naming what was wrong; nothing is written. ${idempotent}`,
+    `Creates a session with its coach, athletes and activities (the activities listed move into it). Any failure (bad input, unknown ids, a supplied id taken) is the seed's 400 \`text/plain\` message naming what was wrong; nothing is written. With the club setting SCHEDULE_SEED_REFUSES_CONFLICTS, the session books its coach and athletes, and a double booking is such a failure too (\`Double booking: ... in session <ids>\`). ${idempotent}`,
     "session.create"
   )).middleware(Idempotency),
   HttpApiEndpoint.get("all", "/session/all", {
@@ -303,10 +303,10 @@ export class SessionsGroup extends HttpApiGroup.make("sessions").add(
     params: { id: pathId(SessionId) },
     payload: SessionInput,
     success: noContent("Updated."),
-    error: [NotFound, InvalidRequest, Forbidden]
+    error: [NotFound, InvalidRequest, Conflict, Forbidden]
   }).annotateMerge(operation(
     "Update a session",
-    `Applies \`duree\`, \`athleteIds\` and \`activiteIds\`, each only when present, at once; other fields are checked and ignored, as the seed says. 404 \`Session not found with id <id>\`; unknown athlete or activity ids: 400 naming them, nothing changed. ${idempotent}`,
+    `Applies \`duree\`, \`athleteIds\` and \`activiteIds\`, each only when present, at once; other fields are checked and ignored, as the seed says. 404 \`Session not found with id <id>\`; unknown athlete or activity ids: 400 naming them, nothing changed. With the club setting SCHEDULE_SEED_REFUSES_CONFLICTS, a \`duree\` or \`athleteIds\` that would double-book the coach or an athlete is a 409 naming the sessions, nothing changed. ${idempotent}`,
     "session.update"
   )).middleware(Idempotency)
 ).middleware(RawInput).middleware(Authentication).annotateMerge(tag(

@@ -1,14 +1,27 @@
-import { AthleteId, CoachId, LocalDateTime, maxPageLimit, PageCursor, defaultPageLimit, ShortText } from "@club/core"
+import {
+  AthleteId,
+  CoachId,
+  defaultPageLimit,
+  LocalDateTime,
+  maxPageLimit,
+  PageCursor,
+  PlannedSessionChange,
+  PlannedSessionCreate,
+  SessionId,
+  ShortText
+} from "@club/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { Authentication } from "./Authentication.ts"
 import { documented } from "./Documented.ts"
 import { SessionDto, sessionExample } from "./Dto.ts"
-import { tag } from "./EndpointParts.ts"
+import { created, idempotent, tag } from "./EndpointParts.ts"
+import { Idempotency } from "./Idempotency.ts"
+import { seedFields } from "./SeedInput.ts"
 import { operation } from "./Operation.ts"
 import { pathId } from "./PathId.ts"
 import { LimitParameter } from "./LimitParameter.ts"
-import { Forbidden } from "./Problems.ts"
+import { Conflict, Forbidden, InvalidRequest, NotFound } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
 
 /** The paging parameters a listing takes: at most `limit` items, after `cursor`. */
@@ -36,6 +49,23 @@ export const SessionPageDto = documented(
   }]
 )
 
+const { athleteIds, coachId, creneau, duree, groupe, name } = PlannedSessionCreate.fields
+
+/** The body of `POST /planning/sessions`: `creneau` and `duree` required, the rest as the seed's session create takes them. */
+export const PlannedSessionCreateInput = documented(
+  Schema.Struct({ ...seedFields({ name, groupe, coachId, athleteIds }), duree, creneau }),
+  "PlannedSessionCreate",
+  "A session written through the schedule: `creneau` (the club's wall-clock time) and `duree` (minutes, at least 1) are required, since the session books its coach and athletes over `[creneau, creneau + duree minutes)`.",
+  [{ name: "Track", groupe: "Seniors", coachId: 2, athleteIds: [3, 4], duree: 90, creneau: "2026-11-24T18:30:00" }]
+)
+
+export const PlannedSessionChangeInput = documented(
+  Schema.Struct(PlannedSessionChange.fields),
+  "PlannedSessionChange",
+  "The fields that change (null clears `name`, `groupe` or `coachId`; `athleteIds` becomes the whole list; `duree` in minutes).",
+  [{ creneau: "2026-11-24T19:00:00", coachId: 5 }]
+)
+
 /** The planning (issue 17): sessions paged by cursor and filtered. */
 export class PlanningGroup extends HttpApiGroup.make("planning").add(
   HttpApiEndpoint.get("sessions", "/planning/sessions", {
@@ -59,8 +89,27 @@ export class PlanningGroup extends HttpApiGroup.make("planning").add(
     "Sessions of the planning, paged",
     `The sessions matching every filter given, in (\`creneau\`, \`id\`) order (a session without a \`creneau\` first; it matches no \`from\` or \`to\`), at most \`limit\` (${defaultPageLimit} by default, at most ${maxPageLimit}) a page. Follow \`nextCursor\` for the next page: paging is by key, so sessions created meanwhile never make a page repeat or skip one listed before. A parameter that does not parse (a \`limit\` out of range, a cursor not given by this API): 400 naming it.`,
     "planning.read"
-  ))
+  )),
+  HttpApiEndpoint.post("createSession", "/planning/sessions", {
+    payload: PlannedSessionCreateInput,
+    success: created(SessionDto),
+    error: [InvalidRequest, Conflict, Forbidden]
+  }).annotateMerge(operation(
+    "Create a session, refusing double bookings",
+    `Creates a session (\`isRecurrent: false\`) that books its coach and athletes over \`[creneau, creneau + duree minutes)\` in the club's zone. 409 naming the sessions when one of them is already booked at an overlapping instant by a session written through \`/planning\`; nothing is written. The database enforces it, also between instances writing at once. 400 naming the field: a body that does not decode, unknown coach or athletes. ${idempotent}`,
+    "session.create"
+  )).middleware(Idempotency),
+  HttpApiEndpoint.patch("changeSession", "/planning/sessions/:id", {
+    params: { id: pathId(SessionId) },
+    payload: PlannedSessionChangeInput,
+    success: SessionDto,
+    error: [InvalidRequest, Conflict, NotFound, Forbidden]
+  }).annotateMerge(operation(
+    "Change a session, refusing double bookings",
+    `Changes the fields given of any session and books its coach and athletes again; its revision (its calendar SEQUENCE) goes up. An occurrence of a series changed here becomes an exception (\`overridden\`) that later changes of the series leave alone. 409 naming the sessions on a double booking; nothing is written. 404 when there is no such session. ${idempotent}`,
+    "session.update"
+  )).middleware(Idempotency)
 ).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
   "Planning",
-  "The club's planning (issue 17): sessions paged and filtered."
+  "The club's planning (issue 17): sessions paged and filtered, and written with their bookings checked."
 )) {}

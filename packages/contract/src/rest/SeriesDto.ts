@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { DoubleBooking, Occurrence, Series, SeriesCreate } from "@club/core"
+import { DoubleBooking, Occurrence, OccurrenceChange, Series, SeriesChange, SeriesCreate } from "@club/core"
 import { documented } from "./Documented.ts"
 import { seedFields } from "./SeedInput.ts"
 
@@ -24,7 +24,8 @@ export const SeriesCreateInput = documented(
 
 const OccurrenceDto = Schema.Struct(Occurrence.fields).annotate({
   identifier: "Occurrence",
-  description: "One occurrence of a series: the session it is, at the wall-clock time the rule gave it."
+  description:
+    "One occurrence of a series: the session it is, at the wall-clock time the rule gave it; `overridden` when it was changed by itself, which later changes of the series leave alone."
 })
 
 export const SeriesDto = documented(
@@ -36,7 +37,9 @@ export const SeriesDto = documented(
     ...seriesCreateExample,
     expandedUntil: "2027-05-25T10:00:00",
     endsBefore: null,
-    occurrences: [{ sessionId: 7, occurrenceStart: "2026-11-24T18:30:00" }]
+    continuedBy: null,
+    revision: 0,
+    occurrences: [{ sessionId: 7, occurrenceStart: "2026-11-24T18:30:00", overridden: false }]
   }]
 )
 export type SeriesDto = typeof SeriesDto.Type
@@ -46,4 +49,20 @@ export const DoubleBookingDto = documented(
   "DoubleBooking",
   "Two sessions (`sessionId` the smaller id) that book the same coach (`coachId`) or the same athlete (`athleteId`) at overlapping instants: `[creneau, creneau + duree minutes)` in the club's zone.",
   [{ sessionId: 7, otherSessionId: 9, coachId: 2, athleteId: null }]
+)
+
+/** The body of a series change: the fields given are changed, the others kept. */
+export const SeriesChangeInput = documented(
+  Schema.Struct(SeriesChange.fields),
+  "SeriesChange",
+  "What changes in the occurrences to come: only the fields given (null clears `name`, `groupe` or `coachId`; `athleteIds` becomes the whole list). `duree` is in minutes; `time` is the new wall-clock time of day of the occurrences, which keep their days.",
+  [{ name: "Track (indoor)", coachId: 5, time: "19:00:00" }]
+)
+
+/** The body of an occurrence change: a series change, and `creneau` to move one occurrence anywhere. */
+export const OccurrenceChangeInput = documented(
+  Schema.Struct(OccurrenceChange.fields),
+  "OccurrenceChange",
+  "What changes in the occurrence (or, with `scope=following`, in it and the later ones): only the fields given, as a series change takes them. `creneau` moves one occurrence (`scope=one`) to any wall-clock time to come.",
+  [{ creneau: "2026-12-02T19:00:00", duree: 60 }]
 )

@@ -8,7 +8,13 @@ import { operation } from "./Operation.ts"
 import { pathId } from "./PathId.ts"
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
-import { DoubleBookingDto, SeriesCreateInput, SeriesDto } from "./SeriesDto.ts"
+import {
+  DoubleBookingDto,
+  OccurrenceChangeInput,
+  SeriesChangeInput,
+  SeriesCreateInput,
+  SeriesDto
+} from "./SeriesDto.ts"
 
 /** Issue 17's schedule endpoints under `/planning`: recurring series and double bookings. */
 export class SeriesGroup extends HttpApiGroup.make("series").add(
@@ -63,6 +69,34 @@ export class SeriesGroup extends HttpApiGroup.make("series").add(
     "Cancel an occurrence, or it and the following",
     `Deletes the occurrence's session (with its memberships and activities); it is never created again. With \`scope=following\`, also every later occurrence, and the series ends there. An occurrence that has started is not changed: 400 naming \`sessionId\`. 404 when there is no such series, or the session is not one of its occurrences. ${idempotent}`,
     "series.cancel"
+  )).middleware(Idempotency),
+  HttpApiEndpoint.patch("changeSeries", "/planning/series/:id", {
+    params: { id: pathId(SeriesId) },
+    payload: SeriesChangeInput,
+    success: SeriesDto,
+    error: [InvalidRequest, Conflict, NotFound, Forbidden]
+  }).annotateMerge(operation(
+    "Change a recurring series from now on",
+    `Every occurrence that has not started takes the fields given; an occurrence changed by itself (\`overridden\`) keeps its values, and past occurrences, with what is attached to them, are never rewritten. When the series has occurrences in the past, it ends before the first one changed (\`endsBefore\`, \`continuedBy\`) and a new series continues it: the answer is that series. Each changed occurrence's revision (its calendar SEQUENCE) goes up. 400 naming the field: a body that does not decode, unknown coach or athletes, a \`time\` that would move the next occurrence into the past, a series with no occurrence to come. 409 naming the sessions when the coach or an athlete would be booked at an overlapping instant by another session written through \`/planning\`; nothing is written. ${idempotent}`,
+    "series.update"
+  )).middleware(Idempotency),
+  HttpApiEndpoint.patch("changeOccurrence", "/planning/series/:id/occurrences/:sessionId", {
+    params: { id: pathId(SeriesId), sessionId: pathId(SessionId) },
+    query: {
+      scope: Schema.optionalKey(
+        Schema.Literals(["one", "following"]).annotate({
+          description:
+            "`one` (the default): this occurrence only, which becomes an exception; `following`: this one and every later one, as a change of the series from here."
+        })
+      )
+    },
+    payload: OccurrenceChangeInput,
+    success: SeriesDto,
+    error: [InvalidRequest, Conflict, NotFound, Forbidden]
+  }).annotateMerge(operation(
+    "Change an occurrence, or it and the following",
+    `With \`scope=one\`, changes this occurrence's session by the fields given (\`creneau\` moves it, \`time\` changes its time of day) and marks it \`overridden\`: later changes of the series leave it alone. With \`scope=following\`, changes it and every later one as a change of the series does (\`creneau\` is refused there). Answers the series that holds the occurrence. 400 naming the field: an occurrence that has started (\`sessionId\`), a time not to come, unknown coach or athletes. 404 when there is no such series or occurrence. 409 naming the sessions on a double booking; nothing is written. ${idempotent}`,
+    "series.update"
   )).middleware(Idempotency)
 ).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
   "Planning: series and conflicts",

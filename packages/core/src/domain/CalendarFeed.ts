@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import type { AthleteId, CoachId } from "./Ids.ts"
+import type { AthleteId, CoachId, SeriesId } from "./Ids.ts"
+import type { LocalDateTime } from "./LocalDateTime.ts"
 import type { Session } from "./Session.ts"
 
 /** A feed token: 32 random bytes in base64url (43 characters), handed to its user once. */
@@ -18,4 +19,7 @@ export type FeedScope =
 export interface FeedSession {
   readonly session: Session
   readonly revision: number
+  /** The series the session is an occurrence of, and the time its rule gave it; null for a session of its own. */
+  readonly seriesId: SeriesId | null
+  readonly occurrenceStart: LocalDateTime | null
 }

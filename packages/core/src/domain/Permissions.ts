@@ -35,6 +35,7 @@ export const RoleTable = {
   "series.create": { roles: ["Coach"] },
   "series.read": { roles: anyRole },
   "series.cancel": { roles: ["Coach"] },
+  "series.update": { roles: ["Coach"] },
   "conflict.read": { roles: ["Admin", "Coach"] },
   "coach.create": { roles: ["Admin"] },
   "coach.read": { roles: ["Admin", "Coach"] },

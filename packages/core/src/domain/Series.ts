@@ -53,8 +53,10 @@ export class SeriesCreate extends Schema.Class<SeriesCreate>("SeriesCreate")({
 /** One occurrence of a series: the session it is, at the wall-clock time the rule gave it. */
 export class Occurrence extends Schema.Class<Occurrence>("Occurrence")({
   sessionId: SessionId,
-  /** The time the rule gives it (the session's `creneau`). */
-  occurrenceStart: LocalDateTime
+  /** The time the rule gives it (the session's `creneau`, unless the occurrence was moved by itself). */
+  occurrenceStart: LocalDateTime,
+  /** Changed by itself (`scope=one`): a later change of the series leaves its values alone. */
+  overridden: Schema.Boolean
 }) {}
 
 export class Series extends Schema.Class<Series>("Series")({
@@ -65,6 +67,78 @@ export class Series extends Schema.Class<Series>("Series")({
   expandedUntil: LocalDateTime,
   /** Where a cancellation ended the series: no occurrence at or after this time exists or is created. */
   endsBefore: Schema.NullOr(LocalDateTime),
+  /** The series a change "from this occurrence on" continued this one as (it ends at `endsBefore`). */
+  continuedBy: Schema.NullOr(SeriesId),
+  /** 0 when created, one more on every change of its values (its SEQUENCE in calendar feeds). */
+  revision: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
   /** In time order; an occurrence whose session was deleted is no longer listed, and is not created again. */
   occurrences: Schema.Array(Occurrence)
+}) {}
+
+/** A wall-clock time of day at the club, `18:30:00`. */
+export const TimeOfDay = Schema.String.check(
+  Schema.isPattern(/^(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$/u, { expected: "a time of day like 18:30:00" })
+).annotate({ description: "A wall-clock time of day at the club, HH:MM:SS.", examples: ["18:30:00"] })
+
+/**
+ * What a change writes into the occurrences it reaches: only the fields given (null clears a name,
+ * group or coach; `athleteIds` becomes exactly the memberships).
+ */
+export const OccurrenceValuesChange = {
+  name: Schema.optionalKey(Schema.NullOr(ShortText)),
+  groupe: Schema.optionalKey(Schema.NullOr(ShortText)),
+  coachId: Schema.optionalKey(Schema.NullOr(CoachId)),
+  athleteIds: Schema.optionalKey(BoundedArray(AthleteId)),
+  /** Minutes. */
+  duree: Schema.optionalKey(SeriesDuree)
+}
+export type OccurrenceValues = Pick<SeriesChange, keyof typeof OccurrenceValuesChange>
+
+/** A change of a series from an occurrence on: its values, and `time`, the new time of day of its occurrences. */
+export class SeriesChange extends Schema.Class<SeriesChange>("SeriesChange")({
+  ...OccurrenceValuesChange,
+  time: Schema.optionalKey(TimeOfDay)
+}) {}
+
+/**
+ * A change of one occurrence (or, with `scope=following`, of it and the later ones): `creneau`
+ * moves one occurrence to any wall-clock time; `time` keeps its day and changes its time of day.
+ */
+export class OccurrenceChange extends Schema.Class<OccurrenceChange>("OccurrenceChange")({
+  ...OccurrenceValuesChange,
+  time: Schema.optionalKey(TimeOfDay),
+  creneau: Schema.optionalKey(LocalDateTime.check(generatedAsRealDates))
+}) {}
+
+/**
+ * How a series changes from the occurrence at `from` (a time its rule gives) on, as the store
+ * applies it: its occurrences from `from` on move by `shiftSeconds` (their `occurrenceStart`, and
+ * the `creneau` of those not overridden), and those not overridden take `values`. With
+ * `continuation`, the series ends before `from` and a new series (`start`, `rrule`, the values)
+ * continues it; otherwise the series itself takes `start`, `rrule` and the values.
+ */
+export interface SeriesRewrite {
+  readonly from: LocalDateTime
+  readonly shiftSeconds: number
+  readonly continuation: boolean
+  readonly start: LocalDateTime
+  readonly rrule: string
+  readonly values: OccurrenceValues
+}
+
+/** A session written through the schedule (`POST /planning/sessions`): it has a time and a length, so it books its people. */
+export class PlannedSessionCreate extends Schema.Class<PlannedSessionCreate>("PlannedSessionCreate")({
+  name: Schema.NullOr(ShortText),
+  groupe: Schema.NullOr(ShortText),
+  coachId: Schema.NullOr(CoachId),
+  athleteIds: BoundedArray(AthleteId),
+  /** Minutes. */
+  duree: SeriesDuree,
+  creneau: LocalDateTime.check(generatedAsRealDates)
+}) {}
+
+/** A change of a session through the schedule (`PATCH /planning/sessions/{id}`): the fields given. */
+export class PlannedSessionChange extends Schema.Class<PlannedSessionChange>("PlannedSessionChange")({
+  ...OccurrenceValuesChange,
+  creneau: Schema.optionalKey(LocalDateTime.check(generatedAsRealDates))
 }) {}

@@ -1,9 +1,9 @@
 import { Context, type Effect, type Option } from "effect"
 import type { ScheduleConflict, UnknownReferences } from "../domain/Errors.ts"
-import type { SeriesId } from "../domain/Ids.ts"
+import type { SeriesId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
 import type { DoubleBooking } from "../domain/DoubleBooking.ts"
-import type { Series, SeriesCreate } from "../domain/Series.ts"
+import type { OccurrenceValues, PlannedSessionCreate, Series, SeriesCreate, SeriesRewrite } from "../domain/Series.ts"
 
 /**
  * Recurring series and their occurrences, which are sessions (`isRecurrent` true) linked to the
@@ -27,6 +27,32 @@ export class SeriesRepository extends Context.Service<SeriesRepository, {
     expandedUntil: LocalDateTime
   ): Effect.Effect<Series, UnknownReferences | ScheduleConflict>
   findById(id: SeriesId): Effect.Effect<Option.Option<Series>>
+  /** The series of `ids` that exist, in id order, in one read (a calendar feed's). */
+  findMany(ids: ReadonlyArray<SeriesId>): Effect.Effect<ReadonlyArray<Series>>
+  /**
+   * Changes the series from its occurrence at `rewrite.from` on (`SeriesRewrite`), all or nothing,
+   * and answers the series that holds those occurrences now (a new one with `continuation`). Past
+   * occurrences are not touched: the caller names a `from` to come. Occurrences not overridden
+   * take the values given (their revision one more); overridden ones keep theirs and only follow
+   * the series. The changed occurrences are booked again: a coach or athlete booked elsewhere at
+   * an overlapping instant refuses the change (`ScheduleConflict` naming those sessions); unknown
+   * coach or athletes: `UnknownReferences`. An unknown series: nothing, `Option.none`.
+   */
+  rewrite(
+    id: SeriesId,
+    rewrite: SeriesRewrite
+  ): Effect.Effect<Option.Option<Series>, UnknownReferences | ScheduleConflict>
+  /**
+   * Changes the occurrence `sessionId` of the series by itself: the values given, and `creneau`
+   * when given; it becomes overridden (an exception later changes of the series leave alone) and
+   * its revision one more. Booked again as `rewrite` books. Nothing when it is not an occurrence
+   * of the series.
+   */
+  changeOccurrence(
+    id: SeriesId,
+    sessionId: SessionId,
+    change: OccurrenceValues & { readonly creneau?: LocalDateTime }
+  ): Effect.Effect<void, UnknownReferences | ScheduleConflict>
   /**
    * Creates the sessions of the times in `occurrences` later than the series' `expandedUntil` and
    * not created yet, and moves `expandedUntil` forward to `until` (never back). Athletes deleted
@@ -34,6 +60,26 @@ export class SeriesRepository extends Context.Service<SeriesRepository, {
    * booked at an overlapping time is created without that booking (it shows as a conflict), rather
    * than failing the read that extended it. Nothing for an unknown series.
    */
+  /**
+   * A session of its own (not recurrent) with its memberships, booking its coach and athletes as
+   * a series' occurrences do, all or nothing: `UnknownReferences` (athletes first, then coach),
+   * `ScheduleConflict` naming the sessions that hold the time. Answers its id.
+   */
+  createSession(input: PlannedSessionCreate): Effect.Effect<SessionId, UnknownReferences | ScheduleConflict>
+  /**
+   * Changes any session by the fields given (and `creneau`), its revision one more, and books it
+   * again as `rewrite` does; an occurrence of a series becomes overridden (an exception). False
+   * when there is no such session.
+   */
+  changeSession(
+    id: SessionId,
+    change: OccurrenceValues & { readonly creneau?: LocalDateTime }
+  ): Effect.Effect<boolean, UnknownReferences | ScheduleConflict>
+  /**
+   * At most `limit` series not extended up to `until` yet and not ended before their
+   * `expandedUntil`, those extended longest ago first (then by id). One statement.
+   */
+  dueForExtension(until: LocalDateTime, limit: number): Effect.Effect<ReadonlyArray<Series>>
   extend(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime): Effect.Effect<void>
   /**
    * Ends the series before `from`: deletes its occurrences at or after `from` (their sessions,

@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option, type Stream } from "effect"
 import type { ActivitySummary } from "../domain/Activity.ts"
-import type { EntityNotFound, IdAlreadyInUse, UnknownReferences } from "../domain/Errors.ts"
+import type { EntityNotFound, IdAlreadyInUse, ScheduleConflict, UnknownReferences } from "../domain/Errors.ts"
 import type { AthleteId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
 import type { Session, SessionCreate, SessionFilter, SessionSummary, SessionUpdate } from "../domain/Session.ts"
@@ -30,9 +30,11 @@ export class SessionRepository extends Context.Service<SessionRepository, {
   /**
    * Every athlete, activity and the coach (when given) must exist; then a supplied id must be free
    * (`IdAlreadyInUse`). The listed activities move into the new session, leaving any session they
-   * were in.
+   * were in. With `ScheduleSettings.seedRefusesConflicts`, the session books its coach and
+   * athletes as `SeriesRepository.createSession` does, and a double booking refuses the create
+   * (`ScheduleConflict`); otherwise it books no one.
    */
-  create(input: SessionCreate): Effect.Effect<Session, IdAlreadyInUse | UnknownReferences>
+  create(input: SessionCreate): Effect.Effect<Session, IdAlreadyInUse | UnknownReferences | ScheduleConflict>
   findById(id: SessionId): Effect.Effect<Option.Option<Session>>
   /** The sessions that match `filter` (every session without one). */
   list(filter?: SessionFilter): Effect.Effect<ReadonlyArray<Session>>
@@ -42,9 +44,16 @@ export class SessionRepository extends Context.Service<SessionRepository, {
    * Applies each field only when its key is present: `duree` (null too), `athleteIds` (the
    * memberships become exactly these), `activiteIds` (listed activities move in from wherever
    * they were; the session's activities no longer listed are detached, `sessionId` null, not
-   * deleted). A missing session: `EntityNotFound`, before any id is checked.
+   * deleted). A missing session: `EntityNotFound`, before any id is checked. When `duree` or
+   * `athleteIds` is given, a session that held bookings is booked again for its new length and
+   * athletes (a booking taken elsewhere meanwhile is left out); with
+   * `ScheduleSettings.seedRefusesConflicts`, every session is, and a double booking refuses the
+   * update (`ScheduleConflict`, nothing changed).
    */
-  update(id: SessionId, input: SessionUpdate): Effect.Effect<Session, EntityNotFound | UnknownReferences>
+  update(
+    id: SessionId,
+    input: SessionUpdate
+  ): Effect.Effect<Session, EntityNotFound | UnknownReferences | ScheduleConflict>
   /** Deletes the session's activities and memberships too; the athletes stay. */
   delete(id: SessionId): Effect.Effect<void, EntityNotFound>
   /**

@@ -1,7 +1,7 @@
 import { Effect, Layer, Option, Stream } from "effect"
 import { Activity, ActivitySummary } from "../domain/Activity.ts"
-import { EntityNotFound, IdAlreadyInUse } from "../domain/Errors.ts"
-import type { ActivityId, AthleteId, SessionId } from "../domain/Ids.ts"
+import { EntityNotFound, IdAlreadyInUse, ScheduleConflict } from "../domain/Errors.ts"
+import type { ActivityId, AthleteId, SeriesId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
 import {
   Session,
@@ -15,6 +15,8 @@ import type { FeedScope, FeedSession } from "../domain/CalendarFeed.ts"
 import type { SessionPosition, SessionQuery } from "../domain/SessionPage.ts"
 import { type CreneauRange, SessionRepository } from "../ports/SessionRepository.ts"
 import { traced } from "../tracing/traced.ts"
+import { ScheduleSettings } from "../usecases/ScheduleSettings.ts"
+import { bookingsOf } from "./bookings.ts"
 import { InMemoryStore, type StoredSession } from "./InMemoryStore.ts"
 
 const ascending = (a: number, b: number) => a - b
@@ -60,9 +62,36 @@ const fnv1a = (text: string): string => {
 export const InMemorySessionRepository = Layer.effect(
   SessionRepository,
   Effect.gen(function*() {
-    const { activities, athletes, coaches, sessions } = yield* InMemoryStore
-    /** Each session's revision, counted from 0 at its creation; one more on every change of its values. */
-    const revisions = new Map<SessionId, number>()
+    const store = yield* InMemoryStore
+    const {
+      activities,
+      athleteBookings,
+      athletes,
+      coachBookings,
+      coaches,
+      series,
+      sessionRevisions: revisions,
+      sessions
+    } = store
+    const bookings = bookingsOf(store)
+
+    /** Whether the session holds any booking (it was written through /planning, or booked by the setting). */
+    const holdsBookings = (id: SessionId) => coachBookings.has(id) || (athleteBookings.get(id)?.size ?? 0) > 0
+
+    /** Books the session's coach and athletes again; answers what `book` answers. */
+    const rebook = (id: SessionId, timeZone: string) => {
+      const stored = sessions.get(id)!
+      bookings.unbook([id])
+      return stored.creneau === null || stored.duree === null
+        ? { skipped: false, met: [] }
+        : bookings.book(timeZone, [{
+          sessionId: id,
+          coachId: stored.coachId,
+          athleteIds: [...stored.athleteIds],
+          creneau: stored.creneau,
+          duree: stored.duree
+        }])
+    }
 
     /** Each session's activity ids, ascending, from one pass over the activities. */
     const activityIdsBySession = () => {
@@ -117,6 +146,15 @@ export const InMemorySessionRepository = Layer.effect(
         id,
         athleteIds: new Set<AthleteId>(input.athleteIds)
       })
+      const settings = yield* ScheduleSettings
+      if (settings.seedRefusesConflicts === true) {
+        const booked = rebook(id, settings.timeZone)
+        if (booked.skipped) {
+          bookings.unbook([id])
+          sessions.delete(id)
+          return yield* new ScheduleConflict({ sessionIds: booked.met })
+        }
+      }
       moveActivitiesInto(id, input.activiteIds)
       return read(stored)
     })
@@ -140,12 +178,28 @@ export const InMemorySessionRepository = Layer.effect(
         (input.athleteIds === undefined ? undefined : athletes.unknownReferences("athleteIds", input.athleteIds)) ??
           (input.activiteIds === undefined ? undefined : activities.unknownReferences("activiteIds", input.activiteIds))
       if (unknown !== undefined) return yield* unknown
-      if (input.duree !== undefined && input.duree !== stored.duree) revisions.set(id, (revisions.get(id) ?? 0) + 1)
+      const settings = yield* ScheduleSettings
+      const rebooked = (input.duree !== undefined || input.athleteIds !== undefined) &&
+        (settings.seedRefusesConflicts === true || holdsBookings(id))
+      const savedCoach = coachBookings.get(id)
+      const savedAthletes = athleteBookings.get(id)
       const updated = sessions.replace({
         ...stored,
         duree: input.duree === undefined ? stored.duree : input.duree,
         athleteIds: input.athleteIds === undefined ? stored.athleteIds : new Set(input.athleteIds)
       })
+      if (rebooked) {
+        const booked = rebook(id, settings.timeZone)
+        if (booked.skipped && settings.seedRefusesConflicts === true) {
+          // Nothing changed, as the database's rolled-back transaction.
+          sessions.replace(stored)
+          bookings.unbook([id])
+          if (savedCoach !== undefined) coachBookings.set(id, savedCoach)
+          if (savedAthletes !== undefined) athleteBookings.set(id, savedAthletes)
+          return yield* new ScheduleConflict({ sessionIds: booked.met })
+        }
+      }
+      if (input.duree !== undefined && input.duree !== stored.duree) revisions.set(id, (revisions.get(id) ?? 0) + 1)
       if (input.activiteIds !== undefined) replaceActivities(id, input.activiteIds)
       return read(updated)
     })
@@ -167,16 +221,39 @@ export const InMemorySessionRepository = Layer.effect(
       }
     )
 
+    /** Each occurrence's series and time, from the series' side, as the sessions' columns hold it in the database. */
+    const occurrenceOf = () => {
+      const found = new Map<SessionId, { seriesId: SeriesId; occurrenceStart: LocalDateTime }>()
+      for (const stored of series.values()) {
+        for (const [occurrenceStart, sessionId] of stored.occurrences) {
+          found.set(sessionId, { seriesId: stored.id, occurrenceStart })
+        }
+      }
+      return found
+    }
+
     const feedSessions = traced("SessionRepository.feedSessions")(function*(scope: FeedScope) {
+      const occurrences = occurrenceOf()
       return readAll()
         .filter((session) => inScope(session, scope))
         .sort(comparePositions)
-        .map((session): FeedSession => ({ session, revision: revisions.get(session.id) ?? 0 }))
+        .map((session): FeedSession => {
+          const occurrence = occurrences.get(session.id)
+          return {
+            session,
+            revision: revisions.get(session.id) ?? 0,
+            seriesId: occurrence?.seriesId ?? null,
+            occurrenceStart: occurrence?.occurrenceStart ?? null
+          }
+        })
     })
 
     const feedVersion = traced("SessionRepository.feedVersion")(function*(scope: FeedScope) {
       const feed = yield* feedSessions(scope)
-      return `${feed.length}-${fnv1a(JSON.stringify(feed.map(({ revision, session }) => [session, revision])))}`
+      const seriesRevision = (id: SeriesId | null) => id === null ? null : series.get(id)?.revision ?? null
+      return `${feed.length}-${
+        fnv1a(JSON.stringify(feed.map((f) => [f.session, f.revision, f.occurrenceStart, seriesRevision(f.seriesId)])))
+      }`
     })
 
     const summaries = traced("SessionRepository.summaries")(function*() {

@@ -27,9 +27,10 @@ export interface StoredSession extends Omit<Session, "athleteIds" | "activiteIds
   readonly athleteIds: Set<AthleteId>
 }
 
-/** A series' own fields, and the session of each occurrence time it ever created. */
+/** A series' own fields, the session of each occurrence time it ever created, and those changed by themselves. */
 export interface StoredSeries extends Omit<Series, "occurrences"> {
   readonly occurrences: Map<LocalDateTime, SessionId>
+  readonly overridden: Set<SessionId>
 }
 
 /**
@@ -57,6 +58,8 @@ export interface InMemoryTables {
   readonly sessions: Table<StoredSession>
   readonly activities: Table<Activity>
   readonly series: Table<StoredSeries>
+  /** Each session's revision (a feed's SEQUENCE): absent is 0, one more on every change of its values. */
+  readonly sessionRevisions: Map<SessionId, number>
   /** Each booked session's coach booking; it holds while the session exists. */
   readonly coachBookings: Map<SessionId, Booking & { readonly coachId: number }>
   /** Each booked session's athlete bookings; one holds while the athlete is a member of the session. */
@@ -90,6 +93,7 @@ export class InMemoryStore
       sessions: new Table("Session"),
       activities: new Table("Activity"),
       series: new Table("Series"),
+      sessionRevisions: new Map(),
       coachBookings: new Map(),
       athleteBookings: new Map(),
       tasks: new Map(),

@@ -1,5 +1,10 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { renderFeed } from "../calendar/CalendarFeed.ts"
+import { type FeedEvent, type FeedOverride, type FeedSeries, renderFeed } from "../calendar/CalendarFeed.ts"
+import { plusSeconds } from "../domain/ClubTime.ts"
+import type { SeriesId } from "../domain/Ids.ts"
+import { occurrencesOf, parseRecurrenceRule, type RecurrenceRule } from "../domain/Recurrence.ts"
+import type { Series } from "../domain/Series.ts"
+import { SeriesRepository } from "../ports/SeriesRepository.ts"
 import { type Actor, CurrentActor } from "../domain/Actor.ts"
 import type { FeedScope, FeedSession, FeedToken } from "../domain/CalendarFeed.ts"
 import { EntityNotFound } from "../domain/Errors.ts"
@@ -12,7 +17,10 @@ import { traced } from "../tracing/traced.ts"
 import { ScheduleSettings } from "./ScheduleSettings.ts"
 
 /** Bumped when the renderer's output changes for the same sessions, so that cached feeds are fetched again. */
-const rendererVersion = "1"
+const rendererVersion = "2"
+
+/** The most occurrences of one series a feed expands to compare them with its sessions. */
+const maxExpanded = 100_000
 
 const feedNotFound = new EntityNotFound({ entity: "Feed", id: "unknown" })
 
@@ -23,8 +31,8 @@ const feedName = (scope: FeedScope) =>
     ? `Sessions of coach ${scope.coachId}`
     : `Sessions of group ${scope.groupe}`
 
-/** A stored session as a single event; a session of a series will be rendered with its series instead. */
-const eventOf = ({ revision, session }: FeedSession) => ({
+/** A stored session as a single event (a session of a series that is not rendered with its series). */
+const eventOf = ({ revision, session }: FeedSession): FeedEvent => ({
   uid: `session-${session.id}@club-training-service`,
   sequence: revision,
   start: session.creneau as LocalDateTime,
@@ -32,6 +40,77 @@ const eventOf = ({ revision, session }: FeedSession) => ({
   summary: session.name ?? "Session",
   description: session.groupe === null ? undefined : `Groupe: ${session.groupe}`
 })
+
+/** Whether the series as such belongs to the feed: its own values put it in the scope. */
+const seriesInScope = (series: Series, scope: FeedScope) =>
+  scope.kind === "athlete"
+    ? series.athleteIds.includes(scope.athleteId)
+    : scope.kind === "coach"
+    ? series.coachId === scope.coachId
+    : series.groupe === scope.groupe
+
+const basic = (local: LocalDateTime) => local.replaceAll("-", "").replaceAll(":", "")
+
+/**
+ * A series of the feed and its occurrences in the scope (`members`), as one recurring event
+ * (docs/schedule/feeds-and-paging.md "Series"): DTSTART its first occurrence, an RRULE that
+ * stops (UNTIL) at its last occurrence that exists or was cancelled (up to the horizon, before
+ * `endsBefore`), EXDATE for each time of the rule without a session in the scope (cancelled,
+ * deleted, or not this scope's), and a RECURRENCE-ID override for each session whose shown values
+ * differ from the series'. Sessions the rule does not give stay single events.
+ */
+const seriesFeedOf = (
+  series: Series,
+  members: ReadonlyArray<FeedSession>
+): { readonly series?: FeedSeries; readonly events: ReadonlyArray<FeedEvent> } => {
+  const rule = parseRecurrenceRule(series.rrule) as RecurrenceRule
+  const last = series.endsBefore !== null && series.endsBefore <= series.expandedUntil
+    ? plusSeconds(series.endsBefore, -1)
+    : series.expandedUntil
+  const times = occurrencesOf(rule, series.start, { until: last, max: maxExpanded })
+  const first = times[0]
+  if (first === undefined) return { events: members.map(eventOf) }
+  const byTime = new Map(members.map((member) => [member.occurrenceStart, member]))
+  const summary = series.name ?? "Session"
+  const description = series.groupe === null ? undefined : `Groupe: ${series.groupe}`
+  const exdates: Array<LocalDateTime> = []
+  const overrides: Array<FeedOverride> = []
+  for (const time of times) {
+    const member = byTime.get(time)
+    byTime.delete(time)
+    if (member === undefined) {
+      exdates.push(time)
+      continue
+    }
+    const { session } = member
+    const same = session.creneau === time && session.name === series.name && session.groupe === series.groupe &&
+      session.duree === series.duree
+    if (same) continue
+    const event = eventOf(member)
+    overrides.push({ recurrenceId: time, sequence: member.revision, occurrence: event })
+  }
+  const ruleParts = [
+    `FREQ=${rule.freq}`,
+    ...(rule.interval === 1 ? [] : [`INTERVAL=${rule.interval}`]),
+    ...(rule.byDay.length === 0 ? [] : [`BYDAY=${rule.byDay.join(",")}`]),
+    `UNTIL=${basic(times.at(-1)!)}`
+  ]
+  return {
+    series: {
+      uid: `series-${series.id}@club-training-service`,
+      sequence: series.revision,
+      dtstart: first,
+      duree: series.duree,
+      rrule: ruleParts.join(";"),
+      summary,
+      description,
+      exdates,
+      cancelled: [],
+      overrides
+    },
+    events: [...byTime.values()].map(eventOf)
+  }
+}
 
 /**
  * Calendar feeds (issue 17): each user's feed token, and the feeds it opens. A feed request
@@ -42,6 +121,33 @@ const make = Effect.gen(function*() {
   const tokens = yield* FeedTokenRepository
   const sessions = yield* SessionRepository
   const users = yield* UserRepository
+  const seriesRepository = yield* SeriesRepository
+
+  /** The feed's single events and series, from its sessions and one read of the series they are occurrences of. */
+  const contentOf = (scope: FeedScope, feedSessions: ReadonlyArray<FeedSession>) =>
+    Effect.gen(function*() {
+      const ids = [...new Set(feedSessions.flatMap((f) => f.seriesId === null ? [] : [f.seriesId]))]
+      const found = new Map((yield* seriesRepository.findMany(ids)).map((series) => [series.id, series]))
+      const events: Array<FeedEvent> = []
+      const members = new Map<SeriesId, Array<FeedSession>>()
+      for (const feedSession of feedSessions) {
+        const series = feedSession.seriesId === null ? undefined : found.get(feedSession.seriesId)
+        if (series === undefined || feedSession.occurrenceStart === null || !seriesInScope(series, scope)) {
+          events.push(eventOf(feedSession))
+          continue
+        }
+        const list = members.get(series.id)
+        if (list === undefined) members.set(series.id, [feedSession])
+        else list.push(feedSession)
+      }
+      const series: Array<FeedSeries> = []
+      for (const [id, list] of members) {
+        const rendered = seriesFeedOf(found.get(id)!, list)
+        if (rendered.series !== undefined) series.push(rendered.series)
+        events.push(...rendered.events)
+      }
+      return { events, series }
+    })
 
   /** `effect` as the token's user; an unknown or replaced token, or a user since deleted: not found, saying no more. */
   const asTokenUser = <A, E, R>(token: FeedToken, effect: Effect.Effect<A, E, R>) =>
@@ -103,8 +209,7 @@ const make = Effect.gen(function*() {
             name: feedName(scope),
             timeZone,
             stamp,
-            events: feedSessions.map(eventOf),
-            series: []
+            ...(yield* contentOf(scope, feedSessions))
           })
           return { etag, body }
         })

@@ -15,12 +15,19 @@ export interface ScheduleSettings {
   readonly horizonWeeks: number
   /** A series whose rule would create more occurrences than this is refused. */
   readonly maxOccurrences: number
+  /**
+   * The seed's own session create and update book the session's coach and athletes too, and
+   * refuse a double booking (`SCHEDULE_SEED_REFUSES_CONFLICTS`; off when absent, and the seed's
+   * endpoints answer as they always did).
+   */
+  readonly seedRefusesConflicts?: boolean | undefined
 }
 
 export const defaultScheduleSettings: ScheduleSettings = {
   timeZone: "UTC",
   horizonWeeks: 26,
-  maxOccurrences: 1000
+  maxOccurrences: 1000,
+  seedRefusesConflicts: false
 }
 
 export const ScheduleSettings = Context.Reference<ScheduleSettings>("@club/core/ScheduleSettings", {

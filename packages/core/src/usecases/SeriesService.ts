@@ -1,26 +1,48 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { plusDays, plusSeconds, wallClockAt } from "../domain/ClubTime.ts"
+import { plusSeconds, wallClockAt } from "../domain/ClubTime.ts"
 import { EntityNotFound, InvalidValue } from "../domain/Errors.ts"
 import type { SeriesId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
 import { authorize } from "../domain/Permissions.ts"
 import { isBounded, occurrencesOf, parseRecurrenceRule, type RecurrenceRule } from "../domain/Recurrence.ts"
-import type { Series, SeriesCreate } from "../domain/Series.ts"
+import type { OccurrenceChange, Series, SeriesChange, SeriesCreate } from "../domain/Series.ts"
 import { SeriesRepository } from "../ports/SeriesRepository.ts"
+import { SessionRepository } from "../ports/SessionRepository.ts"
 import { traced } from "../tracing/traced.ts"
-import { ScheduleSettings } from "./ScheduleSettings.ts"
+import { currentHorizon, extendSeries } from "./SeriesExtension.ts"
 
 const refuseRule = (reason: string) => new InvalidValue({ field: "rrule", reason })
 
+const seconds = (local: LocalDateTime) => Date.parse(`${local}Z`) / 1000
+
+/** `20270630T183000`, the floating form of an RRULE's UNTIL. */
+const basicForm = (local: LocalDateTime) => local.replaceAll("-", "").replaceAll(":", "")
+
+/**
+ * The rule of a series that continues `rrule` from an occurrence on: COUNT becomes the number of
+ * occurrences left (`remaining`), and an UNTIL with a time of day moves with the occurrences
+ * (`shiftSeconds`); a date-only UNTIL (the end of that day) stays, since a time of day changes no day.
+ */
+const continuedRule = (rrule: string, remaining: number | undefined, shiftSeconds: number) =>
+  rrule.split(";").map((part) => {
+    const [name, value = ""] = part.split("=") as [string, string | undefined]
+    if (name === "COUNT" && remaining !== undefined) return `COUNT=${remaining}`
+    if (name === "UNTIL" && value.includes("T") && shiftSeconds !== 0) {
+      const local = value.replace(
+        /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})$/u,
+        "$1-$2-$3T$4:$5:$6"
+      ) as LocalDateTime
+      return `UNTIL=${basicForm(plusSeconds(local, shiftSeconds))}`
+    }
+    return part
+  }).join(";")
+
 const make = Effect.gen(function*() {
   const repository = yield* SeriesRepository
+  const sessions = yield* SessionRepository
 
   /** The wall-clock time up to which occurrences exist: now at the club, plus the horizon. */
-  const horizon = Effect.gen(function*() {
-    const settings = yield* ScheduleSettings
-    const now = yield* Clock.currentTimeMillis
-    return { settings, until: plusDays(wallClockAt(settings.timeZone, now), settings.horizonWeeks * 7) }
-  })
+  const horizon = currentHorizon
 
   /** The rule of a series, checked: in the subset, ending after its start, within the bound on occurrences. */
   const checkedRule = (input: SeriesCreate, until: LocalDateTime, maxOccurrences: number) =>
@@ -47,14 +69,62 @@ const make = Effect.gen(function*() {
     Effect.gen(function*() {
       const { settings, until } = yield* horizon
       if (series.expandedUntil >= until) return series
-      const rule = parseRecurrenceRule(series.rrule) as RecurrenceRule
-      const occurrences = occurrencesOf(rule, series.start, {
-        after: series.expandedUntil,
-        until,
-        max: settings.maxOccurrences
-      })
-      yield* repository.extend(series.id, occurrences, until)
+      yield* extendSeries(repository, series, until, settings.maxOccurrences)
       return Option.getOrElse(yield* repository.findById(series.id), () => series)
+    })
+
+  const nowAtClub = Effect.gen(function*() {
+    const { settings } = yield* horizon
+    return wallClockAt(settings.timeZone, yield* Clock.currentTimeMillis)
+  })
+
+  const seriesOf = (id: SeriesId) =>
+    Effect.flatMap(
+      repository.findById(id),
+      (found) =>
+        Option.isNone(found) ? Effect.fail(new EntityNotFound({ entity: "Series", id })) : Effect.succeed(found.value)
+    )
+
+  /**
+   * Changes `series` from its first occurrence at or after `from` on. When the rule gives an
+   * occurrence before that one, the series ends there and a new series continues it (its COUNT
+   * what is left); otherwise the series changes itself. `time` moves every occurrence reached to
+   * that time of day (overridden ones keep their own `creneau`, and only their place in the rule
+   * moves). Refused: no occurrence to come (`field`), a time that would move the first one into
+   * the past (`time`).
+   */
+  const changeFrom = (series: Series, from: LocalDateTime, change: SeriesChange, field: string) =>
+    Effect.gen(function*() {
+      const rule = parseRecurrenceRule(series.rrule) as RecurrenceRule
+      const [first] = occurrencesOf(rule, series.start, { after: plusSeconds(from, -1), max: 1 })
+      if (first === undefined || (series.endsBefore !== null && first >= series.endsBefore)) {
+        return yield* new InvalidValue({
+          field,
+          reason: `the series has no occurrence to come${
+            series.continuedBy === null ? "" : `; it continues as series ${series.continuedBy}`
+          }`
+        })
+      }
+      const moved = change.time === undefined ? first : `${first.slice(0, 10)}T${change.time}` as LocalDateTime
+      const shiftSeconds = seconds(moved) - seconds(first)
+      if (moved <= (yield* nowAtClub)) {
+        return yield* new InvalidValue({ field: "time", reason: `the occurrence at ${first} would move into the past` })
+      }
+      const continuation = occurrencesOf(rule, series.start, { until: plusSeconds(first, -1), max: 1 }).length > 0
+      const remaining = rule.count === undefined || !continuation
+        ? undefined
+        : occurrencesOf(rule, series.start, { after: plusSeconds(first, -1), max: rule.count }).length
+      const { time: _time, ...values } = change
+      const changed = yield* repository.rewrite(series.id, {
+        from: first,
+        shiftSeconds,
+        continuation,
+        start: continuation ? moved : plusSeconds(series.start, shiftSeconds),
+        rrule: continuedRule(series.rrule, remaining, shiftSeconds),
+        values
+      })
+      if (Option.isNone(changed)) return yield* new EntityNotFound({ entity: "Series", id: series.id })
+      return changed.value
     })
 
   return {
@@ -105,6 +175,65 @@ const make = Effect.gen(function*() {
         if (scope === "following") return yield* repository.endBefore(id, occurrence.occurrenceStart)
         // One: its time stays reached (`expandedUntil`), so it is never created again.
         yield* repository.cancelAt(id, occurrence.occurrenceStart)
+      }
+    ),
+    /**
+     * Changes the series from now on: every occurrence that has not started and is not overridden
+     * takes the values given (`time`: the time of day). Answers the series that holds them: the
+     * series itself when none of its occurrences is past, else a new one continuing it (the
+     * series ends before them, its past occurrences untouched).
+     */
+    change: traced("SeriesService.change")(function*(id: SeriesId, change: SeriesChange) {
+      yield* authorize("series.update")
+      const series = yield* seriesOf(id)
+      return yield* changeFrom(series, plusSeconds(yield* nowAtClub, 1), change, "id")
+    }),
+    /**
+     * Changes one occurrence (`one`): the values given, `time` (its time of day) or `creneau` (any
+     * wall-clock time); it becomes an exception that later changes of the series leave alone. Or
+     * it and every later one (`following`), as `change` does from that occurrence (`creneau` is
+     * refused there: give `time`). An occurrence that has started is not changed (`sessionId`).
+     * Answers the series that holds the occurrence.
+     */
+    changeOccurrence: traced("SeriesService.changeOccurrence")(
+      function*(id: SeriesId, sessionId: SessionId, scope: "one" | "following", change: OccurrenceChange) {
+        yield* authorize("series.update")
+        const series = yield* seriesOf(id)
+        const occurrence = series.occurrences.find((o) => o.sessionId === sessionId)
+        if (occurrence === undefined) return yield* new EntityNotFound({ entity: "Occurrence", id: sessionId })
+        const now = yield* nowAtClub
+        // Started by the rule's time, or by its own when it was moved earlier by itself.
+        const held = Option.getOrUndefined(yield* sessions.findById(sessionId))?.creneau ?? null
+        const started = [occurrence.occurrenceStart, ...(held === null ? [] : [held])].find((time) => time <= now)
+        if (started !== undefined) {
+          return yield* new InvalidValue({
+            field: "sessionId",
+            reason: `the occurrence at ${started} has started; past occurrences are not changed`
+          })
+        }
+        const { creneau, time, ...values } = change
+        if (scope === "following") {
+          if (creneau !== undefined) {
+            return yield* new InvalidValue({
+              field: "creneau",
+              reason: "moves one occurrence only (scope=one); give time to change the following ones"
+            })
+          }
+          return yield* changeFrom(series, occurrence.occurrenceStart, change, "sessionId")
+        }
+        const moved = creneau ??
+          (time === undefined ? undefined : `${occurrence.occurrenceStart.slice(0, 10)}T${time}` as LocalDateTime)
+        if (moved !== undefined && moved <= now) {
+          return yield* new InvalidValue({
+            field: creneau === undefined ? "time" : "creneau",
+            reason: `${moved} is not to come; an occurrence moves to a time to come`
+          })
+        }
+        yield* repository.changeOccurrence(id, sessionId, {
+          ...values,
+          ...(moved === undefined ? {} : { creneau: moved })
+        })
+        return yield* seriesOf(id)
       }
     ),
     /** Every double booking among the sessions (`SeriesRepository.conflicts`). */

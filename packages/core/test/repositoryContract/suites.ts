@@ -7,6 +7,7 @@ import { lastAdminContract } from "./lastAdmin.ts"
 import { loginAttemptsContract } from "./loginAttempts.ts"
 import { recordContracts } from "./records.ts"
 import { seriesRepositoryContract } from "./series.ts"
+import { seriesChangesContract } from "./seriesChanges.ts"
 import { sessionRepositoryContract } from "./sessions.ts"
 import { suppliedIdsContract } from "./suppliedIds.ts"
 import { taskRepositoryContract } from "./tasks.ts"
@@ -21,6 +22,7 @@ export const repositoryContract: ReadonlyArray<ContractSuite> = [
   lastAdminContract,
   sessionRepositoryContract,
   seriesRepositoryContract,
+  seriesChangesContract,
   activityRepositoryContract,
   taskRepositoryContract,
   suppliedIdsContract,

@@ -1,4 +1,4 @@
-import { SeriesCreate } from "@club/core"
+import { OccurrenceChange, SeriesChange, SeriesCreate } from "@club/core"
 import { SeriesService } from "@club/core/calendar"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
@@ -20,6 +20,21 @@ export const SeriesHandlers = HttpApiBuilder.group(
       .handle(
         "cancelOccurrence",
         ({ params, query }) => series.cancelOccurrence(params.id, params.sessionId, query.scope ?? "one").pipe(problems)
+      )
+      .handle(
+        "changeSeries",
+        ({ params, payload }) =>
+          series.change(params.id, new SeriesChange(payload, { disableChecks: true })).pipe(problems)
+      )
+      .handle(
+        "changeOccurrence",
+        ({ params, payload, query }) =>
+          series.changeOccurrence(
+            params.id,
+            params.sessionId,
+            query.scope ?? "one",
+            new OccurrenceChange(payload, { disableChecks: true })
+          ).pipe(problems)
       )
   })
 )

@@ -1,6 +1,10 @@
 import {
   DoubleBooking,
   type LocalDateTime,
+  type OccurrenceValues,
+  type PlannedSessionCreate,
+  type SeriesRewrite,
+  type SessionId,
   ScheduleConflict,
   ScheduleSettings,
   Series,
@@ -11,6 +15,7 @@ import {
 } from "@club/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import type { Fragment } from "effect/sql/Statement"
 import { bookSessions, doubleBookings, sessionsMet } from "../sql/bookings.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { int8Array } from "../sql/int8Array.ts"
@@ -24,13 +29,34 @@ const seriesJson = `json_build_object(
   'id', s.id, 'name', s.name, 'groupe', s.groupe, 'coachId', s.coach_id, 'duree', s.duree,
   'start', ${local("s.start")}, 'rrule', s.rrule, 'athleteIds', to_json(s.athlete_ids),
   'expandedUntil', ${local("s.expanded_until")}, 'endsBefore', ${local("s.ends_before")},
+  'continuedBy', s.continued_by, 'revision', s.revision,
   'occurrences', COALESCE((
-    SELECT json_agg(json_build_object('sessionId', o.id, 'occurrenceStart', ${local("o.occurrence_start")})
-      ORDER BY o.occurrence_start)
+    SELECT json_agg(json_build_object('sessionId', o.id, 'occurrenceStart', ${local("o.occurrence_start")},
+      'overridden', o.overridden) ORDER BY o.occurrence_start)
     FROM sessions o WHERE o.series_id = s.id), '[]'::json)
 ) AS series`
 
 const decodeSeries = Schema.decodeUnknownEffect(Series)
+const decodeSeriesList = Schema.decodeUnknownEffect(Schema.Array(Series))
+
+/** The values a change gives, as `column = value` assignments (none for a field not given). */
+const assignments = (sql: SqlClient.SqlClient, values: OccurrenceValues): Array<Fragment> => [
+  ...("name" in values ? [sql`name = ${values.name ?? null}`] : []),
+  ...("groupe" in values ? [sql`groupe = ${values.groupe ?? null}`] : []),
+  ...("coachId" in values ? [sql`coach_id = ${values.coachId ?? null}`] : []),
+  ...(values.duree === undefined ? [] : [sql`duree = ${values.duree}`])
+]
+
+/** The coach and athletes a change names, which must exist. */
+const referencesOf = (values: OccurrenceValues) => [
+  { field: "athleteIds", entity: "Athlete" as const, table: "athletes", ids: values.athleteIds ?? [] },
+  {
+    field: "coachId",
+    entity: "Coach" as const,
+    table: "coaches",
+    ids: values.coachId === undefined || values.coachId === null ? [] : [values.coachId]
+  }
+]
 const decodeDoubleBookings = Schema.decodeUnknownEffect(Schema.Array(DoubleBooking))
 
 export const SeriesRepositoryLive = Layer.effect(
@@ -106,9 +132,166 @@ export const SeriesRepositoryLive = Layer.effect(
       return yield* findOne(id)
     }, dieOnInfrastructureError)
 
+    const findMany = traced("SeriesRepository.findMany")(function*(ids: ReadonlyArray<SeriesId>) {
+      if (ids.length === 0) return []
+      const rows = yield* sql<{ series: unknown }>`SELECT ${sql.literal(seriesJson)} FROM series s
+        WHERE s.id = ANY(${int8Array(ids)}::bigint[]) ORDER BY s.id`
+      return yield* Effect.orDie(decodeSeriesList(rows.map((row) => row.series)))
+    }, dieOnInfrastructureError)
+
+    /**
+     * Writes `values` into the sessions of `ids` (and their memberships when `athleteIds` is
+     * given), `creneau` to their occurrence time when `moved`, their revision one more; then books
+     * them again, and refuses with the sessions met when a booking is taken elsewhere.
+     */
+    const rewriteSessions = (ids: ReadonlyArray<number>, values: OccurrenceValues, set: ReadonlyArray<Fragment>) =>
+      Effect.gen(function*() {
+        if (ids.length === 0) return
+        const idArray = int8Array(ids)
+        const changes: Array<Fragment> = [
+          ...assignments(sql, values),
+          ...set,
+          sql`revision = revision + 1`,
+          sql`change = nextval('session_changes')`
+        ]
+        yield* sql`UPDATE sessions SET ${sql.csv(changes)} WHERE id = ANY(${idArray}::bigint[])`
+        yield* sql`DELETE FROM coach_bookings WHERE session_id = ANY(${idArray}::bigint[])`
+        yield* sql`DELETE FROM athlete_bookings WHERE session_id = ANY(${idArray}::bigint[])`
+        if (values.athleteIds !== undefined) {
+          yield* sql`WITH gone AS (DELETE FROM session_athletes WHERE session_id = ANY(${idArray}::bigint[]))
+            INSERT INTO session_athletes (session_id, athlete_id)
+            SELECT s, a FROM unnest(${idArray}::bigint[]) AS s,
+              unnest(${int8Array([...new Set(values.athleteIds)])}::bigint[]) AS a`
+        }
+        const { timeZone } = yield* ScheduleSettings
+        if (yield* bookSessions(sql, timeZone, ids)) {
+          return yield* new ScheduleConflict({ sessionIds: yield* sessionsMet(sql, timeZone, ids) })
+        }
+      })
+
+    const rewrite = traced("SeriesRepository.rewrite")(function*(id: SeriesId, change: SeriesRewrite) {
+      return yield* transaction(sql)(Effect.gen(function*() {
+        // The series locked for the change: another change, or an extension, of it waits its turn.
+        yield* sql`SELECT 1 FROM series WHERE id = ${id} FOR UPDATE`
+        const found = yield* findOne(id)
+        if (Option.isNone(found)) return Option.none<Series>()
+        const old = found.value
+        yield* requireKnownIds(sql, ...referencesOf(change.values))
+        const v = change.values
+        const merged = {
+          name: "name" in v ? v.name ?? null : old.name,
+          groupe: "groupe" in v ? v.groupe ?? null : old.groupe,
+          coachId: "coachId" in v ? v.coachId ?? null : old.coachId,
+          duree: v.duree ?? old.duree,
+          athleteIds: v.athleteIds === undefined
+            ? old.athleteIds
+            : [...new Set(v.athleteIds)].sort((a, b) => a - b)
+        }
+        const shift = sql`${change.shiftSeconds} * interval '1 second'`
+        let target: number = id
+        if (change.continuation) {
+          const [row] = yield* sql<{ id: number }>`INSERT INTO series
+            (name, groupe, coach_id, duree, start, rrule, athlete_ids, expanded_until, ends_before)
+            SELECT ${merged.name}, ${merged.groupe}, ${merged.coachId}, ${merged.duree}, ${change.start},
+              ${change.rrule}, ${int8Array(merged.athleteIds)}::bigint[], expanded_until + ${shift},
+              ends_before + ${shift}
+            FROM series WHERE id = ${id}
+            RETURNING id::float8 AS id`
+          target = row!.id
+          yield* sql`UPDATE series SET continued_by = ${target},
+            ends_before = LEAST(COALESCE(ends_before, ${change.from}::timestamp), ${change.from}::timestamp)
+            WHERE id = ${id}`
+        } else {
+          yield* sql`UPDATE series SET name = ${merged.name}, groupe = ${merged.groupe}, coach_id = ${merged.coachId},
+            duree = ${merged.duree}, start = ${change.start}, rrule = ${change.rrule},
+            athlete_ids = ${int8Array(merged.athleteIds)}::bigint[], expanded_until = expanded_until + ${shift},
+            ends_before = ends_before + ${shift}
+            WHERE id = ${id}`
+        }
+        // Every occurrence from `from` on follows the series (the shifts keep each on its own day,
+        // so no two meet in the unique index); those not overridden take the change.
+        const moved = yield* sql<{ id: number; overridden: boolean }>`UPDATE sessions
+          SET series_id = ${target}, occurrence_start = occurrence_start + ${shift}
+          WHERE series_id = ${id} AND occurrence_start >= ${change.from}::timestamp
+          RETURNING id::float8 AS id, overridden`
+        yield* rewriteSessions(
+          moved.filter((row) => !row.overridden).map((row) => Number(row.id)),
+          change.values,
+          change.shiftSeconds === 0 ? [] : [sql`creneau = occurrence_start`]
+        )
+        return yield* findOne(target)
+      }))
+    }, dieOnInfrastructureError)
+
+    const changeOccurrence = traced("SeriesRepository.changeOccurrence")(
+      function*(id: SeriesId, sessionId: SessionId, change: OccurrenceValues & { readonly creneau?: LocalDateTime }) {
+        yield* transaction(sql)(Effect.gen(function*() {
+          yield* requireKnownIds(sql, ...referencesOf(change))
+          const found = yield* sql`SELECT 1 FROM sessions WHERE id = ${sessionId} AND series_id = ${id} FOR UPDATE`
+          if (found.length === 0) return
+          yield* rewriteSessions([sessionId], change, [
+            sql`overridden = true`,
+            ...(change.creneau === undefined ? [] : [sql`creneau = ${change.creneau}`])
+          ])
+        }))
+      },
+      dieOnInfrastructureError
+    )
+
+    const createSession = traced("SeriesRepository.createSession")(function*(input: PlannedSessionCreate) {
+      return yield* transaction(sql)(Effect.gen(function*() {
+        yield* requireKnownIds(sql, ...referencesOf(input))
+        // Generated ids under the lock supplied ones take, as the occurrences' (`addOccurrences`).
+        yield* sql`SELECT pg_advisory_xact_lock(hashtext(${"club.supplied-id.sessions"}))`
+        const [row] = yield* sql<
+          { id: number }
+        >`INSERT INTO sessions (name, is_recurrent, creneau, duree, groupe, coach_id)
+          VALUES (${input.name}, false, ${input.creneau}, ${input.duree}, ${input.groupe}, ${input.coachId})
+          RETURNING id::float8 AS id`
+        const id = Number(row!.id)
+        if (input.athleteIds.length > 0) {
+          yield* sql`INSERT INTO session_athletes (session_id, athlete_id)
+            SELECT ${id}, a FROM unnest(${int8Array([...new Set(input.athleteIds)])}::bigint[]) AS a`
+        }
+        const { timeZone } = yield* ScheduleSettings
+        if (yield* bookSessions(sql, timeZone, [id])) {
+          return yield* new ScheduleConflict({ sessionIds: yield* sessionsMet(sql, timeZone, [id]) })
+        }
+        return id as SessionId
+      }))
+    }, dieOnInfrastructureError)
+
+    const changeSession = traced("SeriesRepository.changeSession")(
+      function*(id: SessionId, change: OccurrenceValues & { readonly creneau?: LocalDateTime }) {
+        return yield* transaction(sql)(Effect.gen(function*() {
+          const found = yield* sql`SELECT 1 FROM sessions WHERE id = ${id} FOR UPDATE`
+          if (found.length === 0) return false
+          yield* requireKnownIds(sql, ...referencesOf(change))
+          yield* rewriteSessions([id], change, [
+            sql`overridden = (series_id IS NOT NULL)`,
+            ...(change.creneau === undefined ? [] : [sql`creneau = ${change.creneau}`])
+          ])
+          return true
+        }))
+      },
+      dieOnInfrastructureError
+    )
+
+    const dueForExtension = traced("SeriesRepository.dueForExtension")(
+      function*(until: LocalDateTime, limit: number) {
+        const rows = yield* sql<{ series: unknown }>`SELECT ${sql.literal(seriesJson)} FROM series s
+          WHERE s.expanded_until < ${until}::timestamp AND (s.ends_before IS NULL OR s.ends_before > s.expanded_until)
+          ORDER BY s.expanded_until, s.id LIMIT ${limit}`
+        return yield* Effect.orDie(decodeSeriesList(rows.map((row) => row.series)))
+      },
+      dieOnInfrastructureError
+    )
+
     const extend = traced("SeriesRepository.extend")(
       function*(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime) {
         yield* transaction(sql)(Effect.gen(function*() {
+          // After a change that ended the series or moved its times, never before it (`rewrite` holds this lock).
+          yield* sql`SELECT 1 FROM series WHERE id = ${id} FOR UPDATE`
           yield* addOccurrences(id, occurrences, true)
           yield* sql`UPDATE series SET expanded_until = GREATEST(expanded_until, ${until}::timestamp) WHERE id = ${id}`
         }))
@@ -134,6 +317,19 @@ export const SeriesRepositoryLive = Layer.effect(
       return yield* Effect.orDie(decodeDoubleBookings(rows))
     }, dieOnInfrastructureError)
 
-    return SeriesRepository.of({ create, findById, extend, endBefore, cancelAt, conflicts })
+    return SeriesRepository.of({
+      create,
+      findById,
+      findMany,
+      rewrite,
+      changeOccurrence,
+      createSession,
+      changeSession,
+      dueForExtension,
+      extend,
+      endBefore,
+      cancelAt,
+      conflicts
+    })
   })
 )

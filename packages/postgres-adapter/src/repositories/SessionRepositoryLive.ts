@@ -6,6 +6,10 @@ import {
   type FeedSession,
   EntityNotFound,
   IdAlreadyInUse,
+  type LocalDateTime,
+  ScheduleConflict,
+  ScheduleSettings,
+  SeriesId,
   type SessionCreate,
   type SessionFilter,
   type SessionId,
@@ -23,6 +27,7 @@ import { readRows } from "../rows/rowReader.ts"
 import { sessionFromRow, sessionSummaryFromRow } from "../rows/SessionRow.ts"
 import { classifyCause, dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { type AroundInsert, insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
+import { bookSessions, sessionsMet } from "../sql/bookings.ts"
 import { int8Array } from "../sql/int8Array.ts"
 import { failOnUnknown, type References, requireKnownIds } from "../sql/requireKnownIds.ts"
 import { unknownIds } from "../sql/unknownIds.ts"
@@ -148,6 +153,15 @@ export const SessionRepositoryLive = Layer.effect(
         ${addAthletes(input.athleteIds)}, ${moveActivities(input.activiteIds)}
         ${sessionsFrom("written", input)}`
 
+    /** Books a new session's coach and athletes, or refuses naming the sessions that hold the time. */
+    const bookOrRefuse = (id: number) =>
+      Effect.gen(function*() {
+        const { timeZone } = yield* ScheduleSettings
+        if (yield* bookSessions(sql, timeZone, [id])) {
+          return yield* new ScheduleConflict({ sessionIds: yield* sessionsMet(sql, timeZone, [id]) })
+        }
+      })
+
     const insertSession = (input: SessionCreate) =>
       Effect.gen(function*() {
         const values = byColumn(sessionValuesOf(input))
@@ -167,7 +181,10 @@ export const SessionRepositoryLive = Layer.effect(
           { field: "coachId", entity: "Coach", table: "coaches", ids: input.coachId === null ? [] : [input.coachId] }
         )
         const row = yield* insertSession(input)
-        return yield* Effect.sync(() => sessionFromRow(row))
+        const session = yield* Effect.sync(() => sessionFromRow(row))
+        // SCHEDULE_SEED_REFUSES_CONFLICTS: the seed's session books its people as /planning's do.
+        if ((yield* ScheduleSettings).seedRefusesConflicts === true) yield* bookOrRefuse(session.id)
+        return session
       }))
     }, dieOnInfrastructureError)
 
@@ -192,16 +209,40 @@ export const SessionRepositoryLive = Layer.effect(
         ])
         if (missing!.length > 0) return yield* new EntityNotFound({ entity: "Session", id })
         yield* failOnUnknown(references, unknown)
+        // What a session books follows its duree and athletes: its bookings go in the write's
+        // statement, which says whether it held any; a booked session (one written through /planning,
+        // or any with SCHEDULE_SEED_REFUSES_CONFLICTS) is then booked again.
+        const { seedRefusesConflicts, timeZone } = yield* ScheduleSettings
+        const rebook = input.duree !== undefined || athleteIds !== undefined
         // Every change and the session as written in one statement.
         const parts = [
           input.duree === undefined
             ? sql`written AS (SELECT * FROM sessions WHERE id = ${id})`
             : sql`written AS (UPDATE sessions SET duree = ${input.duree} WHERE id = ${id} RETURNING *)`,
           ...(athleteIds === undefined ? [] : [removeOtherAthletes(id, athleteIds), addAthletes(athleteIds)]),
-          ...(activiteIds === undefined ? [] : [detachOtherActivities(id, activiteIds), moveActivities(activiteIds)])
+          ...(activiteIds === undefined ? [] : [detachOtherActivities(id, activiteIds), moveActivities(activiteIds)]),
+          ...(rebook
+            ? [
+              sql`unbooked_coach AS (DELETE FROM coach_bookings WHERE session_id = ${id} RETURNING 1)`,
+              sql`unbooked_athletes AS (DELETE FROM athlete_bookings WHERE session_id = ${id} RETURNING 1)`
+            ]
+            : [])
         ]
-        const [row] = yield* sql<Record<string, unknown>>`WITH ${sql.csv(parts)} ${sessionsFrom("written", input)}`
-        return yield* Effect.sync(() => sessionFromRow(row!))
+        const written = sessionsFrom("written", input)
+        const rows = yield* sql<Record<string, unknown>>`WITH ${sql.csv(parts)} ${
+          rebook
+            ? sql`SELECT q.*, EXISTS (SELECT 1 FROM unbooked_coach) OR EXISTS (SELECT 1 FROM unbooked_athletes)
+                AS held FROM (${written}) q`
+            : written
+        }`
+        const { held, ...row } = rows[0]!
+        if (rebook && (seedRefusesConflicts === true || held === true)) {
+          const skipped = yield* bookSessions(sql, timeZone, [id])
+          if (skipped && seedRefusesConflicts === true) {
+            return yield* new ScheduleConflict({ sessionIds: yield* sessionsMet(sql, timeZone, [id]) })
+          }
+        }
+        return yield* Effect.sync(() => sessionFromRow(row))
       }))
     }, dieOnInfrastructureError)
 
@@ -248,17 +289,25 @@ export const SessionRepositoryLive = Layer.effect(
 
     const feedSessions = traced("SessionRepository.feedSessions")(function*(scope: FeedScope) {
       const rows = yield* sql<Record<string, unknown>>`SELECT s.id, ${sql.literal(valueColumns)},
-        ${storedAthletes} AS "athleteIds", ${storedActivities} AS "activiteIds", s.revision
+        ${storedAthletes} AS "athleteIds", ${storedActivities} AS "activiteIds", s.revision,
+        s.series_id::float8 AS "seriesId", to_char(s.occurrence_start, 'YYYY-MM-DD"T"HH24:MI:SS') AS "occurrenceStart"
         FROM sessions s WHERE ${inScope(scope)} ORDER BY s.creneau, s.id`.unprepared
       return yield* Effect.sync(() =>
-        rows.map((row): FeedSession => ({ session: sessionFromRow(row), revision: Number(row["revision"]) }))
+        rows.map((row): FeedSession => ({
+          session: sessionFromRow(row),
+          revision: Number(row["revision"]),
+          seriesId: row["seriesId"] === null ? null : SeriesId.make(Number(row["seriesId"])),
+          occurrenceStart: (row["occurrenceStart"] ?? null) as LocalDateTime | null
+        }))
       )
     }, dieOnInfrastructureError)
 
     const feedVersion = traced("SessionRepository.feedVersion")(function*(scope: FeedScope) {
+      // A series' own change marker is in its occurrences' entries: a feed renders a series from its row.
       const [row] = yield* sql<{ readonly version: string }>`SELECT count(*) || '-' ||
-        md5(COALESCE(string_agg(s.id || ':' || s.change, ',' ORDER BY s.id), '')) AS version
-        FROM sessions s WHERE ${inScope(scope)}`.unprepared
+        md5(COALESCE(string_agg(s.id || ':' || s.change || ':' || COALESCE(r.id || '.' || r.change || '.' ||
+          s.occurrence_start, ''), ',' ORDER BY s.id), '')) AS version
+        FROM sessions s LEFT JOIN series r ON r.id = s.series_id WHERE ${inScope(scope)}`.unprepared
       return row!.version
     }, dieOnInfrastructureError)
 

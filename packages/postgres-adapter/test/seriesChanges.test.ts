@@ -1,0 +1,4 @@
+import { seriesChangesContract } from "../../core/test/repositoryContract/seriesChanges.ts"
+import { onEachDatabaseContract } from "./support/onEachDatabaseContract.ts"
+
+onEachDatabaseContract(seriesChangesContract)

@@ -1,0 +1,391 @@
+import ICAL from "ical.js"
+import { describe, expect, it } from "vitest"
+import { expectProblem } from "../../expectations.ts"
+import type { Club } from "../Club.ts"
+import { createActivity, createAthlete, createCoach, missingId, readSession, unique } from "../records.ts"
+
+interface OccurrenceDto {
+  readonly sessionId: number
+  readonly occurrenceStart: string
+  readonly overridden: boolean
+}
+
+interface SeriesDto {
+  readonly id: number
+  readonly name: string | null
+  readonly coachId: number | null
+  readonly athleteIds: ReadonlyArray<number>
+  readonly duree: number
+  readonly start: string
+  readonly rrule: string
+  readonly endsBefore: string | null
+  readonly continuedBy: number | null
+  readonly revision: number
+  readonly occurrences: ReadonlyArray<OccurrenceDto>
+}
+
+/** The date `days` from today (UTC, the harness's club zone), at `time`. */
+const fromToday = (days: number, time: string) =>
+  `${new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)}T${time}`
+
+/**
+ * A feed's instances as a calendar app computes them with ical.js: every series expanded (RRULE,
+ * EXDATE, RECURRENCE-ID), each instance's start and end as instants and its summary, in time order.
+ */
+const feedInstances = (text: string) => {
+  const calendar = new ICAL.Component(ICAL.parse(text))
+  for (const zone of calendar.getAllSubcomponents("vtimezone")) ICAL.TimezoneService.register(new ICAL.Timezone(zone))
+  const events = calendar.getAllSubcomponents("vevent").map((component) => new ICAL.Event(component))
+  const masters = events.filter((event) => !event.isRecurrenceException())
+  for (const exception of events.filter((event) => event.isRecurrenceException())) {
+    masters.find((master) => master.uid === exception.uid)?.relateException(exception)
+  }
+  const out: Array<{ start: string; end: string; summary: string }> = []
+  const add = (start: ICAL.Time, end: ICAL.Time, summary: string) =>
+    out.push({ start: start.toJSDate().toISOString(), end: end.toJSDate().toISOString(), summary })
+  for (const master of masters) {
+    if (!master.isRecurring()) {
+      add(master.startDate, master.endDate, master.summary)
+      continue
+    }
+    const iterator = master.iterator()
+    for (
+      let next = iterator.next(), n = 0;
+      next !== undefined && next !== null && n < 500;
+      next = iterator.next(), n++
+    ) {
+      const details = master.getOccurrenceDetails(next)
+      add(details.startDate, details.endDate, details.item.summary)
+    }
+  }
+  return out.sort((a, b) => a.start.localeCompare(b.start))
+}
+
+/** Issue 17's changes of series and occurrences (`PATCH /planning/series/...`), on any harness. */
+export const seriesChanges = (club: () => Club) => {
+  const createSeries = async (body: Record<string, unknown>) => {
+    const reply = await club().coach.post("/planning/series", { name: unique("Series"), ...body })
+    expect(reply.status, reply.text).toBe(201)
+    return reply.body as SeriesDto
+  }
+  const readSeries = async (id: number) => (await club().coach.get(`/planning/series/${id}`)).body as SeriesDto
+  const patch = (path: string, json: unknown, caller = club().coach) => caller.send("PATCH", path, { json })
+  /** Four daily occurrences at 06:00 from `firstDay` days from today. */
+  const daily = (firstDay: number, extra: Record<string, unknown> = {}) =>
+    createSeries({ duree: 60, start: fromToday(firstDay, "06:00:00"), rrule: "FREQ=DAILY;COUNT=4", ...extra })
+  /** Two occurrences days ago, two in the days to come (never today, whatever the hour): days -3, -1, 1, 3. */
+  const aroundToday = () =>
+    createSeries({ duree: 60, start: fromToday(-3, "06:00:00"), rrule: "FREQ=DAILY;INTERVAL=2;COUNT=4" })
+
+  describe("PATCH /planning/series/{id} (Coach)", () => {
+    it("changes a series that has not started in place: every occurrence takes the values, the revisions go up", async () => {
+      const series = await daily(3)
+      const coach = await createCoach(club())
+      const reply = await patch(`/planning/series/${series.id}`, {
+        name: "Renamed",
+        duree: 45,
+        coachId: coach.id,
+        time: "07:30:00"
+      })
+      expect(reply.status, reply.text).toBe(200)
+      const changed = reply.body as SeriesDto
+      expect(changed).toMatchObject({
+        id: series.id,
+        name: "Renamed",
+        duree: 45,
+        coachId: coach.id,
+        start: fromToday(3, "07:30:00"),
+        continuedBy: null,
+        revision: 1
+      })
+      expect(changed.occurrences.map((o) => o.sessionId)).toEqual(series.occurrences.map((o) => o.sessionId))
+      expect(changed.occurrences.map((o) => o.occurrenceStart)).toEqual(
+        [3, 4, 5, 6].map((day) => fromToday(day, "07:30:00"))
+      )
+      for (const occurrence of changed.occurrences) {
+        expect(await readSession(club(), occurrence.sessionId)).toMatchObject({
+          name: "Renamed",
+          duree: 45,
+          coachId: coach.id,
+          creneau: occurrence.occurrenceStart
+        })
+      }
+    })
+
+    it("with past occurrences: they and their activities stay, and a new series continues from the next one", async () => {
+      const series = await aroundToday()
+      const [past1, past2, next1, next2] = series.occurrences
+      const activity = await createActivity(club(), past1!.sessionId)
+      const reply = await patch(`/planning/series/${series.id}`, { name: "Continued", time: "08:00:00" })
+      expect(reply.status, reply.text).toBe(200)
+      const continued = reply.body as SeriesDto
+      expect(continued.id).not.toBe(series.id)
+      expect(continued).toMatchObject({
+        name: "Continued",
+        start: fromToday(1, "08:00:00"),
+        rrule: "FREQ=DAILY;INTERVAL=2;COUNT=2",
+        continuedBy: null
+      })
+      expect(continued.occurrences.map((o) => [o.sessionId, o.occurrenceStart])).toEqual([
+        [next1!.sessionId, fromToday(1, "08:00:00")],
+        [next2!.sessionId, fromToday(3, "08:00:00")]
+      ])
+      const ended = await readSeries(series.id)
+      expect(ended).toMatchObject({ endsBefore: next1!.occurrenceStart, continuedBy: continued.id, name: series.name })
+      expect(ended.occurrences).toEqual([past1, past2])
+      expect(await readSession(club(), past1!.sessionId)).toMatchObject({
+        name: series.name,
+        creneau: past1!.occurrenceStart,
+        activiteIds: [activity]
+      })
+      expect(await readSession(club(), next1!.sessionId)).toMatchObject({
+        name: "Continued",
+        creneau: fromToday(1, "08:00:00")
+      })
+      // The ended series has nothing to come: a change of it names its continuation.
+      expectProblem(
+        await patch(`/planning/series/${series.id}`, { name: "Again" }),
+        400,
+        `id: the series has no occurrence to come; it continues as series ${continued.id}`
+      )
+    })
+
+    it("leaves an occurrence changed by itself as it is, and a cancelled one cancelled", async () => {
+      const series = await daily(3)
+      const [first, second, third, fourth] = series.occurrences
+      const moved = fromToday(4, "19:00:00")
+      const one = await patch(`/planning/series/${series.id}/occurrences/${second!.sessionId}`, {
+        creneau: moved,
+        name: "Moved"
+      })
+      expect(one.status, one.text).toBe(200)
+      expect((one.body as SeriesDto).occurrences[1]).toEqual({ ...second, overridden: true })
+      expect((await club().coach.delete(`/planning/series/${series.id}/occurrences/${third!.sessionId}`)).status)
+        .toBe(204)
+      const all = await patch(`/planning/series/${series.id}`, { name: "All", duree: 30 })
+      expect(all.status, all.text).toBe(200)
+      const read = all.body as SeriesDto
+      expect(read.occurrences.map((o) => o.sessionId)).toEqual([first, second, fourth].map((o) => o!.sessionId))
+      expect(await readSession(club(), second!.sessionId)).toMatchObject({ name: "Moved", creneau: moved, duree: 60 })
+      expect(await readSession(club(), fourth!.sessionId)).toMatchObject({ name: "All", duree: 30 })
+    })
+
+    it("answers 409 naming the sessions when the change would double-book the coach; nothing is written", async () => {
+      const coach = await createCoach(club())
+      const athlete = await createAthlete(club())
+      const other = await createSeries({
+        coachId: coach.id,
+        duree: 60,
+        start: fromToday(5, "10:00:00"),
+        rrule: "FREQ=DAILY;COUNT=1"
+      })
+      const series = await daily(3, { athleteIds: [athlete.id] })
+      const reply = await patch(`/planning/series/${series.id}`, { coachId: coach.id, time: "09:30:00" })
+      expectProblem(
+        reply,
+        409,
+        `Double booking: the coach or an athlete is already booked at an overlapping time in session ${
+          other.occurrences[0]!.sessionId
+        }`
+      )
+      expect(await readSeries(series.id)).toEqual(series)
+      for (const occurrence of series.occurrences) {
+        expect(await readSession(club(), occurrence.sessionId)).toMatchObject({
+          coachId: null,
+          creneau: occurrence.occurrenceStart
+        })
+      }
+      // The same change one occurrence at a time: the clash is only on day 5.
+      const [, , third] = series.occurrences
+      expectProblem(
+        await patch(`/planning/series/${series.id}/occurrences/${third!.sessionId}`, {
+          coachId: coach.id,
+          time: "10:30:00"
+        }),
+        409
+      )
+      expect(
+        (await patch(`/planning/series/${series.id}/occurrences/${third!.sessionId}`, {
+          coachId: coach.id,
+          time: "11:00:00"
+        })).status
+      ).toBe(200)
+    })
+
+    it("answers 400 naming the field on bad input, 404 for an unknown series, 403 to an athlete", async () => {
+      const series = await daily(3)
+      const path = `/planning/series/${series.id}`
+      expectProblem(await patch(path, { time: "25:00:00" }), 400, /time/u)
+      expectProblem(await patch(path, { duree: 0 }), 400, /duree/u)
+      expectProblem(await patch(path, { athleteIds: [missingId] }), 400, /^athleteIds: /u)
+      expectProblem(await patch(path, { coachId: missingId }), 400, /^coachId: /u)
+      expectProblem(await patch(`/planning/series/${missingId}`, { name: "x" }), 404)
+      expectProblem(await patch(path, { name: "x" }, club().athlete), 403)
+      expect(await readSeries(series.id)).toEqual(series)
+    })
+  })
+
+  describe("a coach's calendar feed of a series (GET /planning/feeds/{token}/coach/{id}.ics)", () => {
+    it("is one recurring event whose instances, expanded by ical.js, are the stored sessions, after a change and a cancel", async () => {
+      const coach = await createCoach(club())
+      const series = await daily(3, { coachId: coach.id, name: "Feed run" })
+      const issued = (await club().coach.post("/planning/feed-token")).body as { coachPattern: string }
+      const path = issued.coachPattern.replace("{id}", String(coach.id))
+      /** The coach's sessions as instants (the harness's club zone is UTC). */
+      const stored = async () => {
+        const all = (await club().coach.get("/session/all")).body as ReadonlyArray<
+          { coachId: number | null; creneau: string; duree: number; name: string }
+        >
+        return all.filter((session) => session.coachId === coach.id).map((session) => ({
+          start: new Date(`${session.creneau}Z`).toISOString(),
+          end: new Date(Date.parse(`${session.creneau}Z`) + session.duree * 60_000).toISOString(),
+          summary: session.name
+        })).sort((a, b) => a.start.localeCompare(b.start))
+      }
+      const first = await club().anonymous.get(path)
+      expect(first.status).toBe(200)
+      expect(first.text).toContain(`UID:series-${series.id}@club-training-service`)
+      expect(first.text).toMatch(/^RRULE:FREQ=DAILY;UNTIL=/mu)
+      expect(feedInstances(first.text)).toEqual(await stored())
+      const etag = first.headers.get("etag")!
+
+      const [, second, third] = series.occurrences
+      await patch(`/planning/series/${series.id}/occurrences/${second!.sessionId}`, { name: "Moved", time: "09:00:00" })
+      await club().coach.delete(`/planning/series/${series.id}/occurrences/${third!.sessionId}`)
+      const edited = await club().anonymous.get(path, { headers: { "if-none-match": etag } })
+      expect(edited.status).toBe(200)
+      expect(edited.text).toMatch(/^RECURRENCE-ID/mu)
+      expect(edited.text).toMatch(/^EXDATE/mu)
+      expect(feedInstances(edited.text)).toEqual(await stored())
+
+      // The series' own change moves the ETag, and the instances follow.
+      const before = edited.headers.get("etag")!
+      expect((await patch(`/planning/series/${series.id}`, { name: "Renamed" })).status).toBe(200)
+      const renamed = await club().anonymous.get(path, { headers: { "if-none-match": before } })
+      expect(renamed.status).toBe(200)
+      expect(feedInstances(renamed.text)).toEqual(await stored())
+      expect(feedInstances(renamed.text).map((i) => i.summary)).toEqual(["Renamed", "Moved", "Renamed"])
+      const unchanged = await club().anonymous.get(path, { headers: { "if-none-match": renamed.headers.get("etag")! } })
+      expect(unchanged.status).toBe(304)
+    })
+  })
+
+  describe("PATCH /planning/series/{id}/occurrences/{sessionId} (Coach)", () => {
+    it("with scope=following, changes it and the later ones; the earlier ones stay", async () => {
+      const series = await daily(3)
+      const [first, second, third, fourth] = series.occurrences
+      const reply = await patch(
+        `/planning/series/${series.id}/occurrences/${third!.sessionId}?scope=following`,
+        { name: "Later", time: "05:00:00" }
+      )
+      expect(reply.status, reply.text).toBe(200)
+      const continued = reply.body as SeriesDto
+      expect(continued).toMatchObject({ name: "Later", rrule: "FREQ=DAILY;COUNT=2", start: fromToday(5, "05:00:00") })
+      expect(continued.occurrences.map((o) => o.sessionId)).toEqual([third!.sessionId, fourth!.sessionId])
+      const ended = await readSeries(series.id)
+      expect(ended.occurrences).toEqual([first, second])
+      expect(ended.continuedBy).toBe(continued.id)
+      expect(await readSession(club(), first!.sessionId)).toMatchObject({ name: series.name })
+      expect(await readSession(club(), fourth!.sessionId)).toMatchObject({
+        name: "Later",
+        creneau: fromToday(6, "05:00:00")
+      })
+    })
+
+    it("answers 400 naming the field: a started occurrence, creneau with scope=following, a time not to come", async () => {
+      const series = await aroundToday()
+      const [past, , next] = series.occurrences
+      const base = `/planning/series/${series.id}/occurrences`
+      expectProblem(await patch(`${base}/${past!.sessionId}`, { name: "x" }), 400, /^sessionId: /u)
+      expectProblem(
+        await patch(`${base}/${next!.sessionId}?scope=following`, { creneau: fromToday(2, "10:00:00") }),
+        400,
+        /^creneau: /u
+      )
+      expectProblem(
+        await patch(`${base}/${next!.sessionId}`, { creneau: fromToday(-5, "10:00:00") }),
+        400,
+        /^creneau: /u
+      )
+      expectProblem(await patch(`${base}/${missingId}`, { name: "x" }), 404)
+      expectProblem(await patch(`${base}/${next!.sessionId}?scope=all`, { name: "x" }), 400, /scope/u)
+      expect(await readSeries(series.id)).toEqual(series)
+    })
+  })
+
+  describe("POST /planning/sessions and PATCH /planning/sessions/{id} (Coach)", () => {
+    const plan = (body: Record<string, unknown>, caller = club().coach) =>
+      caller.post("/planning/sessions", { name: unique("Planned"), ...body })
+
+    it("creates a session that books its coach and athletes: an overlapping one is a 409 naming it, and nothing is written", async () => {
+      const coach = await createCoach(club())
+      const athlete = await createAthlete(club())
+      const reply = await plan({
+        coachId: coach.id,
+        athleteIds: [athlete.id],
+        creneau: "2033-01-10T18:00:00",
+        duree: 60
+      })
+      expect(reply.status, reply.text).toBe(201)
+      const first = reply.body as { id: number; name: string }
+      expect(await readSession(club(), first.id)).toEqual({
+        id: first.id,
+        name: first.name,
+        isRecurrent: false,
+        creneau: "2033-01-10T18:00:00",
+        duree: 60,
+        groupe: null,
+        coachId: coach.id,
+        athleteIds: [athlete.id],
+        activiteIds: []
+      })
+      const name = unique("Clash")
+      expectProblem(
+        await plan({ name, athleteIds: [athlete.id], creneau: "2033-01-10T18:59:00", duree: 10 }),
+        409,
+        `Double booking: the coach or an athlete is already booked at an overlapping time in session ${first.id}`
+      )
+      const all = (await club().coach.get("/session/all")).body as ReadonlyArray<{ name: string }>
+      expect(all.filter((session) => session.name === name)).toEqual([])
+      expect((await plan({ coachId: coach.id, creneau: "2033-01-10T19:00:00", duree: 30 })).status).toBe(201)
+    })
+
+    it("changes a session with its bookings: into a double booking is a 409 and changes nothing; an occurrence becomes an exception", async () => {
+      const coach = await createCoach(club())
+      const held = (await plan({ coachId: coach.id, creneau: "2033-02-07T10:00:00", duree: 60 })).body as { id: number }
+      const other = (await plan({ creneau: "2033-02-07T08:00:00", duree: 60 })).body as { id: number }
+      const before = await readSession(club(), other.id)
+      expectProblem(
+        await patch(`/planning/sessions/${other.id}`, { coachId: coach.id, creneau: "2033-02-07T10:30:00" }),
+        409,
+        new RegExp(`in session ${held.id}$`, "u")
+      )
+      expect(await readSession(club(), other.id)).toEqual(before)
+      const moved = await patch(`/planning/sessions/${other.id}`, { coachId: coach.id, creneau: "2033-02-07T11:00:00" })
+      expect(moved.status, moved.text).toBe(200)
+      expect(moved.body).toEqual({ ...before, coachId: coach.id, creneau: "2033-02-07T11:00:00" })
+      // The time it left is free again.
+      expect((await plan({ coachId: coach.id, creneau: "2033-02-07T08:00:00", duree: 60 })).status).toBe(201)
+
+      const series = await daily(3)
+      const occurrence = series.occurrences[1]!
+      expect((await patch(`/planning/sessions/${occurrence.sessionId}`, { name: "Own" })).status).toBe(200)
+      expect((await readSeries(series.id)).occurrences[1]).toEqual({ ...occurrence, overridden: true })
+    })
+
+    it("answers 400 naming the field, 404 for an unknown session, 403 to an athlete", async () => {
+      expectProblem(await plan({ duree: 60 }), 400, /creneau/u)
+      expectProblem(await plan({ creneau: "2033-03-01T10:00:00", duree: 0 }), 400, /duree/u)
+      expectProblem(
+        await plan({ creneau: "2033-03-01T10:00:00", duree: 30, athleteIds: [missingId] }),
+        400,
+        /^athleteIds: /u
+      )
+      expectProblem(await plan({ creneau: "2033-03-01T10:00:00", duree: 30 }, club().athlete), 403)
+      expectProblem(await patch(`/planning/sessions/${missingId}`, { name: "x" }), 404)
+      const session = (await plan({ creneau: "2033-03-01T10:00:00", duree: 30 })).body as { id: number }
+      expectProblem(await patch(`/planning/sessions/${session.id}`, { creneau: "tomorrow" }), 400, /creneau/u)
+      expectProblem(await patch(`/planning/sessions/${session.id}`, { name: "x" }, club().athlete), 403)
+    })
+  })
+}
