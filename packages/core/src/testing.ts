@@ -5,6 +5,7 @@
 export * from "./testing/IdempotencyKeyTable.ts"
 export * from "./testing/InMemoryActivityRepository.ts"
 export * from "./testing/InMemoryAthleteRepository.ts"
+export * from "./testing/InMemoryAttendanceRepository.ts"
 export * from "./testing/InMemoryCoachRepository.ts"
 export * from "./testing/InMemoryIdempotencyKeys.ts"
 export * from "./testing/InMemoryLoginAttempts.ts"

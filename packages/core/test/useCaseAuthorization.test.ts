@@ -5,6 +5,8 @@ import {
   ActivityService,
   type Actor,
   AthleteRepository,
+  AttendanceRepository,
+  AttendanceService,
   AuthService,
   CoachRepository,
   CurrentActor,
@@ -51,6 +53,7 @@ const reachedOnly = <I, S>(tag: Context.Key<I, S>) =>
 const PortsReached = Layer.mergeAll(
   reachedOnly(ActivityRepository),
   reachedOnly(AthleteRepository),
+  reachedOnly(AttendanceRepository),
   reachedOnly(CoachRepository),
   reachedOnly(SessionRepository),
   reachedOnly(SeriesRepository),
@@ -165,6 +168,21 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
     Effect.flatMap(Effect.service(UserService), (s) => s.update(1 as never, anyInput))
   ],
   ["UserService.delete", "user.delete", Effect.flatMap(Effect.service(UserService), (s) => s.delete(1 as never))],
+  [
+    "AttendanceService.configure",
+    "attendance.configure",
+    Effect.flatMap(Effect.service(AttendanceService), (s) => s.configure(1 as never, {} as never))
+  ],
+  [
+    "AttendanceService.replies",
+    "attendance.read",
+    Effect.flatMap(Effect.service(AttendanceService), (s) => s.replies(1 as never))
+  ],
+  [
+    "AttendanceService.reply",
+    "attendance.reply",
+    Effect.flatMap(Effect.service(AttendanceService), (s) => s.reply(99 as never, 1 as never, anyInput, "one"))
+  ],
   ["AuthService.me", "auth.me", Effect.flatMap(Effect.service(AuthService), (s) => s.me())],
   ["TaskService.create", "task.create", Effect.flatMap(Effect.service(TaskService), (s) => s.create(anyInput))],
   ["TaskService.list", "task.list", Effect.flatMap(Effect.service(TaskService), (s) => s.list())],

@@ -15,6 +15,7 @@ import { FeedsGroup, FeedTokenGroup } from "./FeedsGroup.ts"
 import { PlanningGroup } from "./PlanningGroup.ts"
 import { Availability } from "./Availability.ts"
 import { SeriesGroup } from "./SeriesGroup.ts"
+import { AttendanceGroup } from "./AttendanceGroup.ts"
 import { BodyLimit } from "./BodyLimit.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { MediaType } from "./MediaType.ts"
@@ -37,6 +38,7 @@ const api = HttpApi.make("club")
     PlanningGroup,
     FeedTokenGroup,
     FeedsGroup,
+    AttendanceGroup,
     RootCoachesGroup
   )
   .middleware(RequestErrors)

@@ -177,8 +177,25 @@ export class ScheduleConflict extends withoutStackTrace(
   }
 }
 
+/**
+ * A reply to a session whose replies have closed (issue 18): at the cut-off its coach set, or when
+ * the session starts. Nothing was written.
+ */
+export class RepliesClosed extends withoutStackTrace(
+  Schema.TaggedError<RepliesClosed>()("RepliesClosed", {
+    sessionId: Schema.Number,
+    closedAt: Schema.String
+  })
+) {
+  readonly category = "Conflict" as const
+  override get message() {
+    return `Replies to session ${this.sessionId} closed at ${this.closedAt}`
+  }
+}
+
 export type DomainError =
   | EntityNotFound
+  | RepliesClosed
   | ScheduleConflict
   | UnknownReferences
   | InvalidValue

@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { InMemoryActivityRepository } from "./InMemoryActivityRepository.ts"
 import { InMemoryAthleteRepository } from "./InMemoryAthleteRepository.ts"
+import { InMemoryAttendanceRepository } from "./InMemoryAttendanceRepository.ts"
 import { InMemoryCoachRepository } from "./InMemoryCoachRepository.ts"
 import { InMemoryFeedTokenRepository } from "./InMemoryFeedTokenRepository.ts"
 import { InMemoryIdempotencyKeys } from "./InMemoryIdempotencyKeys.ts"
@@ -19,6 +20,7 @@ import { InMemoryUserRepository } from "./InMemoryUserRepository.ts"
  */
 export const InMemoryRepositories = Layer.mergeAll(
   InMemoryAthleteRepository,
+  InMemoryAttendanceRepository,
   InMemoryCoachRepository,
   InMemoryUserRepository,
   InMemorySessionRepository,

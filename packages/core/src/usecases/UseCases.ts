@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { ActivityService } from "./ActivityService.ts"
 import { AthleteService } from "./AthleteService.ts"
+import { AttendanceService } from "./AttendanceService.ts"
 import { AuthService } from "./AuthService.ts"
 import { CoachService } from "./CoachService.ts"
 import { PlanningService } from "./PlanningService.ts"
@@ -14,6 +15,7 @@ import { RecordServicesLive } from "./recordKinds.ts"
 export const UseCasesLive = Layer.mergeAll(
   ActivityService.layer,
   AthleteService.layer,
+  AttendanceService.layer,
   AuthService.layer,
   CoachService.layer,
   PlanningService.layer,

@@ -1,6 +1,7 @@
 import type {
   ActivityRepository,
   AthleteRepository,
+  AttendanceRepository,
   CoachRepository,
   IdempotencyKeys,
   LoginAttempts,
@@ -45,6 +46,7 @@ export class StoredIdempotencyKeys extends Context.Service<StoredIdempotencyKeys
 
 export type ContractServices =
   | AthleteRepository
+  | AttendanceRepository
   | CoachRepository
   | RecordPorts
   | UserRepository

@@ -1,5 +1,6 @@
 import { activityRepositoryContract } from "./activities.ts"
 import { athleteRepositoryContract } from "./athletes.ts"
+import { attendanceRepositoryContract } from "./attendance.ts"
 import { coachRepositoryContract } from "./coaches.ts"
 import type { ContractSuite } from "./Contract.ts"
 import { idempotencyKeysContract } from "./idempotencyKeys.ts"
@@ -21,6 +22,7 @@ export const repositoryContract: ReadonlyArray<ContractSuite> = [
   lastAdminContract,
   sessionRepositoryContract,
   seriesRepositoryContract,
+  attendanceRepositoryContract,
   activityRepositoryContract,
   taskRepositoryContract,
   suppliedIdsContract,

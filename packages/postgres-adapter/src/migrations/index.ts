@@ -11,6 +11,7 @@ import createIdempotencyKeys from "./0009_create_idempotency_keys.ts"
 import createSeries from "./0010_create_series.ts"
 import createBookings from "./0011_create_bookings.ts"
 import planningAndFeeds from "./0012_planning_and_feeds.ts"
+import createReplies from "./0015_create_replies.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -28,5 +29,6 @@ export const migrations = Migrator.fromRecord({
   "0009_create_idempotency_keys": createIdempotencyKeys,
   "0010_create_series": createSeries,
   "0011_create_bookings": createBookings,
-  "0012_planning_and_feeds": planningAndFeeds
+  "0012_planning_and_feeds": planningAndFeeds,
+  "0015_create_replies": createReplies
 })

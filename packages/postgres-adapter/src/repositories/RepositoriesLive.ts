@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { ActivityRepositoryLive } from "./ActivityRepositoryLive.ts"
 import { AthleteRepositoryLive } from "./AthleteRepositoryLive.ts"
+import { AttendanceRepositoryLive } from "./AttendanceRepositoryLive.ts"
 import { CoachRepositoryLive } from "./CoachRepositoryLive.ts"
 import { CredentialsCacheLive } from "./credentialsCache.ts"
 import { FeedTokenRepositoryLive } from "./FeedTokenRepositoryLive.ts"
@@ -19,6 +20,7 @@ import { UserRepositoryLive } from "./UserRepositoryLive.ts"
  */
 export const RepositoriesLive = Layer.mergeAll(
   AthleteRepositoryLive,
+  AttendanceRepositoryLive,
   CoachRepositoryLive,
   UserRepositoryLive,
   SessionRepositoryLive,

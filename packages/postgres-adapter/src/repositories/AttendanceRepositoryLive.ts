@@ -1,0 +1,186 @@
+import {
+  AttendanceRepository,
+  type AttendanceSettings,
+  EntityNotFound,
+  InvalidValue,
+  RepliesClosed,
+  Reply,
+  type ReplyWrite,
+  SessionReplies,
+  type SessionId,
+  traced
+} from "@club/core"
+import { Effect, Layer, Option, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
+import { int8Array } from "../sql/int8Array.ts"
+import { transaction } from "../sql/transaction.ts"
+
+const local = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS')`
+
+/** The place of a waiting reply `r` on its session's list: how many waiting yeses are not later than its own. */
+const waitingPosition = `CASE WHEN r.state = 'waiting' THEN (SELECT count(*)::int FROM session_replies w
+  WHERE w.session_id = r.session_id AND w.state = 'waiting' AND w.yes_order <= r.yes_order) END`
+
+const replyJson = `json_build_object('sessionId', r.session_id, 'athleteId', r.athlete_id, 'answer', r.answer,
+  'reason', r.reason, 'state', r.state, 'waitingPosition', r.position)`
+
+/** The rank of a state in `SessionReplies`' order. */
+const stateRank = `CASE r.state WHEN 'confirmed' THEN 0 WHEN 'waiting' THEN 1 WHEN 'maybe' THEN 2 ELSE 3 END`
+
+/** A session's replies as one JSON value, built by the database in one statement. */
+const sessionRepliesJson = `json_build_object(
+  'sessionId', s.id, 'capacity', a.capacity, 'replyCutoff', ${local("a.reply_cutoff")},
+  'confirmed', (SELECT count(*) FROM session_replies c WHERE c.session_id = s.id AND c.state = 'confirmed'),
+  'waiting', (SELECT count(*) FROM session_replies c WHERE c.session_id = s.id AND c.state = 'waiting'),
+  'replies', COALESCE((
+    SELECT json_agg(${replyJson} ORDER BY ${stateRank}, r.yes_order, r.athlete_id)
+    FROM (SELECT r.*, CASE WHEN r.state = 'waiting'
+            THEN row_number() OVER (PARTITION BY r.state ORDER BY r.yes_order) END AS position
+          FROM session_replies r WHERE r.session_id = s.id) r), '[]'::json)
+) AS replies`
+
+const decodeSessionReplies = Schema.decodeUnknownEffect(SessionReplies)
+const decodeReplies = Schema.decodeUnknownEffect(Schema.Array(Reply))
+
+/** A session locked for a change of its replies, with what decides whether a reply may be written. */
+interface LockedSession {
+  readonly id: number
+  readonly capacity: number | null
+  readonly closes: string | null
+  readonly closed: boolean
+  readonly member: boolean
+}
+
+export const AttendanceRepositoryLive = Layer.effect(
+  AttendanceRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const readReplies = (sessionId: number) =>
+      Effect.flatMap(
+        sql<{ replies: unknown }>`SELECT ${sql.literal(sessionRepliesJson)}
+          FROM sessions s LEFT JOIN session_attendance a ON a.session_id = s.id WHERE s.id = ${sessionId}`,
+        (rows) =>
+          rows.length === 0
+            ? Effect.succeed(Option.none<SessionReplies>())
+            : Effect.map(Effect.orDie(decodeSessionReplies(rows[0]!.replies)), Option.some)
+      )
+
+    /**
+     * Confirms the first waiting of the session, in yes order, while its capacity has places (all
+     * of them when it has none: LIMIT NULL is no limit). Run after every change, under the session's lock, so that a place
+     * never stays free while someone waits.
+     */
+    const fill = (sessionId: number) =>
+      sql`UPDATE session_replies r SET state = 'confirmed'
+        FROM (
+          SELECT w.athlete_id FROM session_replies w
+          WHERE w.session_id = ${sessionId} AND w.state = 'waiting'
+          ORDER BY w.yes_order
+          LIMIT (SELECT CASE WHEN a.capacity IS NOT NULL THEN GREATEST(a.capacity - (SELECT count(*) FROM session_replies c
+                   WHERE c.session_id = ${sessionId} AND c.state = 'confirmed'), 0) END
+                 FROM (SELECT 1) one LEFT JOIN session_attendance a ON a.session_id = ${sessionId})
+        ) promoted
+        WHERE r.session_id = ${sessionId} AND r.athlete_id = promoted.athlete_id`
+
+    /**
+     * Locks the sessions a reply writes (the session; with `following`, also its series' later
+     * occurrences), in id order so that two writers locking overlapping sets never deadlock. The
+     * lock (`FOR NO KEY UPDATE`) serialises every change of one session's replies, across
+     * instances, without blocking the inserts that reference the session (memberships, activities).
+     */
+    const lockTargets = (write: ReplyWrite) =>
+      sql<LockedSession>`SELECT s.id::float8 AS id, a.capacity,
+          ${sql.literal(local("COALESCE(a.reply_cutoff, s.creneau)"))} AS closes,
+          COALESCE(COALESCE(a.reply_cutoff, s.creneau) <= ${write.now}::timestamp, false) AS closed,
+          EXISTS (SELECT 1 FROM session_athletes m WHERE m.session_id = s.id AND m.athlete_id = ${write.athleteId}) AS member
+        FROM sessions s LEFT JOIN session_attendance a ON a.session_id = s.id
+        WHERE s.id = ${write.sessionId}
+          ${
+        write.scope === "following"
+          ? sql`OR s.id IN (SELECT later.id FROM sessions first JOIN sessions later
+                ON later.series_id = first.series_id AND later.occurrence_start > first.occurrence_start
+                WHERE first.id = ${write.sessionId})`
+          : sql``
+      }
+        ORDER BY s.id
+        FOR NO KEY UPDATE OF s`
+
+    /** Writes the athlete's reply to one locked session; a yes repeated keeps its number, and so its place. */
+    const upsert = (write: ReplyWrite, session: LockedSession) =>
+      sql`WITH previous AS (
+          SELECT answer, state, yes_order FROM session_replies
+          WHERE session_id = ${session.id} AND athlete_id = ${write.athleteId}),
+        taken AS (
+          SELECT count(*) AS confirmed FROM session_replies
+          WHERE session_id = ${session.id} AND state = 'confirmed' AND athlete_id <> ${write.athleteId})
+        INSERT INTO session_replies AS r (session_id, athlete_id, answer, reason, state, yes_order, replied_by, replied_at)
+        SELECT ${session.id}, ${write.athleteId}, ${write.input.answer}, ${write.input.reason},
+          CASE ${write.input.answer}::text
+            WHEN 'no' THEN 'declined'
+            WHEN 'maybe' THEN 'maybe'
+            ELSE CASE WHEN p.answer = 'yes' THEN p.state
+                      WHEN ${session.capacity}::int IS NULL OR t.confirmed < ${session.capacity}::int THEN 'confirmed'
+                      ELSE 'waiting' END
+          END,
+          CASE WHEN ${write.input.answer}::text = 'yes'
+            THEN COALESCE(CASE WHEN p.answer = 'yes' THEN p.yes_order END, nextval('reply_order')) END,
+          ${write.by}, now()
+        FROM taken t LEFT JOIN previous p ON true
+        ON CONFLICT (session_id, athlete_id) DO UPDATE SET answer = EXCLUDED.answer, reason = EXCLUDED.reason,
+          state = EXCLUDED.state, yes_order = EXCLUDED.yes_order, replied_by = EXCLUDED.replied_by,
+          replied_at = EXCLUDED.replied_at`
+
+    const reply = traced("AttendanceRepository.reply")(function*(write: ReplyWrite) {
+      return yield* transaction(sql)(Effect.gen(function*() {
+        const locked = yield* lockTargets(write)
+        const first = locked.find((session) => session.id === write.sessionId)
+        if (first === undefined) return yield* new EntityNotFound({ entity: "Session", id: write.sessionId })
+        if (first.closed) return yield* new RepliesClosed({ sessionId: write.sessionId, closedAt: first.closes! })
+        if (!first.member) {
+          return yield* new InvalidValue({
+            field: "athleteId",
+            reason: `athlete ${write.athleteId} is not an athlete of session ${write.sessionId}`
+          })
+        }
+        const targets = [first, ...locked.filter((s) => s !== first && s.member && !s.closed)]
+        for (const session of targets) {
+          yield* upsert(write, session)
+          yield* fill(session.id)
+        }
+        const ids = targets.map((session) => session.id)
+        const rows = yield* sql<{ replies: unknown }>`SELECT COALESCE(json_agg(${sql.literal(replyJson)}
+            ORDER BY array_position(${int8Array(ids)}::bigint[], r.session_id)), '[]'::json) AS replies
+          FROM (SELECT r.*, ${sql.literal(waitingPosition)} AS position FROM session_replies r
+                WHERE r.athlete_id = ${write.athleteId} AND r.session_id = ANY(${int8Array(ids)}::bigint[])) r`
+        return yield* Effect.orDie(decodeReplies(rows[0]!.replies))
+      }))
+    }, dieOnInfrastructureError)
+
+    const configure = traced("AttendanceRepository.configure")(
+      function*(sessionId: SessionId, settings: AttendanceSettings) {
+        return yield* transaction(sql)(Effect.gen(function*() {
+          const locked = yield* sql`SELECT id FROM sessions WHERE id = ${sessionId} FOR NO KEY UPDATE`
+          if (locked.length === 0) return yield* new EntityNotFound({ entity: "Session", id: sessionId })
+          const setsCapacity = settings.capacity !== undefined
+          const setsCutoff = settings.replyCutoff !== undefined
+          yield* sql`INSERT INTO session_attendance AS a (session_id, capacity, reply_cutoff)
+            VALUES (${sessionId}, ${settings.capacity ?? null}::int, ${settings.replyCutoff ?? null}::timestamp)
+            ON CONFLICT (session_id) DO UPDATE SET
+              capacity = CASE WHEN ${setsCapacity} THEN EXCLUDED.capacity ELSE a.capacity END,
+              reply_cutoff = CASE WHEN ${setsCutoff} THEN EXCLUDED.reply_cutoff ELSE a.reply_cutoff END`
+          yield* fill(sessionId)
+          return Option.getOrThrow(yield* readReplies(sessionId))
+        }))
+      },
+      dieOnInfrastructureError
+    )
+
+    const replies = traced("AttendanceRepository.replies")(function*(sessionId: SessionId) {
+      return yield* readReplies(sessionId)
+    }, dieOnInfrastructureError)
+
+    return AttendanceRepository.of({ replies, configure, reply })
+  })
+)
