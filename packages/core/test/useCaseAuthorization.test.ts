@@ -183,6 +183,37 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
     "attendance.reply",
     Effect.flatMap(Effect.service(AttendanceService), (s) => s.reply(99 as never, 1 as never, anyInput, "one"))
   ],
+  [
+    "AttendanceService.mark",
+    "attendance.mark",
+    Effect.flatMap(Effect.service(AttendanceService), (s) => s.mark(1 as never, { marks: [] } as never))
+  ],
+  [
+    "AttendanceService.presence",
+    "attendance.presence",
+    Effect.flatMap(Effect.service(AttendanceService), (s) => s.presence(1 as never))
+  ],
+  [
+    "AttendanceService.figures",
+    "attendance.figures",
+    Effect.flatMap(Effect.service(AttendanceService), (s) => s.figures("2026-01-01" as never, "2026-12-31" as never))
+  ],
+  [
+    "AttendanceService.athleteFigures",
+    "attendance.athleteFigures",
+    Effect.flatMap(
+      Effect.service(AttendanceService),
+      (s) => s.athleteFigures(99 as never, "2026-01-01" as never, "2026-12-31" as never)
+    )
+  ],
+  [
+    "AttendanceService.exportSeason",
+    "attendance.export",
+    Effect.flatMap(
+      Effect.service(AttendanceService),
+      (s) => s.exportSeason("2026-01-01" as never, "2026-12-31" as never)
+    )
+  ],
   ["AuthService.me", "auth.me", Effect.flatMap(Effect.service(AuthService), (s) => s.me())],
   ["TaskService.create", "task.create", Effect.flatMap(Effect.service(TaskService), (s) => s.create(anyInput))],
   ["TaskService.list", "task.list", Effect.flatMap(Effect.service(TaskService), (s) => s.list())],

@@ -1,5 +1,18 @@
 import { Schema } from "effect"
-import { AttendanceSettings, Reply, ReplyInput, SessionReplies } from "@club/core"
+import {
+  AthleteAttendance,
+  AttendanceFigures,
+  AttendanceSettings,
+  BoundedArray,
+  GroupAttendance,
+  PresenceChange,
+  PresenceMark,
+  PresenceRecord,
+  Reply,
+  ReplyInput,
+  SessionPresence,
+  SessionReplies
+} from "@club/core"
 import { documented } from "./Documented.ts"
 import { seedFields } from "./SeedInput.ts"
 
@@ -46,5 +59,52 @@ export const SessionRepliesDto = documented(
     confirmed: 20,
     waiting: 1,
     replies: [replyExample]
+  }]
+)
+
+const PresenceMarkDto = Schema.Struct(PresenceMark.fields).annotate({
+  identifier: "PresenceMark",
+  description: "An athlete's mark: `present`, `late`, `absent` or `excused`."
+})
+
+export const PresenceInputBody = documented(
+  Schema.Struct({ marks: BoundedArray(PresenceMarkDto) }),
+  "PresenceInput",
+  "The marks recorded at once, one per athlete of the session; each replaces the athlete's earlier mark.",
+  [{ marks: [{ athleteId: 3, status: "present" }, { athleteId: 4, status: "late" }] }]
+)
+
+const markedAt = "2026-11-24T19:02:11.517Z"
+
+export const SessionPresenceDto = documented(
+  Schema.Struct({
+    ...SessionPresence.fields,
+    marks: Schema.Array(Schema.Struct(PresenceRecord.fields).annotate({ identifier: "PresenceRecord" })),
+    history: Schema.Array(Schema.Struct(PresenceChange.fields).annotate({ identifier: "PresenceChange" }))
+  }),
+  "SessionPresence",
+  "Who came to a session: each athlete's current mark (who recorded it, when: an instant in UTC), and every change of a mark in the order written (`previousStatus` null for the first).",
+  [{
+    sessionId: 7,
+    marks: [{ athleteId: 3, status: "present", markedBy: 2, markedAt }],
+    history: [{ athleteId: 3, status: "present", previousStatus: null, changedBy: 2, changedAt: markedAt }]
+  }]
+)
+
+const counts = { present: 6, late: 1, absent: 1, excused: 2, rate: 0.875 }
+
+export const AttendanceFiguresDto = documented(
+  Schema.Struct({
+    ...AttendanceFigures.fields,
+    athletes: Schema.Array(Schema.Struct(AthleteAttendance.fields).annotate({ identifier: "AthleteAttendance" })),
+    groups: Schema.Array(Schema.Struct(GroupAttendance.fields).annotate({ identifier: "GroupAttendance" }))
+  }),
+  "AttendanceFigures",
+  "The marks of the sessions whose `creneau` falls in the period (`from` to `to`, both included), counted by athlete and by the session's `groupe`. `rate` is (present + late) / (present + late + absent): an excused absence counts neither way; null when nothing counted.",
+  [{
+    from: "2026-09-01",
+    to: "2027-06-30",
+    athletes: [{ athleteId: 3, ...counts }],
+    groups: [{ groupe: "Seniors", ...counts }]
   }]
 )

@@ -1,7 +1,15 @@
-import { AthleteId, ReplyScope, SessionId } from "@club/core"
+import { AthleteId, CalendarDate, presenceCsvHeader, ReplyScope, SessionId } from "@club/core"
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { AttendanceSettingsBody, ReplyDto, ReplyInputBody, SessionRepliesDto } from "./AttendanceDto.ts"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import {
+  AttendanceFiguresDto,
+  AttendanceSettingsBody,
+  PresenceInputBody,
+  ReplyDto,
+  ReplyInputBody,
+  SessionPresenceDto,
+  SessionRepliesDto
+} from "./AttendanceDto.ts"
 import { Authentication } from "./Authentication.ts"
 import { idempotent, listOf, tag } from "./EndpointParts.ts"
 import { Idempotency } from "./Idempotency.ts"
@@ -9,6 +17,24 @@ import { operation } from "./Operation.ts"
 import { pathId } from "./PathId.ts"
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
+
+/** A period of sessions by their `creneau`: both days included. */
+const period = {
+  from: CalendarDate.annotate({
+    description: "The first day of the period (`2026-09-01`).",
+    examples: ["2026-09-01" as CalendarDate]
+  }),
+  to: CalendarDate.annotate({
+    description: "The last day of the period, included.",
+    examples: ["2027-06-30" as CalendarDate]
+  })
+}
+
+const csvText = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv" })).annotate({
+  description: `RFC 4180 CSV (\`text/csv\`), lines ended by CRLF: a header \`${
+    presenceCsvHeader.join(",")
+  }\`, then a line per mark, by creneau, session and athlete.`
+})
 
 /** Issue 18's attendance endpoints under `/attendance`: replies, capacity and waiting list. */
 export class AttendanceGroup extends HttpApiGroup.make("attendance").add(
@@ -48,7 +74,54 @@ export class AttendanceGroup extends HttpApiGroup.make("attendance").add(
     "Reply to a session for an athlete",
     `The athlete \`{id}\` answers \`yes\`, \`no\` or \`maybe\` (with an optional reason), replacing its earlier reply. A yes within the capacity is confirmed; beyond it, the athlete waits, in the order the yeses were written (a yes repeated keeps its place). When a confirmed athlete answers something else, the first waiting is confirmed in the same transaction. 400 naming \`athleteId\` when the athlete is not one of the session's athletes; 409 when the session's replies have closed (at its cut-off, or when it starts); 404 when there is no such session. ${idempotent}`,
     "attendance.reply"
-  )).middleware(Idempotency)
+  )).middleware(Idempotency),
+  HttpApiEndpoint.put("recordPresence", "/attendance/sessions/:id/presence", {
+    params: { id: pathId(SessionId) },
+    payload: PresenceInputBody,
+    success: SessionPresenceDto,
+    error: [InvalidRequest, NotFound, Conflict, Forbidden]
+  }).annotateMerge(operation(
+    "Record who came",
+    `Records each athlete's mark (\`present\`, \`late\`, \`absent\`, \`excused\`), replacing its earlier one, in one transaction; a mark that changes (or is the first) is kept in the history with who recorded it and when. Only the session's coach, once the session has started (409 before its \`creneau\`). 400 naming \`marks\` for an athlete who is not one of the session's, or one marked twice; 404 when there is no such session. ${idempotent}`,
+    "attendance.mark"
+  )).middleware(Idempotency),
+  HttpApiEndpoint.get("sessionPresence", "/attendance/sessions/:id/presence", {
+    params: { id: pathId(SessionId) },
+    success: SessionPresenceDto,
+    error: [NotFound, Forbidden]
+  }).annotateMerge(operation(
+    "Who came to a session",
+    "Each athlete's current mark, and the history of every change (who, what, when). 404 when there is no such session.",
+    "attendance.presence"
+  )),
+  HttpApiEndpoint.get("figures", "/attendance/figures", {
+    query: period,
+    success: AttendanceFiguresDto,
+    error: [InvalidRequest, Forbidden]
+  }).annotateMerge(operation(
+    "Attendance rates by athlete and by group",
+    "The marks of the sessions of the period, counted by athlete and by group, with the attendance rate. One statement whatever the club's size. 400 naming `to` when it is before `from`.",
+    "attendance.figures"
+  )),
+  HttpApiEndpoint.get("athleteFigures", "/attendance/athletes/:id/figures", {
+    params: { id: pathId(AthleteId) },
+    query: period,
+    success: AttendanceFiguresDto,
+    error: [InvalidRequest, Forbidden]
+  }).annotateMerge(operation(
+    "An athlete's attendance rate",
+    "The athlete's marks over the sessions of the period, counted, with its rate, and by group. 400 naming `to` when it is before `from`.",
+    "attendance.athleteFigures"
+  )),
+  HttpApiEndpoint.get("exportSeason", "/attendance/export", {
+    query: period,
+    success: csvText,
+    error: [InvalidRequest, Forbidden]
+  }).annotateMerge(operation(
+    "Export a season's attendance as CSV",
+    "Every mark of the sessions of the period, one line each, read in one statement. 400 naming `to` when it is before `from`.",
+    "attendance.export"
+  ))
 ).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
   "Attendance: replies and waiting list",
   "Issue 18: who is coming to a session, its capacity and its waiting list. Not in the seed."

@@ -193,8 +193,22 @@ export class RepliesClosed extends withoutStackTrace(
   }
 }
 
+/** Attendance recorded before the session has started (issue 18). Nothing was written. */
+export class SessionNotStarted extends withoutStackTrace(
+  Schema.TaggedError<SessionNotStarted>()("SessionNotStarted", {
+    sessionId: Schema.Number,
+    startsAt: Schema.String
+  })
+) {
+  readonly category = "Conflict" as const
+  override get message() {
+    return `Session ${this.sessionId} starts at ${this.startsAt}; who came is recorded once it has started`
+  }
+}
+
 export type DomainError =
   | EntityNotFound
+  | SessionNotStarted
   | RepliesClosed
   | ScheduleConflict
   | UnknownReferences

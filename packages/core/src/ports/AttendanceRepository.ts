@@ -2,6 +2,13 @@ import { Context, type Effect, type Option } from "effect"
 import type { AttendanceSettings, Reply, ReplyInput, ReplyScope, SessionReplies } from "../domain/Attendance.ts"
 import type { EntityNotFound, InvalidValue, RepliesClosed } from "../domain/Errors.ts"
 import type { AthleteId, SessionId, UserId } from "../domain/Ids.ts"
+import type {
+  AthleteAttendance,
+  GroupAttendance,
+  PresenceLine,
+  PresenceMark,
+  SessionPresence
+} from "../domain/Presence.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
 
 /** A reply to write, with who writes it and when. */
@@ -38,4 +45,33 @@ export class AttendanceRepository extends Context.Service<AttendanceRepository, 
    * occurrence the athlete does not belong to, or whose replies have closed, is left out.
    */
   reply(write: ReplyWrite): Effect.Effect<ReadonlyArray<Reply>, EntityNotFound | InvalidValue | RepliesClosed>
+  /** The session's marks (by athlete) and their history (in the order written); none for an unknown session. */
+  presence(sessionId: SessionId): Effect.Effect<Option.Option<SessionPresence>>
+  /**
+   * Records the marks (one per athlete: the caller checks it) in one transaction, `by` the user at
+   * `atEpochMs`; a mark that changes an athlete's status (or is its first) adds a history entry.
+   * Refused, with nothing written: an unknown session (`EntityNotFound`), an athlete who is not one
+   * of its athletes (`InvalidValue` naming `marks`).
+   */
+  mark(
+    sessionId: SessionId,
+    marks: ReadonlyArray<PresenceMark>,
+    by: UserId,
+    atEpochMs: number
+  ): Effect.Effect<SessionPresence, EntityNotFound | InvalidValue>
+  /**
+   * The marks of the sessions whose `creneau` is in `[from, until)`, counted by athlete (ascending
+   * id; only `athleteId` when given) and by the session's groupe (null first, then in code-point
+   * order), each with its `attendanceRate`. One statement whatever the club's size.
+   */
+  figures(
+    from: LocalDateTime,
+    until: LocalDateTime,
+    athleteId: AthleteId | null
+  ): Effect.Effect<{
+    readonly athletes: ReadonlyArray<AthleteAttendance>
+    readonly groups: ReadonlyArray<GroupAttendance>
+  }>
+  /** Every mark of the sessions whose `creneau` is in `[from, until)`, by creneau, session, then athlete. One statement. */
+  presenceLines(from: LocalDateTime, until: LocalDateTime): Effect.Effect<ReadonlyArray<PresenceLine>>
 }>()("@club/core/AttendanceRepository") {}

@@ -8,8 +8,20 @@ import {
 } from "../domain/Attendance.ts"
 import { EntityNotFound, InvalidValue, RepliesClosed } from "../domain/Errors.ts"
 import type { AthleteId, SessionId, UserId } from "../domain/Ids.ts"
+import {
+  AthleteAttendance,
+  attendanceRate,
+  GroupAttendance,
+  PresenceChange,
+  PresenceLine,
+  type PresenceMark,
+  PresenceRecord,
+  type PresenceStatus,
+  SessionPresence
+} from "../domain/Presence.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
 import { AttendanceRepository, type ReplyWrite } from "../ports/AttendanceRepository.ts"
+import { notMembers } from "../domain/Presence.ts"
 import { traced } from "../tracing/traced.ts"
 import { InMemoryStore } from "./InMemoryStore.ts"
 
@@ -29,6 +41,18 @@ interface SessionAttendance {
   readonly replies: Map<AthleteId, StoredReply>
 }
 
+/** `Map.groupBy`, which the library target of this package does not declare. */
+const groupBy = <A, K>(items: ReadonlyArray<A>, key: (item: A) => K): Map<K, Array<A>> => {
+  const groups = new Map<K, Array<A>>()
+  for (const item of items) {
+    const k = key(item)
+    const group = groups.get(k)
+    if (group === undefined) groups.set(k, [item])
+    else group.push(item)
+  }
+  return groups
+}
+
 const stateRank: Record<ReplyState, number> = { confirmed: 0, waiting: 1, maybe: 2, declined: 3 }
 
 /**
@@ -39,7 +63,7 @@ const stateRank: Record<ReplyState, number> = { confirmed: 0, waiting: 1, maybe:
 export const InMemoryAttendanceRepository = Layer.effect(
   AttendanceRepository,
   Effect.gen(function*() {
-    const { series, sessions } = yield* InMemoryStore
+    const { athletes, series, sessions } = yield* InMemoryStore
     const attendance = new Map<SessionId, SessionAttendance>()
     let yesCounter = 0
 
@@ -182,6 +206,120 @@ export const InMemoryAttendanceRepository = Layer.effect(
       return sessions.has(sessionId) ? Option.some(repliesOf(sessionId, of(sessionId))) : Option.none()
     })
 
-    return AttendanceRepository.of({ replies, configure, reply })
+    const marks = new Map<SessionId, Map<AthleteId, { status: PresenceStatus; by: UserId; at: number }>>()
+    const history = new Map<SessionId, Array<PresenceChange>>()
+
+    /** The session's marks, without those of athletes no longer in it (the database's cascade). */
+    const marksOf = (sessionId: SessionId) => {
+      let found = marks.get(sessionId)
+      if (found === undefined) {
+        found = new Map()
+        marks.set(sessionId, found)
+      }
+      const members = sessions.get(sessionId)?.athleteIds
+      for (const athleteId of found.keys()) {
+        if (members === undefined || !members.has(athleteId)) found.delete(athleteId)
+      }
+      return found
+    }
+
+    const presenceOf = (sessionId: SessionId) =>
+      new SessionPresence({
+        sessionId,
+        marks: [...marksOf(sessionId)]
+          .sort(([a], [b]) => a - b)
+          .map(([athleteId, m]) =>
+            new PresenceRecord({ athleteId, status: m.status, markedBy: m.by, markedAt: new Date(m.at).toISOString() })
+          ),
+        history: (history.get(sessionId) ?? []).filter((change) => athletes.has(change.athleteId))
+      })
+
+    const presence = traced("AttendanceRepository.presence")(function*(sessionId: SessionId) {
+      return sessions.has(sessionId) ? Option.some(presenceOf(sessionId)) : Option.none()
+    })
+
+    const mark = traced("AttendanceRepository.mark")(
+      function*(sessionId: SessionId, given: ReadonlyArray<PresenceMark>, by: UserId, atEpochMs: number) {
+        const session = sessions.get(sessionId)
+        if (session === undefined) return yield* new EntityNotFound({ entity: "Session", id: sessionId })
+        const strangers = [...new Set(given.map((m) => m.athleteId).filter((id) => !session.athleteIds.has(id)))]
+          .sort((a, b) => a - b)
+        if (strangers.length > 0) {
+          return yield* new InvalidValue({
+            field: "marks",
+            reason: notMembers(strangers, sessionId)
+          })
+        }
+        const current = marksOf(sessionId)
+        const changes = history.get(sessionId) ?? []
+        history.set(sessionId, changes)
+        for (const { athleteId, status } of [...given].sort((a, b) => a.athleteId - b.athleteId)) {
+          const previous = current.get(athleteId)
+          if (previous?.status === status) continue
+          current.set(athleteId, { status, by, at: atEpochMs })
+          changes.push(
+            new PresenceChange({
+              athleteId,
+              status,
+              previousStatus: previous?.status ?? null,
+              changedBy: by,
+              changedAt: new Date(atEpochMs).toISOString()
+            })
+          )
+        }
+        return presenceOf(sessionId)
+      }
+    )
+
+    /** The marks of the sessions whose creneau is in `[from, until)`, with their session. */
+    const marksIn = (from: LocalDateTime, until: LocalDateTime) =>
+      [...sessions.values()]
+        .filter((s) => s.creneau !== null && s.creneau >= from && s.creneau < until)
+        .flatMap((s) => [...marksOf(s.id)].map(([athleteId, m]) => ({ session: s, athleteId, status: m.status })))
+
+    const countsOf = (statuses: ReadonlyArray<PresenceStatus>) => {
+      const counts = { present: 0, late: 0, absent: 0, excused: 0 }
+      for (const status of statuses) counts[status]++
+      return { ...counts, rate: attendanceRate(counts) }
+    }
+
+    const figures = traced("AttendanceRepository.figures")(
+      function*(from: LocalDateTime, until: LocalDateTime, athleteId: AthleteId | null) {
+        const all = marksIn(from, until).filter((m) => athleteId === null || m.athleteId === athleteId)
+        const byAthlete = groupBy(all, (m) => m.athleteId)
+        const byGroup = groupBy(all, (m) => m.session.groupe)
+        return {
+          athletes: [...byAthlete].sort(([a], [b]) => a - b).map(([id, ms]) =>
+            new AthleteAttendance({ athleteId: id, ...countsOf(ms.map((m) => m.status)) })
+          ),
+          groups: [...byGroup]
+            .sort(([a], [b]) => a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1)
+            .map(([groupe, ms]) => new GroupAttendance({ groupe, ...countsOf(ms.map((m) => m.status)) }))
+        }
+      }
+    )
+
+    const presenceLines = traced("AttendanceRepository.presenceLines")(
+      function*(from: LocalDateTime, until: LocalDateTime) {
+        return marksIn(from, until)
+          .sort((x, y) =>
+            (x.session.creneau! < y.session.creneau! ? -1 : x.session.creneau! > y.session.creneau! ? 1 : 0) ||
+            x.session.id - y.session.id || x.athleteId - y.athleteId
+          )
+          .map((m) =>
+            new PresenceLine({
+              sessionId: m.session.id,
+              creneau: m.session.creneau,
+              sessionName: m.session.name,
+              groupe: m.session.groupe,
+              athleteId: m.athleteId,
+              athleteName: athletes.get(m.athleteId)?.name ?? null,
+              status: m.status
+            })
+          )
+      }
+    )
+
+    return AttendanceRepository.of({ replies, configure, reply, presence, mark, figures, presenceLines })
   })
 )

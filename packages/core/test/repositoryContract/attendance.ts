@@ -6,6 +6,8 @@ import {
   AttendanceSettings,
   EntityNotFound,
   InvalidValue,
+  PresenceMark,
+  type PresenceStatus,
   type LocalDateTime,
   RepliesClosed,
   ReplyInput,
@@ -14,6 +16,7 @@ import {
   SeriesCreate,
   SeriesRepository,
   type SessionId,
+  SessionCreate,
   SessionRepository,
   SessionUpdate,
   type UserId
@@ -69,6 +72,29 @@ const states = (sessionId: SessionId) =>
     const replies = Option.getOrThrow(yield* (yield* AttendanceRepository).replies(sessionId))
     return replies.replies.map((r) => [r.athleteId, r.state, r.waitingPosition] as const)
   })
+
+const mark = (
+  sessionId: SessionId,
+  marks: ReadonlyArray<readonly [AthleteId, PresenceStatus]>,
+  at: number,
+  user = by
+) =>
+  Effect.flatMap(
+    Effect.service(AttendanceRepository),
+    (r) => r.mark(sessionId, marks.map(([athleteId, status]) => new PresenceMark({ athleteId, status })), user, at)
+  )
+
+const inGroup = (athleteIds: ReadonlyArray<AthleteId>, creneau: string, groupe: string | null) =>
+  Effect.map(
+    Effect.flatMap(
+      Effect.service(SessionRepository),
+      (r) =>
+        r.create(new SessionCreate({ ...newSession({ athleteIds, creneau }), groupe, name: `${groupe} ${creneau}` }))
+    ),
+    (s) => s.id
+  )
+
+const day = (date: string) => date as LocalDateTime
 
 export const attendanceRepositoryContract: ContractSuite = {
   title: "AttendanceRepository",
@@ -233,6 +259,106 @@ export const attendanceRepositoryContract: ContractSuite = {
         expect(yield* states(fourth!)).toEqual([])
         const one = yield* reply(third!, a!, "yes")
         expect(one.map((r) => [r.sessionId, r.state])).toEqual([[third, "confirmed"]])
+      }))
+
+    it.effect("records marks, and every change of one as history: who, what, when", () =>
+      Effect.gen(function*() {
+        const [a, b] = yield* athletesNamed(2)
+        const sessionId = yield* sessionWith([a!, b!])
+        const first = yield* mark(sessionId, [[b!, "late"], [a!, "present"]], Date.UTC(2026, 10, 21, 19, 0, 0, 250))
+        expect(first.marks.map((m) => ({ ...m }))).toEqual([
+          { athleteId: a, status: "present", markedBy: by, markedAt: "2026-11-21T19:00:00.250Z" },
+          { athleteId: b, status: "late", markedBy: by, markedAt: "2026-11-21T19:00:00.250Z" }
+        ])
+        const corrected = yield* mark(
+          sessionId,
+          [[a!, "present"], [b!, "excused"]],
+          Date.UTC(2026, 10, 22, 9, 0, 0),
+          7 as UserId
+        )
+        expect(corrected.marks.map((m) => [m.athleteId, m.status, m.markedBy])).toEqual([
+          [a, "present", by],
+          [b, "excused", 7]
+        ])
+        expect(corrected.history.map((h) => ({ ...h }))).toEqual([
+          {
+            athleteId: a,
+            status: "present",
+            previousStatus: null,
+            changedBy: by,
+            changedAt: "2026-11-21T19:00:00.250Z"
+          },
+          { athleteId: b, status: "late", previousStatus: null, changedBy: by, changedAt: "2026-11-21T19:00:00.250Z" },
+          {
+            athleteId: b,
+            status: "excused",
+            previousStatus: "late",
+            changedBy: 7,
+            changedAt: "2026-11-22T09:00:00.000Z"
+          }
+        ])
+        expect(Option.getOrThrow(yield* (yield* AttendanceRepository).presence(sessionId))).toEqual(corrected)
+      }))
+
+    it.effect("refuses marks of athletes not in the session, or of no session; nothing is written", () =>
+      Effect.gen(function*() {
+        const [a, b, c] = yield* athletesNamed(3)
+        const sessionId = yield* sessionWith([a!])
+        const strangers = yield* Effect.exit(mark(sessionId, [[a!, "present"], [c!, "absent"], [b!, "late"]], 0))
+        expect(Exit.findErrorOption(strangers)).toEqual(
+          Option.some(
+            new InvalidValue({ field: "marks", reason: `athletes ${b}, ${c} are not athletes of session ${sessionId}` })
+          )
+        )
+        const nowhere = yield* Effect.exit(mark(999_999 as SessionId, [[a!, "present"]], 0))
+        expect(Exit.findErrorOption(nowhere)).toEqual(
+          Option.some(new EntityNotFound({ entity: "Session", id: 999_999 }))
+        )
+        const presence = Option.getOrThrow(yield* (yield* AttendanceRepository).presence(sessionId))
+        expect([presence.marks, presence.history]).toEqual([[], []])
+        expect(yield* (yield* AttendanceRepository).presence(999_999 as SessionId)).toEqual(Option.none())
+      }))
+
+    it.effect("figures count the marks of a period's sessions by athlete and by group, with the rate; the export lists them", () =>
+      Effect.gen(function*() {
+        const [a, b] = yield* athletesNamed(2)
+        const s1 = yield* inGroup([a!, b!], "2031-09-01T18:00:00", "Seniors")
+        const s2 = yield* inGroup([a!, b!], "2031-09-08T18:00:00", "Seniors")
+        const s3 = yield* inGroup([a!], "2031-09-30T10:00:00", "Cadets")
+        const s4 = yield* inGroup([a!], "2031-09-15T10:00:00", null)
+        const outside = yield* inGroup([a!, b!], "2031-10-01T00:00:00", "Seniors")
+        yield* mark(s1, [[a!, "present"], [b!, "absent"]], 0)
+        yield* mark(s2, [[a!, "late"], [b!, "excused"]], 0)
+        yield* mark(s3, [[a!, "absent"]], 0)
+        yield* mark(s4, [[a!, "present"]], 0)
+        yield* mark(outside, [[a!, "absent"], [b!, "absent"]], 0)
+        const repository = yield* AttendanceRepository
+        const figures = yield* repository.figures(day("2031-09-01T00:00:00"), day("2031-10-01T00:00:00"), null)
+        const zero = { present: 0, late: 0, absent: 0, excused: 0 }
+        expect(figures.athletes.map((x) => ({ ...x }))).toEqual([
+          { ...zero, athleteId: a, present: 2, late: 1, absent: 1, rate: 0.75 },
+          { ...zero, athleteId: b, absent: 1, excused: 1, rate: 0 }
+        ])
+        expect(figures.groups.map((x) => ({ ...x }))).toEqual([
+          { ...zero, groupe: null, present: 1, rate: 1 },
+          { ...zero, groupe: "Cadets", absent: 1, rate: 0 },
+          { ...zero, groupe: "Seniors", present: 1, late: 1, absent: 1, excused: 1, rate: 2 / 3 }
+        ])
+        const own = yield* repository.figures(day("2031-09-01T00:00:00"), day("2031-10-01T00:00:00"), b!)
+        expect(own.athletes.map((x) => x.athleteId)).toEqual([b])
+        expect(own.groups.map((x) => [x.groupe, x.rate])).toEqual([["Seniors", 0]])
+        const empty = yield* repository.figures(day("2030-01-01T00:00:00"), day("2030-01-02T00:00:00"), null)
+        expect(empty).toEqual({ athletes: [], groups: [] })
+        const lines = yield* repository.presenceLines(day("2031-09-01T00:00:00"), day("2031-10-01T00:00:00"))
+        expect(lines.map((l) => [l.sessionId, l.creneau, l.groupe, l.athleteId, l.athleteName, l.status])).toEqual([
+          [s1, "2031-09-01T18:00:00", "Seniors", a, "a0", "present"],
+          [s1, "2031-09-01T18:00:00", "Seniors", b, "a1", "absent"],
+          [s2, "2031-09-08T18:00:00", "Seniors", a, "a0", "late"],
+          [s2, "2031-09-08T18:00:00", "Seniors", b, "a1", "excused"],
+          [s4, "2031-09-15T10:00:00", null, a, "a0", "present"],
+          [s3, "2031-09-30T10:00:00", "Cadets", a, "a0", "absent"]
+        ])
+        expect(lines[0]!.sessionName).toBe("Seniors 2031-09-01T18:00:00")
       }))
   }
 }

@@ -1,4 +1,4 @@
-import { AttendanceService, AttendanceSettings, ReplyInput } from "@club/core"
+import { AttendanceService, AttendanceSettings, PresenceInput, PresenceMark, ReplyInput } from "@club/core"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { toCoreInput } from "@club/contract/rest"
@@ -28,5 +28,20 @@ export const AttendanceHandlers = HttpApiBuilder.group(
             problems
           )
       )
+      .handle(
+        "recordPresence",
+        ({ params, payload }) =>
+          attendance.mark(
+            params.id,
+            new PresenceInput({ marks: payload.marks.map((m) => new PresenceMark(m)) }, { disableChecks: true })
+          ).pipe(problems)
+      )
+      .handle("sessionPresence", ({ params }) => attendance.presence(params.id).pipe(problems))
+      .handle("figures", ({ query }) => attendance.figures(query.from, query.to).pipe(problems))
+      .handle(
+        "athleteFigures",
+        ({ params, query }) => attendance.athleteFigures(params.id, query.from, query.to).pipe(problems)
+      )
+      .handle("exportSeason", ({ query }) => attendance.exportSeason(query.from, query.to).pipe(problems))
   })
 )

@@ -12,6 +12,7 @@ import createSeries from "./0010_create_series.ts"
 import createBookings from "./0011_create_bookings.ts"
 import planningAndFeeds from "./0012_planning_and_feeds.ts"
 import createReplies from "./0015_create_replies.ts"
+import createPresence from "./0016_create_presence.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -30,5 +31,6 @@ export const migrations = Migrator.fromRecord({
   "0010_create_series": createSeries,
   "0011_create_bookings": createBookings,
   "0012_planning_and_feeds": planningAndFeeds,
-  "0015_create_replies": createReplies
+  "0015_create_replies": createReplies,
+  "0016_create_presence": createPresence
 })

@@ -1,5 +1,15 @@
 import {
+  AthleteAttendance,
+  type AthleteId,
+  attendanceRate,
   AttendanceRepository,
+  GroupAttendance,
+  type LocalDateTime,
+  notMembers,
+  PresenceLine,
+  type PresenceMark,
+  SessionPresence,
+  type UserId,
   type AttendanceSettings,
   EntityNotFound,
   InvalidValue,
@@ -40,6 +50,37 @@ const sessionRepliesJson = `json_build_object(
           FROM session_replies r WHERE r.session_id = s.id) r), '[]'::json)
 ) AS replies`
 
+const instant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+
+/** A session's marks and their history as one JSON value, built by the database in one statement. */
+const sessionPresenceJson = `json_build_object(
+  'sessionId', s.id,
+  'marks', COALESCE((SELECT json_agg(json_build_object('athleteId', m.athlete_id, 'status', m.status,
+      'markedBy', m.marked_by, 'markedAt', ${instant("m.marked_at")}) ORDER BY m.athlete_id)
+    FROM attendance_marks m WHERE m.session_id = s.id), '[]'::json),
+  'history', COALESCE((SELECT json_agg(json_build_object('athleteId', h.athlete_id, 'status', h.status,
+      'previousStatus', h.previous_status, 'changedBy', h.changed_by, 'changedAt', ${
+  instant("h.changed_at")
+}) ORDER BY h.id)
+    FROM attendance_mark_history h WHERE h.session_id = s.id), '[]'::json)
+) AS presence`
+
+/** Counts of each status among the rows of `marks`, as JSON fields. */
+const countsJson =
+  `'present', count(*) FILTER (WHERE status = 'present'), 'late', count(*) FILTER (WHERE status = 'late'),
+  'absent', count(*) FILTER (WHERE status = 'absent'), 'excused', count(*) FILTER (WHERE status = 'excused')`
+
+interface Counts {
+  readonly present: number
+  readonly late: number
+  readonly absent: number
+  readonly excused: number
+}
+
+const withRate = <A extends Counts>(counts: A) => ({ ...counts, rate: attendanceRate(counts) })
+
+const decodeSessionPresence = Schema.decodeUnknownEffect(SessionPresence)
+const decodeLines = Schema.decodeUnknownEffect(Schema.Array(PresenceLine))
 const decodeSessionReplies = Schema.decodeUnknownEffect(SessionReplies)
 const decodeReplies = Schema.decodeUnknownEffect(Schema.Array(Reply))
 
@@ -181,6 +222,107 @@ export const AttendanceRepositoryLive = Layer.effect(
       return yield* readReplies(sessionId)
     }, dieOnInfrastructureError)
 
-    return AttendanceRepository.of({ replies, configure, reply })
+    const readPresence = (sessionId: number) =>
+      Effect.flatMap(
+        sql<{ presence: unknown }>`SELECT ${
+          sql.literal(sessionPresenceJson)
+        } FROM sessions s WHERE s.id = ${sessionId}`,
+        (rows) =>
+          rows.length === 0
+            ? Effect.succeed(Option.none<SessionPresence>())
+            : Effect.map(Effect.orDie(decodeSessionPresence(rows[0]!.presence)), Option.some)
+      )
+
+    const presence = traced("AttendanceRepository.presence")(function*(sessionId: SessionId) {
+      return yield* readPresence(sessionId)
+    }, dieOnInfrastructureError)
+
+    const mark = traced("AttendanceRepository.mark")(
+      function*(sessionId: SessionId, marks: ReadonlyArray<PresenceMark>, by: UserId, atEpochMs: number) {
+        return yield* transaction(sql)(Effect.gen(function*() {
+          const locked = yield* sql`SELECT id FROM sessions WHERE id = ${sessionId} FOR NO KEY UPDATE`
+          if (locked.length === 0) return yield* new EntityNotFound({ entity: "Session", id: sessionId })
+          const ordered = [...marks].sort((a, b) => a.athleteId - b.athleteId)
+          const athleteIds = int8Array(ordered.map((m) => m.athleteId))
+          const strangers = yield* sql<
+            { id: number }
+          >`SELECT a.id::float8 AS id FROM unnest(${athleteIds}::bigint[]) AS a(id)
+            WHERE NOT EXISTS (SELECT 1 FROM session_athletes m WHERE m.session_id = ${sessionId} AND m.athlete_id = a.id)
+            ORDER BY a.id`
+          if (strangers.length > 0) {
+            return yield* new InvalidValue({
+              field: "marks",
+              reason: notMembers(strangers.map((r) => r.id), sessionId)
+            })
+          }
+          // One statement: the changes go to the history (in athlete order), the marks are replaced.
+          yield* sql`WITH given AS (
+              SELECT * FROM unnest(${athleteIds}::bigint[], ${
+            ordered.map((m) => m.status)
+          }::text[]) AS g(athlete_id, status)),
+            previous AS (
+              SELECT m.athlete_id, m.status FROM attendance_marks m
+              WHERE m.session_id = ${sessionId} AND m.athlete_id IN (SELECT athlete_id FROM given)),
+            changed AS (
+              INSERT INTO attendance_mark_history (session_id, athlete_id, status, previous_status, changed_by, changed_at)
+              SELECT ${sessionId}, g.athlete_id, g.status, p.status, ${by}, to_timestamp(${atEpochMs}::float8 / 1000)
+              FROM given g LEFT JOIN previous p USING (athlete_id)
+              WHERE p.status IS DISTINCT FROM g.status
+              ORDER BY g.athlete_id)
+            INSERT INTO attendance_marks AS m (session_id, athlete_id, status, marked_by, marked_at)
+            SELECT ${sessionId}, athlete_id, status, ${by}, to_timestamp(${atEpochMs}::float8 / 1000) FROM given
+            ON CONFLICT (session_id, athlete_id) DO UPDATE
+              SET status = EXCLUDED.status, marked_by = EXCLUDED.marked_by, marked_at = EXCLUDED.marked_at
+              WHERE m.status IS DISTINCT FROM EXCLUDED.status`
+          return Option.getOrThrow(yield* readPresence(sessionId))
+        }))
+      },
+      dieOnInfrastructureError
+    )
+
+    const figures = traced("AttendanceRepository.figures")(
+      function*(from: LocalDateTime, until: LocalDateTime, athleteId: AthleteId | null) {
+        const [row] = yield* sql<
+          {
+            figures: {
+              athletes: ReadonlyArray<Counts & { athleteId: number }>
+              groups: ReadonlyArray<Counts & { groupe: string | null }>
+            }
+          }
+        >`
+          WITH marks AS (
+            SELECT m.athlete_id, s.groupe, m.status
+            FROM sessions s JOIN attendance_marks m ON m.session_id = s.id
+            WHERE s.creneau >= ${from}::timestamp AND s.creneau < ${until}::timestamp
+              ${athleteId === null ? sql`` : sql`AND m.athlete_id = ${athleteId}`})
+          SELECT json_build_object(
+            'athletes', COALESCE((SELECT json_agg(per.a ORDER BY per.id) FROM (
+              SELECT athlete_id AS id, json_build_object('athleteId', athlete_id, ${sql.literal(countsJson)}) AS a
+              FROM marks GROUP BY athlete_id) per), '[]'::json),
+            'groups', COALESCE((SELECT json_agg(per.g ORDER BY per.groupe COLLATE "C" NULLS FIRST) FROM (
+              SELECT groupe, json_build_object('groupe', groupe, ${sql.literal(countsJson)}) AS g
+              FROM marks GROUP BY groupe) per), '[]'::json)
+          ) AS figures`
+        return yield* Effect.orDie(Effect.all({
+          athletes: Schema.decodeUnknownEffect(Schema.Array(AthleteAttendance))(row!.figures.athletes.map(withRate)),
+          groups: Schema.decodeUnknownEffect(Schema.Array(GroupAttendance))(row!.figures.groups.map(withRate))
+        }))
+      },
+      dieOnInfrastructureError
+    )
+
+    const presenceLines = traced("AttendanceRepository.presenceLines")(
+      function*(from: LocalDateTime, until: LocalDateTime) {
+        const rows = yield* sql`SELECT s.id::float8 AS "sessionId", ${sql.literal(local("s.creneau"))} AS creneau,
+            s.name AS "sessionName", s.groupe, m.athlete_id::float8 AS "athleteId", a.name AS "athleteName", m.status
+          FROM sessions s JOIN attendance_marks m ON m.session_id = s.id JOIN athletes a ON a.id = m.athlete_id
+          WHERE s.creneau >= ${from}::timestamp AND s.creneau < ${until}::timestamp
+          ORDER BY s.creneau, s.id, m.athlete_id`
+        return yield* Effect.orDie(decodeLines(rows))
+      },
+      dieOnInfrastructureError
+    )
+
+    return AttendanceRepository.of({ replies, configure, reply, presence, mark, figures, presenceLines })
   })
 )

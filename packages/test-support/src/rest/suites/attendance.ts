@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { expectJson, expectProblem } from "../../expectations.ts"
+import { expectJson, expectProblem, expectStatus } from "../../expectations.ts"
 import type { Club } from "../Club.ts"
 import { createAthlete, createSession, createUser, missingId, tokenOf } from "../records.ts"
 
@@ -214,6 +214,161 @@ export const attendanceEndpoints = (club: () => Club) => {
         404,
         `Session not found with id ${missingId}`
       )
+    })
+  })
+
+  describe("who came: PUT and GET /attendance/sessions/{id}/presence", () => {
+    const pastSession = async (athletes: ReadonlyArray<number>, fields: Record<string, unknown> = {}) =>
+      (await createSession(club(), {
+        creneau: "2020-03-01T18:00:00",
+        coachId: club().coachId,
+        athleteIds: athletes,
+        ...fields
+      })).id
+    const record = (sessionId: number, marks: unknown) =>
+      club().coach.put(`/attendance/sessions/${sessionId}/presence`, { marks })
+
+    it("the session's coach records marks once it has started; a correction is kept as history (who, what, when)", async () => {
+      const [a, b] = [(await createAthlete(club())).id, (await createAthlete(club())).id]
+      const sessionId = await pastSession([a, b])
+      const first = await record(sessionId, [{ athleteId: a, status: "present" }, { athleteId: b, status: "late" }])
+      expect(first.status, first.text).toBe(200)
+      const corrected = await record(sessionId, [{ athleteId: b, status: "excused" }])
+      const body = corrected.body as {
+        marks: ReadonlyArray<{ athleteId: number; status: string; markedBy: number; markedAt: string }>
+        history: ReadonlyArray<{ athleteId: number; status: string; previousStatus: string | null; changedBy: number }>
+      }
+      expect(body.marks.map((m) => [m.athleteId, m.status, m.markedBy])).toEqual([
+        [a, "present", club().user.COACH.id],
+        [b, "excused", club().user.COACH.id]
+      ])
+      expect(body.marks[0]!.markedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/u)
+      expect(body.history.map((h) => [h.athleteId, h.status, h.previousStatus, h.changedBy])).toEqual([
+        [a, "present", null, club().user.COACH.id],
+        [b, "late", null, club().user.COACH.id],
+        [b, "excused", "late", club().user.COACH.id]
+      ])
+      expectJson(await club().admin.get(`/attendance/sessions/${sessionId}/presence`), 200, corrected.body)
+    })
+
+    it("refuses before the session has started (409), another coach (403), and athletes (403); nothing is written", async () => {
+      const a = (await createAthlete(club())).id
+      const { sessionId } = await (async () => {
+        const session = await createSession(club(), { creneau: future, coachId: club().coachId, athleteIds: [a] })
+        return { sessionId: session.id }
+      })()
+      expectProblem(
+        await record(sessionId, [{ athleteId: a, status: "present" }]),
+        409,
+        `Session ${sessionId} starts at ${future}; who came is recorded once it has started`
+      )
+      const past = await pastSession([club().athleteId])
+      const other = await createUser(club(), { role: "COACH" })
+      const token = await tokenOf(club(), other.name, other.password)
+      expectProblem(
+        await club().withToken(token).put(`/attendance/sessions/${past}/presence`, {
+          marks: [{ athleteId: club().athleteId, status: "absent" }]
+        }),
+        403
+      )
+      expectProblem(
+        await club().athlete.put(`/attendance/sessions/${past}/presence`, {
+          marks: [{ athleteId: club().athleteId, status: "present" }]
+        }),
+        403,
+        "Your role may not attendance.mark"
+      )
+      expect((await club().coach.get(`/attendance/sessions/${past}/presence`)).body).toEqual({
+        sessionId: past,
+        marks: [],
+        history: []
+      })
+    })
+
+    it("answers 400 naming marks for an athlete not in the session or marked twice, or a bad status; 404 for no session", async () => {
+      const a = (await createAthlete(club())).id
+      const sessionId = await pastSession([a])
+      expectProblem(
+        await record(sessionId, [{ athleteId: club().athleteId, status: "present" }]),
+        400,
+        `marks: athlete ${club().athleteId} is not an athlete of session ${sessionId}`
+      )
+      expectProblem(
+        await record(sessionId, [{ athleteId: a, status: "present" }, { athleteId: a, status: "late" }]),
+        400,
+        `marks: athlete ${a} is marked twice`
+      )
+      expectProblem(await record(sessionId, [{ athleteId: a, status: "there" }]), 400, /marks/u)
+      expectProblem(
+        await record(missingId, [{ athleteId: a, status: "present" }]),
+        404,
+        `Session not found with id ${missingId}`
+      )
+    })
+  })
+
+  describe("figures and the season's export", () => {
+    it("rates by athlete and by group over a period (coach, admin); an athlete sees its own only", async () => {
+      const other = (await createAthlete(club(), { name: "Other, the \"quick\" one" })).id
+      const own = club().athleteId
+      const groupe = `Figures ${Date.now()}`
+      const session = async (creneau: string, athleteIds: ReadonlyArray<number>) =>
+        (await createSession(club(), { creneau, coachId: club().coachId, athleteIds, groupe, name: "Track" })).id
+      const s1 = await session("2012-02-01T18:00:00", [own, other])
+      const s2 = await session("2012-02-29T18:00:00", [own, other])
+      const after = await session("2012-03-01T00:00:00", [own])
+      await club().coach.put(`/attendance/sessions/${s1}/presence`, {
+        marks: [{ athleteId: own, status: "present" }, { athleteId: other, status: "absent" }]
+      })
+      await club().coach.put(`/attendance/sessions/${s2}/presence`, {
+        marks: [{ athleteId: own, status: "absent" }, { athleteId: other, status: "excused" }]
+      })
+      await club().coach.put(`/attendance/sessions/${after}/presence`, {
+        marks: [{ athleteId: own, status: "absent" }]
+      })
+      const period = "from=2012-02-01&to=2012-02-29"
+      const zero = { present: 0, late: 0, absent: 0, excused: 0 }
+      const expected = {
+        from: "2012-02-01",
+        to: "2012-02-29",
+        athletes: [
+          { ...zero, athleteId: Math.min(own, other), rate: own < other ? 0.5 : 0 },
+          { ...zero, athleteId: Math.max(own, other), rate: own < other ? 0 : 0.5 }
+        ].map((row) => row.athleteId === own ? { ...row, present: 1, absent: 1 } : { ...row, absent: 1, excused: 1 }),
+        groups: [{ ...zero, groupe, present: 1, absent: 2, excused: 1, rate: 1 / 3 }]
+      }
+      expectJson(await club().coach.get(`/attendance/figures?${period}`), 200, expected)
+      expectJson(await club().admin.get(`/attendance/figures?${period}`), 200, expected)
+      const mine = await club().athlete.get(`/attendance/athletes/${own}/figures?${period}`)
+      expectJson(mine, 200, {
+        from: "2012-02-01",
+        to: "2012-02-29",
+        athletes: [{ ...zero, athleteId: own, present: 1, absent: 1, rate: 0.5 }],
+        groups: [{ ...zero, groupe, present: 1, absent: 1, rate: 0.5 }]
+      })
+      expectProblem(await club().athlete.get(`/attendance/athletes/${other}/figures?${period}`), 403)
+      expectProblem(await club().athlete.get(`/attendance/figures?${period}`), 403)
+
+      const csv = await club().coach.get(`/attendance/export?${period}`)
+      expectStatus(csv, 200)
+      expect(csv.contentType).toBe("text/csv")
+      const line = (sessionId: number, creneau: string, athleteId: number, status: string) =>
+        `${sessionId},${creneau},Track,${groupe},${athleteId},${
+          athleteId === own ? "Alex Athlete" : "\"Other, the \"\"quick\"\" one\""
+        },${status}\r\n`
+      const ordered = (sessionId: number, creneau: string, marks: Record<number, string>) =>
+        [own, other].sort((x, y) => x - y).map((id) => line(sessionId, creneau, id, marks[id]!)).join("")
+      expect(csv.text).toBe(
+        "session_id,creneau,session_name,groupe,athlete_id,athlete_name,status\r\n" +
+          ordered(s1, "2012-02-01T18:00:00", { [own]: "present", [other]: "absent" }) +
+          ordered(s2, "2012-02-29T18:00:00", { [own]: "absent", [other]: "excused" })
+      )
+    })
+
+    it("answers 400 naming to when it is before from, naming from when it is not a date", async () => {
+      expectProblem(await club().coach.get("/attendance/figures?from=2012-02-02&to=2012-02-01"), 400, /^to: /u)
+      expectProblem(await club().coach.get("/attendance/export?from=2012-02-02&to=2012-02-01"), 400, /^to: /u)
+      expectProblem(await club().coach.get("/attendance/figures?from=yesterday&to=2012-02-01"), 400, /from/u)
     })
   })
 }
