@@ -31,6 +31,7 @@ const expected: Record<Operation, ReadonlyArray<Role>> = {
   "attendance.figures": ["ADMIN", "COACH"],
   "attendance.athleteFigures": ["ADMIN", "COACH"],
   "attendance.export": ["ADMIN", "COACH"],
+  "webhook.manage": ["ADMIN"],
   "coach.create": ["ADMIN"],
   "coach.read": ["ADMIN", "COACH"],
   "coach.update": ["ADMIN"],

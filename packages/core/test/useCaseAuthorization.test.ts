@@ -29,7 +29,9 @@ import {
   TokenSigner,
   UseCasesLive,
   UserRepository,
-  UserService
+  UserService,
+  WebhookRepository,
+  WebhookService
 } from "../src/index.ts"
 import { CalendarFeedService, SeriesService } from "../src/calendar.ts"
 
@@ -54,6 +56,7 @@ const PortsReached = Layer.mergeAll(
   reachedOnly(ActivityRepository),
   reachedOnly(AthleteRepository),
   reachedOnly(AttendanceRepository),
+  reachedOnly(WebhookRepository),
   reachedOnly(CoachRepository),
   reachedOnly(SessionRepository),
   reachedOnly(SeriesRepository),
@@ -213,6 +216,27 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
       Effect.service(AttendanceService),
       (s) => s.exportSeason("2026-01-01" as never, "2026-12-31" as never)
     )
+  ],
+  [
+    "WebhookService.register",
+    "webhook.manage",
+    Effect.flatMap(Effect.service(WebhookService), (s) => s.register(anyInput))
+  ],
+  ["WebhookService.list", "webhook.manage", Effect.flatMap(Effect.service(WebhookService), (s) => s.list())],
+  [
+    "WebhookService.remove",
+    "webhook.manage",
+    Effect.flatMap(Effect.service(WebhookService), (s) => s.remove(1 as never))
+  ],
+  [
+    "WebhookService.attempts",
+    "webhook.manage",
+    Effect.flatMap(Effect.service(WebhookService), (s) => s.attempts(1 as never))
+  ],
+  [
+    "WebhookService.replay",
+    "webhook.manage",
+    Effect.flatMap(Effect.service(WebhookService), (s) => s.replay(1 as never, 1 as never))
   ],
   ["AuthService.me", "auth.me", Effect.flatMap(Effect.service(AuthService), (s) => s.me())],
   ["TaskService.create", "task.create", Effect.flatMap(Effect.service(TaskService), (s) => s.create(anyInput))],

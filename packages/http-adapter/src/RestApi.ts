@@ -6,6 +6,7 @@ import { DocsPageLive } from "./docs/DocsPage.ts"
 import { ActivitiesHandlers } from "./handlers/activities.ts"
 import { AthletesHandlers } from "./handlers/athletes.ts"
 import { AttendanceHandlers } from "./handlers/attendance.ts"
+import { WebhookHandlers } from "./handlers/webhooks.ts"
 import { AuthHandlers } from "./handlers/auth.ts"
 import { HealthHandlers } from "./handlers/health.ts"
 import { SeriesHandlers } from "./handlers/series.ts"
@@ -42,6 +43,7 @@ export const RestApiLive = Layer.mergeAll(
     ActivitiesHandlers,
     AthletesHandlers,
     AttendanceHandlers,
+    WebhookHandlers,
     AuthHandlers,
     HealthHandlers,
     SeriesHandlers,

@@ -16,6 +16,7 @@ import { PlanningGroup } from "./PlanningGroup.ts"
 import { Availability } from "./Availability.ts"
 import { SeriesGroup } from "./SeriesGroup.ts"
 import { AttendanceGroup } from "./AttendanceGroup.ts"
+import { WebhookGroup } from "./WebhookGroup.ts"
 import { BodyLimit } from "./BodyLimit.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { MediaType } from "./MediaType.ts"
@@ -39,6 +40,7 @@ const api = HttpApi.make("club")
     FeedTokenGroup,
     FeedsGroup,
     AttendanceGroup,
+    WebhookGroup,
     RootCoachesGroup
   )
   .middleware(RequestErrors)

@@ -44,6 +44,7 @@ export const RoleTable = {
   "attendance.figures": { roles: ["Admin", "Coach"] },
   "attendance.athleteFigures": { roles: ["Admin", "Coach"], owner: "athlete" },
   "attendance.export": { roles: ["Admin", "Coach"] },
+  "webhook.manage": { roles: ["Admin"] },
   "coach.create": { roles: ["Admin"] },
   "coach.read": { roles: ["Admin", "Coach"] },
   "coach.update": { roles: ["Admin"] },

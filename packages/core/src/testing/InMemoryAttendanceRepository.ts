@@ -23,6 +23,8 @@ import type { LocalDateTime } from "../domain/LocalDateTime.ts"
 import { AttendanceRepository, type ReplyWrite } from "../ports/AttendanceRepository.ts"
 import { notMembers } from "../domain/Presence.ts"
 import { traced } from "../tracing/traced.ts"
+import type { NewEvent } from "../domain/Webhook.ts"
+import { appendEvents, InMemoryOutbox } from "./InMemoryOutbox.ts"
 import { InMemoryStore } from "./InMemoryStore.ts"
 
 interface StoredReply {
@@ -64,6 +66,7 @@ export const InMemoryAttendanceRepository = Layer.effect(
   AttendanceRepository,
   Effect.gen(function*() {
     const { athletes, series, sessions } = yield* InMemoryStore
+    const outbox = yield* InMemoryOutbox
     const attendance = new Map<SessionId, SessionAttendance>()
     let yesCounter = 0
 
@@ -109,8 +112,9 @@ export const InMemoryAttendanceRepository = Layer.effect(
       })
     }
 
-    /** Confirms the first waiting while places are free. */
-    const fill = (stored: SessionAttendance) => {
+    /** Confirms the first waiting while places are free; answers them. */
+    const fill = (stored: SessionAttendance): Array<AthleteId> => {
+      const promoted: Array<AthleteId> = []
       const all = ordered(stored)
       let free = stored.capacity === null
         ? Infinity
@@ -119,9 +123,14 @@ export const InMemoryAttendanceRepository = Layer.effect(
         if (free <= 0) break
         if (reply.state !== "waiting") continue
         reply.state = "confirmed"
+        promoted.push(reply.athleteId)
         free--
       }
+      return promoted
     }
+
+    const promotions = (sessionId: SessionId, promoted: ReadonlyArray<AthleteId>): Array<NewEvent> =>
+      promoted.map((athleteId) => ({ sessionId, type: "promotion", data: { athleteId } }))
 
     const confirmedCount = (stored: SessionAttendance) =>
       [...stored.replies.values()].filter((r) => r.state === "confirmed").length
@@ -159,6 +168,7 @@ export const InMemoryAttendanceRepository = Layer.effect(
         })
       }
       const written: Array<Reply> = []
+      const events: Array<NewEvent> = []
       for (const sessionId of targets(write.sessionId, write.scope)) {
         const stored = of(sessionId)
         const later = closedAt(sessionId, stored)
@@ -185,9 +195,16 @@ export const InMemoryAttendanceRepository = Layer.effect(
           by: write.by
         }
         stored.replies.set(write.athleteId, next)
-        fill(stored)
-        written.push(replyOf(sessionId, stored, next))
+        const promoted = fill(stored)
+        const answered = replyOf(sessionId, stored, next)
+        written.push(answered)
+        events.push({
+          sessionId,
+          type: previous?.answer === "yes" && next.answer !== "yes" ? "cancellation" : "reply",
+          data: { athleteId: write.athleteId, answer: next.answer, reason: next.reason, state: answered.state }
+        }, ...promotions(sessionId, promoted))
       }
+      yield* appendEvents(outbox, events)
       return written
     })
 
@@ -197,7 +214,7 @@ export const InMemoryAttendanceRepository = Layer.effect(
         const stored = of(sessionId)
         if (settings.capacity !== undefined) stored.capacity = settings.capacity
         if (settings.replyCutoff !== undefined) stored.replyCutoff = settings.replyCutoff
-        fill(stored)
+        yield* appendEvents(outbox, promotions(sessionId, fill(stored)))
         return repliesOf(sessionId, stored)
       }
     )
@@ -253,10 +270,16 @@ export const InMemoryAttendanceRepository = Layer.effect(
         const current = marksOf(sessionId)
         const changes = history.get(sessionId) ?? []
         history.set(sessionId, changes)
+        const events: Array<NewEvent> = []
         for (const { athleteId, status } of [...given].sort((a, b) => a.athleteId - b.athleteId)) {
           const previous = current.get(athleteId)
           if (previous?.status === status) continue
           current.set(athleteId, { status, by, at: atEpochMs })
+          events.push({
+            sessionId,
+            type: "presence",
+            data: { athleteId, status, previousStatus: previous?.status ?? null }
+          })
           changes.push(
             new PresenceChange({
               athleteId,
@@ -267,6 +290,7 @@ export const InMemoryAttendanceRepository = Layer.effect(
             })
           )
         }
+        yield* appendEvents(outbox, events)
         return presenceOf(sessionId)
       }
     )

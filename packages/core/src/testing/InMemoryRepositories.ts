@@ -9,7 +9,9 @@ import { InMemoryLoginAttempts } from "./InMemoryLoginAttempts.ts"
 import { InMemoryRecordRepositories } from "./InMemoryRecordRepositories.ts"
 import { InMemorySeriesRepository } from "./InMemorySeriesRepository.ts"
 import { InMemorySessionRepository } from "./InMemorySessionRepository.ts"
+import { InMemoryOutbox } from "./InMemoryOutbox.ts"
 import { InMemoryStore } from "./InMemoryStore.ts"
+import { InMemoryWebhookRepository } from "./InMemoryWebhookRepository.ts"
 import { InMemoryTaskRepository } from "./InMemoryTaskRepository.ts"
 import { InMemoryUserRepository } from "./InMemoryUserRepository.ts"
 
@@ -30,5 +32,6 @@ export const InMemoryRepositories = Layer.mergeAll(
   InMemoryFeedTokenRepository,
   InMemoryLoginAttempts,
   InMemoryIdempotencyKeys,
-  InMemoryRecordRepositories
-).pipe(Layer.provideMerge(InMemoryStore.layer))
+  InMemoryRecordRepositories,
+  InMemoryWebhookRepository
+).pipe(Layer.provideMerge(InMemoryStore.layer), Layer.provideMerge(InMemoryOutbox.layer))

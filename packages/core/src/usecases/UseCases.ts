@@ -9,6 +9,7 @@ import { ScheduleService } from "./ScheduleService.ts"
 import { SessionService } from "./SessionService.ts"
 import { TaskService } from "./TaskService.ts"
 import { UserService } from "./UserService.ts"
+import { WebhookService } from "./WebhookService.ts"
 import { RecordServicesLive } from "./recordKinds.ts"
 
 /** Every use-case, those of `recordKinds` included; needs the ports (repositories, hasher, signer, login attempts). */
@@ -23,5 +24,6 @@ export const UseCasesLive = Layer.mergeAll(
   SessionService.layer,
   TaskService.layer,
   UserService.layer,
+  WebhookService.layer,
   RecordServicesLive
 )

@@ -10,7 +10,8 @@ import type {
   SessionRepository,
   TaskRepository,
   UserId,
-  UserRepository
+  UserRepository,
+  WebhookRepository
 } from "@club/core"
 import { describe, layer, type Vitest } from "@effect/vitest"
 import { Context, type Effect, type Layer } from "effect"
@@ -58,6 +59,7 @@ export type ContractServices =
   | StoredLoginFailures
   | IdempotencyKeys
   | StoredIdempotencyKeys
+  | WebhookRepository
 
 export interface Implementation {
   /** For test titles. */

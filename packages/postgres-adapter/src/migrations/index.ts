@@ -13,6 +13,7 @@ import createBookings from "./0011_create_bookings.ts"
 import planningAndFeeds from "./0012_planning_and_feeds.ts"
 import createReplies from "./0015_create_replies.ts"
 import createPresence from "./0016_create_presence.ts"
+import createOutbox from "./0017_create_outbox.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -32,5 +33,6 @@ export const migrations = Migrator.fromRecord({
   "0011_create_bookings": createBookings,
   "0012_planning_and_feeds": planningAndFeeds,
   "0015_create_replies": createReplies,
-  "0016_create_presence": createPresence
+  "0016_create_presence": createPresence,
+  "0017_create_outbox": createOutbox
 })

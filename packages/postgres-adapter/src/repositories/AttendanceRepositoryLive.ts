@@ -5,6 +5,7 @@ import {
   AttendanceRepository,
   GroupAttendance,
   type LocalDateTime,
+  type NewEvent,
   notMembers,
   PresenceLine,
   type PresenceMark,
@@ -24,6 +25,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { int8Array } from "../sql/int8Array.ts"
+import { writeEvents } from "../sql/outbox.ts"
 import { transaction } from "../sql/transaction.ts"
 
 const local = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS')`
@@ -114,7 +116,7 @@ export const AttendanceRepositoryLive = Layer.effect(
      * never stays free while someone waits.
      */
     const fill = (sessionId: number) =>
-      sql`UPDATE session_replies r SET state = 'confirmed'
+      sql<{ athlete_id: number }>`UPDATE session_replies r SET state = 'confirmed'
         FROM (
           SELECT w.athlete_id FROM session_replies w
           WHERE w.session_id = ${sessionId} AND w.state = 'waiting'
@@ -123,7 +125,12 @@ export const AttendanceRepositoryLive = Layer.effect(
                    WHERE c.session_id = ${sessionId} AND c.state = 'confirmed'), 0) END
                  FROM (SELECT 1) one LEFT JOIN session_attendance a ON a.session_id = ${sessionId})
         ) promoted
-        WHERE r.session_id = ${sessionId} AND r.athlete_id = promoted.athlete_id`
+        WHERE r.session_id = ${sessionId} AND r.athlete_id = promoted.athlete_id
+        RETURNING r.athlete_id::float8 AS athlete_id`.pipe(
+        Effect.map((rows) =>
+          rows.map((row): NewEvent => ({ sessionId, type: "promotion", data: { athleteId: Number(row.athlete_id) } }))
+        )
+      )
 
     /**
      * Locks the sessions a reply writes (the session; with `following`, also its series' later
@@ -171,7 +178,10 @@ export const AttendanceRepositoryLive = Layer.effect(
         FROM taken t LEFT JOIN previous p ON true
         ON CONFLICT (session_id, athlete_id) DO UPDATE SET answer = EXCLUDED.answer, reason = EXCLUDED.reason,
           state = EXCLUDED.state, yes_order = EXCLUDED.yes_order, replied_by = EXCLUDED.replied_by,
-          replied_at = EXCLUDED.replied_at`
+          replied_at = EXCLUDED.replied_at
+        RETURNING (SELECT answer FROM previous) AS previous_answer`.pipe(
+        Effect.map((rows) => (rows[0] as { previous_answer: string | null } | undefined)?.previous_answer ?? null)
+      )
 
     const reply = traced("AttendanceRepository.reply")(function*(write: ReplyWrite) {
       return yield* transaction(sql)(Effect.gen(function*() {
@@ -186,16 +196,27 @@ export const AttendanceRepositoryLive = Layer.effect(
           })
         }
         const targets = [first, ...locked.filter((s) => s !== first && s.member && !s.closed)]
+        const changes: Array<{ readonly withdrawn: boolean; readonly promotions: ReadonlyArray<NewEvent> }> = []
         for (const session of targets) {
-          yield* upsert(write, session)
-          yield* fill(session.id)
+          const previousAnswer = yield* upsert(write, session)
+          const promotions = yield* fill(session.id)
+          changes.push({ withdrawn: previousAnswer === "yes" && write.input.answer !== "yes", promotions })
         }
         const ids = targets.map((session) => session.id)
         const rows = yield* sql<{ replies: unknown }>`SELECT COALESCE(json_agg(${sql.literal(replyJson)}
             ORDER BY array_position(${int8Array(ids)}::bigint[], r.session_id)), '[]'::json) AS replies
           FROM (SELECT r.*, ${sql.literal(waitingPosition)} AS position FROM session_replies r
                 WHERE r.athlete_id = ${write.athleteId} AND r.session_id = ANY(${int8Array(ids)}::bigint[])) r`
-        return yield* Effect.orDie(decodeReplies(rows[0]!.replies))
+        const written = yield* Effect.orDie(decodeReplies(rows[0]!.replies))
+        yield* writeEvents(
+          sql,
+          written.flatMap((reply, i): ReadonlyArray<NewEvent> => [{
+            sessionId: reply.sessionId,
+            type: changes[i]!.withdrawn ? "cancellation" : "reply",
+            data: { athleteId: reply.athleteId, answer: reply.answer, reason: reply.reason, state: reply.state }
+          }, ...changes[i]!.promotions])
+        )
+        return written
       }))
     }, dieOnInfrastructureError)
 
@@ -211,7 +232,7 @@ export const AttendanceRepositoryLive = Layer.effect(
             ON CONFLICT (session_id) DO UPDATE SET
               capacity = CASE WHEN ${setsCapacity} THEN EXCLUDED.capacity ELSE a.capacity END,
               reply_cutoff = CASE WHEN ${setsCutoff} THEN EXCLUDED.reply_cutoff ELSE a.reply_cutoff END`
-          yield* fill(sessionId)
+          yield* writeEvents(sql, yield* fill(sessionId))
           return Option.getOrThrow(yield* readReplies(sessionId))
         }))
       },
@@ -256,7 +277,9 @@ export const AttendanceRepositoryLive = Layer.effect(
             })
           }
           // One statement: the changes go to the history (in athlete order), the marks are replaced.
-          yield* sql`WITH given AS (
+          const changed = yield* sql<
+            { athlete_id: number; status: string; previous_status: string | null }
+          >`WITH given AS (
               SELECT * FROM unnest(${athleteIds}::bigint[], ${
             ordered.map((m) => m.status)
           }::text[]) AS g(athlete_id, status)),
@@ -268,12 +291,23 @@ export const AttendanceRepositoryLive = Layer.effect(
               SELECT ${sessionId}, g.athlete_id, g.status, p.status, ${by}, to_timestamp(${atEpochMs}::float8 / 1000)
               FROM given g LEFT JOIN previous p USING (athlete_id)
               WHERE p.status IS DISTINCT FROM g.status
-              ORDER BY g.athlete_id)
-            INSERT INTO attendance_marks AS m (session_id, athlete_id, status, marked_by, marked_at)
-            SELECT ${sessionId}, athlete_id, status, ${by}, to_timestamp(${atEpochMs}::float8 / 1000) FROM given
-            ON CONFLICT (session_id, athlete_id) DO UPDATE
-              SET status = EXCLUDED.status, marked_by = EXCLUDED.marked_by, marked_at = EXCLUDED.marked_at
-              WHERE m.status IS DISTINCT FROM EXCLUDED.status`
+              ORDER BY g.athlete_id
+              RETURNING athlete_id, status, previous_status),
+            marked AS (
+              INSERT INTO attendance_marks AS m (session_id, athlete_id, status, marked_by, marked_at)
+              SELECT ${sessionId}, athlete_id, status, ${by}, to_timestamp(${atEpochMs}::float8 / 1000) FROM given
+              ON CONFLICT (session_id, athlete_id) DO UPDATE
+                SET status = EXCLUDED.status, marked_by = EXCLUDED.marked_by, marked_at = EXCLUDED.marked_at
+                WHERE m.status IS DISTINCT FROM EXCLUDED.status)
+            SELECT athlete_id::float8 AS athlete_id, status, previous_status FROM changed ORDER BY athlete_id`
+          yield* writeEvents(
+            sql,
+            changed.map((row): NewEvent => ({
+              sessionId,
+              type: "presence",
+              data: { athleteId: Number(row.athlete_id), status: row.status, previousStatus: row.previous_status }
+            }))
+          )
           return Option.getOrThrow(yield* readPresence(sessionId))
         }))
       },

@@ -12,6 +12,7 @@ import { SeriesRepositoryLive } from "./SeriesRepositoryLive.ts"
 import { SessionRepositoryLive } from "./SessionRepositoryLive.ts"
 import { TaskRepositoryLive } from "./TaskRepositoryLive.ts"
 import { UserRepositoryLive } from "./UserRepositoryLive.ts"
+import { WebhookRepositoryLive } from "./WebhookRepositoryLive.ts"
 
 /**
  * Every port this adapter implements, those of core's `recordKinds` included; needs a (migrated) database layer: its client, and whether
@@ -30,5 +31,6 @@ export const RepositoriesLive = Layer.mergeAll(
   FeedTokenRepositoryLive,
   LoginAttemptsLive,
   IdempotencyKeysLive,
-  RecordRepositoriesLive
+  RecordRepositoriesLive,
+  WebhookRepositoryLive
 ).pipe(Layer.provideMerge(CredentialsCacheLive))
