@@ -33,7 +33,7 @@ beforeAll(async () => {
 
 afterAll(() => server.close())
 
-const login = { baseUrl: server === undefined ? "" : server.baseUrl, name: "coach", password: "any-password-1" }
+const login = { name: "coach", password: "any-password-1" }
 
 describe("issue 18's attendance in both SDK faces", () => {
   it("the Promise face replies for the following occurrences, reads a closed session's 409, and exports CSV text", async () => {
