@@ -20,7 +20,7 @@ export default Effect.gen(function*() {
     FOREIGN KEY (session_id, athlete_id) REFERENCES session_athletes (session_id, athlete_id) ON DELETE CASCADE
   )`
   yield* sql`CREATE TABLE attendance_mark_history (
-    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id bigint GENERATED ALWAYS AS IDENTITY (MAXVALUE 9007199254740991) PRIMARY KEY,
     session_id bigint NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
     athlete_id bigint NOT NULL REFERENCES athletes (id) ON DELETE CASCADE,
     status text NOT NULL,

@@ -12,18 +12,21 @@ import { SqlClient } from "effect/sql"
  *   time (`lease_owner`, `leased_until`). `webhook_deliveries_waiting_idx` finds the next due and
  *   whether an earlier event of the same session still waits for the same webhook.
  * - `webhook_attempts`: the delivery log, every attempt with its outcome.
+ *
+ * Identity columns stop at 2^53-1, as every other (0008): an id a JSON number cannot hold exactly
+ * is never handed out.
  */
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* sql`CREATE TABLE attendance_events (
-    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id bigint GENERATED ALWAYS AS IDENTITY (MAXVALUE 9007199254740991) PRIMARY KEY,
     session_id bigint NOT NULL,
     type text NOT NULL CHECK (type IN ('reply', 'promotion', 'cancellation', 'presence')),
     data jsonb NOT NULL,
     occurred_at timestamptz NOT NULL DEFAULT now()
   )`
   yield* sql`CREATE TABLE webhooks (
-    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id bigint GENERATED ALWAYS AS IDENTITY (MAXVALUE 9007199254740991) PRIMARY KEY,
     url text NOT NULL,
     secret text NOT NULL
   )`
@@ -42,7 +45,7 @@ export default Effect.gen(function*() {
     WHERE pending`
   yield* sql`CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (event_id) WHERE pending`
   yield* sql`CREATE TABLE webhook_attempts (
-    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id bigint GENERATED ALWAYS AS IDENTITY (MAXVALUE 9007199254740991) PRIMARY KEY,
     webhook_id bigint NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
     event_id bigint NOT NULL,
     session_id bigint NOT NULL,
