@@ -20,6 +20,7 @@ import * as Server from "./Server.ts"
 import { MetricsLive } from "./metrics/MetricsLive.ts"
 import { TracingFromConfig } from "./Tracing.ts"
 import { TrustedProxiesFromConfig } from "./TrustedProxiesFromConfig.ts"
+import { WebhookDeliveryLive } from "./WebhookDelivery.ts"
 
 /** Everything served over HTTP except Connect: the REST API, health, `/openapi.json` and `/docs`. */
 export const Routes = RestApiLive.pipe(Layer.provide(ReadinessLive), Layer.provide(PersistenceLive))
@@ -75,7 +76,10 @@ export const RequestMetricsLive = MetricsLive.pipe(Layer.provide(PersistenceLive
  * admin, then the listener. On shutdown the order reverses: the listener drains, then the
  * database pool and the embedded database close.
  */
-export const App = Layer.merge(Server.layer(Routes), SeriesExtensionLive().pipe(Layer.provide(PersistenceLive))).pipe(
+export const App = Layer.mergeAll(
+  Server.layer(Routes),
+  Layer.merge(SeriesExtensionLive(), WebhookDeliveryLive).pipe(Layer.provide(PersistenceLive))
+).pipe(
   Layer.provide(ConnectLive),
   Layer.provide(RequestMetricsLive),
   Layer.provide(FirstAdminLive),

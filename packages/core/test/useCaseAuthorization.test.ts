@@ -5,6 +5,8 @@ import {
   ActivityService,
   type Actor,
   AthleteRepository,
+  AttendanceRepository,
+  AttendanceService,
   AuthService,
   CoachRepository,
   CurrentActor,
@@ -27,7 +29,9 @@ import {
   TokenSigner,
   UseCasesLive,
   UserRepository,
-  UserService
+  UserService,
+  WebhookRepository,
+  WebhookService
 } from "../src/index.ts"
 import { CalendarFeedService, PlannedSessionService, SeriesService } from "../src/calendar.ts"
 
@@ -51,6 +55,8 @@ const reachedOnly = <I, S>(tag: Context.Key<I, S>) =>
 const PortsReached = Layer.mergeAll(
   reachedOnly(ActivityRepository),
   reachedOnly(AthleteRepository),
+  reachedOnly(AttendanceRepository),
+  reachedOnly(WebhookRepository),
   reachedOnly(CoachRepository),
   reachedOnly(SessionRepository),
   reachedOnly(SeriesRepository),
@@ -180,6 +186,73 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
     Effect.flatMap(Effect.service(UserService), (s) => s.update(1 as never, anyInput))
   ],
   ["UserService.delete", "user.delete", Effect.flatMap(Effect.service(UserService), (s) => s.delete(1 as never))],
+  [
+    "AttendanceService.configure",
+    "attendance.configure",
+    Effect.flatMap(Effect.service(AttendanceService), (s) => s.configure(1 as never, {} as never))
+  ],
+  [
+    "AttendanceService.replies",
+    "attendance.read",
+    Effect.flatMap(Effect.service(AttendanceService), (s) => s.replies(1 as never))
+  ],
+  [
+    "AttendanceService.reply",
+    "attendance.reply",
+    Effect.flatMap(Effect.service(AttendanceService), (s) => s.reply(99 as never, 1 as never, anyInput, "one"))
+  ],
+  [
+    "AttendanceService.mark",
+    "attendance.mark",
+    Effect.flatMap(Effect.service(AttendanceService), (s) => s.mark(1 as never, { marks: [] } as never))
+  ],
+  [
+    "AttendanceService.presence",
+    "attendance.presence",
+    Effect.flatMap(Effect.service(AttendanceService), (s) => s.presence(1 as never))
+  ],
+  [
+    "AttendanceService.figures",
+    "attendance.figures",
+    Effect.flatMap(Effect.service(AttendanceService), (s) => s.figures("2026-01-01" as never, "2026-12-31" as never))
+  ],
+  [
+    "AttendanceService.athleteFigures",
+    "attendance.athleteFigures",
+    Effect.flatMap(
+      Effect.service(AttendanceService),
+      (s) => s.athleteFigures(99 as never, "2026-01-01" as never, "2026-12-31" as never)
+    )
+  ],
+  [
+    "AttendanceService.exportSeason",
+    "attendance.export",
+    Effect.flatMap(
+      Effect.service(AttendanceService),
+      (s) => s.exportSeason("2026-01-01" as never, "2026-12-31" as never)
+    )
+  ],
+  [
+    "WebhookService.register",
+    "webhook.manage",
+    Effect.flatMap(Effect.service(WebhookService), (s) => s.register(anyInput))
+  ],
+  ["WebhookService.list", "webhook.manage", Effect.flatMap(Effect.service(WebhookService), (s) => s.list())],
+  [
+    "WebhookService.remove",
+    "webhook.manage",
+    Effect.flatMap(Effect.service(WebhookService), (s) => s.remove(1 as never))
+  ],
+  [
+    "WebhookService.attempts",
+    "webhook.manage",
+    Effect.flatMap(Effect.service(WebhookService), (s) => s.attempts(1 as never))
+  ],
+  [
+    "WebhookService.replay",
+    "webhook.manage",
+    Effect.flatMap(Effect.service(WebhookService), (s) => s.replay(1 as never, 1 as never))
+  ],
   ["AuthService.me", "auth.me", Effect.flatMap(Effect.service(AuthService), (s) => s.me())],
   ["TaskService.create", "task.create", Effect.flatMap(Effect.service(TaskService), (s) => s.create(anyInput))],
   ["TaskService.list", "task.list", Effect.flatMap(Effect.service(TaskService), (s) => s.list())],

@@ -5,6 +5,8 @@ import { HttpApiBuilder } from "effect/http-api"
 import { DocsPageLive } from "./docs/DocsPage.ts"
 import { ActivitiesHandlers } from "./handlers/activities.ts"
 import { AthletesHandlers } from "./handlers/athletes.ts"
+import { AttendanceHandlers } from "./handlers/attendance.ts"
+import { WebhookHandlers } from "./handlers/webhooks.ts"
 import { AuthHandlers } from "./handlers/auth.ts"
 import { HealthHandlers } from "./handlers/health.ts"
 import { SeriesHandlers } from "./handlers/series.ts"
@@ -40,6 +42,8 @@ export const RestApiLive = Layer.mergeAll(
   Layer.provide([
     ActivitiesHandlers,
     AthletesHandlers,
+    AttendanceHandlers,
+    WebhookHandlers,
     AuthHandlers,
     HealthHandlers,
     SeriesHandlers,

@@ -4,6 +4,7 @@ import { InvalidInput } from "../errors/InvalidInput.ts"
 
 interface DeclaredEndpoint {
   readonly params: Schema.Top | undefined
+  readonly query: Schema.Top | undefined
   readonly payload: ReadonlyMap<string, { readonly schemas: ReadonlyArray<Schema.Top> }>
 }
 
@@ -11,10 +12,10 @@ const declaredEndpoint = (group: string, endpoint: string): DeclaredEndpoint =>
   (ClubApi.groups as unknown as Record<string, { readonly endpoints: Record<string, DeclaredEndpoint> }>)[group]!
     .endpoints[endpoint]!
 
-/** Whether the endpoint takes a request argument (path parameters or a body). */
+/** Whether the endpoint takes a request argument (path parameters, query parameters or a body). */
 export const takesRequest = (group: string, endpoint: string): boolean => {
   const declared = declaredEndpoint(group, endpoint)
-  return declared.params !== undefined || declared.payload.size > 0
+  return declared.params !== undefined || declared.query !== undefined || declared.payload.size > 0
 }
 
 /** Every endpoint of the contract takes a JSON body, so its payload map holds one schema. */

@@ -15,6 +15,8 @@ import { FeedsGroup, FeedTokenGroup } from "./FeedsGroup.ts"
 import { PlanningGroup } from "./PlanningGroup.ts"
 import { Availability } from "./Availability.ts"
 import { SeriesGroup } from "./SeriesGroup.ts"
+import { AttendanceGroup } from "./AttendanceGroup.ts"
+import { WebhookGroup } from "./WebhookGroup.ts"
 import { BodyLimit } from "./BodyLimit.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { MediaType } from "./MediaType.ts"
@@ -37,6 +39,8 @@ const api = HttpApi.make("club")
     PlanningGroup,
     FeedTokenGroup,
     FeedsGroup,
+    AttendanceGroup,
+    WebhookGroup,
     RootCoachesGroup
   )
   .middleware(RequestErrors)

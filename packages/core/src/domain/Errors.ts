@@ -177,8 +177,39 @@ export class ScheduleConflict extends withoutStackTrace(
   }
 }
 
+/**
+ * A reply to a session whose replies have closed (issue 18): at the cut-off its coach set, or when
+ * the session starts. Nothing was written.
+ */
+export class RepliesClosed extends withoutStackTrace(
+  Schema.TaggedError<RepliesClosed>()("RepliesClosed", {
+    sessionId: Schema.Number,
+    closedAt: Schema.String
+  })
+) {
+  readonly category = "Conflict" as const
+  override get message() {
+    return `Replies to session ${this.sessionId} closed at ${this.closedAt}`
+  }
+}
+
+/** Attendance recorded before the session has started (issue 18). Nothing was written. */
+export class SessionNotStarted extends withoutStackTrace(
+  Schema.TaggedError<SessionNotStarted>()("SessionNotStarted", {
+    sessionId: Schema.Number,
+    startsAt: Schema.String
+  })
+) {
+  readonly category = "Conflict" as const
+  override get message() {
+    return `Session ${this.sessionId} starts at ${this.startsAt}; who came is recorded once it has started`
+  }
+}
+
 export type DomainError =
   | EntityNotFound
+  | SessionNotStarted
+  | RepliesClosed
   | ScheduleConflict
   | UnknownReferences
   | InvalidValue

@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { InMemoryActivityRepository } from "./InMemoryActivityRepository.ts"
 import { InMemoryAthleteRepository } from "./InMemoryAthleteRepository.ts"
+import { InMemoryAttendanceRepository } from "./InMemoryAttendanceRepository.ts"
 import { InMemoryCoachRepository } from "./InMemoryCoachRepository.ts"
 import { InMemoryFeedTokenRepository } from "./InMemoryFeedTokenRepository.ts"
 import { InMemoryIdempotencyKeys } from "./InMemoryIdempotencyKeys.ts"
@@ -8,7 +9,9 @@ import { InMemoryLoginAttempts } from "./InMemoryLoginAttempts.ts"
 import { InMemoryRecordRepositories } from "./InMemoryRecordRepositories.ts"
 import { InMemorySeriesRepository } from "./InMemorySeriesRepository.ts"
 import { InMemorySessionRepository } from "./InMemorySessionRepository.ts"
+import { InMemoryOutbox } from "./InMemoryOutbox.ts"
 import { InMemoryStore } from "./InMemoryStore.ts"
+import { InMemoryWebhookRepository } from "./InMemoryWebhookRepository.ts"
 import { InMemoryTaskRepository } from "./InMemoryTaskRepository.ts"
 import { InMemoryUserRepository } from "./InMemoryUserRepository.ts"
 
@@ -19,6 +22,7 @@ import { InMemoryUserRepository } from "./InMemoryUserRepository.ts"
  */
 export const InMemoryRepositories = Layer.mergeAll(
   InMemoryAthleteRepository,
+  InMemoryAttendanceRepository,
   InMemoryCoachRepository,
   InMemoryUserRepository,
   InMemorySessionRepository,
@@ -28,5 +32,6 @@ export const InMemoryRepositories = Layer.mergeAll(
   InMemoryFeedTokenRepository,
   InMemoryLoginAttempts,
   InMemoryIdempotencyKeys,
-  InMemoryRecordRepositories
-).pipe(Layer.provideMerge(InMemoryStore.layer))
+  InMemoryRecordRepositories,
+  InMemoryWebhookRepository
+).pipe(Layer.provideMerge(InMemoryStore.layer), Layer.provideMerge(InMemoryOutbox.layer))

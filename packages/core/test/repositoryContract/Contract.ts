@@ -1,6 +1,7 @@
 import type {
   ActivityRepository,
   AthleteRepository,
+  AttendanceRepository,
   CoachRepository,
   IdempotencyKeys,
   LoginAttempts,
@@ -9,7 +10,8 @@ import type {
   SessionRepository,
   TaskRepository,
   UserId,
-  UserRepository
+  UserRepository,
+  WebhookRepository
 } from "@club/core"
 import { describe, layer, type Vitest } from "@effect/vitest"
 import { Context, type Effect, type Layer } from "effect"
@@ -45,6 +47,7 @@ export class StoredIdempotencyKeys extends Context.Service<StoredIdempotencyKeys
 
 export type ContractServices =
   | AthleteRepository
+  | AttendanceRepository
   | CoachRepository
   | RecordPorts
   | UserRepository
@@ -56,6 +59,7 @@ export type ContractServices =
   | StoredLoginFailures
   | IdempotencyKeys
   | StoredIdempotencyKeys
+  | WebhookRepository
 
 export interface Implementation {
   /** For test titles. */

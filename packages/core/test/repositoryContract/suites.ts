@@ -1,5 +1,7 @@
 import { activityRepositoryContract } from "./activities.ts"
 import { athleteRepositoryContract } from "./athletes.ts"
+import { attendanceRepositoryContract } from "./attendance.ts"
+import { webhookRepositoryContract } from "./webhooks.ts"
 import { coachRepositoryContract } from "./coaches.ts"
 import type { ContractSuite } from "./Contract.ts"
 import { idempotencyKeysContract } from "./idempotencyKeys.ts"
@@ -23,6 +25,8 @@ export const repositoryContract: ReadonlyArray<ContractSuite> = [
   sessionRepositoryContract,
   seriesRepositoryContract,
   seriesChangesContract,
+  attendanceRepositoryContract,
+  webhookRepositoryContract,
   activityRepositoryContract,
   taskRepositoryContract,
   suppliedIdsContract,

@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { ActivityRepositoryLive } from "./ActivityRepositoryLive.ts"
 import { AthleteRepositoryLive } from "./AthleteRepositoryLive.ts"
+import { AttendanceRepositoryLive } from "./AttendanceRepositoryLive.ts"
 import { CoachRepositoryLive } from "./CoachRepositoryLive.ts"
 import { CredentialsCacheLive } from "./credentialsCache.ts"
 import { FeedTokenRepositoryLive } from "./FeedTokenRepositoryLive.ts"
@@ -11,6 +12,7 @@ import { SeriesRepositoryLive } from "./SeriesRepositoryLive.ts"
 import { SessionRepositoryLive } from "./SessionRepositoryLive.ts"
 import { TaskRepositoryLive } from "./TaskRepositoryLive.ts"
 import { UserRepositoryLive } from "./UserRepositoryLive.ts"
+import { WebhookRepositoryLive } from "./WebhookRepositoryLive.ts"
 
 /**
  * Every port this adapter implements, those of core's `recordKinds` included; needs a (migrated) database layer: its client, and whether
@@ -19,6 +21,7 @@ import { UserRepositoryLive } from "./UserRepositoryLive.ts"
  */
 export const RepositoriesLive = Layer.mergeAll(
   AthleteRepositoryLive,
+  AttendanceRepositoryLive,
   CoachRepositoryLive,
   UserRepositoryLive,
   SessionRepositoryLive,
@@ -28,5 +31,6 @@ export const RepositoriesLive = Layer.mergeAll(
   FeedTokenRepositoryLive,
   LoginAttemptsLive,
   IdempotencyKeysLive,
-  RecordRepositoriesLive
+  RecordRepositoriesLive,
+  WebhookRepositoryLive
 ).pipe(Layer.provideMerge(CredentialsCacheLive))

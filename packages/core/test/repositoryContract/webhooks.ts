@@ -1,0 +1,194 @@
+import {
+  AthleteCreate,
+  type AthleteId,
+  AthleteRepository,
+  AttendanceRepository,
+  AttendanceSettings,
+  type ClaimedDelivery,
+  type EventId,
+  type LocalDateTime,
+  PresenceMark,
+  ReplyInput,
+  type ReplyAnswer,
+  type SessionId,
+  SessionRepository,
+  type UserId,
+  WebhookCreate,
+  type WebhookId,
+  WebhookRepository
+} from "@club/core"
+import { expect } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import type { ContractSuite } from "./Contract.ts"
+import { newSession } from "./fixtures.ts"
+
+const now = "2026-01-01T12:00:00" as LocalDateTime
+const lease = 60_000
+
+const athletes = (count: number) =>
+  Effect.gen(function*() {
+    const repository = yield* AthleteRepository
+    const ids: Array<AthleteId> = []
+    for (let i = 0; i < count; i++) {
+      ids.push(
+        (yield* repository.create(new AthleteCreate({ id: null, name: `w${i}`, categorie: null, niveau: null }))).id
+      )
+    }
+    return ids
+  })
+
+const session = (athleteIds: ReadonlyArray<AthleteId>) =>
+  Effect.map(
+    Effect.flatMap(Effect.service(SessionRepository), (r) => r.create(newSession({ athleteIds }))),
+    (s) => s.id
+  )
+
+const reply = (sessionId: SessionId, athleteId: AthleteId, answer: ReplyAnswer) =>
+  Effect.flatMap(Effect.service(AttendanceRepository), (r) =>
+    r.reply({
+      sessionId,
+      athleteId,
+      input: new ReplyInput({ answer, reason: null }),
+      scope: "one",
+      now,
+      by: 1 as UserId
+    }))
+
+/** Claims until nothing is due, settling each as delivered; answers the parsed bodies. */
+const drain = (webhookId: WebhookId) =>
+  Effect.gen(function*() {
+    const webhooks = yield* WebhookRepository
+    const bodies: Array<{ id: number; type: string; sessionId: number; data: Record<string, unknown> }> = []
+    for (;;) {
+      const claimed = yield* webhooks.claim("drain", Date.now() + 1000, lease)
+      if (Option.isNone(claimed)) return bodies
+      expect(claimed.value.webhookId).toBe(webhookId)
+      bodies.push(JSON.parse(claimed.value.body))
+      yield* webhooks.settle("drain", claimed.value, delivered)
+    }
+  })
+
+const delivered = { delivered: true, statusCode: 204, error: null, atEpochMs: Date.now(), retryAtEpochMs: 0 }
+
+export const webhookRepositoryContract: ContractSuite = {
+  title: "WebhookRepository and the outbox",
+  tests: (it) => {
+    it.effect("registers, lists and removes webhooks; the secret is never answered", () =>
+      Effect.gen(function*() {
+        const webhooks = yield* WebhookRepository
+        const a = yield* webhooks.register(new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) }))
+        const b = yield* webhooks.register(new WebhookCreate({ url: "https://b.test/", secret: "t".repeat(20) }))
+        expect({ ...a }).toEqual({ id: a.id, url: "http://a.test/hook" })
+        expect((yield* webhooks.list()).map((w) => w.id)).toEqual([a.id, b.id])
+        expect(yield* webhooks.remove(a.id)).toBe(true)
+        expect(yield* webhooks.remove(a.id)).toBe(false)
+        expect(yield* webhooks.attempts(a.id, 10)).toEqual(Option.none())
+        expect(yield* webhooks.remove(b.id)).toBe(true)
+      }))
+
+    it.effect("replies, promotions, cancellations and marks become events, delivered in order with the webhook's secret", () =>
+      Effect.gen(function*() {
+        const webhooks = yield* WebhookRepository
+        const hook = yield* webhooks.register(new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) }))
+        const [a, b] = yield* athletes(2)
+        const sessionId = yield* session([a!, b!])
+        yield* (yield* AttendanceRepository).configure(sessionId, new AttendanceSettings({ capacity: 1 }))
+        yield* reply(sessionId, a!, "yes")
+        yield* reply(sessionId, b!, "yes")
+        yield* reply(sessionId, a!, "no")
+        yield* (yield* AttendanceRepository).mark(
+          sessionId,
+          [new PresenceMark({ athleteId: b!, status: "late" })],
+          1 as UserId,
+          0
+        )
+        const first = yield* webhooks.claim("w", Date.now() + 1000, lease)
+        expect(Option.getOrThrow(first).secret).toBe("s".repeat(16))
+        expect(Option.getOrThrow(first).attempt).toBe(1)
+        yield* webhooks.settle("w", Option.getOrThrow(first), delivered)
+        const rest = yield* drain(hook.id)
+        const all = [JSON.parse(Option.getOrThrow(first).body), ...rest]
+        expect(all.map((e) => [e.type, e.sessionId, e.data])).toEqual([
+          ["reply", sessionId, { athleteId: a, answer: "yes", reason: null, state: "confirmed" }],
+          ["reply", sessionId, { athleteId: b, answer: "yes", reason: null, state: "waiting" }],
+          ["cancellation", sessionId, { athleteId: a, answer: "no", reason: null, state: "declined" }],
+          ["promotion", sessionId, { athleteId: b }],
+          ["presence", sessionId, { athleteId: b, status: "late", previousStatus: null }]
+        ])
+        const ids = all.map((e) => e.id as number)
+        expect([...ids].sort((x, y) => x - y)).toEqual(ids)
+        expect(all[0].occurredAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/u)
+        const log = Option.getOrThrow(yield* webhooks.attempts(hook.id, 2))
+        expect(log.map((x) => [x.eventId, x.delivered, x.statusCode])).toEqual([[ids[4], true, 204], [
+          ids[3],
+          true,
+          204
+        ]])
+        yield* webhooks.remove(hook.id)
+      }))
+
+    it.effect("a session's next event waits while an earlier one is leased or failing; another session's does not", () =>
+      Effect.gen(function*() {
+        const webhooks = yield* WebhookRepository
+        const hook = yield* webhooks.register(new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) }))
+        const [a, b] = yield* athletes(2)
+        const one = yield* session([a!])
+        const two = yield* session([b!])
+        yield* reply(one, a!, "yes")
+        yield* reply(one, a!, "maybe")
+        yield* reply(two, b!, "yes")
+        const t = Date.now() + 1000
+        const first = Option.getOrThrow(yield* webhooks.claim("x", t, lease))
+        expect(first.sessionId).toBe(one)
+        // Leased by x: another worker gets the other session's event, not session one's next.
+        const other = Option.getOrThrow(yield* webhooks.claim("y", t, lease))
+        expect(other.sessionId).toBe(two)
+        expect(yield* webhooks.claim("y", t, lease)).toEqual(Option.none())
+        yield* webhooks.settle("y", other, delivered)
+        // A failed attempt is due again later; until then session one waits.
+        yield* webhooks.settle("x", first, {
+          delivered: false,
+          statusCode: 500,
+          error: "HTTP 500",
+          atEpochMs: t,
+          retryAtEpochMs: t + 5000
+        })
+        expect(yield* webhooks.claim("y", t + 4999, lease)).toEqual(Option.none())
+        const again = Option.getOrThrow(yield* webhooks.claim("y", t + 5000, lease))
+        expect([again.eventId, again.attempt]).toEqual([first.eventId, 2])
+        // The lease ends: the delivery is claimed again (at least once), and the stale owner's settle changes nothing.
+        const retaken = Option.getOrThrow(yield* webhooks.claim("z", t + 5000 + lease, lease))
+        expect([retaken.eventId, retaken.attempt]).toEqual([first.eventId, 3])
+        yield* webhooks.settle("y", again, delivered)
+        expect(yield* webhooks.claim("w", t + 5000 + lease, lease)).toEqual(Option.none())
+        yield* webhooks.settle("z", retaken, delivered)
+        const next = Option.getOrThrow(yield* webhooks.claim("w", t + 5000 + lease, lease))
+        expect([next.sessionId, JSON.parse(next.body).data.answer]).toEqual([one, "maybe"])
+        yield* webhooks.settle("w", next, delivered)
+        const log = Option.getOrThrow(yield* webhooks.attempts(hook.id, 10))
+        expect(log.filter((x) => x.eventId === first.eventId).map((x) => [x.attempt, x.delivered, x.statusCode]))
+          .toEqual([[3, true, 204], [2, true, 204], [1, false, 500]])
+        yield* webhooks.remove(hook.id)
+      }))
+
+    it.effect("a replay delivers the webhook's events again from the one given", () =>
+      Effect.gen(function*() {
+        const webhooks = yield* WebhookRepository
+        const hook = yield* webhooks.register(new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) }))
+        const [a] = yield* athletes(1)
+        const sessionId = yield* session([a!])
+        yield* reply(sessionId, a!, "yes")
+        yield* reply(sessionId, a!, "no")
+        const ids = (yield* drain(hook.id)).map((e) => e.id)
+        expect(ids.length).toBe(2)
+        expect(yield* webhooks.replay(hook.id, ids[1]! as EventId)).toEqual(Option.some(1))
+        expect((yield* drain(hook.id)).map((e) => e.id)).toEqual([ids[1]])
+        expect(yield* webhooks.replay(hook.id, 1 as EventId)).toEqual(Option.some(2))
+        expect((yield* drain(hook.id)).map((e) => e.id)).toEqual(ids)
+        expect(yield* webhooks.replay(999_999 as WebhookId, 1 as EventId)).toEqual(Option.none())
+        yield* webhooks.remove(hook.id)
+      }))
+  }
+}
+
+export type { ClaimedDelivery }

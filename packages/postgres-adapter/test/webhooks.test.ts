@@ -1,0 +1,4 @@
+import { webhookRepositoryContract } from "../../core/test/repositoryContract/webhooks.ts"
+import { onEachDatabaseContract } from "./support/onEachDatabaseContract.ts"
+
+onEachDatabaseContract(webhookRepositoryContract)
