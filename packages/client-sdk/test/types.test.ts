@@ -25,4 +25,19 @@ describe("branded ids", () => {
       "sessionsOfAthlete" | "allSessions" | "activitiesOfSession" | "sessionsAfter" | "sessionsBetween"
     >()
   })
+
+  it("the schedule's writes are calls, derived from the contract", () => {
+    expectTypeOf<keyof ClubClient["series"]>().toEqualTypeOf<
+      | "createSeries"
+      | "getSeries"
+      | "conflicts"
+      | "cancelSeries"
+      | "cancelOccurrence"
+      | "changeSeries"
+      | "changeOccurrence"
+    >()
+    expectTypeOf<keyof ClubClient["planning"]>().toEqualTypeOf<"sessions" | "createSession" | "changeSession">()
+    type ChangeOccurrence = Parameters<ClubClient["series"]["changeOccurrence"]>[0]
+    expectTypeOf<ChangeOccurrence["params"]["sessionId"]>().toEqualTypeOf<SessionId>()
+  })
 })
