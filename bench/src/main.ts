@@ -10,6 +10,7 @@ import { memoryPhase } from "./phases/memory.ts"
 import { observabilityPhase } from "./phases/observability.ts"
 import { plansFailed, plansPhase } from "./phases/plans.ts"
 import { queryCountPhase } from "./phases/queryCounts.ts"
+import { attendancePhase } from "./phases/attendance.ts"
 import { schedulePhase } from "./phases/schedule.ts"
 import { throughputPhase } from "./phases/throughput.ts"
 import { installSignalHandlers, runCleanups } from "./process/cleanup.ts"
@@ -106,6 +107,20 @@ const main = async () => {
     console.log("schedule: a month of a 200-athlete club's planning, and a group's calendar feed (project only)")
     const rows = await schedulePhase()
     results = { ...results, schedule: rows.map((r) => ({ ...r, scenario: ref(r.scenario) })) }
+  }
+  if (settings.phases.includes("attendance")) {
+    console.log("attendance: bursts of replies to one full session (project only)")
+    const attendance = await attendancePhase()
+    for (const burst of attendance.bursts) {
+      console.log(
+        `  ${burst.title}: round ${burst.roundMillis.median.toFixed(0)} ms (median), p99 ${
+          burst.latencyMillis.p99.toFixed(0)
+        } ms, ${
+          burst.serverCpuMicrosPerRequest.toFixed(0)
+        } µs CPU a request, ${burst.correctRounds} of ${burst.rounds} rounds as the rules say`
+      )
+    }
+    results = { ...results, attendance }
   }
   if (settings.phases.includes("observability")) {
     console.log("what measuring costs: METRICS=off vs metrics on vs metrics and OTLP tracing, on PostgreSQL")

@@ -12,6 +12,7 @@ export const phaseNames = [
   "memory",
   "embedded",
   "schedule",
+  "attendance",
   "observability"
 ] as const
 export type PhaseName = (typeof phaseNames)[number]
@@ -24,7 +25,8 @@ export const defaultPhases: ReadonlyArray<PhaseName> = [
   "plans",
   "memory",
   "embedded",
-  "schedule"
+  "schedule",
+  "attendance"
 ]
 
 /** What a run measures; every knob has an environment variable, for quick partial runs. */
@@ -51,5 +53,7 @@ export const settings = {
   /** Measured and warm-up seconds of each list scenario on the embedded database (one run each, no baseline). */
   embeddedListSeconds: number("BENCH_EMBEDDED_LIST_DURATION", Math.min(4, number("BENCH_DURATION", 10))),
   embeddedListWarmupSeconds: number("BENCH_EMBEDDED_LIST_WARMUP", 2),
-  memorySteps: (list("BENCH_MEMORY_STEPS") ?? ["10000", "50000", "100000"]).map(Number)
+  memorySteps: (list("BENCH_MEMORY_STEPS") ?? ["10000", "50000", "100000"]).map(Number),
+  /** Rounds of the attendance phase's bursts (after one that warms up). */
+  attendanceRounds: number("BENCH_ATTENDANCE_ROUNDS", 10)
 }

@@ -1,3 +1,4 @@
+import type { AttendanceResult } from "../phases/attendance.ts"
 import type { Measurement } from "../load/LoadResult.ts"
 import type { ListingStep } from "../phases/memory.ts"
 import type { PlanDataSet } from "../phases/plans.ts"
@@ -53,6 +54,8 @@ export interface Results {
   readonly schedule?: ReadonlyArray<
     { readonly scenario: ScenarioRef; readonly project: Measurement; readonly answer: string }
   >
+  /** Issue 18's bursts of replies to one full session, on the project alone. */
+  readonly attendance?: AttendanceResult
   readonly embedded?: {
     readonly peakRssMiB: number
     readonly results: ReadonlyArray<{ readonly scenario: ScenarioRef; readonly project: Measurement }>

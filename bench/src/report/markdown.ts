@@ -316,6 +316,33 @@ const observabilityTable = (rows: NonNullable<Results["observability"]>) => {
   return lines.join("\n")
 }
 
+const attendanceTable = (result: NonNullable<Results["attendance"]>) => {
+  const lines = [
+    row([
+      "Burst",
+      "requests a round",
+      "round ms, median / max",
+      "p50 ms",
+      "p99 ms",
+      "server CPU µs/req",
+      "rounds as the rules say"
+    ]),
+    row(["---", "---:", "---:", "---:", "---:", "---:", "---:"])
+  ]
+  for (const burst of result.bursts) {
+    lines.push(row([
+      burst.title,
+      burst.requestsPerRound,
+      `${n0(burst.roundMillis.median)} / ${n0(burst.roundMillis.max)}`,
+      n0(burst.latencyMillis.p50),
+      n0(burst.latencyMillis.p99),
+      n0(burst.serverCpuMicrosPerRequest),
+      `${burst.correctRounds} of ${burst.rounds}`
+    ]))
+  }
+  return lines.join("\n")
+}
+
 const scheduleTable = (rows: NonNullable<Results["schedule"]>) => {
   const lines = [
     row([
@@ -441,6 +468,14 @@ export const renderMarkdown = (results: Results): string => {
       "## Schedule (issue 17): a month of a 200-athlete club, and a calendar feed poll (project only, no target)",
       "",
       scheduleTable(results.schedule),
+      ""
+    )
+  }
+  if (results.attendance !== undefined) {
+    sections.push(
+      `## Attendance (issue 18): bursts of replies to one session of ${results.attendance.capacity} places and ${results.attendance.athletes} athletes (project only, no target)`,
+      "",
+      attendanceTable(results.attendance),
       ""
     )
   }
