@@ -14,6 +14,7 @@ import planningAndFeeds from "./0012_planning_and_feeds.ts"
 import createReplies from "./0015_create_replies.ts"
 import createPresence from "./0016_create_presence.ts"
 import createOutbox from "./0017_create_outbox.ts"
+import refillFreedPlaces from "./0018_refill_freed_places.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -34,5 +35,6 @@ export const migrations = Migrator.fromRecord({
   "0012_planning_and_feeds": planningAndFeeds,
   "0015_create_replies": createReplies,
   "0016_create_presence": createPresence,
-  "0017_create_outbox": createOutbox
+  "0017_create_outbox": createOutbox,
+  "0018_refill_freed_places": refillFreedPlaces
 })
