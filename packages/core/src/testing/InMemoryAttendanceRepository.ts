@@ -24,7 +24,7 @@ import { AttendanceRepository, type ReplyWrite } from "../ports/AttendanceReposi
 import { notMembers } from "../domain/Presence.ts"
 import { traced } from "../tracing/traced.ts"
 import type { NewEvent } from "../domain/Webhook.ts"
-import { appendEvents, InMemoryOutbox } from "./InMemoryOutbox.ts"
+import { appendEvents, appendEventsAt, InMemoryOutbox } from "./InMemoryOutbox.ts"
 import { InMemoryStore } from "./InMemoryStore.ts"
 
 interface StoredReply {
@@ -77,9 +77,15 @@ export const InMemoryAttendanceRepository = Layer.effect(
         attendance.set(sessionId, found)
       }
       const members = sessions.get(sessionId)?.athleteIds
-      for (const athleteId of found.replies.keys()) {
-        if (members === undefined || !members.has(athleteId)) found.replies.delete(athleteId)
+      let freed = false
+      for (const [athleteId, reply] of found.replies) {
+        if (members !== undefined && members.has(athleteId)) continue
+        found.replies.delete(athleteId)
+        freed ||= reply.state === "confirmed"
       }
+      // A place freed by an athlete who left the session goes to the waiting list, as PostgreSQL's
+      // trigger does at once (here, at the next look at the session's replies).
+      if (freed && members !== undefined) appendEventsAt(outbox, promotions(sessionId, fill(found)), Date.now())
       return found
     }
 

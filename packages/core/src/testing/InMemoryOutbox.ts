@@ -59,21 +59,24 @@ export class InMemoryOutbox extends Context.Service<InMemoryOutbox, Outbox>()("@
 
 /** Writes `events` to the outbox, each due at once to every webhook registered. */
 export const appendEvents = (outbox: Outbox, events: ReadonlyArray<NewEvent>) =>
-  Effect.map(Clock.currentTimeMillis, (now) => {
-    for (const event of events) {
-      const id = ++outbox.counters.event
-      outbox.events.push({ ...event, id, occurredAtMs: now })
-      for (const webhook of [...outbox.webhooks.values()].sort((a, b) => a.id - b.id)) {
-        outbox.deliveries.push({
-          webhookId: webhook.id,
-          eventId: id,
-          sessionId: event.sessionId,
-          pending: true,
-          attempts: 0,
-          dueAtMs: now,
-          leaseOwner: null,
-          leasedUntilMs: 0
-        })
-      }
+  Effect.map(Clock.currentTimeMillis, (now) => appendEventsAt(outbox, events, now))
+
+/** `appendEvents` at `now` (epoch ms), for a step that cannot read the clock. */
+export const appendEventsAt = (outbox: Outbox, events: ReadonlyArray<NewEvent>, now: number) => {
+  for (const event of events) {
+    const id = ++outbox.counters.event
+    outbox.events.push({ ...event, id, occurredAtMs: now })
+    for (const webhook of [...outbox.webhooks.values()].sort((a, b) => a.id - b.id)) {
+      outbox.deliveries.push({
+        webhookId: webhook.id,
+        eventId: id,
+        sessionId: event.sessionId,
+        pending: true,
+        attempts: 0,
+        dueAtMs: now,
+        leaseOwner: null,
+        leasedUntilMs: 0
+      })
     }
-  })
+  }
+}

@@ -222,14 +222,20 @@ export const attendanceRepositoryContract: ContractSuite = {
         expect(yield* states(sessionId)).toEqual([])
       }))
 
-    it.effect("an athlete leaving the session takes its reply with it", () =>
+    it.effect("an athlete leaving the session takes its reply with it; a place it frees goes to the first waiting", () =>
       Effect.gen(function*() {
-        const [a, b] = yield* athletesNamed(2)
-        const sessionId = yield* sessionWith([a!, b!])
+        const [a, b, c, d] = yield* athletesNamed(4)
+        const sessionId = yield* sessionWith([a!, b!, c!, d!])
+        yield* configure(sessionId, { capacity: 1 })
         yield* reply(sessionId, a!, "yes")
-        yield* reply(sessionId, b!, "no")
-        yield* (yield* SessionRepository).update(sessionId, new SessionUpdate({ athleteIds: [b!] }))
-        expect(yield* states(sessionId)).toEqual([[b, "declined", null]])
+        yield* reply(sessionId, b!, "yes")
+        yield* reply(sessionId, c!, "yes")
+        yield* reply(sessionId, d!, "no")
+        yield* (yield* SessionRepository).update(sessionId, new SessionUpdate({ athleteIds: [b!, c!, d!] }))
+        expect(yield* states(sessionId)).toEqual([[b, "confirmed", null], [c, "waiting", 1], [d, "declined", null]])
+        // A waiting athlete leaving frees no place.
+        yield* (yield* SessionRepository).update(sessionId, new SessionUpdate({ athleteIds: [b!, d!] }))
+        expect(yield* states(sessionId)).toEqual([[b, "confirmed", null], [d, "declined", null]])
       }))
 
     it.effect("a reply for the following occurrences of a series writes this one and every later one the athlete belongs to", () =>

@@ -12,6 +12,7 @@ import {
   type ReplyAnswer,
   type SessionId,
   SessionRepository,
+  SessionUpdate,
   type UserId,
   WebhookCreate,
   type WebhookId,
@@ -186,6 +187,25 @@ export const webhookRepositoryContract: ContractSuite = {
         expect(yield* webhooks.replay(hook.id, 1 as EventId)).toEqual(Option.some(2))
         expect((yield* drain(hook.id)).map((e) => e.id)).toEqual(ids)
         expect(yield* webhooks.replay(999_999 as WebhookId, 1 as EventId)).toEqual(Option.none())
+        yield* webhooks.remove(hook.id)
+      }))
+
+    it.effect("a place freed by an athlete taken out of the session is an event too", () =>
+      Effect.gen(function*() {
+        const webhooks = yield* WebhookRepository
+        const hook = yield* webhooks.register(new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) }))
+        const [a, b] = yield* athletes(2)
+        const sessionId = yield* session([a!, b!])
+        yield* (yield* AttendanceRepository).configure(sessionId, new AttendanceSettings({ capacity: 1 }))
+        yield* reply(sessionId, a!, "yes")
+        yield* reply(sessionId, b!, "yes")
+        yield* drain(hook.id)
+        yield* (yield* SessionRepository).update(sessionId, new SessionUpdate({ athleteIds: [b!] }))
+        // The in-memory store promotes at its next look at the session's replies; PostgreSQL at once.
+        yield* (yield* AttendanceRepository).replies(sessionId)
+        expect((yield* drain(hook.id)).map((e) => [e.type, e.sessionId, e.data])).toEqual([
+          ["promotion", sessionId, { athleteId: b }]
+        ])
         yield* webhooks.remove(hook.id)
       }))
   }

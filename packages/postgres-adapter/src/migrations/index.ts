@@ -15,6 +15,7 @@ import seriesChanges from "./0013_series_changes.ts"
 import createReplies from "./0015_create_replies.ts"
 import createPresence from "./0016_create_presence.ts"
 import createOutbox from "./0017_create_outbox.ts"
+import refillFreedPlaces from "./0018_refill_freed_places.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -36,5 +37,6 @@ export const migrations = Migrator.fromRecord({
   "0013_series_changes": seriesChanges,
   "0015_create_replies": createReplies,
   "0016_create_presence": createPresence,
-  "0017_create_outbox": createOutbox
+  "0017_create_outbox": createOutbox,
+  "0018_refill_freed_places": refillFreedPlaces
 })
