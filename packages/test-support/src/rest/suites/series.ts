@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest"
-import { expectJson, expectProblem } from "../../expectations.ts"
+import { expectProblem } from "../../expectations.ts"
+import type { Reply } from "../../Reply.ts"
 import type { Club } from "../Club.ts"
+import { expectSameSeries } from "./sameSeries.ts"
 import { createActivity, createAthlete, createCoach, missingId, readSession, unique } from "../records.ts"
 
 interface OccurrenceDto {
@@ -19,6 +21,12 @@ interface SeriesDto {
   readonly rrule: string
   readonly expandedUntil: string
   readonly occurrences: ReadonlyArray<OccurrenceDto>
+}
+
+/** The series answered, as it was written. */
+const expectSeriesRead = (reply: Reply, series: SeriesDto) => {
+  expect(reply.status, reply.text).toBe(200)
+  expectSameSeries(reply.body as SeriesDto, series)
 }
 
 /** Issue 17's series and conflicts endpoints under `/planning`, on any harness. */
@@ -60,7 +68,7 @@ export const seriesEndpoints = (club: () => Club) => {
           activiteIds: []
         })
       }
-      expectJson(await club().athlete.get(`/planning/series/${series.id}`), 200, series)
+      expectSeriesRead(await club().athlete.get(`/planning/series/${series.id}`), series)
     })
 
     for (
@@ -210,7 +218,7 @@ export const seriesEndpoints = (club: () => Club) => {
       expectProblem(await club().coach.delete(`/planning/series/${missingId}`), 404)
       const series = await aroundToday()
       expectProblem(await club().athlete.delete(`/planning/series/${series.id}`), 403)
-      expect((await club().coach.get(`/planning/series/${series.id}`)).body).toEqual(series)
+      expectSeriesRead(await club().coach.get(`/planning/series/${series.id}`), series)
     })
   })
 
@@ -250,7 +258,7 @@ export const seriesEndpoints = (club: () => Club) => {
         400,
         /scope/u
       )
-      expect((await club().coach.get(`/planning/series/${series.id}`)).body).toEqual(series)
+      expectSeriesRead(await club().coach.get(`/planning/series/${series.id}`), series)
     })
   })
 
