@@ -201,6 +201,13 @@ export const InMemorySessionRepository = Layer.effect(
       }
       if (input.duree !== undefined && input.duree !== stored.duree) revisions.set(id, (revisions.get(id) ?? 0) + 1)
       if (input.activiteIds !== undefined) replaceActivities(id, input.activiteIds)
+      // An occurrence whose values the seed's update changed is an exception of its series, as one
+      // changed through /planning: a later change of the series leaves it as it is.
+      if (input.duree !== undefined || input.athleteIds !== undefined) {
+        for (const stored of series.values()) {
+          if ([...stored.occurrences.values()].includes(id)) stored.overridden.add(id)
+        }
+      }
       return read(updated)
     })
 

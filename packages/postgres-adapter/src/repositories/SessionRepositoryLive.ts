@@ -215,10 +215,15 @@ export const SessionRepositoryLive = Layer.effect(
         const { seedRefusesConflicts, timeZone } = yield* ScheduleSettings
         const rebook = input.duree !== undefined || athleteIds !== undefined
         // Every change and the session as written in one statement.
+        // An occurrence whose values change is an exception of its series, as one changed through
+        // /planning: a later change of the series leaves it as it is.
+        const exception = sql.literal("overridden = overridden OR series_id IS NOT NULL")
         const parts = [
-          input.duree === undefined
-            ? sql`written AS (SELECT * FROM sessions WHERE id = ${id})`
-            : sql`written AS (UPDATE sessions SET duree = ${input.duree} WHERE id = ${id} RETURNING *)`,
+          input.duree !== undefined
+            ? sql`written AS (UPDATE sessions SET duree = ${input.duree}, ${exception} WHERE id = ${id} RETURNING *)`
+            : athleteIds !== undefined
+            ? sql`written AS (UPDATE sessions SET ${exception} WHERE id = ${id} RETURNING *)`
+            : sql`written AS (SELECT * FROM sessions WHERE id = ${id})`,
           ...(athleteIds === undefined ? [] : [removeOtherAthletes(id, athleteIds), addAthletes(athleteIds)]),
           ...(activiteIds === undefined ? [] : [detachOtherActivities(id, activiteIds), moveActivities(activiteIds)]),
           ...(rebook

@@ -1,6 +1,6 @@
 import ICAL from "ical.js"
 import { describe, expect, it } from "vitest"
-import { expectProblem } from "../../expectations.ts"
+import { expectEmpty, expectProblem } from "../../expectations.ts"
 import type { Club } from "../Club.ts"
 import { createActivity, createAthlete, createCoach, missingId, readSession, unique } from "../records.ts"
 import { expectSameSeries } from "./sameSeries.ts"
@@ -169,6 +169,18 @@ export const seriesChanges = (club: () => Club) => {
       expect(read.occurrences.map((o) => o.sessionId)).toEqual([first, second, fourth].map((o) => o!.sessionId))
       expect(await readSession(club(), second!.sessionId)).toMatchObject({ name: "Moved", creneau: moved, duree: 60 })
       expect(await readSession(club(), fourth!.sessionId)).toMatchObject({ name: "All", duree: 30 })
+    })
+
+    it("leaves an occurrence changed through the seed's PUT /session/update as it is: it is an exception too", async () => {
+      const series = await daily(3)
+      const [, second, third] = series.occurrences
+      expectEmpty(await club().coach.put(`/session/update/${second!.sessionId}`, { duree: 45 }), 204)
+      const read = await readSeries(series.id)
+      expect(read.occurrences[1]).toEqual({ ...second, overridden: true })
+      const all = await patch(`/planning/series/${series.id}`, { duree: 30 })
+      expect(all.status, all.text).toBe(200)
+      expect(await readSession(club(), second!.sessionId)).toMatchObject({ duree: 45 })
+      expect(await readSession(club(), third!.sessionId)).toMatchObject({ duree: 30 })
     })
 
     it("answers 409 naming the sessions when the change would double-book the coach; nothing is written", async () => {
