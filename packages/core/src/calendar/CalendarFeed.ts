@@ -29,6 +29,14 @@ export interface FeedOverride {
   readonly occurrence: FeedOccurrence
 }
 
+/** An occurrence of a series that is cancelled: STATUS:CANCELLED under its RECURRENCE-ID. */
+export interface FeedCancellation {
+  /** The occurrence's start, as the rule gives it (RECURRENCE-ID). */
+  readonly recurrenceId: LocalDateTime
+  /** Above the series' own, so that calendar apps apply it over the instance they hold. */
+  readonly sequence: number
+}
+
 /**
  * A recurring series: one VEVENT with its RRULE, EXDATEs for occurrences that no longer exist,
  * and one VEVENT per overridden or cancelled occurrence, all under the series' UID.
@@ -44,8 +52,8 @@ export interface FeedSeries {
   readonly description?: string | undefined
   /** Occurrences removed from the series (EXDATE). */
   readonly exdates: ReadonlyArray<LocalDateTime>
-  /** Occurrences kept but cancelled: STATUS:CANCELLED under their RECURRENCE-ID. */
-  readonly cancelled: ReadonlyArray<LocalDateTime>
+  /** Occurrences cancelled: STATUS:CANCELLED under their RECURRENCE-ID. */
+  readonly cancelled: ReadonlyArray<FeedCancellation>
   readonly overrides: ReadonlyArray<FeedOverride>
 }
 
@@ -118,21 +126,24 @@ export const renderFeed = (input: FeedInput): string => {
     const exdates = series.exdates.map((date) => `EXDATE;TZID=${timeZone}:${basic(date)}`)
     master.repeating([`RRULE:${ruleInZone(series.rrule, timeZone)}`, ...exdates].join("\n"))
     const overridden = new Set(series.overrides.map((override) => override.recurrenceId))
-    for (const start of series.cancelled) {
-      if (overridden.has(start)) continue
-      add(series.uid, series.sequence, {
-        start,
+    for (const { recurrenceId, sequence } of series.cancelled) {
+      if (overridden.has(recurrenceId)) continue
+      add(series.uid, sequence, {
+        start: recurrenceId,
         duree: series.duree,
         summary: series.summary,
         description: series.description
-      }, { recurrenceId: start, cancelled: true })
+      }, { recurrenceId, cancelled: true })
     }
-    const cancelled = new Set(series.cancelled)
+    const cancelled = new Map(series.cancelled.map((c) => [c.recurrenceId, c.sequence]))
     for (const override of series.overrides) {
-      add(series.uid, override.sequence, override.occurrence, {
-        recurrenceId: override.recurrenceId,
-        cancelled: cancelled.has(override.recurrenceId)
-      })
+      const cancelledSequence = cancelled.get(override.recurrenceId)
+      add(
+        series.uid,
+        cancelledSequence === undefined ? override.sequence : Math.max(override.sequence, cancelledSequence),
+        override.occurrence,
+        { recurrenceId: override.recurrenceId, cancelled: cancelledSequence !== undefined }
+      )
     }
   }
   return calendar.toString()

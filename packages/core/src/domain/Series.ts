@@ -142,3 +142,26 @@ export class PlannedSessionChange extends Schema.Class<PlannedSessionChange>("Pl
   ...OccurrenceValuesChange,
   creneau: Schema.optionalKey(LocalDateTime.check(generatedAsRealDates))
 }) {}
+
+/**
+ * An occurrence cancelled by itself (`scope=one`): its session is gone, and the series remembers
+ * the time the rule gave it, so that a calendar feed shows it as `STATUS:CANCELLED` under its
+ * `RECURRENCE-ID` (docs/schedule/feeds-and-paging.md "Series"). Not part of any REST answer.
+ */
+export interface SeriesCancellation {
+  readonly seriesId: SeriesId
+  /** The time the rule gave the occurrence (its RECURRENCE-ID); moves with the series' time of day. */
+  readonly occurrenceStart: LocalDateTime
+  /**
+   * The cancellation's SEQUENCE: one more than the greater of the series' revision and the
+   * occurrence's revision when it was cancelled, so calendar apps apply it over what they hold.
+   */
+  readonly sequence: number
+  /**
+   * Who the cancelled session was for (its coach, group and athletes when it was cancelled): a
+   * feed shows the cancellation only where the session was; elsewhere the time stays an EXDATE.
+   */
+  readonly coachId: CoachId | null
+  readonly groupe: string | null
+  readonly athleteIds: ReadonlyArray<AthleteId>
+}

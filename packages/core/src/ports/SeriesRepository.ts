@@ -3,7 +3,14 @@ import type { ScheduleConflict, UnknownReferences } from "../domain/Errors.ts"
 import type { SeriesId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
 import type { DoubleBooking } from "../domain/DoubleBooking.ts"
-import type { OccurrenceValues, PlannedSessionCreate, Series, SeriesCreate, SeriesRewrite } from "../domain/Series.ts"
+import type {
+  OccurrenceValues,
+  PlannedSessionCreate,
+  Series,
+  SeriesCancellation,
+  SeriesCreate,
+  SeriesRewrite
+} from "../domain/Series.ts"
 
 /**
  * Recurring series and their occurrences, which are sessions (`isRecurrent` true) linked to the
@@ -83,15 +90,24 @@ export class SeriesRepository extends Context.Service<SeriesRepository, {
   extend(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime): Effect.Effect<void>
   /**
    * Ends the series before `from`: deletes its occurrences at or after `from` (their sessions,
-   * with their memberships, bookings and activities), and no later extension creates one there
-   * (`endsBefore` moves back to `from`, never forward). Nothing for an unknown series.
+   * with their memberships, bookings and activities, and its cancellations there), and no later
+   * extension creates one there (`endsBefore` moves back to `from`, never forward). Nothing for an
+   * unknown series.
    */
   endBefore(id: SeriesId, from: LocalDateTime): Effect.Effect<void>
   /**
-   * Deletes the occurrence at `time` (its session, with its memberships, bookings and activities);
-   * the time stays reached, so it is never created again. Nothing when there is none.
+   * Deletes the occurrence at `time` (its session, with its memberships, bookings and activities)
+   * and, in the same transaction, remembers it as a cancellation of the series (`cancellations`),
+   * its sequence one more than the greater of the series' and the session's revisions. The time
+   * stays reached, so it is never created again. Nothing when there is no such session.
    */
   cancelAt(id: SeriesId, time: LocalDateTime): Effect.Effect<void>
+  /**
+   * The occurrences of the series of `ids` cancelled by themselves (`cancelAt`), by series then
+   * time, in one read (a calendar feed's). `rewrite` moves those from `from` on with the
+   * occurrences (to the new series, shifted by `shiftSeconds`); `endBefore` drops those it ends.
+   */
+  cancellations(ids: ReadonlyArray<SeriesId>): Effect.Effect<ReadonlyArray<SeriesCancellation>>
   /**
    * Every pair of sessions, however written, that books the same coach or athlete at overlapping
    * instants in the club's zone (sessions without a creneau, or with a duree under one minute or

@@ -6,6 +6,7 @@ import {
   type OccurrenceValues,
   type PlannedSessionCreate,
   Series,
+  type SeriesCancellation,
   type SeriesCreate,
   type SeriesRewrite
 } from "../domain/Series.ts"
@@ -27,7 +28,7 @@ export const InMemorySeriesRepository = Layer.effect(
     const bookings = bookingsOf(store)
 
     /** The series as answered: the occurrences whose session still exists, in time order. */
-    const read = ({ overridden, ...stored }: StoredSeries) =>
+    const read = ({ cancelled: _cancelled, overridden, ...stored }: StoredSeries) =>
       new Series({
         ...stored,
         occurrences: [...stored.occurrences]
@@ -88,7 +89,8 @@ export const InMemorySeriesRepository = Layer.effect(
           continuedBy: null,
           revision: 0,
           occurrences: new Map(),
-          overridden: new Set()
+          overridden: new Set(),
+          cancelled: new Map()
         })
         const { timeZone } = yield* ScheduleSettings
         const { created, met, skipped } = addOccurrences(stored, occurrences, timeZone)
@@ -122,7 +124,12 @@ export const InMemorySeriesRepository = Layer.effect(
       const savedAthletes = sessionIds.map((id) => athleteBookings.get(id))
       const savedSeries = seriesIds.map((id) => {
         const stored = series.get(id)!
-        return { ...stored, occurrences: new Map(stored.occurrences), overridden: new Set(stored.overridden) }
+        return {
+          ...stored,
+          occurrences: new Map(stored.occurrences),
+          overridden: new Set(stored.overridden),
+          cancelled: new Map(stored.cancelled)
+        }
       })
       return () => {
         for (const stored of savedSessions) sessions.replace(stored)
@@ -220,7 +227,8 @@ export const InMemorySeriesRepository = Layer.effect(
           continuedBy: null,
           revision: 0,
           occurrences: new Map(),
-          overridden: new Set()
+          overridden: new Set(),
+          cancelled: new Map()
         })
         : old
       if (change.continuation) {
@@ -232,6 +240,10 @@ export const InMemorySeriesRepository = Layer.effect(
         })
       }
       for (const [time] of moving) old.occurrences.delete(time)
+      // The cancellations from `from` on follow the occurrences (one per day, so no two meet).
+      const cancelledMoving = [...old.cancelled].filter(([time]) => time >= change.from)
+      for (const [time] of cancelledMoving) old.cancelled.delete(time)
+      for (const [time, cancelled] of cancelledMoving) target.cancelled.set(shift(time), cancelled)
       for (const [time, sessionId] of moving) {
         target.occurrences.set(shift(time), sessionId)
         if (old.overridden.has(sessionId)) {
@@ -351,14 +363,32 @@ export const InMemorySeriesRepository = Layer.effect(
     }
 
     const cancelAt = traced("SeriesRepository.cancelAt")(function*(id: SeriesId, time: LocalDateTime) {
-      const sessionId = series.get(id)?.occurrences.get(time)
-      if (sessionId !== undefined) deleteSession(sessionId)
+      const stored = series.get(id)
+      const sessionId = stored?.occurrences.get(time)
+      const session = sessionId === undefined ? undefined : sessions.get(sessionId)
+      if (stored === undefined || session === undefined) return
+      stored.cancelled.set(time, {
+        sequence: Math.max(stored.revision, sessionRevisions.get(session.id) ?? 0) + 1,
+        coachId: session.coachId,
+        groupe: session.groupe,
+        athleteIds: [...session.athleteIds].sort((a, b) => a - b)
+      })
+      deleteSession(session.id)
+    })
+
+    const cancellations = traced("SeriesRepository.cancellations")(function*(ids: ReadonlyArray<SeriesId>) {
+      return [...new Set(ids)].sort((a, b) => a - b).flatMap((seriesId) =>
+        [...(series.get(seriesId)?.cancelled ?? [])]
+          .sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
+          .map(([occurrenceStart, cancelled]): SeriesCancellation => ({ seriesId, occurrenceStart, ...cancelled }))
+      )
     })
 
     const endBefore = traced("SeriesRepository.endBefore")(function*(id: SeriesId, from: LocalDateTime) {
       const stored = series.get(id)
       if (stored === undefined) return
       for (const [time, sessionId] of stored.occurrences) if (time >= from) deleteSession(sessionId)
+      for (const time of stored.cancelled.keys()) if (time >= from) stored.cancelled.delete(time)
       if (stored.endsBefore === null || from < stored.endsBefore) {
         series.replace({ ...stored, endsBefore: from, revision: stored.revision + 1 })
       }
@@ -402,6 +432,7 @@ export const InMemorySeriesRepository = Layer.effect(
       extend,
       endBefore,
       cancelAt,
+      cancellations,
       conflicts
     })
   })

@@ -258,8 +258,14 @@ export const InMemorySessionRepository = Layer.effect(
     const feedVersion = traced("SessionRepository.feedVersion")(function*(scope: FeedScope) {
       const feed = yield* feedSessions(scope)
       const seriesRevision = (id: SeriesId | null) => id === null ? null : series.get(id)?.revision ?? null
+      // The cancellations of the feed's series, as the database's version has them.
+      const seriesIds = [...new Set(feed.flatMap((f) => f.seriesId === null ? [] : [f.seriesId]))].sort((a, b) => a - b)
+      const cancelled = seriesIds.map((id) => [id, [...(series.get(id)?.cancelled ?? [])].sort()])
       return `${feed.length}-${
-        fnv1a(JSON.stringify(feed.map((f) => [f.session, f.revision, f.occurrenceStart, seriesRevision(f.seriesId)])))
+        fnv1a(JSON.stringify([
+          feed.map((f) => [f.session, f.revision, f.occurrenceStart, seriesRevision(f.seriesId)]),
+          cancelled
+        ]))
       }`
     })
 

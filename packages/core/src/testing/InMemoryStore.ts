@@ -5,7 +5,7 @@ import { type Athlete, AthleteTable } from "../domain/Athlete.ts"
 import { type Coach, CoachTable } from "../domain/Coach.ts"
 import type { AthleteId, SessionId, TaskId, UserId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
-import type { Series } from "../domain/Series.ts"
+import type { Series, SeriesCancellation } from "../domain/Series.ts"
 import type { Session } from "../domain/Session.ts"
 import type { Task } from "../domain/Task.ts"
 import type { User } from "../domain/User.ts"
@@ -31,6 +31,8 @@ export interface StoredSession extends Omit<Session, "athleteIds" | "activiteIds
 export interface StoredSeries extends Omit<Series, "occurrences"> {
   readonly occurrences: Map<LocalDateTime, SessionId>
   readonly overridden: Set<SessionId>
+  /** The occurrences cancelled by themselves, by their time. */
+  readonly cancelled: Map<LocalDateTime, Omit<SeriesCancellation, "seriesId" | "occurrenceStart">>
 }
 
 /**

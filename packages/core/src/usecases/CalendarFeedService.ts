@@ -1,9 +1,15 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { type FeedEvent, type FeedOverride, type FeedSeries, renderFeed } from "../calendar/CalendarFeed.ts"
+import {
+  type FeedCancellation,
+  type FeedEvent,
+  type FeedOverride,
+  type FeedSeries,
+  renderFeed
+} from "../calendar/CalendarFeed.ts"
 import { plusSeconds } from "../domain/ClubTime.ts"
 import type { SeriesId } from "../domain/Ids.ts"
 import { occurrencesOf, parseRecurrenceRule, type RecurrenceRule } from "../domain/Recurrence.ts"
-import type { Series } from "../domain/Series.ts"
+import type { Series, SeriesCancellation } from "../domain/Series.ts"
 import { SeriesRepository } from "../ports/SeriesRepository.ts"
 import { type Actor, CurrentActor } from "../domain/Actor.ts"
 import type { FeedScope, FeedSession, FeedToken } from "../domain/CalendarFeed.ts"
@@ -17,7 +23,7 @@ import { traced } from "../tracing/traced.ts"
 import { ScheduleSettings } from "./ScheduleSettings.ts"
 
 /** Bumped when the renderer's output changes for the same sessions, so that cached feeds are fetched again. */
-const rendererVersion = "2"
+const rendererVersion = "3"
 
 /** The most occurrences of one series a feed expands to compare them with its sessions. */
 const maxExpanded = 100_000
@@ -49,19 +55,29 @@ const seriesInScope = (series: Series, scope: FeedScope) =>
     ? series.coachId === scope.coachId
     : series.groupe === scope.groupe
 
+/** Whether the cancelled session was in the scope: there the feed shows it cancelled, elsewhere an EXDATE. */
+const cancellationInScope = (cancellation: SeriesCancellation, scope: FeedScope) =>
+  scope.kind === "athlete"
+    ? cancellation.athleteIds.includes(scope.athleteId)
+    : scope.kind === "coach"
+    ? cancellation.coachId === scope.coachId
+    : cancellation.groupe === scope.groupe
+
 const basic = (local: LocalDateTime) => local.replaceAll("-", "").replaceAll(":", "")
 
 /**
  * A series of the feed and its occurrences in the scope (`members`), as one recurring event
  * (docs/schedule/feeds-and-paging.md "Series"): DTSTART its first occurrence, an RRULE that
  * stops (UNTIL) at its last occurrence that exists or was cancelled (up to the horizon, before
- * `endsBefore`), EXDATE for each time of the rule without a session in the scope (cancelled,
- * deleted, or not this scope's), and a RECURRENCE-ID override for each session whose shown values
- * differ from the series'. Sessions the rule does not give stay single events.
+ * `endsBefore`), a STATUS:CANCELLED instance for each occurrence cancelled by itself whose session
+ * was in the scope (its sequence above the series'), EXDATE for each other time of the rule without
+ * a session in the scope (not this scope's), and a RECURRENCE-ID override for each session
+ * whose shown values differ from the series'. Sessions the rule does not give stay single events.
  */
 const seriesFeedOf = (
   series: Series,
-  members: ReadonlyArray<FeedSession>
+  members: ReadonlyArray<FeedSession>,
+  cancellations: ReadonlyArray<SeriesCancellation>
 ): { readonly series?: FeedSeries; readonly events: ReadonlyArray<FeedEvent> } => {
   const rule = parseRecurrenceRule(series.rrule) as RecurrenceRule
   const last = series.endsBefore !== null && series.endsBefore <= series.expandedUntil
@@ -73,13 +89,19 @@ const seriesFeedOf = (
   const byTime = new Map(members.map((member) => [member.occurrenceStart, member]))
   const summary = series.name ?? "Session"
   const description = series.groupe === null ? undefined : `Groupe: ${series.groupe}`
+  const cancelledAt = new Map(cancellations.map((c) => [c.occurrenceStart, c.sequence]))
   const exdates: Array<LocalDateTime> = []
+  const cancelled: Array<FeedCancellation> = []
   const overrides: Array<FeedOverride> = []
   for (const time of times) {
     const member = byTime.get(time)
     byTime.delete(time)
     if (member === undefined) {
-      exdates.push(time)
+      const sequence = cancelledAt.get(time)
+      // Above the series' SEQUENCE even after later changes of the series, so apps apply it.
+      if (sequence !== undefined) {
+        cancelled.push({ recurrenceId: time, sequence: Math.max(sequence, series.revision + 1) })
+      } else exdates.push(time)
       continue
     }
     const { session } = member
@@ -105,7 +127,7 @@ const seriesFeedOf = (
       summary,
       description,
       exdates,
-      cancelled: [],
+      cancelled,
       overrides
     },
     events: [...byTime.values()].map(eventOf)
@@ -128,6 +150,13 @@ const make = Effect.gen(function*() {
     Effect.gen(function*() {
       const ids = [...new Set(feedSessions.flatMap((f) => f.seriesId === null ? [] : [f.seriesId]))]
       const found = new Map((yield* seriesRepository.findMany(ids)).map((series) => [series.id, series]))
+      const cancellations = new Map<SeriesId, Array<SeriesCancellation>>()
+      for (const cancellation of yield* seriesRepository.cancellations(ids)) {
+        if (!cancellationInScope(cancellation, scope)) continue
+        const list = cancellations.get(cancellation.seriesId)
+        if (list === undefined) cancellations.set(cancellation.seriesId, [cancellation])
+        else list.push(cancellation)
+      }
       const events: Array<FeedEvent> = []
       const members = new Map<SeriesId, Array<FeedSession>>()
       for (const feedSession of feedSessions) {
@@ -142,7 +171,7 @@ const make = Effect.gen(function*() {
       }
       const series: Array<FeedSeries> = []
       for (const [id, list] of members) {
-        const rendered = seriesFeedOf(found.get(id)!, list)
+        const rendered = seriesFeedOf(found.get(id)!, list, cancellations.get(id) ?? [])
         if (rendered.series !== undefined) series.push(rendered.series)
         events.push(...rendered.events)
       }

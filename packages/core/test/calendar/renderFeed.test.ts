@@ -17,7 +17,7 @@ const spring: FeedSeries = {
   rrule: "FREQ=WEEKLY;INTERVAL=1;BYDAY=SU;COUNT=5",
   summary: "Long run",
   exdates: [at("2026-04-05T10:00:00")],
-  cancelled: [at("2026-03-22T10:00:00")],
+  cancelled: [{ recurrenceId: at("2026-03-22T10:00:00"), sequence: 3 }],
   overrides: [{
     recurrenceId: at("2026-04-12T10:00:00"),
     sequence: 3,
@@ -64,7 +64,7 @@ describe("renderFeed, read back with ical.js", () => {
     expect(expandFeed(text)).toEqual([
       // 10:00 CET is 09:00 UTC; from 29 March, 10:00 CEST is 08:00 UTC.
       occurrence("2026-03-15T09:00:00.000Z", "2026-03-15T10:30:00.000Z", "Long run", null, 2),
-      occurrence("2026-03-22T09:00:00.000Z", "2026-03-22T10:30:00.000Z", "Long run", "CANCELLED", 2),
+      occurrence("2026-03-22T09:00:00.000Z", "2026-03-22T10:30:00.000Z", "Long run", "CANCELLED", 3),
       occurrence("2026-03-29T08:00:00.000Z", "2026-03-29T09:30:00.000Z", "Long run", null, 2),
       occurrence("2026-04-12T09:00:00.000Z", "2026-04-12T10:00:00.000Z", "Long run (moved)", null, 3)
     ])

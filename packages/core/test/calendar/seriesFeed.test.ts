@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import {
   type Actor,
@@ -44,10 +44,21 @@ const storedInstances = (coachId: CoachId) =>
     }).sort((a, b) => a.start.localeCompare(b.start))
   })
 
-/** The feed's instances as ical.js expands them. */
+/** The feed's instances as ical.js expands them, but those cancelled. */
 const feedInstances = (body: string) =>
-  expandFeed(body).map(({ end, start, summary }) => ({ start, end, summary }))
-    .sort((a, b) => a.start.localeCompare(b.start))
+  expandFeed(body).filter(({ status }) => status !== "CANCELLED").map(({ end, start, summary }) => ({
+    start,
+    end,
+    summary
+  })).sort((a, b) => a.start.localeCompare(b.start))
+
+/** The feed's cancelled instances as ical.js expands them. */
+const cancelledInstances = (body: string) =>
+  expandFeed(body).filter(({ status }) => status === "CANCELLED").map(({ sequence, start, uid }) => ({
+    uid,
+    start,
+    sequence
+  }))
 
 describe("a coach's feed of a series, read back by ical.js (Europe/Paris)", () => {
   it.effect("expands to the sessions the service stores, across the change to summer time, after changes and a cancel", () =>
@@ -92,13 +103,24 @@ describe("a coach's feed of a series, read back by ical.js (Europe/Paris)", () =
         "one",
         OccurrenceChange.make({ creneau: "2026-03-31T07:00:00" as LocalDateTime, name: "Moved" })
       ))
+      const moved = yield* render()
+      expect(moved.etag).not.toBe(first.etag)
       yield* asCoach(series.cancelOccurrence(created.id, thursday!.sessionId, "one"))
       const edited = yield* render()
-      expect(edited.etag).not.toBe(first.etag)
+      // The cancel alone moves the ETag.
+      expect(edited.etag).not.toBe(moved.etag)
       expect(edited.body).toContain("RECURRENCE-ID;TZID=Europe/Paris:20260330T180000")
-      expect(edited.body).toContain("EXDATE;TZID=Europe/Paris:20260402T180000")
+      // The cancelled occurrence: STATUS:CANCELLED at its RECURRENCE-ID (after the change to
+      // summer time: 18:00 is 16:00Z), above the series' SEQUENCE (0); no EXDATE.
+      expect(edited.body).toContain("RECURRENCE-ID;TZID=Europe/Paris:20260402T180000")
+      expect(edited.body).not.toContain("EXDATE")
+      expect(cancelledInstances(edited.body)).toEqual([
+        { uid: `series-${created.id}@club-training-service`, start: "2026-04-02T16:00:00.000Z", sequence: 1 }
+      ])
       expect(feedInstances(edited.body)).toEqual(yield* storedInstances(coachId))
       expect(feedInstances(edited.body).find((i) => i.summary === "Moved")?.start).toBe("2026-03-31T05:00:00.000Z")
+      // Its session stays deleted: the seed's endpoints do not show it.
+      expect(yield* (yield* SessionRepository).findById(thursday!.sessionId)).toEqual(Option.none())
 
       // A change of the whole series: the moved occurrence stays an exception, the cancelled one cancelled.
       yield* asCoach(series.change(created.id, SeriesChange.make({ name: "Renamed", duree: 60 })))
@@ -107,6 +129,10 @@ describe("a coach's feed of a series, read back by ical.js (Europe/Paris)", () =
       expect(feedInstances(renamed.body)).toEqual(yield* storedInstances(coachId))
       expect(feedInstances(renamed.body).filter((i) => i.summary === "Moved")).toHaveLength(1)
       expect(renamed.body).toMatch(/SEQUENCE:1/u)
+      // Still above the series' SEQUENCE (now 1).
+      expect(cancelledInstances(renamed.body)).toEqual([
+        { uid: `series-${created.id}@club-training-service`, start: "2026-04-02T16:00:00.000Z", sequence: 2 }
+      ])
 
       // A week later, a change of the time of day: the series ends, a new one continues it.
       yield* TestClock.setTime(Date.UTC(2026, 2, 27, 12, 0, 0))
@@ -116,6 +142,21 @@ describe("a coach's feed of a series, read back by ical.js (Europe/Paris)", () =
       expect(split.etag).not.toBe(renamed.etag)
       expect(split.body).toContain(`UID:series-${continued.id}@club-training-service`)
       expect(feedInstances(split.body)).toEqual(yield* storedInstances(coachId))
+      // The cancellation followed its occurrence into the new series, at the new time of day, its
+      // SEQUENCE above the new series' (0).
+      expect(cancelledInstances(split.body)).toEqual([
+        { uid: `series-${continued.id}@club-training-service`, start: "2026-04-02T17:15:00.000Z", sequence: 1 }
+      ])
       expect(yield* asCoach(feeds.etag(token, scope))).toBe(split.etag)
+
+      // "This and the following": the series ends (UNTIL); the occurrences it ends are not
+      // STATUS:CANCELLED entries (a calendar app drops them as the RRULE shrinks).
+      const kept = yield* asCoach(series.read(continued.id))
+      const from = kept.occurrences.at(-2)!
+      yield* asCoach(series.cancelOccurrence(continued.id, from.sessionId, "following"))
+      const ended = yield* render()
+      expect(ended.etag).not.toBe(split.etag)
+      expect(feedInstances(ended.body)).toEqual(yield* storedInstances(coachId))
+      expect(cancelledInstances(ended.body)).toHaveLength(1)
     }).pipe(Effect.provide(layer)))
 })

@@ -268,6 +268,87 @@ export const seriesRepositoryContract: ContractSuite = {
         expect(yield* occurrenceTimes(series.id)).toEqual(["2027-01-05T09:00:00", "2027-01-06T09:00:00"])
       }))
 
+    it.effect("cancelAt remembers the cancellation (sequence, coach, group, athletes) in the same write; the session stays deleted", () =>
+      Effect.gen(function*() {
+        const repository = yield* SeriesRepository
+        const sessions = yield* SessionRepository
+        const coach = yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "Coach" }))
+        const athletes = yield* AthleteRepository
+        const a = yield* athletes.create(new AthleteCreate({ id: null, name: "a", categorie: null, niveau: null }))
+        const b = yield* athletes.create(new AthleteCreate({ id: null, name: "b", categorie: null, niveau: null }))
+        const series = yield* repository.create(
+          seriesInput({
+            start: "2027-02-01T09:00:00" as LocalDateTime,
+            rrule: "FREQ=DAILY",
+            coachId: coach.id,
+            athleteIds: [b.id, a.id]
+          }),
+          times("2027-02-01T09:00:00", "2027-02-02T09:00:00", "2027-02-03T09:00:00"),
+          "2027-02-03T12:00:00" as LocalDateTime
+        )
+        const [first, second, third] = series.occurrences
+        expect(yield* repository.cancellations([series.id])).toEqual([])
+        const scope = { kind: "athlete", athleteId: a.id } as const
+        const before = yield* sessions.feedVersion(scope)
+        // The second occurrence changed once (its revision 1): the cancellation's sequence is above it.
+        yield* repository.changeSession(second!.sessionId, { name: "Changed" })
+        const changed = yield* sessions.feedVersion(scope)
+        expect(changed).not.toBe(before)
+        yield* repository.cancelAt(series.id, "2027-02-02T09:00:00" as LocalDateTime)
+        yield* repository.cancelAt(series.id, "2027-02-03T09:00:00" as LocalDateTime)
+        // Again, and a time without a session: nothing more.
+        yield* repository.cancelAt(series.id, "2027-02-03T09:00:00" as LocalDateTime)
+        yield* repository.cancelAt(series.id, "2027-02-09T09:00:00" as LocalDateTime)
+        expect(yield* repository.cancellations([series.id, 999_999 as SeriesId])).toEqual([
+          {
+            seriesId: series.id,
+            occurrenceStart: "2027-02-02T09:00:00",
+            sequence: 2,
+            coachId: coach.id,
+            groupe: "Seniors",
+            athleteIds: [a.id, b.id]
+          },
+          {
+            seriesId: series.id,
+            occurrenceStart: "2027-02-03T09:00:00",
+            sequence: 1,
+            coachId: coach.id,
+            groupe: "Seniors",
+            athleteIds: [a.id, b.id]
+          }
+        ])
+        expect(yield* sessions.feedVersion(scope)).not.toBe(changed)
+        // The sessions stay deleted: the seed's reads do not show them, the series does not list them.
+        expect(yield* sessions.findById(second!.sessionId)).toEqual(Option.none())
+        expect(yield* sessions.findById(third!.sessionId)).toEqual(Option.none())
+        expect((yield* sessions.list()).map((session) => session.id)).not.toContain(second!.sessionId)
+        expect(yield* occurrenceTimes(series.id)).toEqual([first!.occurrenceStart])
+        expect(yield* repository.cancellations([])).toEqual([])
+        // "This and the following" drops the cancellations it ends.
+        yield* repository.endBefore(series.id, "2027-02-03T00:00:00" as LocalDateTime)
+        expect((yield* repository.cancellations([series.id])).map((c) => c.occurrenceStart)).toEqual([
+          "2027-02-02T09:00:00"
+        ])
+      }))
+
+    it.effect("feedVersion moves when an occurrence outside the scope is cancelled", () =>
+      Effect.gen(function*() {
+        const repository = yield* SeriesRepository
+        const sessions = yield* SessionRepository
+        const series = yield* repository.create(
+          seriesInput({ start: "2027-03-01T09:00:00" as LocalDateTime, rrule: "FREQ=DAILY", groupe: "Cancel-scope" }),
+          times("2027-03-01T09:00:00", "2027-03-02T09:00:00"),
+          "2027-03-02T12:00:00" as LocalDateTime
+        )
+        // The second occurrence moves to another group: the group's feed no longer holds it.
+        yield* repository.changeSession(series.occurrences[1]!.sessionId, { groupe: "Elsewhere" })
+        const scope = { kind: "group", groupe: "Cancel-scope" } as const
+        const before = yield* sessions.feedVersion(scope)
+        yield* repository.cancelAt(series.id, "2027-03-02T09:00:00" as LocalDateTime)
+        expect(yield* sessions.feedVersion(scope)).not.toBe(before)
+        expect((yield* repository.cancellations([series.id])).map((c) => c.groupe)).toEqual(["Elsewhere"])
+      }))
+
     it.effect("conflicts lists the sessions, however written, that book one coach or athlete at overlapping instants", () =>
       Effect.gen(function*() {
         const coach = yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "Twice" }))

@@ -128,6 +128,45 @@ export const seriesChangesContract: ContractSuite = {
         expect(yield* session(second!.sessionId)).toMatchObject({ groupe: "Seniors", athleteIds: [] })
       }))
 
+    it.effect("rewrite moves the cancellations from `from` on with the occurrences (shifted, to the new series)", () =>
+      Effect.gen(function*() {
+        const repository = yield* SeriesRepository
+        const series = yield* weekly("2032-05-03T18:00:00")
+        const [, second, , fourth] = series.occurrences
+        yield* repository.cancelAt(series.id, second!.occurrenceStart)
+        yield* repository.cancelAt(series.id, fourth!.occurrenceStart)
+        const continued = Option.getOrThrow(
+          yield* repository.rewrite(series.id, {
+            from: at("2032-05-17T18:00:00"),
+            shiftSeconds: 3600,
+            continuation: true,
+            start: at("2032-05-17T19:00:00"),
+            rrule: "FREQ=WEEKLY;BYDAY=MO;COUNT=2",
+            values: {}
+          })
+        )
+        expect((yield* repository.cancellations([series.id])).map((c) => c.occurrenceStart)).toEqual([
+          "2032-05-10T18:00:00"
+        ])
+        expect(yield* repository.cancellations([continued.id])).toEqual([
+          expect.objectContaining({ seriesId: continued.id, occurrenceStart: "2032-05-24T19:00:00", sequence: 1 })
+        ])
+        // In place (no continuation): they move within the series.
+        const other = yield* weekly("2032-06-07T18:00:00")
+        yield* repository.cancelAt(other.id, other.occurrences[2]!.occurrenceStart)
+        yield* repository.rewrite(other.id, {
+          from: other.occurrences[0]!.occurrenceStart,
+          shiftSeconds: -1800,
+          continuation: false,
+          start: at("2032-06-07T17:30:00"),
+          rrule: "FREQ=WEEKLY;BYDAY=MO;COUNT=4",
+          values: {}
+        })
+        expect((yield* repository.cancellations([other.id])).map((c) => c.occurrenceStart)).toEqual([
+          "2032-06-21T17:30:00"
+        ])
+      }))
+
     it.effect("changeOccurrence overrides one occurrence, which a later rewrite leaves as it is", () =>
       Effect.gen(function*() {
         const repository = yield* SeriesRepository

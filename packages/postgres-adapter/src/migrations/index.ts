@@ -12,6 +12,7 @@ import createSeries from "./0010_create_series.ts"
 import createBookings from "./0011_create_bookings.ts"
 import planningAndFeeds from "./0012_planning_and_feeds.ts"
 import seriesChanges from "./0013_series_changes.ts"
+import seriesCancellations from "./0014_series_cancellations.ts"
 import createReplies from "./0015_create_replies.ts"
 import createPresence from "./0016_create_presence.ts"
 import createOutbox from "./0017_create_outbox.ts"
@@ -35,6 +36,7 @@ export const migrations = Migrator.fromRecord({
   "0011_create_bookings": createBookings,
   "0012_planning_and_feeds": planningAndFeeds,
   "0013_series_changes": seriesChanges,
+  "0014_series_cancellations": seriesCancellations,
   "0015_create_replies": createReplies,
   "0016_create_presence": createPresence,
   "0017_create_outbox": createOutbox,

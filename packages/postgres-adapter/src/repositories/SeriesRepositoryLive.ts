@@ -1,4 +1,6 @@
 import {
+  type AthleteId,
+  type CoachId,
   DoubleBooking,
   type LocalDateTime,
   type OccurrenceValues,
@@ -8,6 +10,7 @@ import {
   ScheduleConflict,
   ScheduleSettings,
   Series,
+  type SeriesCancellation,
   type SeriesCreate,
   type SeriesId,
   SeriesRepository,
@@ -210,6 +213,10 @@ export const SeriesRepositoryLive = Layer.effect(
         }
         // Every occurrence from `from` on follows the series (the shifts keep each on its own day,
         // so no two meet in the unique index); those not overridden take the change.
+        // The cancellations from `from` on follow the occurrences, as the occurrences do.
+        yield* sql`UPDATE series_cancellations
+          SET series_id = ${target}, occurrence_start = occurrence_start + ${shift}
+          WHERE series_id = ${id} AND occurrence_start >= ${change.from}::timestamp`
         const moved = yield* sql<{ id: number; overridden: boolean }>`UPDATE sessions
           SET series_id = ${target}, occurrence_start = occurrence_start + ${shift}
           WHERE series_id = ${id} AND occurrence_start >= ${change.from}::timestamp
@@ -302,13 +309,49 @@ export const SeriesRepositoryLive = Layer.effect(
     const endBefore = traced("SeriesRepository.endBefore")(function*(id: SeriesId, from: LocalDateTime) {
       // One statement: the sessions go (their memberships, bookings and activities by ON DELETE
       // CASCADE) and the series ends there.
-      yield* sql`WITH gone AS (DELETE FROM sessions WHERE series_id = ${id} AND occurrence_start >= ${from}::timestamp)
+      yield* sql`WITH gone AS (DELETE FROM sessions WHERE series_id = ${id} AND occurrence_start >= ${from}::timestamp),
+        uncancelled AS (DELETE FROM series_cancellations
+          WHERE series_id = ${id} AND occurrence_start >= ${from}::timestamp)
         UPDATE series SET ends_before = LEAST(COALESCE(ends_before, ${from}::timestamp), ${from}::timestamp)
         WHERE id = ${id}`
     }, dieOnInfrastructureError)
 
     const cancelAt = traced("SeriesRepository.cancelAt")(function*(id: SeriesId, time: LocalDateTime) {
-      yield* sql`DELETE FROM sessions WHERE series_id = ${id} AND occurrence_start = ${time}::timestamp`
+      // One statement, so one transaction: the session goes (its memberships, bookings and
+      // activities by ON DELETE CASCADE) and the series remembers the cancellation.
+      // Its athletes are read from the statement's snapshot, before the cascade removes them.
+      yield* sql`WITH gone AS (
+          DELETE FROM sessions WHERE series_id = ${id} AND occurrence_start = ${time}::timestamp
+          RETURNING id, series_id, occurrence_start, revision, coach_id, groupe)
+        INSERT INTO series_cancellations (series_id, occurrence_start, sequence, coach_id, groupe, athlete_ids)
+        SELECT g.series_id, g.occurrence_start, GREATEST(g.revision, s.revision) + 1, g.coach_id, g.groupe,
+          COALESCE((SELECT array_agg(sa.athlete_id ORDER BY sa.athlete_id) FROM session_athletes sa
+            WHERE sa.session_id = g.id), '{}')
+        FROM gone g JOIN series s ON s.id = g.series_id
+        ON CONFLICT (series_id, occurrence_start) DO NOTHING`
+    }, dieOnInfrastructureError)
+
+    const cancellations = traced("SeriesRepository.cancellations")(function*(ids: ReadonlyArray<SeriesId>) {
+      if (ids.length === 0) return []
+      const rows = yield* sql<{
+        seriesId: number
+        occurrenceStart: string
+        sequence: number
+        coachId: number | null
+        groupe: string | null
+        athleteIds: ReadonlyArray<number>
+      }>`SELECT series_id::float8 AS "seriesId", ${sql.literal(local("occurrence_start"))} AS "occurrenceStart",
+          sequence, coach_id::float8 AS "coachId", groupe, to_json(athlete_ids) AS "athleteIds"
+        FROM series_cancellations WHERE series_id = ANY(${int8Array(ids)}::bigint[])
+        ORDER BY series_id, occurrence_start`
+      return rows.map((row): SeriesCancellation => ({
+        seriesId: Number(row.seriesId) as SeriesId,
+        occurrenceStart: row.occurrenceStart as LocalDateTime,
+        sequence: Number(row.sequence),
+        coachId: row.coachId === null ? null : Number(row.coachId) as CoachId,
+        groupe: row.groupe,
+        athleteIds: row.athleteIds.map((athleteId) => Number(athleteId) as AthleteId)
+      }))
     }, dieOnInfrastructureError)
 
     const conflicts = traced("SeriesRepository.conflicts")(function*() {
@@ -329,6 +372,7 @@ export const SeriesRepositoryLive = Layer.effect(
       extend,
       endBefore,
       cancelAt,
+      cancellations,
       conflicts
     })
   })

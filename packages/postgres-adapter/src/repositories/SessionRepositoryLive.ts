@@ -309,9 +309,15 @@ export const SessionRepositoryLive = Layer.effect(
 
     const feedVersion = traced("SessionRepository.feedVersion")(function*(scope: FeedScope) {
       // A series' own change marker is in its occurrences' entries: a feed renders a series from its row.
+      // And the cancellations of the scope's series: a cancelled occurrence is in the feed
+      // (STATUS:CANCELLED), also where its session was not in the scope.
       const [row] = yield* sql<{ readonly version: string }>`SELECT count(*) || '-' ||
         md5(COALESCE(string_agg(s.id || ':' || s.change || ':' || COALESCE(r.id || '.' || r.change || '.' ||
-          s.occurrence_start, ''), ',' ORDER BY s.id), '')) AS version
+          s.occurrence_start, ''), ',' ORDER BY s.id), '')) || '-' ||
+        (SELECT md5(COALESCE(string_agg(c.series_id || ':' || c.occurrence_start || ':' || c.sequence, ','
+          ORDER BY c.series_id, c.occurrence_start), ''))
+          FROM series_cancellations c
+          WHERE c.series_id IN (SELECT s.series_id FROM sessions s WHERE ${inScope(scope)})) AS version
         FROM sessions s LEFT JOIN series r ON r.id = s.series_id WHERE ${inScope(scope)}`.unprepared
       return row!.version
     }, dieOnInfrastructureError)

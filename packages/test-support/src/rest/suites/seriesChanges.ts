@@ -19,6 +19,7 @@ interface SeriesDto {
   readonly duree: number
   readonly start: string
   readonly rrule: string
+  readonly expandedUntil: string
   readonly endsBefore: string | null
   readonly continuedBy: number | null
   readonly revision: number
@@ -31,9 +32,10 @@ const fromToday = (days: number, time: string) =>
 
 /**
  * A feed's instances as a calendar app computes them with ical.js: every series expanded (RRULE,
- * EXDATE, RECURRENCE-ID), each instance's start and end as instants and its summary, in time order.
+ * EXDATE, RECURRENCE-ID), each instance's start and end as instants, its summary, status and
+ * sequence, in time order.
  */
-const feedInstances = (text: string) => {
+const expandedInstances = (text: string) => {
   const calendar = new ICAL.Component(ICAL.parse(text))
   for (const zone of calendar.getAllSubcomponents("vtimezone")) ICAL.TimezoneService.register(new ICAL.Timezone(zone))
   const events = calendar.getAllSubcomponents("vevent").map((component) => new ICAL.Event(component))
@@ -41,12 +43,18 @@ const feedInstances = (text: string) => {
   for (const exception of events.filter((event) => event.isRecurrenceException())) {
     masters.find((master) => master.uid === exception.uid)?.relateException(exception)
   }
-  const out: Array<{ start: string; end: string; summary: string }> = []
-  const add = (start: ICAL.Time, end: ICAL.Time, summary: string) =>
-    out.push({ start: start.toJSDate().toISOString(), end: end.toJSDate().toISOString(), summary })
+  const out: Array<{ start: string; end: string; summary: string; status: string | null; sequence: number }> = []
+  const add = (start: ICAL.Time, end: ICAL.Time, item: ICAL.Event) =>
+    out.push({
+      start: start.toJSDate().toISOString(),
+      end: end.toJSDate().toISOString(),
+      summary: item.summary,
+      status: (item.component.getFirstPropertyValue("status") as string | null) ?? null,
+      sequence: item.sequence
+    })
   for (const master of masters) {
     if (!master.isRecurring()) {
-      add(master.startDate, master.endDate, master.summary)
+      add(master.startDate, master.endDate, master)
       continue
     }
     const iterator = master.iterator()
@@ -56,11 +64,23 @@ const feedInstances = (text: string) => {
       next = iterator.next(), n++
     ) {
       const details = master.getOccurrenceDetails(next)
-      add(details.startDate, details.endDate, details.item.summary)
+      add(details.startDate, details.endDate, details.item)
     }
   }
   return out.sort((a, b) => a.start.localeCompare(b.start))
 }
+
+/** The instances a calendar app shows as taking place: start, end and summary, the cancelled ones left out. */
+const feedInstances = (text: string) =>
+  expandedInstances(text).filter((i) => i.status !== "CANCELLED").map(({ end, start, summary }) => ({
+    start,
+    end,
+    summary
+  }))
+
+/** The instances cancelled (STATUS:CANCELLED at their RECURRENCE-ID): start and sequence. */
+const cancelledInstances = (text: string) =>
+  expandedInstances(text).filter((i) => i.status === "CANCELLED").map(({ sequence, start }) => ({ start, sequence }))
 
 /** Issue 17's changes of series and occurrences (`PATCH /planning/series/...`), on any harness. */
 export const seriesChanges = (club: () => Club) => {
@@ -264,12 +284,23 @@ export const seriesChanges = (club: () => Club) => {
 
       const [, second, third] = series.occurrences
       await patch(`/planning/series/${series.id}/occurrences/${second!.sessionId}`, { name: "Moved", time: "09:00:00" })
-      await club().coach.delete(`/planning/series/${series.id}/occurrences/${third!.sessionId}`)
-      const edited = await club().anonymous.get(path, { headers: { "if-none-match": etag } })
+      const moved = await club().anonymous.get(path, { headers: { "if-none-match": etag } })
+      expect(moved.status).toBe(200)
+      expect((await club().coach.delete(`/planning/series/${series.id}/occurrences/${third!.sessionId}`)).status)
+        .toBe(204)
+      // The cancel alone moves the ETag; the cancelled occurrence is STATUS:CANCELLED at its
+      // RECURRENCE-ID, its SEQUENCE above the series' (0); no EXDATE is left.
+      const edited = await club().anonymous.get(path, { headers: { "if-none-match": moved.headers.get("etag")! } })
       expect(edited.status).toBe(200)
       expect(edited.text).toMatch(/^RECURRENCE-ID/mu)
-      expect(edited.text).toMatch(/^EXDATE/mu)
+      expect(edited.text).toMatch(/^STATUS:CANCELLED\r?$/mu)
+      expect(edited.text).not.toMatch(/^EXDATE/mu)
+      expect(cancelledInstances(edited.text)).toEqual([
+        { start: new Date(`${third!.occurrenceStart}Z`).toISOString(), sequence: 1 }
+      ])
       expect(feedInstances(edited.text)).toEqual(await stored())
+      // The seed's endpoints do not show the cancelled session: it stays deleted.
+      expect((await club().coach.get(`/session/${third!.sessionId}`)).status).toBe(404)
 
       // The series' own change moves the ETag, and the instances follow.
       const before = edited.headers.get("etag")!
@@ -278,8 +309,69 @@ export const seriesChanges = (club: () => Club) => {
       expect(renamed.status).toBe(200)
       expect(feedInstances(renamed.text)).toEqual(await stored())
       expect(feedInstances(renamed.text).map((i) => i.summary)).toEqual(["Renamed", "Moved", "Renamed"])
+      // Still above the series' SEQUENCE, now 1.
+      expect(cancelledInstances(renamed.text)).toEqual([
+        { start: new Date(`${third!.occurrenceStart}Z`).toISOString(), sequence: 2 }
+      ])
       const unchanged = await club().anonymous.get(path, { headers: { "if-none-match": renamed.headers.get("etag")! } })
       expect(unchanged.status).toBe(304)
+    })
+
+    it("shows a cancelled occurrence only where it was: elsewhere its time stays an EXDATE; `following` ends the rule", async () => {
+      const groupe = unique("Cancel group")
+      const series = await createSeries({
+        duree: 60,
+        start: fromToday(3, "06:00:00"),
+        rrule: "FREQ=DAILY;COUNT=5",
+        groupe
+      })
+      const [, second, third, fourth, fifth] = series.occurrences
+      const issued = (await club().coach.post("/planning/feed-token")).body as { groupPattern: string }
+      const path = issued.groupPattern.replace("{groupe}", encodeURIComponent(groupe))
+      const stored = async () => {
+        const all = (await club().coach.get("/session/all")).body as ReadonlyArray<
+          { groupe: string | null; creneau: string; duree: number; name: string }
+        >
+        return all.filter((session) => session.groupe === groupe).map((session) => ({
+          start: new Date(`${session.creneau}Z`).toISOString(),
+          end: new Date(Date.parse(`${session.creneau}Z`) + session.duree * 60_000).toISOString(),
+          summary: session.name
+        })).sort((a, b) => a.start.localeCompare(b.start))
+      }
+      // The second occurrence goes to another group, then is cancelled: not this feed's.
+      const other = await patch(`/planning/series/${series.id}/occurrences/${second!.sessionId}`, {
+        groupe: unique("Other group")
+      })
+      expect(other.status, other.text).toBe(200)
+      for (const occurrence of [second, third]) {
+        const cancelled = await club().coach.delete(
+          `/planning/series/${series.id}/occurrences/${occurrence!.sessionId}`
+        )
+        expect(cancelled.status).toBe(204)
+      }
+      const reply = await club().anonymous.get(path)
+      expect(reply.status).toBe(200)
+      expect(reply.text).toMatch(/^EXDATE/mu)
+      expect(cancelledInstances(reply.text).map((i) => i.start)).toEqual([
+        new Date(`${third!.occurrenceStart}Z`).toISOString()
+      ])
+      expect(feedInstances(reply.text)).toEqual(await stored())
+
+      // "This and the following" ends the series (UNTIL): no STATUS:CANCELLED entry for what it ends.
+      const following = await club().coach.delete(
+        `/planning/series/${series.id}/occurrences/${fourth!.sessionId}?scope=following`
+      )
+      expect(following.status).toBe(204)
+      const ended = await club().anonymous.get(path, { headers: { "if-none-match": reply.headers.get("etag")! } })
+      expect(ended.status).toBe(200)
+      expect(feedInstances(ended.text)).toEqual(await stored())
+      // The one cancelled before stays, its SEQUENCE above the ended series' (now 1).
+      expect(cancelledInstances(ended.text)).toEqual([
+        { start: new Date(`${third!.occurrenceStart}Z`).toISOString(), sequence: 2 }
+      ])
+      const starts = expandedInstances(ended.text).map((i) => i.start)
+      expect(starts).not.toContain(new Date(`${fourth!.occurrenceStart}Z`).toISOString())
+      expect(starts).not.toContain(new Date(`${fifth!.occurrenceStart}Z`).toISOString())
     })
   })
 
