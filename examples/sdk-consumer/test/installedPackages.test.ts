@@ -30,9 +30,11 @@ let pages: ReadonlyArray<Bundle> = []
  * schemas) may weigh, minified: what it weighs today with a little room, but not the 130 KiB that
  * protobuf and Connect would bring back. It was 560 KiB until the contract carried the OpenAPI
  * document's text (each schema's and endpoint's description and examples: 23 KiB minified), which
- * took the bundle from 523 KiB to 549 KiB.
+ * took the bundle from 523 KiB to 549 KiB. The schedule's and attendance's endpoints (issues 17
+ * and 18: series, planning, feeds, replies, presence, figures, webhooks), each with its
+ * documentation, took it to 592 KiB.
  */
-const restBundleBudgetBytes = 590 * 1024
+const restBundleBudgetBytes = 620 * 1024
 
 beforeAll(async () => {
   ;[packed, server] = await Promise.all([packPackages(packFolder), startServer()])
