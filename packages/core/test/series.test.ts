@@ -1,34 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import {
-  type Actor,
   CurrentActor,
   ActivityRepository,
   ActivityWrite,
   InvalidValue,
   type LocalDateTime,
-  ScheduleSettings,
   SeriesCreate,
   SessionRepository
 } from "../src/index.ts"
 import { occurrencesOf, parseRecurrenceRule, type RecurrenceRule, SeriesService } from "../src/calendar.ts"
-import { InMemoryRepositories } from "../src/testing.ts"
-
-const coach: Actor = {
-  userId: 1 as Actor["userId"],
-  role: "COACH",
-  coachId: 1 as Actor["coachId"],
-  athleteId: null,
-  adminId: null
-}
-
-const settings = { timeZone: "Europe/Paris", horizonWeeks: 4, maxOccurrences: 50 }
-
-const layer = SeriesService.layer.pipe(
-  Layer.provideMerge(InMemoryRepositories),
-  Layer.provideMerge(Layer.succeed(ScheduleSettings, settings))
-)
+import { coach, seriesLayer as layer } from "./support/seriesHarness.ts"
 
 /** 2026-03-20T12:00:00Z: a Friday, nine days before Europe/Paris moves to summer time. */
 const now = Date.UTC(2026, 2, 20, 12, 0, 0)

@@ -1,30 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import {
-  type Actor,
-  CurrentActor,
-  type LocalDateTime,
-  OccurrenceChange,
-  ScheduleSettings,
-  SeriesChange,
-  SeriesCreate
-} from "../src/index.ts"
+import { CurrentActor, type LocalDateTime, OccurrenceChange, SeriesChange, SeriesCreate } from "../src/index.ts"
 import { SeriesService } from "../src/calendar.ts"
-import { InMemoryRepositories } from "../src/testing.ts"
-
-const coach: Actor = {
-  userId: 1 as Actor["userId"],
-  role: "COACH",
-  coachId: 1 as Actor["coachId"],
-  athleteId: null,
-  adminId: null
-}
-
-const layer = SeriesService.layer.pipe(
-  Layer.provideMerge(InMemoryRepositories),
-  Layer.provideMerge(Layer.succeed(ScheduleSettings, { timeZone: "Europe/Paris", horizonWeeks: 4, maxOccurrences: 50 }))
-)
+import { coach, seriesLayer as layer } from "./support/seriesHarness.ts"
 
 /** A daily series at 18:00 from 2026-03-23 with `rrule`, changed to 19:15 on 2026-03-25 at noon. */
 const changedTime = (rrule: string) =>

@@ -117,17 +117,21 @@ await onEveryDatabase("Attendance events delivered to webhooks", (club, database
     await club().admin.delete(`/attendance/webhooks/${webhookId}`)
   })
 
+  /** Another server on the same PostgreSQL database, with the same secret and first admin. */
+  const startSecondInstance = () =>
+    startServer({
+      ...env,
+      DATABASE_URL: club().databaseUrl!,
+      JWT_SECRET: jwtSecret,
+      ADMIN_NAME: "head-admin",
+      ADMIN_PASSWORD: adminPassword,
+      LOG_LEVEL: "warn"
+    })
+
   if (database.kind === "server") {
     it("two instances never deliver one event at the same time, and keep the order per session", async () => {
       receiver.reset("slow")
-      const second = await startServer({
-        ...env,
-        DATABASE_URL: club().databaseUrl!,
-        JWT_SECRET: jwtSecret,
-        ADMIN_NAME: "head-admin",
-        ADMIN_PASSWORD: adminPassword,
-        LOG_LEVEL: "warn"
-      })
+      const second = await startSecondInstance()
       try {
         const webhookId = await register(club())
         const sessions = [await setUp(club(), 5), await setUp(club(), 5), await setUp(club(), 5)]
@@ -171,14 +175,7 @@ await onEveryDatabase("Attendance events delivered to webhooks", (club, database
       const first = await killed
       await club().server.exited
       receiver.setMode("ok")
-      const second = await startServer({
-        ...env,
-        DATABASE_URL: club().databaseUrl!,
-        JWT_SECRET: jwtSecret,
-        ADMIN_NAME: "head-admin",
-        ADMIN_PASSWORD: adminPassword,
-        LOG_LEVEL: "warn"
-      })
+      const second = await startSecondInstance()
       try {
         expect(await eventually(async () => ofSession(sessionId).length >= 2, 30_000)).toBe(true)
         const [again] = ofSession(sessionId).slice(1)

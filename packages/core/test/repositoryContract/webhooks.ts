@@ -56,6 +56,18 @@ const reply = (sessionId: SessionId, athleteId: AthleteId, answer: ReplyAnswer) 
     }))
 
 /** Claims until nothing is due, settling each as delivered; answers the parsed bodies. */
+/** A webhook, and a session of one place that two athletes answered yes to, in that order. */
+const fullSessionWithHook = Effect.gen(function*() {
+  const webhooks = yield* WebhookRepository
+  const hook = yield* webhooks.register(new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) }))
+  const [a, b] = yield* athletes(2)
+  const sessionId = yield* session([a!, b!])
+  yield* (yield* AttendanceRepository).configure(sessionId, new AttendanceSettings({ capacity: 1 }))
+  yield* reply(sessionId, a!, "yes")
+  yield* reply(sessionId, b!, "yes")
+  return { a: a!, b: b!, hook, sessionId, webhooks }
+})
+
 const drain = (webhookId: WebhookId) =>
   Effect.gen(function*() {
     const webhooks = yield* WebhookRepository
@@ -89,13 +101,7 @@ export const webhookRepositoryContract: ContractSuite = {
 
     it.effect("replies, promotions, cancellations and marks become events, delivered in order with the webhook's secret", () =>
       Effect.gen(function*() {
-        const webhooks = yield* WebhookRepository
-        const hook = yield* webhooks.register(new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) }))
-        const [a, b] = yield* athletes(2)
-        const sessionId = yield* session([a!, b!])
-        yield* (yield* AttendanceRepository).configure(sessionId, new AttendanceSettings({ capacity: 1 }))
-        yield* reply(sessionId, a!, "yes")
-        yield* reply(sessionId, b!, "yes")
+        const { a, b, hook, sessionId, webhooks } = yield* fullSessionWithHook
         yield* reply(sessionId, a!, "no")
         yield* (yield* AttendanceRepository).mark(
           sessionId,
@@ -192,13 +198,7 @@ export const webhookRepositoryContract: ContractSuite = {
 
     it.effect("a place freed by an athlete taken out of the session is an event too", () =>
       Effect.gen(function*() {
-        const webhooks = yield* WebhookRepository
-        const hook = yield* webhooks.register(new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) }))
-        const [a, b] = yield* athletes(2)
-        const sessionId = yield* session([a!, b!])
-        yield* (yield* AttendanceRepository).configure(sessionId, new AttendanceSettings({ capacity: 1 }))
-        yield* reply(sessionId, a!, "yes")
-        yield* reply(sessionId, b!, "yes")
+        const { b, hook, sessionId, webhooks } = yield* fullSessionWithHook
         yield* drain(hook.id)
         yield* (yield* SessionRepository).update(sessionId, new SessionUpdate({ athleteIds: [b!] }))
         // The in-memory store promotes at its next look at the session's replies; PostgreSQL at once.
