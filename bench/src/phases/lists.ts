@@ -6,7 +6,7 @@ import type { LoadContext } from "../scenarios.ts"
 import { login } from "../servers/api.ts"
 import { admin } from "../servers/servers.ts"
 import { settings } from "../settings.ts"
-import { expectItems } from "./answerItems.ts"
+import { expectItems, expectSameAnswers } from "./answerItems.ts"
 import { startSideBySide } from "./sideBySide.ts"
 
 export interface ListResult {
@@ -44,8 +44,11 @@ export const listsPhase = async (): Promise<ReadonlyArray<ListResult>> => {
       }
       for (const scenario of scenarios) {
         console.log(`  ${scenario.name}`)
-        await expectItems(servers.baseline, scenario, context)
-        await expectItems(servers.project, scenario, context)
+        expectSameAnswers(
+          scenario,
+          await expectItems(servers.baseline, scenario, context),
+          await expectItems(servers.project, scenario, context)
+        )
         results.push({ scenario, ...(await servers.measure(scenario, context)) })
       }
       await servers.stop()

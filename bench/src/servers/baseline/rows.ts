@@ -19,11 +19,15 @@ export const sessionDto = (row: Row) => ({
 
 export const summary = (row: Row) => ({ id: Number(row["id"]), name: row["name"] })
 
+/** The seed's AthleteDTO: the athlete endpoints fill only the athlete's own fields. */
 export const athleteDto = (row: Row) => ({
   id: Number(row["id"]),
   name: row["name"],
   categorie: row["categorie"],
-  niveau: row["niveau"]
+  niveau: row["niveau"],
+  groupes: [],
+  sessionIds: [],
+  userId: null
 })
 
 /** TodoService's TaskResponse in proto3 JSON, every field emitted. */
