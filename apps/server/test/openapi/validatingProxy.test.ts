@@ -4,18 +4,23 @@ import { type Reply, type RequestOptions, send } from "../rest/support/http.ts"
 import { type Prism, startPrism, type Violation, violationsOf } from "./support/prism.ts"
 
 /**
- * The seed's flows, positive and negative, sent through Stoplight Prism as a validating proxy in
- * front of the server: Prism checks each request and each answer (status, content type, headers,
- * body) against the served /openapi.json. No answer may be one the document does not declare.
- * A request the server accepts must be one the document allows; a request refused as bad input
- * must be one the document refuses too (so that the document tells clients what the server takes).
+ * The seed's flows, and those of the planning endpoints (issue 17), positive and negative, sent
+ * through Stoplight Prism as a validating proxy in front of the server: Prism checks each request
+ * and each answer (status, content type, headers, body) against the served /openapi.json. No
+ * answer may be one the document does not declare. A request the server accepts must be one the
+ * document allows; a request refused as bad input must be one the document refuses too (so that
+ * the document tells clients what the server takes).
  *
  * Not sent through the proxy: a body that is not JSON at all. Prism 5.16 never answers such a
  * request (its body parser waits forever); the 400 for a body of the wrong types is checked.
  */
 type Who = "none" | "ADMIN" | "COACH" | "ATHLETE" | "forged" | "owner"
 
-/** `valid`: the document allows the request. `invalid`: it does not, nor does the server. */
+/**
+ * `valid`: the document allows the request (the server may still refuse it for what no schema
+ * says: an unknown id, an RRULE outside the subset).
+ * `invalid`: the document does not allow it, nor does the server.
+ */
 type Input = "valid" | "invalid"
 
 interface Exchange {
@@ -27,7 +32,7 @@ interface Exchange {
 }
 
 await onEveryDatabase(
-  "Every answer of the seed's flows is one /openapi.json declares (Prism validating proxy)",
+  "Every answer of the API's flows is one /openapi.json declares (Prism validating proxy)",
   (club) => {
     let prism: Prism
     const exchanges: Array<Exchange> = []
@@ -411,6 +416,251 @@ await onEveryDatabase(
       })
       await call("a body over 1 MiB", "ADMIN", "POST", "/coaches/create", 413, {
         json: { name: "x".repeat(1024 * 1024) },
+        input: "invalid"
+      })
+    })
+
+    /** The club's wall-clock time `days` from today at `time` (the suite's club zone is UTC). */
+    const fromToday = (days: number, time: string) =>
+      `${new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)}T${time}`
+    /** A coach of its own, so that the bookings of one flow never clash with another's. */
+    const newCoach = async (step: string) =>
+      idOf(await call(step, "ADMIN", "POST", "/coaches/create", 201, { json: { name: unique("Planner") } }))
+    const newAthlete = async (step: string) =>
+      idOf(await call(step, "ADMIN", "POST", "/athletes/create", 201, { json: { name: unique("Replier") } }))
+    interface SeriesBody {
+      readonly id: number
+      readonly occurrences: ReadonlyArray<{ readonly sessionId: number }>
+    }
+    const occurrencesOf = (reply: Reply) => (reply.body as SeriesBody).occurrences.map((o) => o.sessionId)
+
+    it("planning: recurring series", async () => {
+      const coach = await newCoach("create a coach for a series")
+      const athlete = await newAthlete("create an athlete for a series")
+      const created = await call("create a series", "COACH", "POST", "/planning/series", 201, {
+        json: {
+          name: unique("Daily track"),
+          groupe: "Seniors",
+          coachId: coach,
+          athleteIds: [athlete],
+          duree: 60,
+          start: fromToday(2, "06:00:00"),
+          rrule: "FREQ=DAILY;COUNT=4"
+        }
+      })
+      const series = idOf(created)
+      const [first, second, third] = occurrencesOf(created)
+      await call("create a series booking its coach again", "COACH", "POST", "/planning/series", 409, {
+        json: { coachId: coach, duree: 30, start: fromToday(2, "06:30:00"), rrule: "FREQ=DAILY;COUNT=1" }
+      })
+      // The document bounds the rule's length only; the subset is the server's to check.
+      await call("create a series, an RRULE outside the subset", "COACH", "POST", "/planning/series", 400, {
+        json: { duree: 60, start: fromToday(2, "06:00:00"), rrule: "FREQ=MONTHLY;COUNT=2" }
+      })
+      await call("create a series, an empty RRULE", "COACH", "POST", "/planning/series", 400, {
+        json: { duree: 60, start: fromToday(2, "06:00:00"), rrule: "" },
+        input: "invalid"
+      })
+      await call("create a series without rrule", "COACH", "POST", "/planning/series", 400, {
+        json: { duree: 60, start: fromToday(2, "06:00:00") },
+        input: "invalid"
+      })
+      await call("create a series, start with an offset", "COACH", "POST", "/planning/series", 400, {
+        json: { duree: 60, start: "2026-03-26T18:00:00+01:00", rrule: "FREQ=DAILY;COUNT=2" },
+        input: "invalid"
+      })
+      await call("create a series, unknown athlete", "COACH", "POST", "/planning/series", 400, {
+        json: { duree: 60, start: fromToday(2, "06:00:00"), rrule: "FREQ=DAILY;COUNT=2", athleteIds: [2_147_480_001] }
+      })
+      await call("create a series, as an athlete", "ATHLETE", "POST", "/planning/series", 403, {
+        json: { duree: 60, start: fromToday(2, "06:00:00"), rrule: "FREQ=DAILY;COUNT=2" }
+      })
+      await call("read a series", "ATHLETE", "GET", `/planning/series/${series}`, 200)
+      await call("read a series, unknown", "ADMIN", "GET", "/planning/series/2147480001", 404)
+      await call("read a series, id not a number", "ADMIN", "GET", "/planning/series/abc", 400, { input: "invalid" })
+
+      await call("change a series", "COACH", "PATCH", `/planning/series/${series}`, 200, {
+        json: { name: "Renamed track", time: "07:00:00" }
+      })
+      await call("change a series, a time of day that is none", "COACH", "PATCH", `/planning/series/${series}`, 400, {
+        json: { time: "25:00:00" },
+        input: "invalid"
+      })
+      await call("change a series, unknown", "COACH", "PATCH", "/planning/series/2147480001", 404, {
+        json: { name: "Nobody's" }
+      })
+      await call("change a series, as an athlete", "ATHLETE", "PATCH", `/planning/series/${series}`, 403, {
+        json: { name: "Not allowed" }
+      })
+      const occurrence = (sessionId: number | undefined, query = "") =>
+        `/planning/series/${series}/occurrences/${sessionId}${query}`
+      await call("change one occurrence", "COACH", "PATCH", occurrence(second, "?scope=one"), 200, {
+        json: { creneau: fromToday(3, "19:00:00"), name: "Moved" }
+      })
+      await call(
+        "change an occurrence and the following",
+        "COACH",
+        "PATCH",
+        occurrence(third, "?scope=following"),
+        200,
+        {
+          json: { duree: 45 }
+        }
+      )
+      await call("change an occurrence, unknown scope", "COACH", "PATCH", occurrence(first, "?scope=all"), 400, {
+        json: { duree: 45 },
+        input: "invalid"
+      })
+      await call("change an occurrence, not of the series", "COACH", "PATCH", occurrence(2_147_480_001), 404, {
+        json: { duree: 45 }
+      })
+      await call("cancel one occurrence", "COACH", "DELETE", occurrence(first), 204)
+      await call("cancel an occurrence, unknown scope", "COACH", "DELETE", occurrence(second, "?scope=all"), 400, {
+        input: "invalid"
+      })
+      await call("cancel an occurrence, as an athlete", "ATHLETE", "DELETE", occurrence(second), 403)
+      await call("cancel an occurrence, not of the series", "COACH", "DELETE", occurrence(2_147_480_001), 404)
+
+      // Two occurrences days ago, two in the days to come.
+      const around = await call("create a series around today", "COACH", "POST", "/planning/series", 201, {
+        json: { duree: 60, start: fromToday(-3, "05:00:00"), rrule: "FREQ=DAILY;INTERVAL=2;COUNT=4" }
+      })
+      const aroundPath = `/planning/series/${idOf(around)}`
+      // What has started is never changed: 400 naming sessionId, for a request the document allows.
+      await call(
+        "cancel an occurrence that has started",
+        "COACH",
+        "DELETE",
+        `${aroundPath}/occurrences/${occurrencesOf(around)[0]}`,
+        400
+      )
+      // The change ends the series before its first occurrence to come; a new series (the answer) continues it.
+      const continued = await call("change a series with past occurrences", "COACH", "PATCH", aroundPath, 200, {
+        json: { name: "Continued" }
+      })
+      await call(
+        "cancel an occurrence and the following",
+        "COACH",
+        "DELETE",
+        `/planning/series/${idOf(continued)}/occurrences/${occurrencesOf(continued)[0]}?scope=following`,
+        204
+      )
+      await call("cancel a series, as an athlete", "ATHLETE", "DELETE", `/planning/series/${series}`, 403)
+      await call("cancel a series", "COACH", "DELETE", `/planning/series/${series}`, 204)
+      await call("cancel a series, unknown", "COACH", "DELETE", "/planning/series/2147480001", 404)
+    })
+
+    it("planning: double bookings", async () => {
+      const coach = await newCoach("create a coach booked twice")
+      for (const creneau of ["2031-02-03T10:00:00", "2031-02-03T10:30:00"]) {
+        // The seed's create does not check bookings: the conflicts endpoint finds them.
+        await call(`create a seed session at ${creneau}`, "COACH", "POST", "/session/create", 201, {
+          json: { name: unique("Overlapping"), creneau, duree: 60, coachId: coach }
+        })
+      }
+      await call("double bookings, as a coach", "COACH", "GET", "/planning/conflicts", 200)
+      await call("double bookings, as an admin", "ADMIN", "GET", "/planning/conflicts", 200)
+      await call("double bookings, as an athlete", "ATHLETE", "GET", "/planning/conflicts", 403)
+    })
+
+    it("planning: sessions, paged and written with their bookings checked", async () => {
+      const coach = await newCoach("create a coach for planned sessions")
+      const groupe = unique("Planned")
+      const planned = await call("create a planned session", "COACH", "POST", "/planning/sessions", 201, {
+        json: { name: "Planned", groupe, coachId: coach, athleteIds: [], duree: 60, creneau: "2031-05-05T10:00:00" }
+      })
+      const later = await call("create a planned session after it", "COACH", "POST", "/planning/sessions", 201, {
+        json: { groupe, coachId: coach, duree: 60, creneau: "2031-05-05T11:00:00" }
+      })
+      await call("create a planned session, double booking", "COACH", "POST", "/planning/sessions", 409, {
+        json: { coachId: coach, duree: 30, creneau: "2031-05-05T10:30:00" }
+      })
+      await call("create a planned session without creneau", "COACH", "POST", "/planning/sessions", 400, {
+        json: { coachId: coach, duree: 30 },
+        input: "invalid"
+      })
+      await call("create a planned session, unknown coach", "COACH", "POST", "/planning/sessions", 400, {
+        json: { coachId: 2_147_480_001, duree: 30, creneau: "2031-05-06T10:00:00" }
+      })
+      await call("create a planned session, as an athlete", "ATHLETE", "POST", "/planning/sessions", 403, {
+        json: { duree: 30, creneau: "2031-05-06T10:00:00" }
+      })
+      await call("change a planned session", "COACH", "PATCH", `/planning/sessions/${idOf(later)}`, 200, {
+        json: { name: "Later", duree: 45 }
+      })
+      await call(
+        "change a planned session into a double booking",
+        "COACH",
+        "PATCH",
+        `/planning/sessions/${idOf(later)}`,
+        409,
+        {
+          json: { creneau: "2031-05-05T10:15:00" }
+        }
+      )
+      await call("change a planned session, zero duree", "COACH", "PATCH", `/planning/sessions/${idOf(planned)}`, 400, {
+        json: { duree: 0 },
+        input: "invalid"
+      })
+      await call("change a planned session, unknown", "COACH", "PATCH", "/planning/sessions/2147480001", 404, {
+        json: { duree: 30 }
+      })
+      await call(
+        "change a planned session, as an athlete",
+        "ATHLETE",
+        "PATCH",
+        `/planning/sessions/${idOf(planned)}`,
+        403,
+        {
+          json: { duree: 30 }
+        }
+      )
+      const first = await call(
+        "sessions of the planning, a page",
+        "ATHLETE",
+        "GET",
+        `/planning/sessions?groupe=${groupe}&limit=1`,
+        200
+      )
+      const cursor = (first.body as { nextCursor: string }).nextCursor
+      await call(
+        "sessions of the planning, the next page",
+        "COACH",
+        "GET",
+        `/planning/sessions?groupe=${groupe}&limit=1&cursor=${cursor}`,
+        200
+      )
+      await call(
+        "sessions of the planning, filtered",
+        "ADMIN",
+        "GET",
+        `/planning/sessions?coachId=${coach}&from=2031-05-05T00:00:00&to=2031-05-06T00:00:00`,
+        200
+      )
+      await call("sessions of the planning, limit 0", "COACH", "GET", "/planning/sessions?limit=0", 400, {
+        input: "invalid"
+      })
+      await call("sessions of the planning, limit over 500", "COACH", "GET", "/planning/sessions?limit=501", 400, {
+        input: "invalid"
+      })
+      await call(
+        "sessions of the planning, a cursor the API never gave",
+        "COACH",
+        "GET",
+        "/planning/sessions?cursor=e30",
+        400
+      )
+      await call(
+        "sessions of the planning, from not a date-time",
+        "COACH",
+        "GET",
+        "/planning/sessions?from=tomorrow",
+        400,
+        {
+          input: "invalid"
+        }
+      )
+      await call("sessions of the planning without a token", "none", "GET", "/planning/sessions", 401, {
         input: "invalid"
       })
     })
