@@ -81,6 +81,14 @@ const feedText = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/ca
     "The feed (RFC 5545), `text/calendar; charset=utf-8`, with `ETag`. 304 with no body when `If-None-Match` holds the current ETag."
 })
 
+/**
+ * The answer to a poll whose `If-None-Match` holds the feed's current ETag: the handler answers it
+ * before rendering anything, so it is a success of its own, empty.
+ */
+const notModified = HttpApiSchema.Empty(304).annotate({
+  description: "The feed has not changed since the ETag in `If-None-Match`: no body, the same `ETag`."
+})
+
 const feedDescription = (whose: string) =>
   `The iCalendar feed of ${whose}: each of its sessions with a \`creneau\` as an event at the club's wall-clock time (DTSTART;TZID=<club zone>, with its VTIMEZONE), a stable UID, and SEQUENCE counting its changes. The token stands for its user, whose role rules apply; an unknown or replaced token: 404, saying no more. Send \`If-None-Match\` with the last \`ETag\`: an unchanged feed answers 304 without being rendered.`
 
@@ -88,17 +96,17 @@ const feedDescription = (whose: string) =>
 export class FeedsGroup extends HttpApiGroup.make("feeds").add(
   HttpApiEndpoint.get("athlete", "/planning/feeds/:token/athlete/:file", {
     params: { token: tokenParameter, file: icsFile(pathId(AthleteId), "`{id}.ics`: the athlete's id.") },
-    success: feedText,
+    success: [feedText, notModified],
     error: NotFound
   }).annotateMerge(operation("An athlete's calendar feed", feedDescription("the sessions the athlete takes part in"))),
   HttpApiEndpoint.get("coach", "/planning/feeds/:token/coach/:file", {
     params: { token: tokenParameter, file: icsFile(pathId(CoachId), "`{id}.ics`: the coach's id.") },
-    success: feedText,
+    success: [feedText, notModified],
     error: NotFound
   }).annotateMerge(operation("A coach's calendar feed", feedDescription("the coach's sessions"))),
   HttpApiEndpoint.get("group", "/planning/feeds/:token/group/:file", {
     params: { token: tokenParameter, file: icsFile(ShortText, "`{groupe}.ics`: the group, URL-encoded.") },
-    success: feedText,
+    success: [feedText, notModified],
     error: NotFound
   }).annotateMerge(operation("A group's calendar feed", feedDescription("the group's sessions")))
 ).middleware(RawInput).annotateMerge(tag(

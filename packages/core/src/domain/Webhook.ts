@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { SessionId } from "./Ids.ts"
 import { Instant } from "./Presence.ts"
+import { isMaxCharacters, isMinCharacters } from "./Text.ts"
 
 const PositiveSafeInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))
 
@@ -15,8 +16,12 @@ export const WebhookUrl = Schema.String.check(
   Schema.isPattern(/^https?:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/u, { expected: "an absolute http or https URL" })
 )
 
-/** The secret a receiver checks signatures with: 16 to 200 characters. */
-export const WebhookSecret = Schema.String.check(Schema.isMinLength(16), Schema.isMaxLength(200))
+/**
+ * The secret a receiver checks signatures with: 16 to 200 characters, counted in code points so
+ * that the OpenAPI document states the bound the server applies (a UTF-16 length of 16 is
+ * documented as `minLength: 8`, the fewest code points it can be).
+ */
+export const WebhookSecret = Schema.String.check(isMinCharacters(16), isMaxCharacters(200))
 
 export class WebhookCreate extends Schema.Class<WebhookCreate>("WebhookCreate")({
   url: WebhookUrl,
