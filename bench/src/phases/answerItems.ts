@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util"
 import type { ListScenario } from "../listScenarios.ts"
 import { requestHeaders } from "../load/requestHeaders.ts"
-import type { LoadContext } from "../scenarios.ts"
+import type { BenchRequest, LoadContext, Scenario } from "../scenarios.ts"
 import type { ServerProcess } from "../servers/ServerProcess.ts"
 
 /** The entries of a list answer: a JSON array, or a Connect ListTasks message's `tasks`. */
@@ -9,6 +9,28 @@ const itemsOf = (answer: unknown): number | undefined => {
   if (Array.isArray(answer)) return answer.length
   const tasks = (answer as { readonly tasks?: unknown } | null)?.tasks
   return Array.isArray(tasks) ? tasks.length : undefined
+}
+
+/** Sends `request` once as the scenario sends it; the parsed answer, or a failure naming what came back. */
+const answerOf = async (
+  server: ServerProcess,
+  scenario: Scenario,
+  context: LoadContext,
+  request: BenchRequest
+): Promise<unknown> => {
+  const response = await fetch(`${server.url}${request.path}`, {
+    method: request.method,
+    headers: requestHeaders(scenario, context, request),
+    ...(request.body === undefined ? {} : { body: request.body }),
+    signal: AbortSignal.timeout(30_000)
+  })
+  const text = await response.text()
+  if (response.status !== scenario.expectedStatus) {
+    throw new Error(
+      `${server.name} ${request.method} ${request.path}: status ${response.status}: ${text.slice(0, 200)}`
+    )
+  }
+  return JSON.parse(text)
 }
 
 /**
@@ -22,38 +44,45 @@ export const expectItems = async (
   context: LoadContext
 ): Promise<unknown> => {
   const request = scenario.request(context)
-  const response = await fetch(`${server.url}${request.path}`, {
-    method: request.method,
-    headers: requestHeaders(scenario, context, request),
-    ...(request.body === undefined ? {} : { body: request.body }),
-    signal: AbortSignal.timeout(30_000)
-  })
-  const text = await response.text()
-  const answer: unknown = response.status === scenario.expectedStatus ? JSON.parse(text) : undefined
+  const answer = await answerOf(server, scenario, context, request)
   const items = itemsOf(answer)
   if (items !== scenario.items) {
-    throw new Error(
-      `${server.name} ${request.method} ${request.path}: expected ${scenario.items} items, got ` +
-        (items === undefined ? `status ${response.status}: ${text.slice(0, 200)}` : `${items}`)
-    )
+    throw new Error(`${server.name} ${request.method} ${request.path}: expected ${scenario.items} items, got ${items}`)
   }
   return answer
 }
 
-/** The first entry of a list answer (see `itemsOf`). */
-const firstItemOf = (answer: unknown): unknown =>
-  Array.isArray(answer) ? answer[0] : (answer as { readonly tasks: ReadonlyArray<unknown> }).tasks[0]
+/** An answer's first entry when it is a list (see `itemsOf`), else the answer. */
+const firstItemOf = (answer: unknown): unknown => {
+  if (Array.isArray(answer)) return answer[0]
+  const tasks = (answer as { readonly tasks?: unknown } | null)?.tasks
+  return Array.isArray(tasks) ? tasks[0] : answer
+}
 
 /**
- * Fails unless both servers answered the same entries: the baseline's cost per entry is only the
- * project's yardstick while it writes what the project writes, field for field (the seed's empty
- * lists and nulls included).
+ * Fails unless both servers answered the same, field for field (the seed's empty lists and nulls
+ * included): the baseline's cost is only the project's yardstick while it writes what the project
+ * writes.
  */
-export const expectSameAnswers = (scenario: ListScenario, baseline: unknown, project: unknown) => {
+export const expectSameAnswers = (scenario: Scenario, baseline: unknown, project: unknown) => {
   if (!isDeepStrictEqual(baseline, project)) {
     throw new Error(
       `${scenario.name}: the baseline's answer differs from the project's; first entries: ` +
         `${JSON.stringify(firstItemOf(baseline))} against ${JSON.stringify(firstItemOf(project))}`
     )
   }
+}
+
+/** The same request, sent once to each server (a read: it changes nothing), and `expectSameAnswers`. */
+export const expectSameAnswer = async (
+  servers: { readonly baseline: ServerProcess; readonly project: ServerProcess },
+  scenario: Scenario,
+  context: LoadContext
+) => {
+  const request = scenario.request(context)
+  expectSameAnswers(
+    scenario,
+    await answerOf(servers.baseline, scenario, context, request),
+    await answerOf(servers.project, scenario, context, request)
+  )
 }
