@@ -585,36 +585,23 @@ await onEveryDatabase(
       await call("create a planned session, as an athlete", "ATHLETE", "POST", "/planning/sessions", 403, {
         json: { duree: 30, creneau: "2031-05-06T10:00:00" }
       })
-      await call("change a planned session", "COACH", "PATCH", `/planning/sessions/${idOf(later)}`, 200, {
+      const plannedAt = (session: Reply) => `/planning/sessions/${idOf(session)}`
+      await call("change a planned session", "COACH", "PATCH", plannedAt(later), 200, {
         json: { name: "Later", duree: 45 }
       })
-      await call(
-        "change a planned session into a double booking",
-        "COACH",
-        "PATCH",
-        `/planning/sessions/${idOf(later)}`,
-        409,
-        {
-          json: { creneau: "2031-05-05T10:15:00" }
-        }
-      )
-      await call("change a planned session, zero duree", "COACH", "PATCH", `/planning/sessions/${idOf(planned)}`, 400, {
+      await call("change a planned session into a double booking", "COACH", "PATCH", plannedAt(later), 409, {
+        json: { creneau: "2031-05-05T10:15:00" }
+      })
+      await call("change a planned session, zero duree", "COACH", "PATCH", plannedAt(planned), 400, {
         json: { duree: 0 },
         input: "invalid"
       })
       await call("change a planned session, unknown", "COACH", "PATCH", "/planning/sessions/2147480001", 404, {
         json: { duree: 30 }
       })
-      await call(
-        "change a planned session, as an athlete",
-        "ATHLETE",
-        "PATCH",
-        `/planning/sessions/${idOf(planned)}`,
-        403,
-        {
-          json: { duree: 30 }
-        }
-      )
+      await call("change a planned session, as an athlete", "ATHLETE", "PATCH", plannedAt(planned), 403, {
+        json: { duree: 30 }
+      })
       const first = await call(
         "sessions of the planning, a page",
         "ATHLETE",
@@ -804,27 +791,10 @@ await onEveryDatabase(
       const period = "from=2020-03-01&to=2020-03-31"
       await call("figures of the club", "COACH", "GET", `/attendance/figures?${period}`, 200)
       await call("figures of the club, as an athlete", "ATHLETE", "GET", `/attendance/figures?${period}`, 403)
-      await call(
-        "figures of an athlete, as that athlete",
-        "ATHLETE",
-        "GET",
-        `/attendance/athletes/${own}/figures?${period}`,
-        200
-      )
-      await call(
-        "figures of an athlete, as an admin",
-        "ADMIN",
-        "GET",
-        `/attendance/athletes/${other}/figures?${period}`,
-        200
-      )
-      await call(
-        "figures of another athlete, as an athlete",
-        "ATHLETE",
-        "GET",
-        `/attendance/athletes/${other}/figures?${period}`,
-        403
-      )
+      const figuresOf = (athlete: number) => `/attendance/athletes/${athlete}/figures?${period}`
+      await call("figures of an athlete, as that athlete", "ATHLETE", "GET", figuresOf(own), 200)
+      await call("figures of an athlete, as an admin", "ADMIN", "GET", figuresOf(other), 200)
+      await call("figures of another athlete, as an athlete", "ATHLETE", "GET", figuresOf(other), 403)
       const csv = await call("export the season", "COACH", "GET", `/attendance/export?${period}`, 200)
       expect(csv.contentType).toBe("text/csv")
       await call("export the season, as an athlete", "ATHLETE", "GET", `/attendance/export?${period}`, 403)
