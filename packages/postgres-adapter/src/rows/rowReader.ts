@@ -11,24 +11,8 @@ export type RowReader<A> = (row: Row) => A
  * kept under its field's name. This is how every row of this adapter is read: no per-row Schema
  * pass, which on a listing cost more than the query (docs/DECISIONS.md, "One way of reading rows").
  */
-export const valuesFromRow = <F extends Schema.Struct.Fields>(fields: F): RowReader<Schema.Struct.Type<F>> => {
-  const fill = fillerOf(fields)
-  return (row) => fill({}, row) as Schema.Struct.Type<F>
-}
-
-/** Sets each of `fields` on `target` from `row`, field by field in the schema's order. */
-const fillerOf = (fields: Schema.Struct.Fields) => {
-  // Two plain arrays and an indexed loop: this runs for every entry of a listing.
-  const names = Object.keys(fields)
-  const readers = names.map((field) => columnReaderOf(field, fields[field]!.ast))
-  return <T extends Record<string, unknown>>(target: T, row: Row): T => {
-    for (let i = 0; i < names.length; i++) {
-      const field = names[i]!
-      ;(target as Record<string, unknown>)[field] = readers[i]!(field, row[field])
-    }
-    return target
-  }
-}
+export const valuesFromRow = <F extends Schema.Struct.Fields>(fields: F): RowReader<Schema.Struct.Type<F>> =>
+  compileReader(fields, null) as RowReader<Schema.Struct.Type<F>>
 
 // oxlint-disable-next-line no-explicit-any -- any record class, whatever its options
 type RecordClass = Schema.Top & { readonly fields: Schema.Struct.Fields } & (new(props: any, options?: any) => object)
@@ -39,10 +23,32 @@ type RecordClass = Schema.Top & { readonly fields: Schema.Struct.Fields } & (new
  * same own fields as `new Class(fields)`, so equality, `instanceof` and `Schema.is` treat it alike
  * (test/rowReader.test.ts).
  */
-export const recordFromRow = <C extends RecordClass>(Class: C): RowReader<InstanceType<C>> => {
-  const fill = fillerOf(Class.fields)
-  const prototype = Class.prototype as object
-  return (row) => fill(Object.create(prototype) as InstanceType<C> & Record<string, unknown>, row)
+export const recordFromRow = <C extends RecordClass>(Class: C): RowReader<InstanceType<C>> =>
+  compileReader(Class.fields, Class.prototype as object) as RowReader<InstanceType<C>>
+
+/**
+ * A function written for one kind of row, once, when its repository is built: each field read by
+ * its own column reader and stored under its own name, in the schema's order, on an object of
+ * `prototype` (a plain object for `null`). A loop over the field names does the same with computed
+ * names, whose loads and stores V8 cannot specialise: on a listing that cost four times as much
+ * per entry (docs/DECISIONS.md, "One way of reading rows"). The names are written into the code as
+ * JSON string literals, and the readers are passed in, never written as text.
+ */
+const compileReader = (fields: Schema.Struct.Fields, prototype: object | null): RowReader<object> => {
+  const names = Object.keys(fields)
+  const readers = names.map((field) => columnReaderOf(field, fields[field]!.ast))
+  const parameters = names.map((_, i) => `read${i}`)
+  const stores = names.map((field, i) => {
+    const name = JSON.stringify(field)
+    return `target[${name}] = read${i}(${name}, row[${name}]);`
+  })
+  const body = `"use strict"; return function readRow(row) {
+    const target = prototype === null ? {} : Object.create(prototype);
+    ${stores.join("\n    ")}
+    return target;
+  }`
+  // oxlint-disable-next-line no-new-func -- the reader is written once per kind of row, from schema field names only
+  return new Function("prototype", ...parameters, body)(prototype, ...readers) as RowReader<object>
 }
 
 /** Every row of a result, in order. */
