@@ -20,7 +20,7 @@ import {
   SessionValues,
   sessionValuesOf
 } from "@club/core"
-import { Effect, Layer, Option, Stream } from "effect"
+import { Data, Effect, Layer, Option, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { activitySummaryFromRow } from "../rows/ActivityRow.ts"
 import { readRows } from "../rows/rowReader.ts"
@@ -29,10 +29,14 @@ import { classifyCause, dieOnInfrastructureError } from "../sql/dieOnInfrastruct
 import { type AroundInsert, insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
 import { bookSessions, sessionsMet } from "../sql/bookings.ts"
 import { int8Array } from "../sql/int8Array.ts"
+import { onForeignKeyViolation } from "../sql/onForeignKeyViolation.ts"
 import { failOnUnknown, type References, requireKnownIds } from "../sql/requireKnownIds.ts"
 import { unknownIds } from "../sql/unknownIds.ts"
 import { byColumn, columnOf } from "../sql/snakeCase.ts"
 import { transaction } from "../sql/transaction.ts"
+
+/** A create's listed coach, athlete or activity that the database did not find. */
+class ReferencesRefused extends Data.TaggedError("ReferencesRefused") {}
 
 /** Sessions per statement of a full listing. */
 export const sessionsPerPage = 1_000
@@ -138,7 +142,7 @@ export const SessionRepositoryLive = Layer.effect(
     /** An activity belongs to one session: listed activities leave the session they were in. */
     const moveActivities = (activityIds: ReadonlyArray<number>) =>
       sql`moved AS (UPDATE activities SET session_id = written.id FROM written
-        WHERE activities.id = ANY(${int8Array(activityIds)}::bigint[]))`
+        WHERE activities.id = ANY(${int8Array(activityIds)}::bigint[]) RETURNING activities.id)`
     /** The session's activities no longer listed are detached (session_id NULL), not deleted. */
     const detachOtherActivities = (sessionId: number, activityIds: ReadonlyArray<number>) =>
       sql`detached AS (UPDATE activities SET session_id = NULL
@@ -146,12 +150,12 @@ export const SessionRepositoryLive = Layer.effect(
 
     /**
      * The session's row, its memberships and its activities written by one statement, which answers
-     * the session as written: a create costs its reference check and this one round trip.
+     * the session as written and, as `movedActivities`, how many of the listed activities it moved.
      */
     const insertedWithLinks = (input: SessionCreate): AroundInsert => (insert) =>
       sql<Record<string, unknown>>`WITH written AS (${insert} RETURNING *),
         ${addAthletes(input.athleteIds)}, ${moveActivities(input.activiteIds)}
-        ${sessionsFrom("written", input)}`
+        SELECT q.*, (SELECT count(*)::int FROM moved) AS "movedActivities" FROM (${sessionsFrom("written", input)}) q`
 
     /** Books a new session's coach and athletes, or refuses naming the sessions that hold the time. */
     const bookOrRefuse = (id: number) =>
@@ -172,20 +176,53 @@ export const SessionRepositoryLive = Layer.effect(
         return row.value
       })
 
-    const create = traced("SessionRepository.create")(function*(input: SessionCreate) {
-      return yield* transaction(sql)(Effect.gen(function*() {
+    /** The insert, the read of the session it answers and, where the settings say so, its bookings. */
+    const insertAndBook = (input: SessionCreate) =>
+      Effect.gen(function*() {
+        const row = yield* insertSession(input)
+        if (row["movedActivities"] !== new Set(input.activiteIds).size) return yield* new ReferencesRefused()
+        const session = yield* Effect.sync(() => sessionFromRow(row))
+        // SCHEDULE_SEED_REFUSES_CONFLICTS: the seed's session books its people as /planning's do.
+        if ((yield* ScheduleSettings).seedRefusesConflicts === true) yield* bookOrRefuse(session.id)
+        return session
+      })
+
+    /**
+     * A create assumes that what it lists exists, and the database checks it in the insert itself:
+     * the foreign keys of the coach and of each athlete (which also lock them, as a check would), and
+     * the count of activities moved. Nearly every create is then its transaction and one statement.
+     * A reference refused rolls that back, and the create is made again the checked way, which
+     * names the unknown ids (or, if they appeared meanwhile, writes the session).
+     */
+    const createAssumingKnownReferences = (input: SessionCreate) =>
+      transaction(sql)(insertAndBook(input)).pipe(
+        onForeignKeyViolation({
+          sessions_coach_id_fkey: () => new ReferencesRefused(),
+          session_athletes_athlete_id_fkey: () => new ReferencesRefused()
+        })
+      )
+
+    /**
+     * The create with every reference checked first, in one statement that locks what it finds, so
+     * that the insert cannot be refused one (only a row deleted meanwhile could, which the lock prevents).
+     */
+    const createCheckingReferences = (input: SessionCreate) =>
+      transaction(sql)(Effect.gen(function*() {
         yield* requireKnownIds(
           sql,
           athletesNamed(input.athleteIds),
           activitiesNamed(input.activiteIds),
           { field: "coachId", entity: "Coach", table: "coaches", ids: input.coachId === null ? [] : [input.coachId] }
         )
-        const row = yield* insertSession(input)
-        const session = yield* Effect.sync(() => sessionFromRow(row))
-        // SCHEDULE_SEED_REFUSES_CONFLICTS: the seed's session books its people as /planning's do.
-        if ((yield* ScheduleSettings).seedRefusesConflicts === true) yield* bookOrRefuse(session.id)
-        return session
-      }))
+        return yield* insertAndBook(input)
+      })).pipe(Effect.catchTag("ReferencesRefused", () => Effect.die(new Error("A checked reference was refused"))))
+
+    const create = traced("SessionRepository.create")(function*(input: SessionCreate) {
+      // A supplied id already in use is answered only once the references are known to exist.
+      if (input.id !== null) return yield* createCheckingReferences(input)
+      return yield* createAssumingKnownReferences(input).pipe(
+        Effect.catchTag("ReferencesRefused", () => createCheckingReferences(input))
+      )
     }, dieOnInfrastructureError)
 
     const findById = traced("SessionRepository.findById")(function*(id: SessionId) {

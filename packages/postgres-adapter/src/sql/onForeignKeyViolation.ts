@@ -12,7 +12,7 @@ const constraintOf = (cause: unknown): unknown =>
  */
 export const onForeignKeyViolation =
   <E2>(constraints: Readonly<Record<string, () => E2>>) =>
-  <A, R>(self: Effect.Effect<A, SqlError.SqlError, R>): Effect.Effect<A, SqlError.SqlError | E2, R> =>
+  <A, E, R>(self: Effect.Effect<A, E | SqlError.SqlError, R>): Effect.Effect<A, E | SqlError.SqlError | E2, R> =>
     Effect.catchReason(
       self,
       "SqlError",
