@@ -14,7 +14,6 @@ import { SqlClient } from "effect/sql"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 
 const instant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
-const at = (epochMs: number) => `to_timestamp(${Number(epochMs)}::float8 / 1000)`
 
 const decodeWebhook = Schema.decodeUnknownEffect(Webhook)
 const decodeWebhooks = Schema.decodeUnknownEffect(Schema.Array(Webhook))
@@ -34,6 +33,12 @@ export const WebhookRepositoryLive = Layer.effect(
   WebhookRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    /**
+     * An instant given in epoch milliseconds, bound as a parameter: written into the text, every
+     * poll was a statement never seen before, parsed again and taking a place in the connection's
+     * cache of prepared statements from the ones requests use.
+     */
+    const at = (epochMs: number) => sql`to_timestamp(${epochMs}::float8 / 1000)`
 
     const register = traced("WebhookRepository.register")(function*(input: WebhookCreate) {
       const rows = yield* sql`INSERT INTO webhooks (url, secret) VALUES (${input.url}, ${input.secret})
@@ -77,9 +82,9 @@ export const WebhookRepositoryLive = Layer.effect(
      * not due, since this one still waits), then leased.
      */
     const claim = traced("WebhookRepository.claim")(function*(owner: string, nowEpochMs: number, leaseMs: number) {
-      const now = sql.literal(at(nowEpochMs))
+      const now = at(nowEpochMs)
       const rows = yield* sql<ClaimRow>`UPDATE webhook_deliveries d
-        SET lease_owner = ${owner}, leased_until = ${sql.literal(at(nowEpochMs + leaseMs))}, attempts = d.attempts + 1
+        SET lease_owner = ${owner}, leased_until = ${at(nowEpochMs + leaseMs)}, attempts = d.attempts + 1
         FROM (
           SELECT c.webhook_id, c.event_id FROM webhook_deliveries c
           WHERE c.pending AND c.due_at <= ${now} AND (c.leased_until IS NULL OR c.leased_until <= ${now})
@@ -112,11 +117,11 @@ export const WebhookRepositoryLive = Layer.effect(
         yield* sql`WITH logged AS (
             INSERT INTO webhook_attempts (webhook_id, event_id, session_id, attempt, at, status_code, delivered, error)
             SELECT ${claimed.webhookId}, ${claimed.eventId}, ${claimed.sessionId}, ${claimed.attempt},
-              ${sql.literal(at(outcome.atEpochMs))}, ${outcome.statusCode}::int, ${outcome.delivered}, ${outcome.error}
+              ${at(outcome.atEpochMs)}, ${outcome.statusCode}::int, ${outcome.delivered}, ${outcome.error}
             WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = ${claimed.webhookId}))
           UPDATE webhook_deliveries SET lease_owner = NULL, leased_until = NULL,
             pending = pending AND NOT ${outcome.delivered},
-            due_at = CASE WHEN ${outcome.delivered} THEN due_at ELSE ${sql.literal(at(outcome.retryAtEpochMs))} END
+            due_at = CASE WHEN ${outcome.delivered} THEN due_at ELSE ${at(outcome.retryAtEpochMs)} END
           WHERE webhook_id = ${claimed.webhookId} AND event_id = ${claimed.eventId} AND lease_owner = ${owner}`
       },
       dieOnInfrastructureError
