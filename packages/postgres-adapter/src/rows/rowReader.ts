@@ -47,7 +47,7 @@ const compileReader = (fields: Schema.Struct.Fields, prototype: object | null): 
     ${stores.join("\n    ")}
     return target;
   }`
-  // oxlint-disable-next-line no-new-func -- the reader is written once per kind of row, from schema field names only
+  // Written once per kind of row, from schema field names only.
   return new Function("prototype", ...parameters, body)(prototype, ...readers) as RowReader<object>
 }
 
