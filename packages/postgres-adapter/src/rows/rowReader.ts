@@ -43,7 +43,7 @@ const compileReader = (fields: Schema.Struct.Fields, prototype: object | null): 
     return `target[${name}] = read${i}(${name}, row[${name}]);`
   })
   const body = `"use strict"; return function readRow(row) {
-    const target = prototype === null ? {} : Object.create(prototype);
+    const target = ${prototype === null ? "{}" : "Object.create(prototype)"};
     ${stores.join("\n    ")}
     return target;
   }`
