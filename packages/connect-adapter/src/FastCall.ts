@@ -1,5 +1,6 @@
 import type { DescMessage, DescMethodUnary } from "@bufbuild/protobuf"
 import type { MethodSerializationLookup } from "@connectrpc/connect/protocol"
+import type { AnswerWriter } from "./answerWriter.ts"
 import type { DomainError } from "@club/core"
 import type { Effect } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
@@ -16,7 +17,10 @@ type NodeResponse = ServerResponse | Http2ServerResponse
 
 /** A call the fast path took: its route, the request and its answer, and whether the codec is binary. */
 export interface FastCall<R> {
-  readonly route: FastUnaryRoute<R> & { readonly serialization: MethodSerializationLookup<DescMessage, DescMessage> }
+  readonly route: FastUnaryRoute<R> & {
+    readonly serialization: MethodSerializationLookup<DescMessage, DescMessage>
+    readonly writeAnswer: AnswerWriter
+  }
   readonly request: NodeRequest
   readonly response: NodeResponse
   readonly binary: boolean

@@ -1,4 +1,3 @@
-import { create, type DescMessage, type MessageInitShape } from "@bufbuild/protobuf"
 import { Code, ConnectError } from "@connectrpc/connect"
 import type { EdgeRunner } from "./EdgeRunner.ts"
 import type { FastCall } from "./FastCall.ts"
@@ -14,7 +13,7 @@ export const goneSignal = (response: FastCall<unknown>["response"]): AbortSignal
 
 /**
  * What every protocol of the fast path does alike: the request message parsed with the method's
- * own serialization, the route run on the edge runner, and its answer serialized. Resolves to the
+ * own serialization, the route run on the edge runner, and its answer written (`answerWriter.ts`). Resolves to the
  * answer's bytes or to the ConnectError to send (any other failure is the `internal error` that
  * connect-node sends for it).
  */
@@ -32,9 +31,7 @@ export const runFastCall = async <R>(
       method: route.method,
       requestHeader: call.requestHeader
     })
-    return route.serialization.getO(binary).serialize(
-      create(route.method.output, output as MessageInitShape<DescMessage>)
-    )
+    return route.writeAnswer(binary, output)
   } catch (cause) {
     return cause instanceof ConnectError
       ? cause

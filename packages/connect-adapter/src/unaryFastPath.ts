@@ -6,6 +6,7 @@ import { parseContentType as parseGrpcWebContentType } from "@connectrpc/connect
 import { compressionBrotli, compressionGzip } from "@connectrpc/connect-node"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2"
+import { makeAnswerWriter } from "./answerWriter.ts"
 import { makeConnectUnaryAnswer } from "./connectUnaryAnswer.ts"
 import type { EdgeRunner } from "./EdgeRunner.ts"
 import type { FastCall, FastUnaryRoute } from "./FastCall.ts"
@@ -50,18 +51,18 @@ export const makeUnaryFastPath = <R>(
     readMaxBytes: options.readMaxBytes,
     jsonOptions: options.jsonOptions
   })
-  const byPath = new Map<string, FastCall<R>["route"]>(routes.map((route) => [
-    `/${route.method.parent.typeName}/${route.method.name}`,
-    {
-      ...route,
-      serialization: createMethodSerializationLookup(
-        route.method,
-        handlerOptions.binaryOptions,
-        handlerOptions.jsonOptions,
-        handlerOptions
-      )
-    }
-  ]))
+  const byPath = new Map<string, FastCall<R>["route"]>(routes.map((route) => {
+    const serialization = createMethodSerializationLookup(
+      route.method,
+      handlerOptions.binaryOptions,
+      handlerOptions.jsonOptions,
+      handlerOptions
+    )
+    return [
+      `/${route.method.parent.typeName}/${route.method.name}`,
+      { ...route, serialization, writeAnswer: makeAnswerWriter(route.method, serialization, handlerOptions) }
+    ]
+  }))
   const answerConnect = makeConnectUnaryAnswer(run, handlerOptions)
   const answerGrpc = makeGrpcUnaryAnswer(
     run,
