@@ -75,36 +75,45 @@ const decodeParameter = <A>(name: string, schema: Schema.Codec<A, string>, text:
     )
   )
 
+const paged = <E, R>(
+  request: HttpServerRequest.HttpServerRequest,
+  httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+) =>
+  Effect.gen(function*() {
+    const url = new URL(request.url, "http://localhost")
+    const limitText = url.searchParams.get("limit")
+    const cursor = url.searchParams.get("cursor")
+    if (limitText === null && cursor === null) return yield* httpEffect
+    const limit = limitText === null ? defaultPageLimit : yield* decodeParameter("limit", LimitParameter, limitText)
+    const position = cursor === null
+      ? undefined
+      : listPositionOf(yield* decodeParameter("cursor", ListCursor, cursor))
+    const response = yield* httpEffect
+    if (response.status !== 200) return response
+    const bytes = yield* bytesOf(response)
+    if (bytes === undefined) return response
+    const items = JSON.parse(new TextDecoder().decode(bytes)) as unknown
+    if (!Array.isArray(items)) return response
+    const { next, page } = pageOf(items, position, limit)
+    const answer = HttpServerResponse.text(JSON.stringify(page), { contentType: "application/json" })
+    return next === undefined
+      ? answer
+      : HttpServerResponse.setHeader(answer, "link", linkTo(url, listCursorOf(next), limit))
+  })
+
 /**
  * The seed's lists, paged when asked (see the contract's `Paged`). The handler answers the whole
  * list; the page is cut from
  * it here, so every list gets the same paging from one place. The parameters are decoded before
  * the list is read. The list is still read whole: one
- * read, as without paging, and no more.
+ * read, as without paging, and no more. A request without a query (most of them) goes straight to
+ * the handler, its URL not parsed.
  */
 export const PagedLive = Layer.succeed(
   Paged,
   (httpEffect) =>
-    Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const url = new URL(request.url, "http://localhost")
-      const limitText = url.searchParams.get("limit")
-      const cursor = url.searchParams.get("cursor")
-      if (limitText === null && cursor === null) return yield* httpEffect
-      const limit = limitText === null ? defaultPageLimit : yield* decodeParameter("limit", LimitParameter, limitText)
-      const position = cursor === null
-        ? undefined
-        : listPositionOf(yield* decodeParameter("cursor", ListCursor, cursor))
-      const response = yield* httpEffect
-      if (response.status !== 200) return response
-      const bytes = yield* bytesOf(response)
-      if (bytes === undefined) return response
-      const items = JSON.parse(new TextDecoder().decode(bytes)) as unknown
-      if (!Array.isArray(items)) return response
-      const { next, page } = pageOf(items, position, limit)
-      const answer = HttpServerResponse.text(JSON.stringify(page), { contentType: "application/json" })
-      return next === undefined
-        ? answer
-        : HttpServerResponse.setHeader(answer, "link", linkTo(url, listCursorOf(next), limit))
-    })
+    Effect.flatMap(
+      Effect.service(HttpServerRequest.HttpServerRequest),
+      (request) => request.url.includes("?") ? paged(request, httpEffect) : httpEffect
+    )
 )
