@@ -35,15 +35,32 @@ interface Observer {
   observe(value: number): void
 }
 
-/** prom-client finds a labelled child by hashing its labels on every call; a map from a joined key is cheaper. */
-const childCache = <Names extends string>(histogram: Histogram<Names>) => {
-  const children = new Map<string, Observer>()
-  return (...values: Array<string>): Observer => {
-    const key = values.join("\u0000")
-    let child = children.get(key)
+type LabelValue = string | number
+
+/**
+ * The labelled children of a histogram, found by the label values themselves, one level per label:
+ * prom-client's `labels(...)` would validate and hash the labels on every call, and a key joined
+ * from them would be a new string to build and hash on every request. Values are the status code
+ * as a number, and strings the classifier keeps (method and route labels), so each level is a
+ * lookup of a value already hashed. A value is written as text only when its child is made.
+ */
+const childTree = <Names extends string>(histogram: Histogram<Names>) => {
+  const root = new Map<LabelValue, unknown>()
+  return (...values: Array<LabelValue>): Observer => {
+    let level = root
+    const last = values.length - 1
+    for (let i = 0; i < last; i++) {
+      let next = level.get(values[i]!) as Map<LabelValue, unknown> | undefined
+      if (next === undefined) {
+        next = new Map()
+        level.set(values[i]!, next)
+      }
+      level = next
+    }
+    let child = level.get(values[last]!) as Observer | undefined
     if (child === undefined) {
-      child = histogram.labels(...values)
-      children.set(key, child)
+      child = histogram.labels(...values.map(String))
+      level.set(values[last]!, child)
     }
     return child
   }
@@ -78,8 +95,8 @@ export const makeServerMetrics = (
     buckets: latencyBuckets,
     registers: [registry]
   })
-  const http = childCache(httpDuration)
-  const rpc = childCache(rpcDuration)
+  const http = childTree(httpDuration)
+  const rpc = childTree(rpcDuration)
 
   if (poolStats !== undefined) {
     const read = () => Effect.runSync(poolStats)
@@ -119,7 +136,7 @@ export const makeServerMetrics = (
     const answer = call === undefined ? undefined : recordRpcAnswer(response)
     response.once("close", () => {
       const seconds = (performance.now() - start) / 1_000
-      http(route.method, route.route, response.headersSent ? String(response.statusCode) : noAnswer).observe(seconds)
+      http(route.method, route.route, response.headersSent ? response.statusCode : noAnswer).observe(seconds)
       if (call !== undefined) {
         rpc(call.service, call.method, call.protocol, rpcCode(call, response, answer!)).observe(seconds)
       }
