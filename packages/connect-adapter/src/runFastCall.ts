@@ -13,9 +13,9 @@ export const goneSignal = (response: FastCall<unknown>["response"]): AbortSignal
 
 /**
  * What every protocol of the fast path does alike: the request message parsed with the method's
- * own serialization, the route run on the edge runner, and its answer written (`answerWriter.ts`). Resolves to the
- * answer's bytes or to the ConnectError to send (any other failure is the `internal error` that
- * connect-node sends for it).
+ * own serialization, the route run on the edge runner, and its answer written (`answerWriter.ts`).
+ * Resolves to the answer's bytes or to the ConnectError to send (any other failure is the
+ * `internal error` that connect-node sends for it).
  */
 export const runFastCall = async <R>(
   run: EdgeRunner<R>,
