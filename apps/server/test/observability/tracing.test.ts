@@ -121,6 +121,10 @@ describe("OTLP traces: OTEL_EXPORTER_OTLP_ENDPOINT set (protobuf, the default)",
     // Every span of the trace hangs under the request's.
     expect(children.length).toBe(trace.length - 1)
     expect(children.some((span) => span.parentSpanId === request.spanId)).toBe(true)
+    // The SQL statement's client span: ended (so exported) with tracing on, where the patched
+    // statement leaves only a no-op span's end out (docs/DECISIONS.md "Spans cost nothing").
+    expect(children.some((span) => span.kind === SpanKind.client && span.attributes["db.query.text"] !== undefined))
+      .toBe(true)
   })
 
   it("a REST request that fails (404): its span too, with the status", () => {
