@@ -14,31 +14,30 @@ type Operation<I, O> = (request: I) => Effect.Effect<O, DomainError, TaskService
 
 /**
  * What each RPC of TodoService does, as core's TaskService run for the current actor. Both ways
- * a call arrives (connect-node's router, and the unary fast path) run these same effects.
+ * a call arrives (connect-node's router, and the unary fast path) run these same effects. Each is
+ * one generator function for every call, not an `Effect.gen` of a new one per call
+ * (docs/DECISIONS.md, "No generator function made per request").
  */
 export const todoOperations: {
   readonly createTask: Operation<CreateTaskRequest, TaskResponseInit>
   readonly listTasks: Operation<ListTasksRequest, MessageInitShape<typeof ListTasksResponseSchema>>
   readonly deleteTask: Operation<DeleteTaskRequest, TaskResponseInit>
 } = {
-  createTask: (request) =>
-    Effect.gen(function*() {
-      const input = yield* decodeTaskCreate(request)
-      const tasks = yield* TaskService
-      return taskResponse(yield* tasks.create(input))
-    }),
+  createTask: Effect.fnUntraced(function*(request: CreateTaskRequest) {
+    const input = yield* decodeTaskCreate(request)
+    const tasks = yield* TaskService
+    return taskResponse(yield* tasks.create(input))
+  }),
 
-  listTasks: () =>
-    Effect.gen(function*() {
-      const tasks = yield* TaskService
-      const all = yield* tasks.list()
-      return { tasks: all.map(taskResponse) }
-    }),
+  listTasks: Effect.fnUntraced(function*() {
+    const tasks = yield* TaskService
+    const all = yield* tasks.list()
+    return { tasks: all.map(taskResponse) }
+  }),
 
-  deleteTask: (request) =>
-    Effect.gen(function*() {
-      const tasks = yield* TaskService
-      const deleted = yield* tasks.delete(request.id)
-      return Option.match(deleted, { onNone: () => nothingDeleted(request.id), onSome: taskResponse })
-    })
+  deleteTask: Effect.fnUntraced(function*(request: DeleteTaskRequest) {
+    const tasks = yield* TaskService
+    const deleted = yield* tasks.delete(request.id)
+    return Option.match(deleted, { onNone: () => nothingDeleted(request.id), onSome: taskResponse })
+  })
 }

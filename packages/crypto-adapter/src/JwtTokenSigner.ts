@@ -87,6 +87,16 @@ export const make = (secret: Uint8Array): TokenSigner["Service"] => {
     return claims
   }
 
+  // One generator function for every call, not an `Effect.gen` of a new one per call: V8 builds a
+  // new generator function's prototype and object map on its first call, which cost more than the
+  // rest of this check (docs/DECISIONS.md, "No generator function made per request").
+  const verify = Effect.fnUntraced(function*(token: string) {
+    const claims = checkRemembered(token)
+    if (claims === undefined) return yield* invalid
+    const nowSeconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+    if (nowSeconds >= claims.expiresAt) return yield* expired
+    return claims
+  })
   return TokenSigner.of({
     sign: (claims) =>
       Effect.sync(() => {
@@ -94,14 +104,7 @@ export const make = (secret: Uint8Array): TokenSigner["Service"] => {
         const signingInput = `${encodedHeader}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}`
         return `${signingInput}.${signature(signingInput)}`
       }),
-    verify: (token) =>
-      Effect.gen(function*() {
-        const claims = checkRemembered(token)
-        if (claims === undefined) return yield* invalid
-        const nowSeconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-        if (nowSeconds >= claims.expiresAt) return yield* expired
-        return claims
-      })
+    verify
   })
 }
 

@@ -12,22 +12,24 @@ const utf8 = new TextEncoder()
  * (the client sees a truncated body, never a complete-looking one). The reading stays open in the
  * request's scope, which the server closes once the body is written or the client has gone.
  */
-export const jsonArrayResponse = <A, E>(items: Stream.Stream<A, E>, toJson: (item: A) => unknown) =>
-  Effect.gen(function*() {
-    const pull = yield* Stream.toPull(items).pipe(Scope.provide(yield* Scope.Scope))
-    const batch = (separator: string, elements: Arr.NonEmptyReadonlyArray<A>): Uint8Array => {
-      let text = separator
-      for (let i = 0; i < elements.length; i++) text += (i === 0 ? "" : ",") + JSON.stringify(toJson(elements[i]!))
-      return utf8.encode(text)
-    }
-    const first = yield* Pull.catchDone(
-      Effect.map(pull, (elements) => batch("[", elements)),
-      () => Effect.succeed(undefined)
-    )
-    if (first === undefined) return HttpServerResponse.text("[]", { contentType: "application/json" })
-    const rest = Stream.fromPull(Effect.succeed(Effect.map(pull, (elements) => [batch(",", elements)] as const)))
-    return HttpServerResponse.stream(
-      Stream.make(first).pipe(Stream.concat(rest), Stream.concat(Stream.make(utf8.encode("]")))),
-      { contentType: "application/json" }
-    )
-  })
+export const jsonArrayResponse = Effect.fnUntraced(function*<A, E>(
+  items: Stream.Stream<A, E>,
+  toJson: (item: A) => unknown
+) {
+  const pull = yield* Stream.toPull(items).pipe(Scope.provide(yield* Scope.Scope))
+  const batch = (separator: string, elements: Arr.NonEmptyReadonlyArray<A>): Uint8Array => {
+    let text = separator
+    for (let i = 0; i < elements.length; i++) text += (i === 0 ? "" : ",") + JSON.stringify(toJson(elements[i]!))
+    return utf8.encode(text)
+  }
+  const first = yield* Pull.catchDone(
+    Effect.map(pull, (elements) => batch("[", elements)),
+    () => Effect.succeed(undefined)
+  )
+  if (first === undefined) return HttpServerResponse.text("[]", { contentType: "application/json" })
+  const rest = Stream.fromPull(Effect.succeed(Effect.map(pull, (elements) => [batch(",", elements)] as const)))
+  return HttpServerResponse.stream(
+    Stream.make(first).pipe(Stream.concat(rest), Stream.concat(Stream.make(utf8.encode("]")))),
+    { contentType: "application/json" }
+  )
+})

@@ -13,22 +13,21 @@ import { requestPath } from "../handlers/problems.ts"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 
 /** The body of a list's answer as bytes: as the handler built it, or its stream read whole. */
-const bytesOf = (response: HttpServerResponse.HttpServerResponse) =>
-  Effect.gen(function*() {
-    const body = response.body
-    if (body._tag === "Uint8Array") return body.body
-    if (body._tag === "Stream") {
-      const chunks = yield* Stream.runCollect(body.stream).pipe(Effect.orDie)
-      const all = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.length, 0))
-      let at = 0
-      for (const chunk of chunks) {
-        all.set(chunk, at)
-        at += chunk.length
-      }
-      return all
+const bytesOf = Effect.fnUntraced(function*(response: HttpServerResponse.HttpServerResponse) {
+  const body = response.body
+  if (body._tag === "Uint8Array") return body.body
+  if (body._tag === "Stream") {
+    const chunks = yield* Stream.runCollect(body.stream).pipe(Effect.orDie)
+    const all = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.length, 0))
+    let at = 0
+    for (const chunk of chunks) {
+      all.set(chunk, at)
+      at += chunk.length
     }
-    return undefined
-  })
+    return all
+  }
+  return undefined
+})
 
 const idOf = (item: unknown): number | undefined => {
   const id = (item as { readonly id?: unknown } | null)?.id
@@ -75,31 +74,31 @@ const decodeParameter = <A>(name: string, schema: Schema.Codec<A, string>, text:
     )
   )
 
-const paged = <E, R>(
+/** One generator function for every paged request (docs/DECISIONS.md, "No generator function made per request"). */
+const paged = Effect.fnUntraced(function*<E, R>(
   request: HttpServerRequest.HttpServerRequest,
   httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-) =>
-  Effect.gen(function*() {
-    const url = new URL(request.url, "http://localhost")
-    const limitText = url.searchParams.get("limit")
-    const cursor = url.searchParams.get("cursor")
-    if (limitText === null && cursor === null) return yield* httpEffect
-    const limit = limitText === null ? defaultPageLimit : yield* decodeParameter("limit", LimitParameter, limitText)
-    const position = cursor === null
-      ? undefined
-      : listPositionOf(yield* decodeParameter("cursor", ListCursor, cursor))
-    const response = yield* httpEffect
-    if (response.status !== 200) return response
-    const bytes = yield* bytesOf(response)
-    if (bytes === undefined) return response
-    const items = JSON.parse(new TextDecoder().decode(bytes)) as unknown
-    if (!Array.isArray(items)) return response
-    const { next, page } = pageOf(items, position, limit)
-    const answer = HttpServerResponse.text(JSON.stringify(page), { contentType: "application/json" })
-    return next === undefined
-      ? answer
-      : HttpServerResponse.setHeader(answer, "link", linkTo(url, listCursorOf(next), limit))
-  })
+) {
+  const url = new URL(request.url, "http://localhost")
+  const limitText = url.searchParams.get("limit")
+  const cursor = url.searchParams.get("cursor")
+  if (limitText === null && cursor === null) return yield* httpEffect
+  const limit = limitText === null ? defaultPageLimit : yield* decodeParameter("limit", LimitParameter, limitText)
+  const position = cursor === null
+    ? undefined
+    : listPositionOf(yield* decodeParameter("cursor", ListCursor, cursor))
+  const response = yield* httpEffect
+  if (response.status !== 200) return response
+  const bytes = yield* bytesOf(response)
+  if (bytes === undefined) return response
+  const items = JSON.parse(new TextDecoder().decode(bytes)) as unknown
+  if (!Array.isArray(items)) return response
+  const { next, page } = pageOf(items, position, limit)
+  const answer = HttpServerResponse.text(JSON.stringify(page), { contentType: "application/json" })
+  return next === undefined
+    ? answer
+    : HttpServerResponse.setHeader(answer, "link", linkTo(url, listCursorOf(next), limit))
+})
 
 /**
  * The seed's lists, paged when asked (see the contract's `Paged`). The handler answers the whole

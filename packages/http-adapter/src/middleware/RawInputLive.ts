@@ -46,6 +46,21 @@ const refuse = (endpoint: HttpApiEndpoint.Top, { field, message }: { field: stri
 
 const notUtf8 = { field: "body", message: "Expected JSON text in UTF-8, got bytes that are not UTF-8" }
 
+/**
+ * Reads the body once: the payload's decoder reads the same buffer afterwards. A body over the
+ * limit is a defect here as in the decoder, which the BodyLimit middleware answers. One generator
+ * function for every request (docs/DECISIONS.md, "No generator function made per request").
+ */
+const readUtf8Body = Effect.fnUntraced(function*<A, E, R>(
+  request: HttpServerRequest.HttpServerRequest,
+  endpoint: HttpApiEndpoint.Top,
+  httpEffect: Effect.Effect<A, E, R>
+) {
+  const bytes = yield* Effect.orDie(request.arrayBuffer)
+  if (!isUtf8(bytes)) return yield* refuse(endpoint, notUtf8)
+  return yield* httpEffect
+})
+
 // A generator only where a body is read: every request passes here, most without one.
 export const RawInputLive = Layer.succeed(
   RawInput,
@@ -53,13 +68,6 @@ export const RawInputLive = Layer.succeed(
     Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
       const issue = delimiterIn(endpoint, request.url.split("?")[0]!)
       if (issue !== undefined) return refuse(endpoint, issue)
-      if (!mayCarryBody(request)) return httpEffect
-      // Read once: the payload's decoder reads the same buffer afterwards. A body over the limit
-      // is a defect here as in the decoder, which the BodyLimit middleware answers.
-      return Effect.gen(function*() {
-        const bytes = yield* Effect.orDie(request.arrayBuffer)
-        if (!isUtf8(bytes)) return yield* refuse(endpoint, notUtf8)
-        return yield* httpEffect
-      })
+      return mayCarryBody(request) ? readUtf8Body(request, endpoint, httpEffect) : httpEffect
     })
 )
