@@ -58,16 +58,18 @@ export const ActivityRepositoryLive = Layer.effect(
     // The foreign key checks the session and locks it while the row is written, in the insert
     // itself; the transaction is for the decode of the stored row (a create is one transaction
     // with the reading back of its row).
-    const create = traced("ActivityRepository.create")(function*(input: ActivityWrite) {
-      return yield* transaction(sql)(Effect.gen(function*() {
+    const create = traced("ActivityRepository.create")(
+      function*(input: ActivityWrite) {
         const [row] = yield* sql`INSERT INTO activities ${sql.insert(columnsOf(input))} RETURNING ${activityColumns}`
           .pipe(onForeignKeyViolation({
             activities_session_id_fkey: () =>
               new UnknownReferences({ field: "sessionId", entity: "Session", ids: [input.sessionId] })
           }))
         return yield* decodeActivity(row)
-      }))
-    }, dieOnInfrastructureError)
+      },
+      transaction(sql),
+      dieOnInfrastructureError
+    )
 
     const findById = traced("ActivityRepository.findById")(function*(id: ActivityId) {
       return yield* findOne(id)
@@ -81,16 +83,18 @@ export const ActivityRepositoryLive = Layer.effect(
       return yield* listWithTheme(theme)
     }, dieOnInfrastructureError)
 
-    const update = traced("ActivityRepository.update")(function*(id: ActivityId, input: ActivityWrite) {
-      return yield* transaction(sql)(Effect.gen(function*() {
+    const update = traced("ActivityRepository.update")(
+      function*(id: ActivityId, input: ActivityWrite) {
         const locked = yield* sql`SELECT id FROM activities WHERE id = ${id} FOR UPDATE`
         if (locked.length === 0) return yield* new EntityNotFound({ entity: "Activity", id })
         yield* requireSession(input)
         const [row] = yield* sql`UPDATE activities SET ${sql.update(columnsOf(input))}
-          WHERE id = ${id} RETURNING ${activityColumns}`
+        WHERE id = ${id} RETURNING ${activityColumns}`
         return yield* decodeActivity(row)
-      }))
-    }, dieOnInfrastructureError)
+      },
+      transaction(sql),
+      dieOnInfrastructureError
+    )
 
     const remove = traced("ActivityRepository.delete")(function*(id: ActivityId) {
       const deleted = yield* sql`DELETE FROM activities WHERE id = ${id} RETURNING id`

@@ -158,34 +158,33 @@ export const SessionRepositoryLive = Layer.effect(
         SELECT q.*, (SELECT count(*)::int FROM moved) AS "movedActivities" FROM (${sessionsFrom("written", input)}) q`
 
     /** Books a new session's coach and athletes, or refuses naming the sessions that hold the time. */
-    const bookOrRefuse = (id: number) =>
-      Effect.gen(function*() {
-        const { timeZone } = yield* ScheduleSettings
-        if (yield* bookSessions(sql, timeZone, [id])) {
-          return yield* new ScheduleConflict({ sessionIds: yield* sessionsMet(sql, timeZone, [id]) })
-        }
-      })
+    // Each step below is one generator function for every call (Effect.fnUntraced), not an
+    // `Effect.gen` of a new one per call (docs/DECISIONS.md, "No generator function made per request").
+    const bookOrRefuse = Effect.fnUntraced(function*(id: number) {
+      const { timeZone } = yield* ScheduleSettings
+      if (yield* bookSessions(sql, timeZone, [id])) {
+        return yield* new ScheduleConflict({ sessionIds: yield* sessionsMet(sql, timeZone, [id]) })
+      }
+    })
 
-    const insertSession = (input: SessionCreate) =>
-      Effect.gen(function*() {
-        const values = byColumn(sessionValuesOf(input))
-        const around = insertedWithLinks(input)
-        if (input.id === null) return yield* insertWithGeneratedId(sql, "sessions", values, around)
-        const row = yield* insertWithSuppliedId(sql, "sessions", input.id, values, around)
-        if (Option.isNone(row)) return yield* new IdAlreadyInUse({ entity: "Session", id: input.id })
-        return row.value
-      })
+    const insertSession = Effect.fnUntraced(function*(input: SessionCreate) {
+      const values = byColumn(sessionValuesOf(input))
+      const around = insertedWithLinks(input)
+      if (input.id === null) return yield* insertWithGeneratedId(sql, "sessions", values, around)
+      const row = yield* insertWithSuppliedId(sql, "sessions", input.id, values, around)
+      if (Option.isNone(row)) return yield* new IdAlreadyInUse({ entity: "Session", id: input.id })
+      return row.value
+    })
 
     /** The insert, the read of the session it answers and, where the settings say so, its bookings. */
-    const insertAndBook = (input: SessionCreate) =>
-      Effect.gen(function*() {
-        const row = yield* insertSession(input)
-        if (row["movedActivities"] !== new Set(input.activiteIds).size) return yield* new ReferencesRefused()
-        const session = yield* Effect.sync(() => sessionFromRow(row))
-        // SCHEDULE_SEED_REFUSES_CONFLICTS: the seed's session books its people as /planning's do.
-        if ((yield* ScheduleSettings).seedRefusesConflicts === true) yield* bookOrRefuse(session.id)
-        return session
-      })
+    const insertAndBook = Effect.fnUntraced(function*(input: SessionCreate) {
+      const row = yield* insertSession(input)
+      if (row["movedActivities"] !== new Set(input.activiteIds).size) return yield* new ReferencesRefused()
+      const session = yield* Effect.sync(() => sessionFromRow(row))
+      // SCHEDULE_SEED_REFUSES_CONFLICTS: the seed's session books its people as /planning's do.
+      if ((yield* ScheduleSettings).seedRefusesConflicts === true) yield* bookOrRefuse(session.id)
+      return session
+    })
 
     /**
      * A create assumes that what it lists exists, and the database checks it in the insert itself:
@@ -206,8 +205,8 @@ export const SessionRepositoryLive = Layer.effect(
      * The create with every reference checked first, in one statement that locks what it finds, so
      * that the insert cannot be refused one (only a row deleted meanwhile could, which the lock prevents).
      */
-    const createCheckingReferences = (input: SessionCreate) =>
-      transaction(sql)(Effect.gen(function*() {
+    const createCheckingReferences = Effect.fnUntraced(
+      function*(input: SessionCreate) {
         yield* requireKnownIds(
           sql,
           athletesNamed(input.athleteIds),
@@ -215,7 +214,10 @@ export const SessionRepositoryLive = Layer.effect(
           { field: "coachId", entity: "Coach", table: "coaches", ids: input.coachId === null ? [] : [input.coachId] }
         )
         return yield* insertAndBook(input)
-      })).pipe(Effect.catchTag("ReferencesRefused", () => Effect.die(new Error("A checked reference was refused"))))
+      },
+      transaction(sql),
+      Effect.catchTag("ReferencesRefused", () => Effect.die(new Error("A checked reference was refused")))
+    )
 
     const create = traced("SessionRepository.create")(function*(input: SessionCreate) {
       // A supplied id already in use is answered only once the references are known to exist.
@@ -235,8 +237,8 @@ export const SessionRepositoryLive = Layer.effect(
       return yield* Stream.runCollect(streamOf(filter))
     })
 
-    const update = traced("SessionRepository.update")(function*(id: SessionId, input: SessionUpdate) {
-      return yield* transaction(sql)(Effect.gen(function*() {
+    const update = traced("SessionRepository.update")(
+      function*(id: SessionId, input: SessionUpdate) {
         const { activiteIds, athleteIds } = input
         // The session locked for the write and its references checked, in one statement.
         const references = [athletesNamed(athleteIds ?? []), activitiesNamed(activiteIds ?? [])]
@@ -274,7 +276,7 @@ export const SessionRepositoryLive = Layer.effect(
         const rows = yield* sql<Record<string, unknown>>`WITH ${sql.csv(parts)} ${
           rebook
             ? sql`SELECT q.*, EXISTS (SELECT 1 FROM unbooked_coach) OR EXISTS (SELECT 1 FROM unbooked_athletes)
-                AS held FROM (${written}) q`
+              AS held FROM (${written}) q`
             : written
         }`
         const { held, ...row } = rows[0]!
@@ -285,8 +287,10 @@ export const SessionRepositoryLive = Layer.effect(
           }
         }
         return yield* Effect.sync(() => sessionFromRow(row))
-      }))
-    }, dieOnInfrastructureError)
+      },
+      transaction(sql),
+      dieOnInfrastructureError
+    )
 
     const remove = traced("SessionRepository.delete")(function*(id: SessionId) {
       // Its activities and memberships go by ON DELETE CASCADE, in the same statement.

@@ -25,19 +25,18 @@ const maxGeneratedIdAttempts = 20
  * `ON CONFLICT DO NOTHING` skips that row without aborting the surrounding transaction,
  * and the next attempt draws a fresh id.
  */
-export const insertWithGeneratedId = (
+export const insertWithGeneratedId = Effect.fnUntraced(function*(
   sql: SqlClient,
   table: string,
   values: Row,
   around: AroundInsert = storedRow(sql)
-) =>
-  Effect.gen(function*() {
-    for (let attempt = 1; attempt <= maxGeneratedIdAttempts; attempt++) {
-      const [row] = yield* around(sql`INSERT INTO ${sql(table)} ${sql.insert(values)} ON CONFLICT (id) DO NOTHING`)
-      if (row !== undefined) return row
-    }
-    return yield* Effect.die(new Error(`${table}: no free generated id after ${maxGeneratedIdAttempts} attempts`))
-  })
+) {
+  for (let attempt = 1; attempt <= maxGeneratedIdAttempts; attempt++) {
+    const [row] = yield* around(sql`INSERT INTO ${sql(table)} ${sql.insert(values)} ON CONFLICT (id) DO NOTHING`)
+    if (row !== undefined) return row
+  }
+  return yield* Effect.die(new Error(`${table}: no free generated id after ${maxGeneratedIdAttempts} attempts`))
+})
 
 /**
  * Inserts a row with a supplied id, or returns none when a row already has it: an existing record
@@ -46,14 +45,8 @@ export const insertWithGeneratedId = (
  * sequence's MAXVALUE, so generated ids keep their room. The advisory lock serialises supplied-id inserts per table, so the
  * sequence only moves forward between them.
  */
-export const insertWithSuppliedId = (
-  sql: SqlClient,
-  table: string,
-  id: number,
-  values: Row,
-  around: AroundInsert = storedRow(sql)
-) =>
-  transaction(sql)(Effect.gen(function*() {
+export const insertWithSuppliedId = Effect.fnUntraced(
+  function*(sql: SqlClient, table: string, id: number, values: Row, around: AroundInsert = storedRow(sql)) {
     yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`club.supplied-id.${table}`}))`
     const [row] = yield* around(
       sql`INSERT INTO ${sql(table)} ${sql.insert({ ...values, id })} ON CONFLICT (id) DO NOTHING`
@@ -62,4 +55,6 @@ export const insertWithSuppliedId = (
     yield* sql`SELECT setval(seq, GREATEST(${id}, COALESCE(pg_sequence_last_value(seq), 0)))
       FROM (SELECT pg_get_serial_sequence(${table}, 'id')::regclass AS seq) AS identity`
     return Option.some(row)
-  }))
+  },
+  (effect, sql) => transaction(sql)(effect)
+)

@@ -20,23 +20,22 @@ const foundFromRow = valuesFromRow({ list: Schema.Number, id: Schema.Number })
  * check locks them (`FOR KEY SHARE`), so they cannot disappear before the rows that reference them
  * are written.
  */
-export const unknownIds = (sql: SqlClient, lists: ReadonlyArray<IdList>) =>
-  Effect.gen(function*() {
-    const asked = lists.flatMap((list, index) => list.ids.length === 0 ? [] : [{ ...list, index }])
-    if (asked.length === 0) return lists.map(() => [])
-    // Locking clauses are not allowed in a UNION: each table is locked in a WITH of its own.
-    const locked = asked.map(({ ids, index, lock = "FOR KEY SHARE", table }) =>
-      sql`${sql(`found_${index}`)} AS (
-        SELECT id FROM ${sql(table)} WHERE id = ANY(${int8Array(ids)}::bigint[]) ${sql.literal(lock)})`
-    )
-    const found = asked.map(({ index }) => sql`SELECT ${index}::int AS list, id FROM ${sql(`found_${index}`)}`)
-    const rows = yield* sql`WITH ${sql.csv(locked)} ${sql.join(" UNION ALL ", false)(found)}`
-    const foundIds = lists.map(() => new Set<number>())
-    for (const row of rows) {
-      const { id, list } = foundFromRow(row)
-      foundIds[list]!.add(id)
-    }
-    return lists.map((list, index) =>
-      Array.from(new Set(list.ids)).filter((id) => !foundIds[index]!.has(id)).sort((a, b) => a - b)
-    )
-  })
+export const unknownIds = Effect.fnUntraced(function*(sql: SqlClient, lists: ReadonlyArray<IdList>) {
+  const asked = lists.flatMap((list, index) => list.ids.length === 0 ? [] : [{ ...list, index }])
+  if (asked.length === 0) return lists.map(() => [])
+  // Locking clauses are not allowed in a UNION: each table is locked in a WITH of its own.
+  const locked = asked.map(({ ids, index, lock = "FOR KEY SHARE", table }) =>
+    sql`${sql(`found_${index}`)} AS (
+      SELECT id FROM ${sql(table)} WHERE id = ANY(${int8Array(ids)}::bigint[]) ${sql.literal(lock)})`
+  )
+  const found = asked.map(({ index }) => sql`SELECT ${index}::int AS list, id FROM ${sql(`found_${index}`)}`)
+  const rows = yield* sql`WITH ${sql.csv(locked)} ${sql.join(" UNION ALL ", false)(found)}`
+  const foundIds = lists.map(() => new Set<number>())
+  for (const row of rows) {
+    const { id, list } = foundFromRow(row)
+    foundIds[list]!.add(id)
+  }
+  return lists.map((list, index) =>
+    Array.from(new Set(list.ids)).filter((id) => !foundIds[index]!.has(id)).sort((a, b) => a - b)
+  )
+})
