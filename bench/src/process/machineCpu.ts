@@ -11,14 +11,21 @@ const machine = () => {
   return { busy: ((total - idle) * 1000) / ticksPerSecond, total: (total * 1000) / ticksPerSecond }
 }
 
-/** CPU time used so far by every PostgreSQL backend (processes named `postgres`). */
+/**
+ * CPU time used so far by PostgreSQL: every process named `postgres`, with the time of the ones
+ * that ended (the postmaster reaps its backends, and their time moves to it). Without that, a
+ * backend that ended during a run took its whole time out of the sum, and the run showed a
+ * negative share for PostgreSQL and that time as "other".
+ */
 const postgres = () => {
   let sum = 0
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
-      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) === "postgres") sum += cpuMillisOf(Number(entry))
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) === "postgres") {
+        sum += cpuMillisOf(Number(entry), { reapedChildren: true })
+      }
     } catch {
       // The process ended meanwhile.
     }
