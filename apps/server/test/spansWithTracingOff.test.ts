@@ -69,8 +69,7 @@ describe("Effect.withSpan", () => {
 /** The steps the fiber's run loop takes for `effect` (its op counter, read before and after it, in one run). */
 const stepsOf = <A, E>(effect: Effect.Effect<A, E>) =>
   Effect.gen(function*() {
-    // oxlint-disable-next-line no-explicit-any -- the fiber's internal op counter, read to count steps
-    const count = Effect.withFiber((fiber) => Effect.succeed((fiber as any).currentOpCount as number))
+    const count = Effect.withFiber((fiber) => Effect.succeed(fiber.currentOpCount))
     const before = yield* count
     yield* effect
     return (yield* count) - before
