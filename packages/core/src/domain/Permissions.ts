@@ -69,11 +69,15 @@ export type Operation = keyof typeof RoleTable
 const ruleOf = (operation: Operation): RoleRule => RoleTable[operation]
 export const Operations = Object.keys(RoleTable) as ReadonlyArray<Operation>
 
-/** The roles allowed by the table, in their stored spelling. */
-export const rolesAllowed = (operation: Operation): ReadonlyArray<Role> => {
+// Read from the table once: every request checks its operation, and in the REST API twice (the
+// role gate before decoding, then the use-case).
+const allowedByOperation = new Map<Operation, ReadonlyArray<Role>>(Operations.map((operation) => {
   const spelled = ruleOf(operation).roles
-  return Roles.filter((role) => spelled.some((name) => parseRole(name) === role))
-}
+  return [operation, Roles.filter((role) => spelled.some((name) => parseRole(name) === role))]
+}))
+
+/** The roles allowed by the table, in their stored spelling. */
+export const rolesAllowed = (operation: Operation): ReadonlyArray<Role> => allowedByOperation.get(operation) ?? []
 
 /** The record an operation's owner rule refers to, when the request names one. */
 export interface OwnedRecord {
