@@ -1,10 +1,18 @@
-import { AuthService, CurrentActor } from "@club/core"
-import { Effect, Layer, Option, Redacted } from "effect"
-import { HttpServerRequest, HttpServerRespondable } from "effect/http"
+import { AuthService, CurrentActor, type Unauthenticated } from "@club/core"
+import { type Context, Effect, Layer, Redacted } from "effect"
+import { type HttpRouter, HttpServerRequest, HttpServerRespondable } from "effect/http"
 import { Authentication } from "@club/contract/rest"
 import { Unauthorized } from "@club/contract/rest"
 import { respondWithHeaders } from "./respond.ts"
 import { roleRefusal } from "./RoleGate.ts"
+
+/** A refused token: a 401 problem with `WWW-Authenticate: Bearer`. */
+const refuseToken = (error: Unauthenticated) =>
+  Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
+    respondWithHeaders(
+      new Unauthorized({ detail: error.message, instance: request.url.split("?")[0]! }),
+      { "www-authenticate": error.reason === "missing" ? "Bearer" : "Bearer error=\"invalid_token\"" }
+    ))
 
 /**
  * Checks the bearer token with core's AuthService; a refusal is a 401 problem with `WWW-Authenticate: Bearer`.
@@ -16,24 +24,18 @@ export const AuthenticationLive = Layer.effect(
     const auth = yield* AuthService
     return Authentication.of({
       bearer: (httpEffect, { credential, endpoint }) =>
-        auth.authenticate(Redacted.value(credential)).pipe(
-          Effect.matchEffect({
-            onFailure: (error) =>
-              Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
-                respondWithHeaders(
-                  new Unauthorized({ detail: error.message, instance: request.url.split("?")[0]! }),
-                  { "www-authenticate": error.reason === "missing" ? "Bearer" : "Bearer error=\"invalid_token\"" }
-                )),
-            onSuccess: (actor) =>
-              Effect.flatMap(
-                roleRefusal(endpoint, actor),
-                Option.match({
-                  onNone: () => Effect.provideService(httpEffect, CurrentActor, actor),
-                  onSome: HttpServerRespondable.toResponse
-                })
-              )
-          })
-        )
+        Effect.matchEffect(auth.authenticate(Redacted.value(credential)), {
+          onFailure: refuseToken,
+          onSuccess: (actor) =>
+            Effect.contextWith(
+              (context: Context.Context<HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest>) => {
+                const refusal = roleRefusal(endpoint, actor, context)
+                return refusal === undefined
+                  ? Effect.provideService(httpEffect, CurrentActor, actor)
+                  : HttpServerRespondable.toResponse(refusal)
+              }
+            )
+        })
     })
   })
 )

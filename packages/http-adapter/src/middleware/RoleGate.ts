@@ -1,5 +1,5 @@
 import { type Actor, NotPermitted, isAllowed } from "@club/core"
-import { Context, Effect, Option } from "effect"
+import { Context } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { Forbidden } from "@club/contract/rest"
@@ -9,20 +9,19 @@ import { RequiredOperation } from "@club/contract/rest"
  * Core's role check, made before the request is decoded: a caller whose role may not perform the
  * endpoint's operation gets its 403 whatever it sent, never the endpoint's answer to bad input
  * (an activity's 500, an athlete update's 204). The use-cases still check it themselves.
+ * The refusal, or undefined when the caller may go on; read from the request's context at once,
+ * as every authenticated request passes here.
  */
-export const roleRefusal = (endpoint: HttpApiEndpoint.Top, actor: Actor) => {
+export const roleRefusal = (
+  endpoint: HttpApiEndpoint.Top,
+  actor: Actor,
+  context: Context.Context<HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest>
+): Forbidden | undefined => {
   const operation = Context.get(endpoint.annotations, RequiredOperation)
-  if (operation === undefined) return Effect.succeedNone
-  // Read from the context at once, on every request: no generator for a check that needs none.
-  return Effect.contextWith(
-    (context: Context.Context<HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest>) => {
-      // The path's id names the record of the operation's owner rule (athlete for athlete.update, user for user.read).
-      const id = Number(Context.get(context, HttpRouter.RouteContext).params["id"])
-      if (isAllowed(operation, actor, { athleteId: id, userId: id })) return Effect.succeedNone
-      const request = Context.get(context, HttpServerRequest.HttpServerRequest)
-      return Effect.succeed(Option.some(
-        new Forbidden({ detail: new NotPermitted({ operation }).message, instance: request.url.split("?")[0]! })
-      ))
-    }
-  )
+  if (operation === undefined) return undefined
+  // The path's id names the record of the operation's owner rule (athlete for athlete.update, user for user.read).
+  const id = Number(Context.get(context, HttpRouter.RouteContext).params["id"])
+  if (isAllowed(operation, actor, { athleteId: id, userId: id })) return undefined
+  const request = Context.get(context, HttpServerRequest.HttpServerRequest)
+  return new Forbidden({ detail: new NotPermitted({ operation }).message, instance: request.url.split("?")[0]! })
 }
