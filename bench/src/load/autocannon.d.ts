@@ -1,9 +1,10 @@
-// The part of autocannon 9's programmatic API the load generator uses (the package ships no types).
+// The part of autocannon 9's programmatic API the load generator and the tools use (the package ships no types).
 declare module "autocannon" {
   interface Histogram {
     readonly average: number
     readonly p50: number
     readonly p99: number
+    readonly total: number
   }
   interface Result {
     readonly duration: number
@@ -11,6 +12,7 @@ declare module "autocannon" {
     readonly timeouts: number
     readonly latency: Histogram
     readonly requests: Histogram
+    readonly non2xx: number
     readonly statusCodeStats?: Record<string, { readonly count: number | string }>
   }
   interface Options {
@@ -18,6 +20,11 @@ declare module "autocannon" {
     readonly connections?: number
     readonly duration?: number
     readonly timeout?: number
+    /** Stop after this many requests instead of after `duration`. */
+    readonly amount?: number
+    readonly method?: string
+    readonly headers?: Readonly<Record<string, string>>
+    readonly body?: string
     readonly requests?: ReadonlyArray<
       { readonly setupRequest?: (request: Record<string, unknown>) => Record<string, unknown> }
     >
