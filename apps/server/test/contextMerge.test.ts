@@ -69,4 +69,46 @@ describe("a handler's context merged into a request's", () => {
       assert.strictEqual(Context.get(seen, Replaced), "handler")
       assert.strictEqual(Context.get(seen, PerRequest), "3")
     }))
+
+  it("is the other context itself when that one was made from it by additions (a transaction's services), with nothing copied", () => {
+    const requestContext = request("4")
+    const transaction = requestContext.pipe(
+      Context.add(HandlerOnly, "transaction"),
+      Context.add(Replaced, "transaction")
+    )
+    const merged = Context.merge(requestContext, transaction)
+    assert.strictEqual(merged, transaction)
+    assert.deepStrictEqual(read(merged), {
+      shared: "server",
+      replaced: "transaction",
+      perRequest: "4",
+      handlerOnly: "transaction"
+    })
+  })
+
+  it("copies as before when the other context lacks one of the request's own services", () => {
+    const requestContext = request("5")
+    const other = server.pipe(Context.add(HandlerOnly, "other"))
+    const merged = Context.merge(requestContext, other)
+    assert.notStrictEqual(merged, other)
+    assert.deepStrictEqual(read(merged), {
+      shared: "server",
+      replaced: "server",
+      perRequest: "5",
+      handlerOnly: "other"
+    })
+  })
+
+  it.effect("gives a finalizer the context it was added in, once the scope closes in the fiber's own", () =>
+    Effect.gen(function*() {
+      const seen: Array<string> = []
+      yield* Effect.scoped(
+        Effect.addFinalizer(() =>
+          Effect.map(Effect.context<Replaced | PerRequest>(), (context) => {
+            seen.push(`${Context.get(context, Replaced)} ${Context.get(context, PerRequest)}`)
+          })
+        ).pipe(Effect.provideService(Replaced, "acquired"))
+      ).pipe(Effect.provideContext(request("6")))
+      assert.deepStrictEqual(seen, ["acquired 6"])
+    }))
 })
