@@ -4,6 +4,7 @@ import { existsSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { runSql } from "./database/runSql.ts"
 import type { ListScenario } from "./listScenarios.ts"
+import { allocationsPhase } from "./phases/allocations.ts"
 import { embeddedPhase } from "./phases/embedded.ts"
 import { listsPhase } from "./phases/lists.ts"
 import { memoryPhase } from "./phases/memory.ts"
@@ -126,6 +127,11 @@ const main = async () => {
     console.log("what measuring costs: METRICS=off vs metrics on vs metrics and OTLP tracing, on PostgreSQL")
     const rows = await observabilityPhase()
     results = { ...results, observability: rows.map((r) => ({ ...r, scenario: ref(r.scenario) })) }
+  }
+  if (settings.phases.includes("allocations")) {
+    console.log("allocations: bytes allocated per request of each throughput scenario, project vs baseline")
+    const rows = await allocationsPhase()
+    results = { ...results, allocations: rows.map((r) => ({ ...r, scenario: ref(r.scenario) })) }
   }
   const written = writeResults(results, settings.writeResults ? undefined : join(tmpDir, "results"))
   console.log(`\ndone in ${((Date.now() - started) / 60_000).toFixed(1)} min; wrote ${written.join(", ")}`)

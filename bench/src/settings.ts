@@ -13,7 +13,8 @@ export const phaseNames = [
   "embedded",
   "schedule",
   "attendance",
-  "observability"
+  "observability",
+  "allocations"
 ] as const
 export type PhaseName = (typeof phaseNames)[number]
 
@@ -26,7 +27,8 @@ export const defaultPhases: ReadonlyArray<PhaseName> = [
   "memory",
   "embedded",
   "schedule",
-  "attendance"
+  "attendance",
+  "allocations"
 ]
 
 /** What a run measures; every knob has an environment variable, for quick partial runs. */
@@ -54,6 +56,8 @@ export const settings = {
   embeddedListSeconds: number("BENCH_EMBEDDED_LIST_DURATION", Math.min(4, number("BENCH_DURATION", 10))),
   embeddedListWarmupSeconds: number("BENCH_EMBEDDED_LIST_WARMUP", 2),
   memorySteps: (list("BENCH_MEMORY_STEPS") ?? ["10000", "50000", "100000"]).map(Number),
+  /** Requests of each scenario the allocations phase samples, on each server (after half as many to warm up). */
+  allocationRequests: number("BENCH_ALLOCATION_REQUESTS", 10_000),
   /** Rounds of the attendance phase's bursts (after one that warms up). */
   attendanceRounds: number("BENCH_ATTENDANCE_ROUNDS", 10)
 }

@@ -27,20 +27,25 @@ export interface SideBySide {
 /**
  * The project's server on the database (its migrations make the schema), the data `seed` writes,
  * then the baseline on the same database: the two servers the phases measure side by side.
+ * `nodeArgs` are node's flags for each (by default, a CPU profile's with BENCH_PROFILE=1).
  */
 export const startSideBySide = async (
   databaseUrl: string,
-  seed: (sql: SqlClient.SqlClient) => Effect.Effect<Seeded, unknown>
+  seed: (sql: SqlClient.SqlClient) => Effect.Effect<Seeded, unknown>,
+  nodeArgs: { readonly project: ReadonlyArray<string>; readonly baseline: ReadonlyArray<string> } = {
+    project: profileArgs("project"),
+    baseline: profileArgs("baseline")
+  }
 ): Promise<SideBySide> => {
   const project = await startProject({
     name: "project",
     port: await freePort(),
     database: { kind: "server", url: databaseUrl },
-    nodeArgs: profileArgs("project"),
+    nodeArgs: nodeArgs.project,
     logLevel: settings.logLevel
   })
   const seeded = await runSql(databaseUrl, seed)
-  const baseline = await startBaseline({ port: await freePort(), databaseUrl, nodeArgs: profileArgs("baseline") })
+  const baseline = await startBaseline({ port: await freePort(), databaseUrl, nodeArgs: nodeArgs.baseline })
   return {
     project,
     baseline,

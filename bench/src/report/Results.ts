@@ -1,3 +1,4 @@
+import type { AllocationSample } from "../load/allocationSampler.ts"
 import type { AttendanceResult } from "../phases/attendance.ts"
 import type { Measurement } from "../load/LoadResult.ts"
 import type { ListingStep } from "../phases/memory.ts"
@@ -53,6 +54,10 @@ export interface Results {
   /** Issue 17's schedule scenarios, on the project alone; `answer` says what each answer held. */
   readonly schedule?: ReadonlyArray<
     { readonly scenario: ScenarioRef; readonly project: Measurement; readonly answer: string }
+  >
+  /** Bytes each server allocates per request of a throughput scenario, and its largest allocators. */
+  readonly allocations?: ReadonlyArray<
+    { readonly scenario: ScenarioRef; readonly project: AllocationSample; readonly baseline: AllocationSample }
   >
   /** Issue 18's bursts of replies to one full session, on the project alone. */
   readonly attendance?: AttendanceResult

@@ -1,54 +1,20 @@
-// Bytes a server allocates per request, and where: V8's sampling heap profiler, kept on while a
-// scenario's requests run and told to keep the objects that minor and major GCs collected (the
-// garbage of a request is most of what it allocates; without those flags the profile shows only
-// what is still alive at the end). The server must run with `--inspect=127.0.0.1:<port>`; it is
-// driven over the inspector's WebSocket and loaded by autocannon from this process, after a
-// warm-up that is not sampled. Prints the bytes per request, then by package and by function.
-// The sampling interval makes the figures estimates: compare runs of the same interval. Usage:
-//   node src/tools/allocationsPerRequest.ts <inspector-port> <url> [requests=5000] [token] [METHOD] [body]
+// Bytes a running server allocates per request, and where (src/load/allocationSampler.ts), for
+// one request sent again and again; the allocations phase of the bench does the same for every
+// scenario on both servers. The server must run with `--inspect=127.0.0.1:<port>`. Prints the
+// bytes per request, then by package and by function, and with CALLERS_OF=<regex> the calls that
+// led to the functions it matches. Usage:
+//   node src/tools/allocationsPerRequest.ts <inspector-port> <url> [requests=10000] [token] [METHOD] [body]
 import autocannon from "autocannon"
+import { sampleAllocations } from "../load/allocationSampler.ts"
 
-interface CallFrame {
-  readonly functionName: string
-  readonly url: string
-  readonly lineNumber: number
-}
-interface SamplingNode {
-  readonly callFrame: CallFrame
-  readonly selfSize: number
-  readonly children: ReadonlyArray<SamplingNode>
-}
-
-const [port, url, requestsText = "5000", token, method = "GET", body] = process.argv.slice(2)
+const [port, url, requestsText = "10000", token, method = "GET", body] = process.argv.slice(2)
 if (port === undefined || url === undefined) {
   console.error("usage: allocationsPerRequest.ts <inspector-port> <url> [requests] [token] [METHOD] [body]")
   process.exit(2)
 }
-const requests = Number(requestsText)
 
-const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as ReadonlyArray<
-  { readonly webSocketDebuggerUrl: string }
->
-const socket = new WebSocket(targets[0]!.webSocketDebuggerUrl)
-await new Promise((resolve, reject) => {
-  socket.addEventListener("open", resolve, { once: true })
-  socket.addEventListener("error", reject, { once: true })
-})
-let lastId = 0
-const waiting = new Map<number, (result: unknown) => void>()
-socket.addEventListener("message", (event) => {
-  const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown }
-  if (message.id !== undefined) waiting.get(message.id)?.(message.result)
-})
-const send = (command: string, params: object = {}) =>
-  new Promise<unknown>((resolve) => {
-    const id = ++lastId
-    waiting.set(id, resolve)
-    socket.send(JSON.stringify({ id, method: command, params }))
-  })
-
-const load = (amount: number) =>
-  autocannon({
+const load = async (amount: number) => {
+  const result = await autocannon({
     url,
     method,
     connections: 8,
@@ -59,50 +25,22 @@ const load = (amount: number) =>
     },
     ...(body === undefined ? {} : { body })
   })
+  if (result.non2xx > 0) console.error(`${result.non2xx} answers were not 2xx`)
+  return result.requests.total
+}
 
-await load(Math.max(1000, requests / 2))
-await send("HeapProfiler.enable")
-await send("HeapProfiler.startSampling", {
-  samplingInterval: 512,
-  includeObjectsCollectedByMajorGC: true,
-  includeObjectsCollectedByMinorGC: true
+const callersOf = process.env["CALLERS_OF"]
+const sample = await sampleAllocations(Number(port), Number(requestsText), load, {
+  top: Number(process.env["TOP"] ?? 40),
+  ...(callersOf === undefined ? {} : { callersOf: new RegExp(callersOf) })
 })
-const result = await load(requests)
-const { profile } = (await send("HeapProfiler.stopSampling")) as { profile: { head: SamplingNode } }
-socket.close()
-
-const packageOf = (frameUrl: string) => {
-  const match = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(frameUrl)
-  if (match !== null) return match[1]!
-  if (frameUrl.startsWith("node:")) return "node"
-  const ours = /\/((?:packages|apps)\/[^/]+)\//.exec(frameUrl)
-  return ours !== null ? ours[1]! : frameUrl === "" ? "(native)" : frameUrl
-}
-const byFunction = new Map<string, number>()
-const byPackage = new Map<string, number>()
-let total = 0
-const add = (into: Map<string, number>, key: string, bytes: number) => into.set(key, (into.get(key) ?? 0) + bytes)
-const walk = (node: SamplingNode) => {
-  if (node.selfSize > 0) {
-    const frame = node.callFrame
-    const where = frame.url.replace(/.*node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?/, "").replace(
-      /^file:\/\/.*?\/((?:packages|apps)\/)/,
-      "$1"
-    )
-    add(byFunction, `${frame.functionName || "(anonymous)"} ${where}:${frame.lineNumber + 1}`, node.selfSize)
-    add(byPackage, packageOf(frame.url), node.selfSize)
-    total += node.selfSize
-  }
-  node.children.forEach(walk)
-}
-walk(profile.head)
-
-const answered = result.requests.total
-const perRequest = (bytes: number) => String(Math.round(bytes / answered)).padStart(8)
-const top = (into: Map<string, number>, count: number) =>
-  [...into].sort((a, b) => b[1] - a[1]).slice(0, count).map(([key, bytes]) => `${perRequest(bytes)}  ${key}`)
-console.log(`${answered} requests (${result.non2xx} not 2xx); bytes allocated per request: ${perRequest(total).trim()}`)
+const bytes = (value: number) => String(Math.round(value)).padStart(8)
+console.log(`${sample.requests} requests; bytes allocated per request: ${bytes(sample.bytesPerRequest).trim()}`)
 console.log("\nby package (bytes per request)")
-console.log(top(byPackage, 20).join("\n"))
+for (const { name, bytesPerRequest } of sample.byPackage) console.log(`${bytes(bytesPerRequest)}  ${name}`)
 console.log("\nby function (bytes per request)")
-console.log(top(byFunction, Number(process.env["TOP"] ?? 40)).join("\n"))
+for (const { name, bytesPerRequest } of sample.byFunction) console.log(`${bytes(bytesPerRequest)}  ${name}`)
+if (sample.callers !== undefined) {
+  console.log(`\nwho calls ${callersOf} (bytes per request; innermost first)`)
+  for (const { name, bytesPerRequest } of sample.callers) console.log(`${bytes(bytesPerRequest)}  ${name}`)
+}
