@@ -4,7 +4,7 @@ import autocannon from "autocannon"
 import { scenarioNamed } from "../scenarioNamed.ts"
 import type { LoadContext } from "../scenarios.ts"
 import type { LoadOptions, LoadResult } from "./LoadResult.ts"
-import { requestHeaders } from "./requestHeaders.ts"
+import { scenarioRequests } from "./scenarioRequests.ts"
 
 const { context, ...options } = JSON.parse(process.argv[2]!) as LoadOptions & { readonly context: LoadContext }
 const scenario = scenarioNamed(options.scenario)
@@ -15,18 +15,7 @@ const run = (seconds: number) =>
     connections: options.connections,
     duration: seconds,
     timeout: 30,
-    requests: [{
-      setupRequest: (request: Record<string, unknown>) => {
-        const next = scenario.request(context)
-        return {
-          ...request,
-          method: next.method,
-          path: next.path,
-          body: next.body,
-          headers: requestHeaders(scenario, context, next)
-        }
-      }
-    }]
+    requests: scenarioRequests(scenario, context)
   })
 
 const result = await run(options.durationSeconds)

@@ -3,7 +3,7 @@ import { freePort } from "@club/test-support"
 import { seed } from "../database/seed.ts"
 import { createTemporaryDatabase } from "../database/temporaryDatabase.ts"
 import { type AllocationSample, inspectorArgs, sampleAllocations } from "../load/allocationSampler.ts"
-import { requestHeaders } from "../load/requestHeaders.ts"
+import { scenarioRequests } from "../load/scenarioRequests.ts"
 import type { LoadContext, Scenario } from "../scenarios.ts"
 import { settings } from "../settings.ts"
 import { prepareCallers } from "./callers.ts"
@@ -29,18 +29,7 @@ const loadOf = (url: string, scenario: Scenario, context: LoadContext) => async 
     connections: 8,
     amount,
     timeout: 30,
-    requests: [{
-      setupRequest: (request: Record<string, unknown>) => {
-        const next = scenario.request(context)
-        return {
-          ...request,
-          method: next.method,
-          path: next.path,
-          body: next.body,
-          headers: requestHeaders(scenario, context, next)
-        }
-      }
-    }]
+    requests: scenarioRequests(scenario, context)
   })
   const expected = Number(result.statusCodeStats?.[String(scenario.expectedStatus)]?.count ?? 0)
   if (expected < amount) {
