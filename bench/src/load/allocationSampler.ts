@@ -1,5 +1,5 @@
 // What a server allocates per request, and where: V8's sampling heap profiler, driven over the
-// inspector of a server started with `--inspect=127.0.0.1:<port>` (serverNodeArgs below). It is
+// inspector of a server started with `--inspect=127.0.0.1:<port>` (`inspectorArgs` below). It is
 // kept on while the requests run and told to keep what minor and major collections freed: a
 // request's garbage is nearly all it allocates, and without those flags the profile holds only
 // what is still alive at the end. Optimized code allocates less than code still warming up
@@ -120,7 +120,9 @@ export const sampleAllocations = async (
         }
         total += node.selfSize
       }
-      for (const child of node.children) walk(child, [...path, place])
+      // The calls that led here are kept only when asked for: a path per node is a copy per node.
+      const below = options.callersOf === undefined ? path : [...path, place]
+      for (const child of node.children) walk(child, below)
     }
     walk(profile.head, [])
     return {
