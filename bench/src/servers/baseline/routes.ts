@@ -26,7 +26,7 @@ const unknownAmong = (sql: SqlClient.SqlClient, table: Parameters<typeof Q.known
     })
 
 const readSession = (sql: SqlClient.SqlClient, id: number) =>
-  Effect.map(sql.unsafe<Row>(Q.sessionById, [id]), (rows) => sessionDto(rows[0]!))
+  Effect.map(sql.unsafe<Row>(Q.sessionsById, [[BigInt(id)]]), (rows) => sessionDto(rows[0]!))
 
 const replaceAthletes = (sql: SqlClient.SqlClient, id: number, athleteIds: ReadonlyArray<number>) =>
   Effect.andThen(
@@ -50,7 +50,7 @@ export const routes: ReadonlyArray<Route> = [
     pattern: /^\/session\/(\d+)$/,
     handle: (sql, [id]) =>
       Effect.map(
-        sql.unsafe<Row>(Q.sessionById, [Number(id)]),
+        sql.unsafe<Row>(Q.sessionsById, [[BigInt(id!)]]),
         (rows) => rows.length === 0 ? answer(404, `Session not found with id ${id}`) : answer(200, sessionDto(rows[0]!))
       )
   },

@@ -12,7 +12,12 @@ export const selectSessions = `SELECT s.id, s.name, s.is_recurrent AS "isRecurre
       ARRAY(SELECT a.id FROM activities a WHERE a.session_id = s.id ORDER BY a.id) AS "activiteIds"
       FROM sessions s`
 
-export const sessionById = `${selectSessions} WHERE s.id = $1`
+/**
+ * The project's read of sessions by id, for the ids of every read waiting in one turn of its event
+ * loop (docs/DECISIONS.md, "Reads by id of concurrent requests are one statement"); the baseline,
+ * a plain client, sends it for each request's one id.
+ */
+export const sessionsById = `${selectSessions} WHERE s.id = ANY($1::bigint[])`
 export const allSessions = `${selectSessions} ORDER BY s.id`
 
 export const sessionsOfAthleteBetween = `SELECT s.id, s.name FROM sessions s

@@ -7,13 +7,15 @@ import {
   EntityNotFound,
   UnknownReferences
 } from "@club/core"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { activityFromRow } from "../rows/ActivityRow.ts"
 import { readRows } from "../rows/rowReader.ts"
 import { byColumn, selectListOf } from "../sql/snakeCase.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
+import { int8Array } from "../sql/int8Array.ts"
 import { onForeignKeyViolation } from "../sql/onForeignKeyViolation.ts"
+import { readsById } from "../sql/readsById.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { transaction } from "../sql/transaction.ts"
 
@@ -28,14 +30,17 @@ export const ActivityRepositoryLive = Layer.effect(
     // Each field of core's Activity from its column, under its field's name.
     const activityColumns = sql.literal(selectListOf(Object.keys(Activity.fields)))
 
-    const findOne = (id: ActivityId) =>
-      Effect.map(
+    const findOne = readsById(
+      sql,
+      (ids) =>
         Effect.flatMap(
-          sql<Record<string, unknown>>`SELECT ${activityColumns} FROM activities WHERE id = ${id}`,
+          sql<Record<string, unknown>>`SELECT ${activityColumns} FROM activities WHERE id = ANY(${
+            int8Array(ids)
+          }::bigint[])`,
           activitiesOf
         ),
-        (activities) => Option.fromNullishOr(activities[0])
-      )
+      (activity) => activity.id
+    )
 
     const listAll = Effect.flatMap(
       sql<Record<string, unknown>>`SELECT ${activityColumns} FROM activities ORDER BY id`,

@@ -29,6 +29,7 @@ import { classifyCause, dieOnInfrastructureError } from "../sql/dieOnInfrastruct
 import { type AroundInsert, insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
 import { bookSessions, sessionsMet } from "../sql/bookings.ts"
 import { int8Array } from "../sql/int8Array.ts"
+import { readsById } from "../sql/readsById.ts"
 import { onForeignKeyViolation } from "../sql/onForeignKeyViolation.ts"
 import { failOnUnknown, type References, requireKnownIds } from "../sql/requireKnownIds.ts"
 import { unknownIds } from "../sql/unknownIds.ts"
@@ -86,11 +87,15 @@ export const SessionRepositoryLive = Layer.effect(
     const sessionsOf = (rows: ReadonlyArray<Record<string, unknown>>) =>
       Effect.sync(() => readRows(sessionFromRow)(rows))
 
-    const findOne = (id: number) =>
-      Effect.map(
-        Effect.flatMap(sql<Record<string, unknown>>`${selectSessions} WHERE s.id = ${id}`, sessionsOf),
-        (sessions) => Option.fromNullishOr(sessions[0])
-      )
+    const findOne = readsById(
+      sql,
+      (ids) =>
+        Effect.flatMap(
+          sql<Record<string, unknown>>`${selectSessions} WHERE s.id = ANY(${int8Array(ids)}::bigint[])`,
+          sessionsOf
+        ),
+      (session) => session.id
+    )
 
     // Read in pages by id, each page its own short statement, so that a listing of any size holds
     // one page in memory, and a slow reader never keeps a database connection while it reads (the

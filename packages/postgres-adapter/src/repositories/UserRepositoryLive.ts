@@ -19,6 +19,8 @@ import { credentialsFromRow, userFromRow } from "../rows/UserRow.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { idFromRow } from "../rows/IdRow.ts"
 import { insertWithGeneratedId } from "../sql/insertWithId.ts"
+import { int8Array } from "../sql/int8Array.ts"
+import { readsById } from "../sql/readsById.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { onUniqueViolation } from "../sql/onUniqueViolation.ts"
 import { selectListOf } from "../sql/snakeCase.ts"
@@ -106,8 +108,17 @@ export const UserRepositoryLive = Layer.effect(
       }))
     }, dieOnInfrastructureError)
 
+    const findOne = readsById(
+      sql,
+      (ids) =>
+        Effect.map(
+          sql`SELECT ${userColumns} FROM users WHERE id = ANY(${int8Array(ids)}::bigint[])`,
+          readRows(userFromRow)
+        ),
+      (user) => user.id
+    )
     const findById = traced("UserRepository.findById")(function*(id: UserId) {
-      return firstUser(yield* sql`SELECT ${userColumns} FROM users WHERE id = ${id}`)
+      return yield* findOne(id)
     }, dieOnInfrastructureError)
 
     const findCredentialsByName = traced("UserRepository.findCredentialsByName")(function*(name: string) {

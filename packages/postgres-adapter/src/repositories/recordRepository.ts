@@ -14,6 +14,8 @@ import { SqlClient } from "effect/sql"
 import { readRows, recordFromRow, type Row } from "../rows/rowReader.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
+import { int8Array } from "../sql/int8Array.ts"
+import { readsById } from "../sql/readsById.ts"
 import { byColumn, selectListOf } from "../sql/snakeCase.ts"
 import { transaction } from "../sql/transaction.ts"
 import { CredentialsCache } from "./credentialsCache.ts"
@@ -37,6 +39,15 @@ export const recordRepository = <
     const columns = sql.literal(selectListOf(Object.keys(description.record.fields)))
     const fields = valueFieldsOf(description)
     const span = `${entity}Repository`
+    const findOne = readsById(
+      sql,
+      (ids) =>
+        Effect.map(
+          sql`SELECT ${columns} FROM ${sql(table)} WHERE id = ANY(${int8Array(ids)}::bigint[])`,
+          readRows(fromRow)
+        ),
+      (record) => record.id
+    )
 
     const repository: PlainRecordRepository<A, InstanceType<C>, InstanceType<U>> = {
       /** The insert and the decode of the stored row are one transaction: a row that cannot be answered is not kept. */
@@ -52,8 +63,7 @@ export const recordRepository = <
       }, dieOnInfrastructureError),
 
       findById: traced(`${span}.findById`)(function*(id: A["id"]) {
-        const [row] = yield* sql`SELECT ${columns} FROM ${sql(table)} WHERE id = ${id}`
-        return row === undefined ? Option.none() : Option.some(fromRow(row))
+        return yield* findOne(id)
       }, dieOnInfrastructureError),
 
       list: traced(`${span}.list`)(function*() {

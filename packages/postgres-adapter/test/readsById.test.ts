@@ -1,0 +1,153 @@
+import {
+  ActivityRepository,
+  AthleteCreate,
+  AthleteRepository,
+  type Session,
+  SessionId,
+  SessionRepository,
+  UserRepository
+} from "@club/core"
+import { describe, expect, it } from "@effect/vitest"
+import { Context, Effect, Exit, Fiber, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { maxIdsPerStatement, readsById } from "../src/sql/readsById.ts"
+import { countStatements } from "../src/testing/index.ts"
+import { newActivity, newSession, newUser } from "../../core/test/repositoryContract/fixtures.ts"
+import { onEachDatabase } from "./support/onEachDatabase.ts"
+
+interface Row {
+  readonly id: number
+  readonly name: string
+}
+
+/** A store of `count` rows read through `readsById`, recording the ids of each statement it is sent. */
+const storeOf = (count: number, fail?: string) => {
+  const statements: Array<ReadonlyArray<number>> = []
+  // Only the transaction service of a client is read; no statement reaches it.
+  const client = { transactionService: SqlClient.TransactionConnection(-1) } as unknown as SqlClient.SqlClient
+  const read = readsById(
+    client,
+    (ids) =>
+      Effect.suspend(() => {
+        statements.push(ids)
+        if (fail !== undefined) return Effect.fail(fail)
+        return Effect.succeed(ids.filter((id) => id <= count).map((id) => ({ id, name: `row ${id}` })))
+      }),
+    (row: Row) => row.id
+  )
+  return { statements, read }
+}
+
+describe("Reads by id gathered in one turn", () => {
+  it.effect("reads asked together are one statement, each answered with its own record or none", () =>
+    Effect.gen(function*() {
+      const { read, statements } = storeOf(10)
+      const answers = yield* Effect.all([read(3), read(1), read(42), read(3)], { concurrency: "unbounded" })
+      expect(answers).toEqual([
+        Option.some({ id: 3, name: "row 3" }),
+        Option.some({ id: 1, name: "row 1" }),
+        Option.none(),
+        Option.some({ id: 3, name: "row 3" })
+      ])
+      expect(statements).toEqual([[3, 1, 42, 3]])
+    }))
+
+  it.effect("reads one after the other are a statement each: none waits for a later turn", () =>
+    Effect.gen(function*() {
+      const { read, statements } = storeOf(10)
+      expect(yield* read(1)).toEqual(Option.some({ id: 1, name: "row 1" }))
+      expect(yield* read(2)).toEqual(Option.some({ id: 2, name: "row 2" }))
+      expect(statements).toEqual([[1], [2]])
+    }))
+
+  it.effect(`more than ${maxIdsPerStatement} reads in one turn are sent ${maxIdsPerStatement} ids at a time`, () =>
+    Effect.gen(function*() {
+      const { read, statements } = storeOf(1_000)
+      const ids = Array.from({ length: 2 * maxIdsPerStatement + 3 }, (_, index) => index + 1)
+      const answers = yield* Effect.forEach(ids, read, { concurrency: "unbounded" })
+      expect(answers.map(Option.getOrThrow).map((row) => row.id)).toEqual(ids)
+      expect(statements.map((sent) => sent.length)).toEqual([maxIdsPerStatement, maxIdsPerStatement, 3])
+    }))
+
+  it.effect("a failed statement is the failure of every read that waited on it, and the next turn reads again", () =>
+    Effect.gen(function*() {
+      const failing = storeOf(10, "the store is gone")
+      const exits = yield* Effect.all([failing.read(1), failing.read(2)], { concurrency: "unbounded", mode: "result" })
+      expect(exits.map((result) => result._tag)).toEqual(["Failure", "Failure"])
+      const { read } = storeOf(10)
+      expect(yield* read(1)).toEqual(Option.some({ id: 1, name: "row 1" }))
+    }))
+
+  it.effect("a read whose caller was interrupted while waiting leaves the others answered", () =>
+    Effect.gen(function*() {
+      const { read, statements } = storeOf(10)
+      const gone = yield* Effect.forkChild(read(1), { startImmediately: true })
+      const staying = yield* Effect.forkChild(read(2), { startImmediately: true })
+      yield* Fiber.interrupt(gone)
+      expect(yield* Fiber.join(staying)).toEqual(Option.some({ id: 2, name: "row 2" }))
+      expect(Exit.hasInterrupts(yield* Fiber.await(gone))).toBe(true)
+      expect(statements).toEqual([[1, 2]])
+    }))
+})
+
+onEachDatabase("Reads by id of concurrent requests", (it) => {
+  it.effect("reads by id of each kind asked together are one statement a kind", () =>
+    Effect.gen(function*() {
+      const sessions = yield* SessionRepository
+      const athletes = yield* AthleteRepository
+      const activities = yield* ActivityRepository
+      const users = yield* UserRepository
+      const athlete = yield* athletes.create(
+        new AthleteCreate({ id: null, name: "read", categorie: null, niveau: null })
+      )
+      const first = yield* sessions.create(newSession({ name: "first", athleteIds: [athlete.id] }))
+      const second = yield* sessions.create(newSession({ name: "second" }))
+      const activity = yield* activities.create(newActivity(first.id, "together"))
+      const user = yield* users.create(newUser("together", "COACH"))
+      const unknown = SessionId.make(second.id + 1_000)
+
+      const counted = yield* countStatements(Effect.all({
+        sessions: Effect.all([sessions.findById(second.id), sessions.findById(unknown), sessions.findById(first.id)], {
+          concurrency: "unbounded"
+        }),
+        athlete: athletes.findById(athlete.id),
+        activity: activities.findById(activity.id),
+        user: users.findById(user.id)
+      }, { concurrency: "unbounded" }))
+
+      expect(counted.result.sessions.map(Option.map((session) => session.name))).toEqual([
+        Option.some("second"),
+        Option.none(),
+        Option.some("first")
+      ])
+      expect(Option.getOrThrow(counted.result.sessions[2]!).athleteIds).toEqual([athlete.id])
+      expect(Option.map(counted.result.athlete, (found) => found.name)).toEqual(Option.some("read"))
+      expect(Option.map(counted.result.activity, (found) => found.name)).toEqual(Option.some("together"))
+      expect(Option.map(counted.result.user, (found) => found.name)).toEqual(Option.some("together"))
+      expect(counted.statements).toHaveLength(4)
+    }))
+
+  it.effect("a read inside a transaction sees the transaction's own writes, and a read outside it in the same turn does not", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const sessions = yield* SessionRepository
+      const session = yield* sessions.create(newSession({ name: "before" }))
+      const nameOf = Option.map((found: Session) => found.name)
+      // Another request's read: the same fiber's context without the transaction.
+      const withoutTransaction = (context: Context.Context<never>): Context.Context<never> =>
+        Context.omit(sql.transactionService)(context)
+      const outside = sessions.findById(session.id).pipe(Effect.updateContext(withoutTransaction))
+      let other: Fiber.Fiber<Option.Option<Session>> | undefined
+      let inside: Option.Option<Session> = Option.none()
+      yield* sql.withTransaction(Effect.gen(function*() {
+        yield* sql`UPDATE sessions SET name = 'inside' WHERE id = ${session.id}`
+        other = yield* Effect.forkDetach(outside, { startImmediately: true })
+        inside = yield* sessions.findById(session.id)
+        return yield* Effect.fail("rolled back")
+      })).pipe(Effect.flip)
+      expect(nameOf(inside)).toEqual(Option.some("inside"))
+      // Rolled back: no read outside the transaction ever sees its write.
+      expect(nameOf(yield* Fiber.join(other!))).toEqual(Option.some("before"))
+      expect(nameOf(yield* sessions.findById(session.id))).toEqual(Option.some("before"))
+    }))
+})
