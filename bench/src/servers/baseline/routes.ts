@@ -59,7 +59,7 @@ export const routes: ReadonlyArray<Route> = [
     pattern: /^\/athletes\/athletes\/(\d+)\/session\/between\/(\d{4}-\d{2}-\d{2})\/(\d{4}-\d{2}-\d{2})$/,
     handle: (sql, [id, start, end]) =>
       Effect.map(
-        sql.unsafe<Row>(Q.sessionsOfAthleteBetween, [Number(id), `${start}T00:00:00`, `${end}T00:00:00`]).unprepared,
+        sql.unsafe<Row>(Q.sessionsOfAthleteBetween, [[BigInt(id!)], `${start}T00:00:00`, `${end}T00:00:00`]).unprepared,
         (rows) => answer(200, rows.map(summary))
       )
   },
@@ -68,7 +68,7 @@ export const routes: ReadonlyArray<Route> = [
     pattern: /^\/athletes\/athletes\/(\d+)\/session\/after\/(\d{4}-\d{2}-\d{2})$/,
     handle: (sql, [id, start]) =>
       Effect.map(
-        sql.unsafe<Row>(Q.sessionsOfAthleteAfter, [Number(id), `${start}T00:00:00`]).unprepared,
+        sql.unsafe<Row>(Q.sessionsOfAthleteAfter, [[BigInt(id!)], `${start}T00:00:00`]).unprepared,
         (rows) => answer(200, rows.map(summary))
       )
   },
@@ -77,7 +77,7 @@ export const routes: ReadonlyArray<Route> = [
     pattern: /^\/athletes\/athlete\/(\d+)\/session$/,
     handle: (sql, [id]) =>
       Effect.map(
-        sql.unsafe<Row>(Q.sessionsOfAthlete, [Number(id)]).unprepared,
+        sql.unsafe<Row>(Q.sessionsOfAthlete, [[BigInt(id!)]]).unprepared,
         (rows) => answer(200, rows.map(summary))
       )
   },
@@ -85,7 +85,7 @@ export const routes: ReadonlyArray<Route> = [
     method: "GET",
     pattern: /^\/athletes\/athletes\/session\/(\d+)\/activities$/,
     handle: (sql, [id]) =>
-      Effect.map(sql.unsafe<Row>(Q.activitiesOfSession, [Number(id)]), (rows) => answer(200, rows.map(summary)))
+      Effect.map(sql.unsafe<Row>(Q.activitiesOfSession, [[BigInt(id!)]]), (rows) => answer(200, rows.map(summary)))
   },
   {
     method: "POST",

@@ -20,20 +20,25 @@ export const selectSessions = `SELECT s.id, s.name, s.is_recurrent AS "isRecurre
 export const sessionsById = `${selectSessions} WHERE s.id = ANY($1::bigint[])`
 export const allSessions = `${selectSessions} ORDER BY s.id`
 
-export const sessionsOfAthleteBetween = `SELECT s.id, s.name FROM sessions s
+/**
+ * An athlete's sessions and a session's activities are gathered by the project too, for the
+ * athletes (sessions) asked in one turn: the baseline sends the same statements with its one id.
+ */
+export const sessionsOfAthleteBetween = `SELECT sa.athlete_id AS "of", s.id, s.name FROM sessions s
           JOIN session_athletes sa ON sa.session_id = s.id
-          WHERE (sa.athlete_id = $1 AND s.creneau > $2 AND s.creneau < $3) ORDER BY s.id`
+          WHERE (sa.athlete_id = ANY($1::bigint[]) AND s.creneau > $2 AND s.creneau < $3) ORDER BY s.id`
 
 /** SessionRepository.summariesOfAthlete without a range: one condition, so no parentheses. */
-export const sessionsOfAthlete = `SELECT s.id, s.name FROM sessions s
+export const sessionsOfAthlete = `SELECT sa.athlete_id AS "of", s.id, s.name FROM sessions s
           JOIN session_athletes sa ON sa.session_id = s.id
-          WHERE sa.athlete_id = $1 ORDER BY s.id`
+          WHERE sa.athlete_id = ANY($1::bigint[]) ORDER BY s.id`
 
-export const sessionsOfAthleteAfter = `SELECT s.id, s.name FROM sessions s
+export const sessionsOfAthleteAfter = `SELECT sa.athlete_id AS "of", s.id, s.name FROM sessions s
           JOIN session_athletes sa ON sa.session_id = s.id
-          WHERE (sa.athlete_id = $1 AND s.creneau > $2) ORDER BY s.id`
+          WHERE (sa.athlete_id = ANY($1::bigint[]) AND s.creneau > $2) ORDER BY s.id`
 
-export const activitiesOfSession = `SELECT id, name FROM activities WHERE session_id = $1 ORDER BY id`
+export const activitiesOfSession =
+  `SELECT session_id AS "of", id, name FROM activities WHERE session_id = ANY($1::bigint[]) ORDER BY id`
 export const allAthletes = `SELECT id, name, categorie, niveau FROM athletes ORDER BY id`
 export const allCoaches = `SELECT id, name FROM "coaches" ORDER BY id`
 export const allUsers =

@@ -15,7 +15,7 @@ import { byColumn, selectListOf } from "../sql/snakeCase.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { int8Array } from "../sql/int8Array.ts"
 import { onForeignKeyViolation } from "../sql/onForeignKeyViolation.ts"
-import { readsById } from "../sql/readsById.ts"
+import { readsById } from "../sql/readsGathered.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { transaction } from "../sql/transaction.ts"
 

@@ -24,12 +24,13 @@ import { Data, Effect, Layer, Option, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { activitySummaryFromRow } from "../rows/ActivityRow.ts"
 import { readRows } from "../rows/rowReader.ts"
+import { ofRow } from "../rows/OfRow.ts"
 import { sessionFromRow, sessionSummaryFromRow } from "../rows/SessionRow.ts"
 import { classifyCause, dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { type AroundInsert, insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
 import { bookSessions, sessionsMet } from "../sql/bookings.ts"
 import { int8Array } from "../sql/int8Array.ts"
-import { readsById } from "../sql/readsById.ts"
+import { readsById, readsGathered } from "../sql/readsGathered.ts"
 import { onForeignKeyViolation } from "../sql/onForeignKeyViolation.ts"
 import { failOnUnknown, type References, requireKnownIds } from "../sql/requireKnownIds.ts"
 import { unknownIds } from "../sql/unknownIds.ts"
@@ -372,24 +373,49 @@ export const SessionRepositoryLive = Layer.effect(
       return yield* listSummaries
     }, dieOnInfrastructureError)
 
-    const summariesOfAthlete = traced("SessionRepository.summariesOfAthlete")(
-      function*(athleteId: AthleteId, range: CreneauRange) {
-        const conditions = [sql`sa.athlete_id = ${athleteId}`]
+    // The sessions of the athletes asked for in one turn with the same range, each row with its athlete.
+    const summariesOfAthletes = readsGathered({
+      sql,
+      readMany: (athleteIds, range: CreneauRange) => {
+        const conditions = [sql`sa.athlete_id = ANY(${int8Array(athleteIds)}::bigint[])`]
         if (range.after !== undefined) conditions.push(sql`s.creneau > ${range.after}`)
         if (range.before !== undefined) conditions.push(sql`s.creneau < ${range.before}`)
         // Unprepared (docs/DECISIONS.md "Plans that depend on the values"): the best plan depends on
         // how many sessions the range holds, which a generic plan cannot know.
-        const rows = yield* sql<Record<string, unknown>>`SELECT s.id, s.name FROM sessions s
+        return Effect.map(
+          sql<Record<string, unknown>>`SELECT sa.athlete_id AS "of", s.id, s.name FROM sessions s
           JOIN session_athletes sa ON sa.session_id = s.id
-          WHERE ${sql.and(conditions)} ORDER BY s.id`.unprepared
-        return yield* summariesOf(rows)
+          WHERE ${sql.and(conditions)} ORDER BY s.id`.unprepared,
+          readRows(ofRow(sessionSummaryFromRow))
+        )
+      },
+      idOf: (row) => row.of,
+      answerOf: (rows) => rows.map((row) => row.value),
+      keyOf: (range) => `${range.after ?? ""} ${range.before ?? ""}`
+    })
+    const summariesOfAthlete = traced("SessionRepository.summariesOfAthlete")(
+      function*(athleteId: AthleteId, range: CreneauRange) {
+        return yield* summariesOfAthletes(athleteId, range)
       },
       dieOnInfrastructureError
     )
 
+    // The activities of the sessions asked for in one turn, each row with its session.
+    const activitySummariesOf = readsGathered({
+      sql,
+      readMany: (sessionIds) =>
+        Effect.map(
+          sql`SELECT session_id AS "of", id, name FROM activities WHERE session_id = ANY(${
+            int8Array(sessionIds)
+          }::bigint[]) ORDER BY id`,
+          readRows(ofRow(activitySummaryFromRow))
+        ),
+      idOf: (row) => row.of,
+      answerOf: (rows) => rows.map((row) => row.value),
+      keyOf: () => ""
+    })
     const activitySummaries = traced("SessionRepository.activitySummaries")(function*(sessionId: SessionId) {
-      const rows = yield* sql`SELECT id, name FROM activities WHERE session_id = ${sessionId} ORDER BY id`
-      return yield* Effect.sync(() => readRows(activitySummaryFromRow)(rows))
+      return yield* activitySummariesOf(sessionId, undefined)
     }, dieOnInfrastructureError)
 
     return SessionRepository.of({

@@ -2,6 +2,7 @@ import {
   ActivityRepository,
   AthleteCreate,
   AthleteRepository,
+  LocalDateTime,
   type Session,
   SessionId,
   SessionRepository,
@@ -10,7 +11,7 @@ import {
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Exit, Fiber, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { maxIdsPerStatement, readsById } from "../src/sql/readsById.ts"
+import { maxIdsPerStatement, readsById, readsGathered } from "../src/sql/readsGathered.ts"
 import { countStatements } from "../src/testing/index.ts"
 import { newActivity, newSession, newUser } from "../../core/test/repositoryContract/fixtures.ts"
 import { onEachDatabase } from "./support/onEachDatabase.ts"
@@ -38,7 +39,7 @@ const storeOf = (count: number, fail?: string) => {
   return { statements, read }
 }
 
-describe("Reads by id gathered in one turn", () => {
+describe("Reads gathered in one turn", () => {
   it.effect("reads asked together are one statement, each answered with its own record or none", () =>
     Effect.gen(function*() {
       const { read, statements } = storeOf(10)
@@ -78,6 +79,33 @@ describe("Reads by id gathered in one turn", () => {
       expect(yield* read(1)).toEqual(Option.some({ id: 1, name: "row 1" }))
     }))
 
+  it.effect("reads of different groups are a statement a group; each read answers its id's rows, in order", () =>
+    Effect.gen(function*() {
+      const statements: Array<readonly [string, ReadonlyArray<number>]> = []
+      // Rows of id n in group g: n rows, numbered, whose text names the group.
+      const read = readsGathered({
+        sql: { transactionService: SqlClient.TransactionConnection(-2) } as unknown as SqlClient.SqlClient,
+        readMany: (ids, group: { readonly name: string }) =>
+          Effect.sync(() => {
+            statements.push([group.name, ids])
+            return ids.flatMap((id) =>
+              Array.from({ length: id }, (_, k) => ({ of: id, text: `${group.name} ${id}.${k}` }))
+            )
+          }),
+        idOf: (row) => row.of,
+        answerOf: (rows) => rows.map((row) => row.text),
+        keyOf: (group) => group.name
+      })
+      const answers = yield* Effect.all([
+        read(2, { name: "a" }),
+        read(1, { name: "b" }),
+        read(0, { name: "a" }),
+        read(1, { name: "a" })
+      ], { concurrency: "unbounded" })
+      expect(answers).toEqual([["a 2.0", "a 2.1"], ["b 1.0"], [], ["a 1.0"]])
+      expect(statements).toEqual([["a", [2, 0, 1]], ["b", [1]]])
+    }))
+
   it.effect("a read whose caller was interrupted while waiting leaves the others answered", () =>
     Effect.gen(function*() {
       const { read, statements } = storeOf(10)
@@ -90,7 +118,7 @@ describe("Reads by id gathered in one turn", () => {
     }))
 })
 
-onEachDatabase("Reads by id of concurrent requests", (it) => {
+onEachDatabase("Reads of concurrent requests gathered", (it) => {
   it.effect("reads by id of each kind asked together are one statement a kind", () =>
     Effect.gen(function*() {
       const sessions = yield* SessionRepository
@@ -125,6 +153,47 @@ onEachDatabase("Reads by id of concurrent requests", (it) => {
       expect(Option.map(counted.result.activity, (found) => found.name)).toEqual(Option.some("together"))
       expect(Option.map(counted.result.user, (found) => found.name)).toEqual(Option.some("together"))
       expect(counted.statements).toHaveLength(4)
+    }))
+
+  it.effect("an athlete's sessions in one range and a session's activities, asked together, are one statement each", () =>
+    Effect.gen(function*() {
+      const sessions = yield* SessionRepository
+      const athletes = yield* AthleteRepository
+      const activities = yield* ActivityRepository
+      const athleteNamed = (name: string) =>
+        athletes.create(new AthleteCreate({ id: null, name, categorie: null, niveau: null }))
+      const [one, two, none] = [yield* athleteNamed("one"), yield* athleteNamed("two"), yield* athleteNamed("none")]
+      const at = (creneau: string, athleteIds: ReadonlyArray<typeof one.id>) =>
+        sessions.create(newSession({ name: creneau, creneau, athleteIds }))
+      const early = yield* at("2031-01-05T10:00:00", [one.id, two.id])
+      const late = yield* at("2031-03-05T10:00:00", [one.id])
+      const outside = yield* at("2032-01-05T10:00:00", [two.id])
+      const warmUp = yield* activities.create(newActivity(early.id, "warm-up"))
+      const drill = yield* activities.create(newActivity(early.id, "drill"))
+      const range = {
+        after: LocalDateTime.make("2031-01-01T00:00:00"),
+        before: LocalDateTime.make("2031-12-31T00:00:00")
+      }
+      const idsOf = (found: ReadonlyArray<{ readonly id: number }>) => found.map((row) => row.id)
+
+      const counted = yield* countStatements(Effect.all([
+        sessions.summariesOfAthlete(one.id, range),
+        sessions.summariesOfAthlete(two.id, range),
+        sessions.summariesOfAthlete(none.id, range),
+        sessions.summariesOfAthlete(two.id, {}),
+        sessions.activitySummaries(early.id),
+        sessions.activitySummaries(late.id)
+      ], { concurrency: "unbounded" }))
+
+      const [ofOne, ofTwo, ofNone, ofTwoEver, activitiesOfEarly, activitiesOfLate] = counted.result
+      expect(idsOf(ofOne)).toEqual([early.id, late.id])
+      expect(idsOf(ofTwo)).toEqual([early.id])
+      expect(ofNone).toEqual([])
+      expect(idsOf(ofTwoEver)).toEqual([early.id, outside.id])
+      expect(idsOf(activitiesOfEarly)).toEqual([warmUp.id, drill.id])
+      expect(activitiesOfLate).toEqual([])
+      // The range of three reads, all time for one, and the activities.
+      expect(counted.statements).toHaveLength(3)
     }))
 
   it.effect("a read inside a transaction sees the transaction's own writes, and a read outside it in the same turn does not", () =>
