@@ -1,4 +1,4 @@
-import { Cause, Context, Effect, Option } from "effect"
+import { Array as Arr, Cause, Context, Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 
 /** The most ids one statement asks for; more reads waiting in one turn are sent as further statements. */
@@ -43,14 +43,8 @@ export const readsGathered = <G, A, E, Answer>(options: {
   let firstContext = Context.empty()
 
   const answer = (reads: ReadonlyArray<Waiting<Answer, E>>, rows: ReadonlyArray<A>) => {
-    const byId = new Map<number, Array<A>>()
-    for (const row of rows) {
-      const id = idOf(row)
-      const rowsOfId = byId.get(id)
-      if (rowsOfId === undefined) byId.set(id, [row])
-      else rowsOfId.push(row)
-    }
-    for (const read of reads) read.resume(Effect.succeed(answerOf(byId.get(read.id) ?? [])))
+    const byId: Partial<Record<string, ReadonlyArray<A>>> = Arr.groupBy(rows, (row) => String(idOf(row)))
+    for (const read of reads) read.resume(Effect.succeed(answerOf(byId[String(read.id)] ?? [])))
   }
 
   const send = (group: G, reads: ReadonlyArray<Waiting<Answer, E>>, context: Context.Context<never>) =>
