@@ -28,13 +28,12 @@ const storeOf = (count: number, fail?: string) => {
   const client = { transactionService: SqlClient.TransactionConnection(-1) } as unknown as SqlClient.SqlClient
   const read = readsById(
     client,
-    (ids) =>
+    (ids): Effect.Effect<ReadonlyArray<Row>, string> =>
       Effect.suspend(() => {
         statements.push(ids)
         if (fail !== undefined) return Effect.fail(fail)
         return Effect.succeed(ids.filter((id) => id <= count).map((id) => ({ id, name: `row ${id}` })))
-      }),
-    (row: Row) => row.id
+      })
   )
   return { statements, read }
 }

@@ -38,8 +38,7 @@ export const ActivityRepositoryLive = Layer.effect(
             int8Array(ids)
           }::bigint[])`,
           activitiesOf
-        ),
-      (activity) => activity.id
+        )
     )
 
     const listAll = Effect.flatMap(

@@ -94,8 +94,7 @@ export const SessionRepositoryLive = Layer.effect(
         Effect.flatMap(
           sql<Record<string, unknown>>`${selectSessions} WHERE s.id = ANY(${int8Array(ids)}::bigint[])`,
           sessionsOf
-        ),
-      (session) => session.id
+        )
     )
 
     // Read in pages by id, each page its own short statement, so that a listing of any size holds

@@ -114,8 +114,7 @@ export const UserRepositoryLive = Layer.effect(
         Effect.map(
           sql`SELECT ${userColumns} FROM users WHERE id = ANY(${int8Array(ids)}::bigint[])`,
           readRows(userFromRow)
-        ),
-      (user) => user.id
+        )
     )
     const findById = traced("UserRepository.findById")(function*(id: UserId) {
       return yield* findOne(id)

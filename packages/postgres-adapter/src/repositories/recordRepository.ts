@@ -45,8 +45,7 @@ export const recordRepository = <
         Effect.map(
           sql`SELECT ${columns} FROM ${sql(table)} WHERE id = ANY(${int8Array(ids)}::bigint[])`,
           readRows(fromRow)
-        ),
-      (record) => record.id
+        )
     )
 
     const repository: PlainRecordRepository<A, InstanceType<C>, InstanceType<U>> = {

@@ -88,15 +88,14 @@ export const readsGathered = <G, A, E, Answer>(options: {
 }
 
 /** Records read by their own id (`readMany` of the ids asked in one turn): each read answers its record or none. */
-export const readsById = <A, E>(
+export const readsById = <A extends { readonly id: number }, E>(
   sql: SqlClient,
-  readMany: (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<A>, E>,
-  idOf: (record: A) => number
+  readMany: (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<A>, E>
 ): (id: number) => Effect.Effect<Option.Option<A>, E> => {
   const read = readsGathered<undefined, A, E, Option.Option<A>>({
     sql,
-    readMany: (ids) => readMany(ids),
-    idOf,
+    readMany,
+    idOf: (record) => record.id,
     answerOf: (records) => Option.fromNullishOr(records[0]),
     keyOf: () => ""
   })
