@@ -11,6 +11,7 @@ import {
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Exit, Fiber, Option } from "effect"
 import { SqlClient } from "effect/sql"
+import { int8Array } from "../src/sql/int8Array.ts"
 import { maxIdsPerStatement, readsById, readsGathered } from "../src/sql/readsGathered.ts"
 import { countStatements } from "../src/testing/index.ts"
 import { newActivity, newSession, newUser } from "../../core/test/repositoryContract/fixtures.ts"
@@ -24,10 +25,8 @@ interface Row {
 /** A store of `count` rows read through `readsById`, recording the ids of each statement it is sent. */
 const storeOf = (count: number, fail?: string) => {
   const statements: Array<ReadonlyArray<number>> = []
-  // Only the transaction service of a client is read; no statement reaches it.
-  const client = { transactionService: SqlClient.TransactionConnection(-1) } as unknown as SqlClient.SqlClient
   const read = readsById(
-    client,
+    client(),
     (ids): Effect.Effect<ReadonlyArray<Row>, string> =>
       Effect.suspend(() => {
         statements.push(ids)
@@ -37,6 +36,9 @@ const storeOf = (count: number, fail?: string) => {
   )
   return { statements, read }
 }
+
+/** A client of which only the transaction service is read; no statement reaches it. */
+const client = () => ({ transactionService: SqlClient.TransactionConnection(-1) }) as unknown as SqlClient.SqlClient
 
 describe("Reads gathered in one turn", () => {
   it.effect("reads asked together are one statement, each answered with its own record or none", () =>
@@ -83,7 +85,7 @@ describe("Reads gathered in one turn", () => {
       const statements: Array<readonly [string, ReadonlyArray<number>]> = []
       // Rows of id n in group g: n rows, numbered, whose text names the group.
       const read = readsGathered({
-        sql: { transactionService: SqlClient.TransactionConnection(-2) } as unknown as SqlClient.SqlClient,
+        sql: client(),
         readMany: (ids, group: { readonly name: string }) =>
           Effect.sync(() => {
             statements.push([group.name, ids])
@@ -103,6 +105,24 @@ describe("Reads gathered in one turn", () => {
       ], { concurrency: "unbounded" })
       expect(answers).toEqual([["a 2.0", "a 2.1"], ["b 1.0"], [], ["a 1.0"]])
       expect(statements).toEqual([["a", [2, 0, 1]], ["b", [1]]])
+    }))
+
+  it.effect("a read of an id that is not a safe integer is sent alone: its failure stays its own", () =>
+    Effect.gen(function*() {
+      const sent: Array<ReadonlyArray<number>> = []
+      const read = readsById(client(), (ids) => {
+        // As the repositories build their statements: a fraction throws here, before any statement is sent.
+        const asked = int8Array(ids)
+        sent.push(ids)
+        return Effect.succeed(asked.map((id) => ({ id: Number(id), name: `row ${id}` })))
+      })
+      const [fraction, two, huge] = yield* Effect.all([Effect.exit(read(1.5)), read(2), read(2 ** 60)], {
+        concurrency: "unbounded"
+      })
+      expect(Exit.hasDies(fraction)).toBe(true)
+      expect(two).toEqual(Option.some({ id: 2, name: "row 2" }))
+      expect(huge).toEqual(Option.some({ id: 2 ** 60, name: `row ${2n ** 60n}` }))
+      expect(sent).toEqual([[2 ** 60], [2]])
     }))
 
   it.effect("a read whose caller was interrupted while waiting leaves the others answered", () =>

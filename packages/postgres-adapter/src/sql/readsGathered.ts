@@ -25,7 +25,8 @@ interface Gathering<G, Answer, E> {
  * the statement's order.
  *
  * A read inside a transaction is sent at once on the transaction's connection, alone: it must see
- * the transaction's own writes, and no other request may see them. A failure of the statement is
+ * the transaction's own writes, and no other request may see them. So is a read of an id that is
+ * not a safe integer, whatever failure it meets staying its own. A failure of the statement is
  * every waiting read's failure. The statement runs with the first waiting read's context (its
  * trace and its log annotations), as effect's own request batching does.
  */
@@ -48,7 +49,8 @@ export const readsGathered = <G, A, E, Answer>(options: {
   }
 
   const send = (group: G, reads: ReadonlyArray<Waiting<Answer, E>>, context: Context.Context<never>) =>
-    Effect.runForkWith(context)(Effect.matchCause(readMany(reads.map((read) => read.id), group), {
+    // Suspended: a statement that throws while it is built is a defect of its reads, not of the process.
+    Effect.runForkWith(context)(Effect.matchCause(Effect.suspend(() => readMany(reads.map((read) => read.id), group)), {
       onFailure: (cause: Cause.Cause<E>) => {
         for (const read of reads) read.resume(Effect.failCause(cause))
       },
@@ -68,11 +70,11 @@ export const readsGathered = <G, A, E, Answer>(options: {
     }
   }
 
-  const alone = (id: number, group: G) => Effect.map(readMany([id], group), answerOf)
+  const alone = (id: number, group: G) => Effect.map(Effect.suspend(() => readMany([id], group)), answerOf)
 
   return (id, group) =>
     Effect.withFiber((fiber) =>
-      Context.getOrUndefined(fiber.context, sql.transactionService) !== undefined
+      !Number.isSafeInteger(id) || Context.getOrUndefined(fiber.context, sql.transactionService) !== undefined
         ? alone(id, group)
         : Effect.callback<Answer, E>((resume) => {
           if (waiting.size === 0) {
