@@ -5,14 +5,17 @@ import {
   LocalDateTime,
   type Session,
   SessionId,
+  CoachRepository,
   SessionRepository,
+  TaskCreate,
+  TaskRepository,
   UserRepository
 } from "@club/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Exit, Fiber, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { int8Array } from "../src/sql/int8Array.ts"
-import { maxIdsPerStatement, readsById, readsGathered } from "../src/sql/readsGathered.ts"
+import { maxIdsPerStatement, readsById, readsGathered, readsShared } from "../src/sql/readsGathered.ts"
 import { countStatements } from "../src/testing/index.ts"
 import { newActivity, newSession, newUser } from "../../core/test/repositoryContract/fixtures.ts"
 import { onEachDatabase } from "./support/onEachDatabase.ts"
@@ -137,6 +140,46 @@ describe("Reads gathered in one turn", () => {
     }))
 })
 
+describe("Reads that ask the same, shared in one turn", () => {
+  /** A table of `rows`, read whole through `readsShared`, counting the statements it is sent. */
+  const tableOf = (rows: Array<Row>) => {
+    let statements = 0
+    const read = readsShared(
+      client(),
+      Effect.sync(() => {
+        statements++
+        return [...rows]
+      })
+    )
+    return { read, statements: () => statements }
+  }
+
+  it.effect("reads asked together are one statement, each answered with every row", () =>
+    Effect.gen(function*() {
+      const table = tableOf([{ id: 1, name: "one" }, { id: 2, name: "two" }])
+      const answers = yield* Effect.all([table.read, table.read, table.read], { concurrency: "unbounded" })
+      expect(answers).toEqual(Array.from({ length: 3 }, () => [{ id: 1, name: "one" }, { id: 2, name: "two" }]))
+      expect(table.statements()).toBe(1)
+    }))
+
+  it.effect("a read asked after another was answered is a statement of its own, and sees what changed between", () =>
+    Effect.gen(function*() {
+      const rows = [{ id: 1, name: "one" }]
+      const table = tableOf(rows)
+      expect(yield* table.read).toEqual([{ id: 1, name: "one" }])
+      rows.push({ id: 2, name: "two" })
+      expect(yield* table.read).toEqual([{ id: 1, name: "one" }, { id: 2, name: "two" }])
+      expect(table.statements()).toBe(2)
+    }))
+
+  it.effect("an empty table answers every read with no rows", () =>
+    Effect.gen(function*() {
+      const table = tableOf([])
+      expect(yield* Effect.all([table.read, table.read], { concurrency: "unbounded" })).toEqual([[], []])
+      expect(table.statements()).toBe(1)
+    }))
+})
+
 onEachDatabase("Reads of concurrent requests gathered", (it) => {
   it.effect("reads by id of each kind asked together are one statement a kind", () =>
     Effect.gen(function*() {
@@ -237,5 +280,43 @@ onEachDatabase("Reads of concurrent requests gathered", (it) => {
       // Rolled back: no read outside the transaction ever sees its write.
       expect(nameOf(yield* Fiber.join(other!))).toEqual(Option.some("before"))
       expect(nameOf(yield* sessions.findById(session.id))).toEqual(Option.some("before"))
+    }))
+  it.effect("whole-table lists asked together are one statement a table; a list asked after a write sees it", () =>
+    Effect.gen(function*() {
+      const athletes = yield* AthleteRepository
+      const coaches = yield* CoachRepository
+      const users = yield* UserRepository
+      const tasks = yield* TaskRepository
+      const athleteNamed = (name: string) =>
+        athletes.create(new AthleteCreate({ id: null, name, categorie: null, niveau: null }))
+      const first = yield* athleteNamed("listed first")
+      const task = yield* tasks.create(new TaskCreate({ title: "listed", description: "" }))
+      yield* users.create(newUser("listed", "COACH"))
+      const idsOf = (found: ReadonlyArray<{ readonly id: unknown }>) => found.map((row) => row.id)
+
+      const counted = yield* countStatements(Effect.all([
+        athletes.list(),
+        athletes.list(),
+        coaches.list(),
+        users.list(),
+        tasks.list(),
+        tasks.list()
+      ], { concurrency: "unbounded" }))
+
+      // Each answer is the whole table, as a list asked alone answers it.
+      const [ofAthletes, againOfAthletes, ofCoaches, ofUsers, ofTasks, againOfTasks] = counted.result
+      expect(idsOf(ofAthletes)).toContain(first.id)
+      expect(againOfAthletes).toEqual(ofAthletes)
+      expect(ofAthletes).toEqual(yield* athletes.list())
+      expect(ofCoaches).toEqual(yield* coaches.list())
+      expect(ofCoaches.length).toBeGreaterThan(0)
+      expect(ofUsers).toEqual(yield* users.list())
+      expect(ofUsers.map((user) => user.name)).toContain("listed")
+      expect(idsOf(ofTasks)).toContain(task.id)
+      expect(againOfTasks).toEqual(ofTasks)
+      expect(counted.statements).toHaveLength(4)
+
+      const second = yield* athleteNamed("listed second")
+      expect(idsOf(yield* athletes.list())).toEqual([...idsOf(ofAthletes), second.id])
     }))
 })

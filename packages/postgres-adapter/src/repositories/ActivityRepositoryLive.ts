@@ -15,7 +15,7 @@ import { byColumn, selectListOf } from "../sql/snakeCase.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { int8Array } from "../sql/int8Array.ts"
 import { onForeignKeyViolation } from "../sql/onForeignKeyViolation.ts"
-import { readsById } from "../sql/readsGathered.ts"
+import { readsById, readsShared } from "../sql/readsGathered.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { transaction } from "../sql/transaction.ts"
 
@@ -41,9 +41,9 @@ export const ActivityRepositoryLive = Layer.effect(
         )
     )
 
-    const listAll = Effect.flatMap(
-      sql<Record<string, unknown>>`SELECT ${activityColumns} FROM activities ORDER BY id`,
-      activitiesOf
+    const listAll = readsShared(
+      sql,
+      Effect.flatMap(sql<Record<string, unknown>>`SELECT ${activityColumns} FROM activities ORDER BY id`, activitiesOf)
     )
 
     const listWithTheme = (theme: string) =>

@@ -6,12 +6,18 @@ import { readRows } from "../rows/rowReader.ts"
 import { taskFromRow } from "../rows/TaskRow.ts"
 import { selectListOf } from "../sql/snakeCase.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
+import { readsShared } from "../sql/readsGathered.ts"
 
 export const TaskRepositoryLive = Layer.effect(
   TaskRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const taskColumns = sql.literal(selectListOf(Object.keys(Task.fields)))
+
+    const all = readsShared(
+      sql,
+      Effect.map(sql`SELECT ${taskColumns} FROM tasks ORDER BY insertion_order`, readRows(taskFromRow))
+    )
 
     const create = traced("TaskRepository.create")(function*(input: TaskCreate) {
       const [row] = yield* sql`INSERT INTO tasks ${sql.insert({ title: input.title, description: input.description })}
@@ -20,7 +26,7 @@ export const TaskRepositoryLive = Layer.effect(
     }, dieOnInfrastructureError)
 
     const list = traced("TaskRepository.list")(function*() {
-      return readRows(taskFromRow)(yield* sql`SELECT ${taskColumns} FROM tasks ORDER BY insertion_order`)
+      return yield* all
     }, dieOnInfrastructureError)
 
     const remove = traced("TaskRepository.delete")(function*(id: TaskId) {

@@ -20,7 +20,7 @@ import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { idFromRow } from "../rows/IdRow.ts"
 import { insertWithGeneratedId } from "../sql/insertWithId.ts"
 import { int8Array } from "../sql/int8Array.ts"
-import { readsById } from "../sql/readsGathered.ts"
+import { readsById, readsShared } from "../sql/readsGathered.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { onUniqueViolation } from "../sql/onUniqueViolation.ts"
 import { selectListOf } from "../sql/snakeCase.ts"
@@ -136,8 +136,9 @@ export const UserRepositoryLive = Layer.effect(
       )
     })
 
+    const all = readsShared(sql, Effect.map(sql`SELECT ${userColumns} FROM users ORDER BY id`, readRows(userFromRow)))
     const list = traced("UserRepository.list")(function*() {
-      return readRows(userFromRow)(yield* sql`SELECT ${userColumns} FROM users ORDER BY id`)
+      return yield* all
     }, dieOnInfrastructureError)
 
     const update = traced("UserRepository.update")(function*(id: UserId, changes: UserChanges) {

@@ -15,7 +15,7 @@ import { readRows, recordFromRow, type Row } from "../rows/rowReader.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { insertWithGeneratedId, insertWithSuppliedId } from "../sql/insertWithId.ts"
 import { int8Array } from "../sql/int8Array.ts"
-import { readsById } from "../sql/readsGathered.ts"
+import { readsById, readsShared } from "../sql/readsGathered.ts"
 import { byColumn, selectListOf } from "../sql/snakeCase.ts"
 import { transaction } from "../sql/transaction.ts"
 import { CredentialsCache } from "./credentialsCache.ts"
@@ -48,6 +48,11 @@ export const recordRepository = <
         )
     )
 
+    const all = readsShared(
+      sql,
+      Effect.map(sql`SELECT ${columns} FROM ${sql(table)} ORDER BY id`, readRows(fromRow))
+    )
+
     const repository: PlainRecordRepository<A, InstanceType<C>, InstanceType<U>> = {
       /** The insert and the decode of the stored row are one transaction: a row that cannot be answered is not kept. */
       create: traced(`${span}.create`)(function*(input: InstanceType<C>) {
@@ -66,7 +71,7 @@ export const recordRepository = <
       }, dieOnInfrastructureError),
 
       list: traced(`${span}.list`)(function*() {
-        return readRows(fromRow)(yield* sql`SELECT ${columns} FROM ${sql(table)} ORDER BY id`)
+        return yield* all
       }, dieOnInfrastructureError),
 
       update: traced(`${span}.update`)(function*(id: A["id"], input: InstanceType<U>) {

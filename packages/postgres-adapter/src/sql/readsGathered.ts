@@ -103,3 +103,26 @@ export const readsById = <A extends { readonly id: number }, E>(
   })
   return (id) => read(id, undefined)
 }
+
+/**
+ * A read that asks every caller the same (a whole table's rows), gathered from the requests of one
+ * turn as the reads by id are: one statement answers every read waiting in the turn, each with the
+ * same rows, decoded once (records are immutable, so one array serves them all). Each read's
+ * statement still starts after the read was asked, so it sees every write committed before.
+ */
+export const readsShared = <A, E>(
+  sql: SqlClient,
+  readAll: Effect.Effect<ReadonlyArray<A>, E>
+): Effect.Effect<ReadonlyArray<A>, E> => {
+  const read = readsGathered<undefined, A, E, ReadonlyArray<A>>({
+    sql,
+    readMany: () => readAll,
+    idOf: () => sharedId,
+    answerOf: (rows) => rows,
+    keyOf: () => ""
+  })
+  return read(sharedId, undefined)
+}
+
+/** The one id every shared read asks for, so that all of a turn's rows are each read's. */
+const sharedId = 0
