@@ -201,7 +201,7 @@ export const routes: ReadonlyArray<Route> = [
     pattern: /^\/todo\.TodoService\/CreateTask$/,
     handle: (sql, _, body) =>
       Effect.map(
-        sql.unsafe<Row>(Q.createTask, [body["title"] ?? "", body["description"] ?? ""]),
+        sql.unsafe<Row>(Q.createTask, [[body["title"] ?? ""], [body["description"] ?? ""]]),
         ([row]) => answer(200, taskResponse(row!))
       )
   }

@@ -104,5 +104,7 @@ export const loginSucceeded = `WITH locked AS (
             AND l.failures > 1`
 
 export const listTasks = `SELECT id, title, description, created_at AS "createdAt" FROM tasks ORDER BY insertion_order`
-export const createTask = `INSERT INTO tasks ("title","description") VALUES ($1,$2)
-        RETURNING id, title, description, created_at AS "createdAt"`
+/** The project's statement for the creates of one turn, with the one create a request makes. */
+export const createTask = `INSERT INTO tasks (title, description)
+        SELECT title, description FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(title, description, n) ORDER BY n
+        RETURNING id, title, description, created_at AS "createdAt", insertion_order AS "order"`

@@ -1,12 +1,15 @@
 import { traced } from "@club/core"
 import { Task, type TaskCreate, type TaskId, TaskRepository } from "@club/core"
-import { Effect, Layer, Option } from "effect"
+import { Array as Arr, Effect, Layer, Option, Order } from "effect"
 import { SqlClient } from "effect/sql"
 import { readRows } from "../rows/rowReader.ts"
 import { taskFromRow } from "../rows/TaskRow.ts"
 import { selectListOf } from "../sql/snakeCase.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
+import { gatheredPerTurn } from "../sql/gatheredPerTurn.ts"
 import { readsShared } from "../sql/readsGathered.ts"
+
+const byInsertionOrder = Order.mapInput(Order.BigInt, (row: Record<string, unknown>) => BigInt(row["order"] as string | number | bigint))
 
 export const TaskRepositoryLive = Layer.effect(
   TaskRepository,
@@ -19,10 +22,27 @@ export const TaskRepositoryLive = Layer.effect(
       Effect.map(sql`SELECT ${taskColumns} FROM tasks ORDER BY insertion_order`, readRows(taskFromRow))
     )
 
+    // The creates of one turn are one INSERT, in the order they were asked, each answered with its
+    // row (by insertion order, which the rows take in the order they are inserted). No task is
+    // refused alone (its text was checked at the edge), and were one ever refused, each would be
+    // written again alone.
+    const insertGathered = gatheredPerTurn({
+      sql,
+      sendMany: (inputs: ReadonlyArray<TaskCreate>) =>
+        Effect.map(
+          sql<Record<string, unknown>>`INSERT INTO tasks (title, description)
+            SELECT title, description FROM unnest(${inputs.map((input) => input.title)}::text[], ${
+            inputs.map((input) => input.description)
+          }::text[]) WITH ORDINALITY AS t(title, description, n) ORDER BY n
+            RETURNING ${taskColumns}, insertion_order AS "order"`,
+          (rows) => Arr.sort(rows, byInsertionOrder).map(taskFromRow)
+        ),
+      keyOf: () => "",
+      eachAloneOnFailure: true
+    })
+
     const create = traced("TaskRepository.create")(function*(input: TaskCreate) {
-      const [row] = yield* sql`INSERT INTO tasks ${sql.insert({ title: input.title, description: input.description })}
-        RETURNING ${taskColumns}`
-      return taskFromRow(row!)
+      return yield* insertGathered(input)
     }, dieOnInfrastructureError)
 
     const list = traced("TaskRepository.list")(function*() {
