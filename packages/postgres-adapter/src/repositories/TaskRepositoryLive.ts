@@ -9,7 +9,10 @@ import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { gatheredPerTurn } from "../sql/gatheredPerTurn.ts"
 import { readsShared } from "../sql/readsGathered.ts"
 
-const byInsertionOrder = Order.mapInput(Order.BigInt, (row: Record<string, unknown>) => BigInt(row["order"] as string | number | bigint))
+const byInsertionOrder = Order.mapInput(
+  Order.BigInt,
+  (row: Record<string, unknown>) => BigInt(row["order"] as string | number | bigint)
+)
 
 export const TaskRepositoryLive = Layer.effect(
   TaskRepository,
