@@ -9,7 +9,7 @@ export const targets = {
   rest: { minThroughputRatio: 0.8, maxP99Ratio: 1.5 },
   connect: { minThroughputRatio: 0.8, maxP99Ratio: 1.5 },
   perEntry: { maxCpuRatio: 1.5 },
-  listing: { maxPeakRssMiB: 300, sessions: 100_000, maxPerSessionTimeSpread: 1.5 }
+  listing: { maxPeakRssMB: 300, sessions: 100_000, maxPerSessionTimeSpread: 1.5 }
 } as const
 
 export interface Verdict {

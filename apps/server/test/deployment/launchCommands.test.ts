@@ -11,8 +11,12 @@ const startScript = (packageJson: string) =>
 // apps/server/nodeArguments.json declares them once; the Dockerfile's ENTRYPOINT is checked in
 // containerFiles.test.ts, and the tests' and the bench's servers read the file itself.
 describe("every launch of the server gives Node the same arguments", () => {
-  it("declares the source maps, and V8's allocation-site pretenuring off, as the server is measured", () => {
-    expect(serverNodeArguments).toEqual(["--enable-source-maps", "--no-allocation-site-pretenuring"])
+  it("declares the source maps, V8's allocation-site pretenuring off and its young generation's bound, as the server is measured", () => {
+    expect(serverNodeArguments).toEqual([
+      "--enable-source-maps",
+      "--no-allocation-site-pretenuring",
+      "--max-semi-space-size=16"
+    ])
   })
 
   it("the workspace's start and the server package's start", () => {
