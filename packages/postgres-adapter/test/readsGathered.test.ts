@@ -283,6 +283,8 @@ onEachDatabase("Reads of concurrent requests gathered", (it) => {
     }))
   it.effect("whole-table lists asked together are one statement a table; a list asked after a write sees it", () =>
     Effect.gen(function*() {
+      const activities = yield* ActivityRepository
+      const sessions = yield* SessionRepository
       const athletes = yield* AthleteRepository
       const coaches = yield* CoachRepository
       const users = yield* UserRepository
@@ -292,6 +294,7 @@ onEachDatabase("Reads of concurrent requests gathered", (it) => {
       const first = yield* athleteNamed("listed first")
       const task = yield* tasks.create(new TaskCreate({ title: "listed", description: "" }))
       yield* users.create(newUser("listed", "COACH"))
+      const activity = yield* activities.create(newActivity((yield* sessions.create(newSession())).id, "listed"))
       const idsOf = (found: ReadonlyArray<{ readonly id: unknown }>) => found.map((row) => row.id)
 
       const counted = yield* countStatements(Effect.all([
@@ -300,11 +303,14 @@ onEachDatabase("Reads of concurrent requests gathered", (it) => {
         coaches.list(),
         users.list(),
         tasks.list(),
-        tasks.list()
+        tasks.list(),
+        activities.list(),
+        activities.list()
       ], { concurrency: "unbounded" }))
 
       // Each answer is the whole table, as a list asked alone answers it.
-      const [ofAthletes, againOfAthletes, ofCoaches, ofUsers, ofTasks, againOfTasks] = counted.result
+      const [ofAthletes, againOfAthletes, ofCoaches, ofUsers, ofTasks, againOfTasks, ofActivities, againOfActivities] =
+        counted.result
       expect(idsOf(ofAthletes)).toContain(first.id)
       expect(againOfAthletes).toEqual(ofAthletes)
       expect(ofAthletes).toEqual(yield* athletes.list())
@@ -314,7 +320,9 @@ onEachDatabase("Reads of concurrent requests gathered", (it) => {
       expect(ofUsers.map((user) => user.name)).toContain("listed")
       expect(idsOf(ofTasks)).toContain(task.id)
       expect(againOfTasks).toEqual(ofTasks)
-      expect(counted.statements).toHaveLength(4)
+      expect(idsOf(ofActivities)).toContain(activity.id)
+      expect(againOfActivities).toEqual(ofActivities)
+      expect(counted.statements).toHaveLength(5)
 
       const second = yield* athleteNamed("listed second")
       expect(idsOf(yield* athletes.list())).toEqual([...idsOf(ofAthletes), second.id])

@@ -9,10 +9,6 @@ interface Waiting<Ask, Answer, E> {
   readonly resume: (answer: Effect.Effect<Answer, E>) => void
 }
 
-interface Gathering<Ask, Answer, E> {
-  readonly waiting: Array<Waiting<Ask, Answer, E>>
-}
-
 /**
  * Statements of every request of one turn of the event loop, gathered and sent as one statement
  * per key (`sendMany` of the turn's asks of that key, answering each in the asks' order): under
@@ -40,7 +36,7 @@ export const gatheredPerTurn = <Ask, Answer, E>(options: {
   readonly eachAloneOnFailure?: boolean
 }): (ask: Ask) => Effect.Effect<Answer, E> => {
   const { keyOf, sendMany, sql } = options
-  let gatherings = new Map<string, Gathering<Ask, Answer, E>>()
+  let gatherings = new Map<string, Array<Waiting<Ask, Answer, E>>>()
   let firstContext = Context.empty()
 
   // Suspended: a statement that throws while it is built is a defect of its asks, not of the process.
@@ -69,7 +65,7 @@ export const gatheredPerTurn = <Ask, Answer, E>(options: {
     const context = firstContext
     gatherings = new Map()
     firstContext = Context.empty()
-    for (const { waiting } of sent.values()) {
+    for (const waiting of sent.values()) {
       for (let start = 0; start < waiting.length; start += maxAsksPerStatement) {
         send(waiting.slice(start, start + maxAsksPerStatement), context)
       }
@@ -87,8 +83,8 @@ export const gatheredPerTurn = <Ask, Answer, E>(options: {
           }
           const key = keyOf(ask)
           const gathering = gatherings.get(key)
-          if (gathering === undefined) gatherings.set(key, { waiting: [{ ask, resume }] })
-          else gathering.waiting.push({ ask, resume })
+          if (gathering === undefined) gatherings.set(key, [{ ask, resume }])
+          else gathering.push({ ask, resume })
         })
     )
 }
