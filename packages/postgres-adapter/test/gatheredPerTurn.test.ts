@@ -1,6 +1,6 @@
-import { TaskCreate, TaskRepository } from "@club/core"
+import { ActivityRepository, ActivityWrite, SessionId, TaskCreate, TaskRepository, UnknownReferences } from "@club/core"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit } from "effect"
+import { Effect, Exit, Option, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { gatheredPerTurn } from "../src/sql/gatheredPerTurn.ts"
 import { countStatements } from "../src/testing/index.ts"
@@ -92,5 +92,117 @@ onEachDatabase("Task creates of concurrent requests gathered", (it) => {
       })).pipe(Effect.flip)
       expect(outcome).toBe("undone")
       expect((yield* tasks.list()).map((task) => task.title)).not.toContain("rolled back")
+    }))
+})
+
+onEachDatabase("Activity creates of concurrent requests gathered", (it) => {
+  const sessionIds = (sql: SqlClient.SqlClient, count: number) =>
+    Effect.map(
+      sql<
+        { id: string | number }
+      >`INSERT INTO sessions (name) SELECT 'gathered ' || n FROM generate_series(1, ${count}) AS n RETURNING id`,
+      (rows) => rows.map((row) => SessionId.make(Number(row.id)))
+    )
+  const activity = (name: string, sessionId: SessionId) =>
+    new ActivityWrite({
+      name,
+      theme: "gathered",
+      duree: 30,
+      dataActivite: [name, "with, a comma", "{braces}"],
+      sessionId
+    })
+
+  it.effect("creates asked together are one INSERT; each answers its own activity, ids in the order asked", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const activities = yield* ActivityRepository
+      const sessions = yield* sessionIds(sql, 4)
+      const asked = Array.from({ length: 40 }, (_, index) => activity(`gathered ${index}`, sessions[index % 4]!))
+      const counted = yield* countStatements(
+        Effect.forEach(asked, (input) => activities.create(input), { concurrency: "unbounded" })
+      )
+      expect(counted.result.map(({ id: _, ...values }) => values)).toEqual(asked.map((input) => ({ ...input })))
+      const ids = counted.result.map((created) => created.id)
+      expect(ids).toEqual([...ids].sort((a, b) => a - b))
+      expect(new Set(ids).size).toBe(asked.length)
+      expect(counted.statements.filter((text) => text.includes("INSERT INTO activities"))).toHaveLength(1)
+      for (const created of counted.result) expect(yield* activities.findById(created.id)).toEqual(Option.some(created))
+    }))
+
+  it.effect("text is stored as a single create stores it: a lone surrogate as U+FFFD", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const activities = yield* ActivityRepository
+      const [session] = yield* sessionIds(sql, 1)
+      const asked = new ActivityWrite({
+        name: "lone \ud800 surrogate",
+        theme: "quote \" backslash \\ tab \t é 🏃",
+        duree: Number.MAX_SAFE_INTEGER,
+        dataActivite: ["\udfff", "", "NULL"],
+        sessionId: session!
+      })
+      const [one, two] = yield* Effect.forEach([asked, asked], (input) => activities.create(input), {
+        concurrency: "unbounded"
+      })
+      for (const created of [one!, two!]) {
+        expect(created.name).toBe("lone \ufffd surrogate")
+        expect(created.theme).toBe(asked.theme)
+        expect(created.duree).toBe(Number.MAX_SAFE_INTEGER)
+        expect(created.dataActivite).toEqual(["\ufffd", "", "NULL"])
+      }
+    }))
+
+  it.effect("an unknown session fails its own create alone; the others are written", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const activities = yield* ActivityRepository
+      const [known] = yield* sessionIds(sql, 1)
+      const unknown = SessionId.make(known! + 1000)
+      const results = yield* Effect.forEach(
+        [activity("first", known!), activity("lost", unknown), activity("third", known!)],
+        (input) => Effect.result(activities.create(input)),
+        { concurrency: "unbounded" }
+      )
+      expect(results.map((result) => result._tag)).toEqual(["Success", "Failure", "Success"])
+      expect(results[1]).toEqual(
+        Result.fail(new UnknownReferences({ field: "sessionId", entity: "Session", ids: [unknown] }))
+      )
+      const names = (yield* activities.list()).map((stored) => stored.name)
+      expect(names).toEqual(expect.arrayContaining(["first", "third"]))
+      expect(names).not.toContain("lost")
+    }))
+
+  it.effect("a row that cannot be read back fails its own create and is not kept", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const activities = yield* ActivityRepository
+      const [session] = yield* sessionIds(sql, 1)
+      // What the database stores differs from what was asked and cannot be answered: a duration
+      // beyond JavaScript's safe integers.
+      yield* sql`CREATE FUNCTION spoil_duree() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN IF NEW.name = 'spoiled' THEN NEW.duree := 9007199254740993; END IF; RETURN NEW; END $$`
+      yield* sql`CREATE TRIGGER spoil BEFORE INSERT ON activities FOR EACH ROW EXECUTE FUNCTION spoil_duree()`
+      const exits = yield* Effect.forEach(
+        [activity("kept", session!), activity("spoiled", session!)],
+        (input) => Effect.exit(activities.create(input)),
+        { concurrency: "unbounded" }
+      )
+      expect(exits.map((exit) => exit._tag)).toEqual(["Success", "Failure"])
+      const names = (yield* activities.list()).map((stored) => stored.name)
+      expect(names).toContain("kept")
+      expect(names).not.toContain("spoiled")
+    }))
+
+  it.effect("a create inside a transaction is its own statement, and rolls back with it", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const activities = yield* ActivityRepository
+      const [session] = yield* sessionIds(sql, 1)
+      const outcome = yield* sql.withTransaction(Effect.gen(function*() {
+        yield* activities.create(activity("rolled back", session!))
+        return yield* Effect.fail("undone")
+      })).pipe(Effect.flip)
+      expect(outcome).toBe("undone")
+      expect((yield* activities.list()).map((stored) => stored.name)).not.toContain("rolled back")
     }))
 })

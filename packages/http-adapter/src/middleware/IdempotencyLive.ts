@@ -86,42 +86,49 @@ export const IdempotencyLive = Layer.effect(
         Effect.uninterruptible
       )
 
-    return Idempotency.of((httpEffect) =>
-      Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const key = request.headers[idempotencyKeyHeader]
-        if (key === undefined) return yield* httpEffect
-        if (!isIdempotencyKey(key)) {
-          const message = "Expected 1 to 255 visible ASCII characters"
-          return yield* Effect.fail(
-            new InvalidRequest({
-              detail: `Idempotency-Key: ${message}`,
-              instance: yield* requestPath,
-              errors: [{ field: "Idempotency-Key", message }]
-            })
-          )
+    const serveWithKey = Effect.fnUntraced(function*<E, R>(
+      request: HttpServerRequest.HttpServerRequest,
+      key: string,
+      httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+    ) {
+      if (!isIdempotencyKey(key)) {
+        const message = "Expected 1 to 255 visible ASCII characters"
+        return yield* Effect.fail(
+          new InvalidRequest({
+            detail: `Idempotency-Key: ${message}`,
+            instance: yield* requestPath,
+            errors: [{ field: "Idempotency-Key", message }]
+          })
+        )
+      }
+      const actor = yield* CurrentActor
+      // Read once: the payload's decoder reads the same buffer afterwards (a body over the limit is
+      // a defect here as there, which BodyLimit answers).
+      const body = mayCarryBody(request) ? yield* Effect.orDie(request.arrayBuffer) : new ArrayBuffer(0)
+      const keyed: KeyedRequest = { caller: actor.userId, key, fingerprint: fingerprintOf(request, body) }
+      const begun = yield* Effect.result(requests.begin(keyed))
+      if (begun._tag === "Failure") return yield* refusal(begun.failure)
+      if (begun.success._tag === "Replay") return replayOf(begun.success.answer)
+      const { attempt } = begun.success
+      return yield* Effect.uninterruptible(Effect.gen(function*() {
+        const served = yield* Effect.exit(httpEffect)
+        if (Exit.isSuccess(served)) {
+          yield* finish(keyed, attempt, served.value)
+          return served.value
         }
-        const actor = yield* CurrentActor
-        // Read once: the payload's decoder reads the same buffer afterwards (a body over the limit is
-        // a defect here as there, which BodyLimit answers).
-        const body = mayCarryBody(request) ? yield* Effect.orDie(request.arrayBuffer) : new ArrayBuffer(0)
-        const keyed: KeyedRequest = { caller: actor.userId, key, fingerprint: fingerprintOf(request, body) }
-        const begun = yield* Effect.result(requests.begin(keyed))
-        if (begun._tag === "Failure") return yield* refusal(begun.failure)
-        if (begun.success._tag === "Replay") return replayOf(begun.success.answer)
-        const { attempt } = begun.success
-        return yield* Effect.uninterruptible(Effect.gen(function*() {
-          const served = yield* Effect.exit(httpEffect)
-          if (Exit.isSuccess(served)) {
-            yield* finish(keyed, attempt, served.value)
-            return served.value
-          }
-          // Rendered by the API after this middleware: kept as it is about to be sent.
-          yield* HttpEffect.appendPreResponseHandler((_, response) =>
-            Effect.as(finish(keyed, attempt, response), response)
-          )
-          return yield* served
-        }))
+        // Rendered by the API after this middleware: kept as it is about to be sent.
+        yield* HttpEffect.appendPreResponseHandler((_, response) =>
+          Effect.as(finish(keyed, attempt, response), response)
+        )
+        return yield* served
+      }))
+    })
+
+    // A request without a key (most) passes straight through.
+    return Idempotency.of((httpEffect) =>
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+        const key = request.headers[idempotencyKeyHeader]
+        return key === undefined ? httpEffect : serveWithKey(request, key, httpEffect)
       })
     )
   })

@@ -7,22 +7,27 @@ import {
   EntityNotFound,
   UnknownReferences
 } from "@club/core"
-import { Effect, Layer } from "effect"
+import { Array as Arr, Effect, Layer, Order } from "effect"
 import { SqlClient } from "effect/sql"
 import { activityFromRow } from "../rows/ActivityRow.ts"
 import { readRows } from "../rows/rowReader.ts"
 import { byColumn, selectListOf } from "../sql/snakeCase.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
+import { gatheredPerTurn } from "../sql/gatheredPerTurn.ts"
 import { int8Array } from "../sql/int8Array.ts"
 import { onForeignKeyViolation } from "../sql/onForeignKeyViolation.ts"
 import { readsById, readsShared } from "../sql/readsGathered.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { transaction } from "../sql/transaction.ts"
 
+/** `String.prototype.toWellFormed` (ES2024, in every Node this runs on), which the ES2023 library this compiles against lacks. */
+const wellFormed = (text: string): string => (text as unknown as { toWellFormed(): string }).toWellFormed()
+
 export const ActivityRepositoryLive = Layer.effect(
   ActivityRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const byId = Order.mapInput(Order.Number, (row: Record<string, unknown>) => Number(row["id"]))
     const decodeActivity = (row: Record<string, unknown> | undefined) => Effect.sync(() => activityFromRow(row ?? {}))
     const activitiesOf = (rows: ReadonlyArray<Record<string, unknown>>) =>
       Effect.sync(() => readRows(activityFromRow)(rows))
@@ -55,25 +60,51 @@ export const ActivityRepositoryLive = Layer.effect(
     /** The input's values and session, each in its column. */
     const columnsOf = (input: ActivityWrite) => byColumn({ ...input })
 
+    /**
+     * The creates' columns as one JSON array. A lone surrogate, which JSON would carry as an escape
+     * PostgreSQL refuses, becomes U+FFFD, as the driver's UTF-8 encoding of a text parameter makes it.
+     */
+    const batchJson = (inputs: ReadonlyArray<ActivityWrite>) =>
+      JSON.stringify(
+        inputs.map(columnsOf),
+        (_, value: unknown) => typeof value === "string" ? wellFormed(value) : value
+      )
+
     /** The session stays locked until the transaction ends, so it cannot be deleted under the write. */
     const requireSession = (input: ActivityWrite) =>
       requireKnownIds(sql, { field: "sessionId", entity: "Session", table: "sessions", ids: [input.sessionId] })
 
-    // The foreign key checks the session and locks it while the row is written, in the insert
-    // itself; the transaction is for the decode of the stored row (a create is one transaction
-    // with the reading back of its row).
-    const create = traced("ActivityRepository.create")(
-      function*(input: ActivityWrite) {
-        const [row] = yield* sql`INSERT INTO activities ${sql.insert(columnsOf(input))} RETURNING ${activityColumns}`
-          .pipe(onForeignKeyViolation({
+    // The creates of one turn are one INSERT in one transaction with the reading back of their
+    // rows: the foreign key checks each session and locks it while the rows are written, and a row
+    // that does not decode rolls the whole statement back. Any failure of several creates sends
+    // each again alone, so an unknown session (or an unreadable row) is only its own create's
+    // failure. The ids are drawn in the order the rows are inserted, which is the order asked.
+    const insertGathered = gatheredPerTurn({
+      sql,
+      sendMany: (inputs: ReadonlyArray<ActivityWrite>) =>
+        sql<Record<string, unknown>>`INSERT INTO activities (name, theme, duree, data_activite, session_id)
+          SELECT name, theme, duree, data_activite, session_id
+          FROM jsonb_populate_recordset(NULL::activities, ${batchJson(inputs)}::jsonb)
+          WITH ORDINALITY AS asked ORDER BY ordinality
+          RETURNING ${activityColumns}`.pipe(
+          Effect.flatMap((rows) => activitiesOf(Arr.sort(rows, byId))),
+          onForeignKeyViolation({
             activities_session_id_fkey: () =>
-              new UnknownReferences({ field: "sessionId", entity: "Session", ids: [input.sessionId] })
-          }))
-        return yield* decodeActivity(row)
-      },
-      transaction(sql),
-      dieOnInfrastructureError
-    )
+              new UnknownReferences({
+                field: "sessionId",
+                entity: "Session",
+                ids: Arr.dedupe(inputs.map((input) => input.sessionId))
+              })
+          }),
+          transaction(sql)
+        ),
+      keyOf: () => "",
+      eachAloneOnFailure: true
+    })
+
+    const create = traced("ActivityRepository.create")(function*(input: ActivityWrite) {
+      return yield* insertGathered(input)
+    }, dieOnInfrastructureError)
 
     const findById = traced("ActivityRepository.findById")(function*(id: ActivityId) {
       return yield* findOne(id)
