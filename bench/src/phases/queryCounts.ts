@@ -23,12 +23,30 @@ interface ProbeRequest {
   readonly method: string
   readonly path: string
   readonly body?: unknown
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 interface Probe {
   readonly title: string
+  /** A write: issue 16 bounds its statements at the baseline's + 1. */
+  readonly write: boolean
   readonly small: (f: Fixtures) => ProbeRequest
   readonly large: (f: Fixtures) => ProbeRequest
+}
+
+const activityOf = (sessionId: number) => ({
+  name: "Probe drill",
+  theme: "endurance",
+  duree: 20,
+  dataActivite: ["cones"],
+  sessionId
+})
+
+const createTask: ProbeRequest = {
+  method: "POST",
+  path: "/todo.TodoService/CreateTask",
+  body: { title: "Probe task", description: "" },
+  headers: { "connect-protocol-version": "1" }
 }
 
 export const relatedRows = { small: 10, large: 1_000 } as const
@@ -36,11 +54,13 @@ export const relatedRows = { small: 10, large: 1_000 } as const
 const probes: ReadonlyArray<Probe> = [
   {
     title: "GET /session/{id} (10 vs 1,000 athletes, and as many activities)",
+    write: false,
     small: (f) => ({ method: "GET", path: `/session/${f.smallSession}` }),
     large: (f) => ({ method: "GET", path: `/session/${f.largeSession}` })
   },
   {
     title: "GET /athletes/athletes/{id}/session/between/… (athlete in 10 vs 1,000 sessions)",
+    write: false,
     small: (f) => ({
       method: "GET",
       path: `/athletes/athletes/${f.casualAthlete}/session/between/2025-12-31/2027-01-01`
@@ -49,6 +69,7 @@ const probes: ReadonlyArray<Probe> = [
   },
   {
     title: "PUT /session/update/{id} (10 vs 1,000 athleteIds)",
+    write: true,
     small: (f) => ({
       method: "PUT",
       path: `/session/update/${f.smallSession}`,
@@ -62,17 +83,31 @@ const probes: ReadonlyArray<Probe> = [
   },
   {
     title: "POST /session/create (10 vs 1,000 athleteIds)",
+    write: true,
     small: (f) => ({
       method: "POST",
       path: "/session/create",
       body: { name: "Probe", athleteIds: f.allAthletes.slice(0, 10) }
     }),
     large: (f) => ({ method: "POST", path: "/session/create", body: { name: "Probe", athleteIds: f.allAthletes } })
+  },
+  {
+    title: "POST /activite/create (into a session of 10 vs 1,000 activities)",
+    write: true,
+    small: (f) => ({ method: "POST", path: "/activite/create", body: activityOf(f.smallSession) }),
+    large: (f) => ({ method: "POST", path: "/activite/create", body: activityOf(f.largeSession) })
+  },
+  {
+    title: "Connect CreateTask (no related rows: the same call twice)",
+    write: true,
+    small: () => createTask,
+    large: () => createTask
   }
 ]
 
 export interface ProbeCount {
   readonly title: string
+  readonly write: boolean
   readonly project: { readonly small: number; readonly large: number }
   readonly baseline: { readonly small: number; readonly large: number }
   /** The project's statements for the small request, for the report's details. */
@@ -114,7 +149,7 @@ const addFixtures = (url: string, seeded: Seeded): Promise<Fixtures> =>
 const send = async (server: ServerProcess, token: string, request: ProbeRequest) => {
   const response = await fetch(`${server.url}${request.path}`, {
     method: request.method,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...request.headers },
     ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
     signal: AbortSignal.timeout(30_000)
   })
@@ -170,6 +205,7 @@ export const queryCountPhase = async (): Promise<ReadonlyArray<ProbeCount>> => {
       const baselineLarge = await countOne(baseline, baselineCounter, token, probe.large(fixtures), false)
       const count: ProbeCount = {
         title: probe.title,
+        write: probe.write,
         project: { small: projectSmall.length, large: projectLarge.length },
         baseline: { small: baselineSmall.length, large: baselineLarge.length },
         projectStatements: projectSmall
