@@ -103,6 +103,12 @@ onEachDatabase("Activity creates of concurrent requests gathered", (it) => {
       >`INSERT INTO sessions (name) SELECT 'gathered ' || n FROM generate_series(1, ${count}) AS n RETURNING id`,
       (rows) => rows.map((row) => SessionId.make(Number(row.id)))
     )
+  /** The repository, and a session of its own for a test's activities. */
+  const oneSession = Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const [session] = yield* sessionIds(sql, 1)
+    return { sql, activities: yield* ActivityRepository, session: session! }
+  })
   const activity = (name: string, sessionId: SessionId) =>
     new ActivityWrite({
       name,
@@ -131,15 +137,13 @@ onEachDatabase("Activity creates of concurrent requests gathered", (it) => {
 
   it.effect("text is stored as a single create stores it: a lone surrogate as U+FFFD", () =>
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const activities = yield* ActivityRepository
-      const [session] = yield* sessionIds(sql, 1)
+      const { activities, session } = yield* oneSession
       const asked = new ActivityWrite({
         name: "lone \ud800 surrogate",
         theme: "quote \" backslash \\ tab \t é 🏃",
         duree: Number.MAX_SAFE_INTEGER,
         dataActivite: ["\udfff", "", "NULL"],
-        sessionId: session!
+        sessionId: session
       })
       const [one, two] = yield* Effect.forEach([asked, asked], (input) => activities.create(input), {
         concurrency: "unbounded"
@@ -174,16 +178,14 @@ onEachDatabase("Activity creates of concurrent requests gathered", (it) => {
 
   it.effect("a row that cannot be read back fails its own create and is not kept", () =>
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const activities = yield* ActivityRepository
-      const [session] = yield* sessionIds(sql, 1)
+      const { activities, session, sql } = yield* oneSession
       // What the database stores differs from what was asked and cannot be answered: a duration
       // beyond JavaScript's safe integers.
       yield* sql`CREATE FUNCTION spoil_duree() RETURNS trigger LANGUAGE plpgsql AS
         $$ BEGIN IF NEW.name = 'spoiled' THEN NEW.duree := 9007199254740993; END IF; RETURN NEW; END $$`
       yield* sql`CREATE TRIGGER spoil BEFORE INSERT ON activities FOR EACH ROW EXECUTE FUNCTION spoil_duree()`
       const exits = yield* Effect.forEach(
-        [activity("kept", session!), activity("spoiled", session!)],
+        [activity("kept", session), activity("spoiled", session)],
         (input) => Effect.exit(activities.create(input)),
         { concurrency: "unbounded" }
       )
@@ -195,11 +197,9 @@ onEachDatabase("Activity creates of concurrent requests gathered", (it) => {
 
   it.effect("a create inside a transaction is its own statement, and rolls back with it", () =>
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const activities = yield* ActivityRepository
-      const [session] = yield* sessionIds(sql, 1)
+      const { activities, session, sql } = yield* oneSession
       const outcome = yield* sql.withTransaction(Effect.gen(function*() {
-        yield* activities.create(activity("rolled back", session!))
+        yield* activities.create(activity("rolled back", session))
         return yield* Effect.fail("undone")
       })).pipe(Effect.flip)
       expect(outcome).toBe("undone")
