@@ -2,6 +2,7 @@ import { ActivityRepository, ActivityWrite, SessionId, TaskCreate, TaskRepositor
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Option, Result } from "effect"
 import { SqlClient } from "effect/sql"
+import { maxLabelsGathered } from "../src/repositories/ActivityRepositoryLive.ts"
 import { gatheredPerTurn } from "../src/sql/gatheredPerTurn.ts"
 import { countStatements } from "../src/testing/index.ts"
 import { onEachDatabase } from "./support/onEachDatabase.ts"
@@ -133,6 +134,21 @@ onEachDatabase("Activity creates of concurrent requests gathered", (it) => {
       expect(new Set(ids).size).toBe(asked.length)
       expect(counted.statements.filter((text) => text.includes("INSERT INTO activities"))).toHaveLength(1)
       for (const created of counted.result) expect(yield* activities.findById(created.id)).toEqual(Option.some(created))
+    }))
+
+  it.effect("a create of many labels is its own statement; the others are gathered", () =>
+    Effect.gen(function*() {
+      const { activities, session } = yield* oneSession
+      const labels = Array.from({ length: maxLabelsGathered + 1 }, (_, index) => `label ${index}`)
+      const many = new ActivityWrite({ ...activity("many labels", session), dataActivite: labels })
+      const counted = yield* countStatements(Effect.forEach(
+        [activity("few labels", session), many, activity("few labels too", session)],
+        (input) => activities.create(input),
+        { concurrency: "unbounded" }
+      ))
+      expect(counted.result.map((created) => created.name)).toEqual(["few labels", "many labels", "few labels too"])
+      expect(counted.result[1]!.dataActivite).toEqual(labels)
+      expect(counted.statements.filter((text) => text.includes("INSERT INTO activities"))).toHaveLength(2)
     }))
 
   it.effect("text is stored as a single create stores it: a lone surrogate as U+FFFD", () =>

@@ -23,6 +23,9 @@ import { transaction } from "../sql/transaction.ts"
 /** `String.prototype.toWellFormed` (ES2024, in every Node this runs on), which the ES2023 library this compiles against lacks. */
 const wellFormed = (text: string): string => (text as unknown as { toWellFormed(): string }).toWellFormed()
 
+/** The most labels (`dataActivite`) an activity create may hold and be gathered with others. */
+export const maxLabelsGathered = 16
+
 export const ActivityRepositoryLive = Layer.effect(
   ActivityRepository,
   Effect.gen(function*() {
@@ -93,12 +96,15 @@ export const ActivityRepositoryLive = Layer.effect(
               new UnknownReferences({
                 field: "sessionId",
                 entity: "Session",
-                ids: Arr.dedupe(inputs.map((input) => input.sessionId))
+                ids: inputs.map((input) => input.sessionId)
               })
           }),
           transaction(sql)
         ),
       keyOf: () => "",
+      // An activity of many labels (up to a request body's worth) is its own statement, so one
+      // statement's parameter stays a few megabytes however many such creates come at once.
+      alone: (input) => input.dataActivite.length > maxLabelsGathered,
       eachAloneOnFailure: true
     })
 
