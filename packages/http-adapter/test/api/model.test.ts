@@ -1,5 +1,5 @@
 import { defaultScheduleSettings, ScheduleSettings } from "@club/core"
-import { modelBasedSuite, modelTimeZone } from "@club/test-support/rest"
+import { modelBasedSuite, modelFindings, modelTimeZone } from "@club/test-support/rest"
 import { Layer } from "effect"
 import { describe } from "vitest"
 import { clubForFile } from "../support/club.ts"
@@ -11,4 +11,5 @@ const club = clubForFile({ ports: InClubZone as Layer.Layer<unknown> })
 
 describe("The model-based suite (issue 36), in process on the memory store", () => {
   modelBasedSuite(club, { numRuns: 40, maxCommands: 30, timeoutMs: 120_000 }, "in process, memory store")
+  modelFindings(club)
 })
