@@ -107,7 +107,7 @@ const applyReply = (m: Model, s: ModelSession, athlete: number, answer: Answer) 
 const setAthletes = (s: ModelSession, athletes: ReadonlyArray<number>) => {
   const kept = new Set(athletes)
   let freed = false
-  for (const [athlete, reply] of [...s.replies]) {
+  for (const [athlete, reply] of s.replies) {
     if (kept.has(athlete)) continue
     s.replies.delete(athlete)
     if (reply.state === "confirmed") freed = true
@@ -376,8 +376,8 @@ abstract class ModelCommand implements Command {
   /** The command as last run, with what its picks resolved to. */
   protected shown = ""
   abstract describe(): string
-  check(_m: Readonly<Model>): boolean {
-    return true
+  check(model: Readonly<Model>): boolean {
+    return model.sessions.length >= 0
   }
   abstract act(m: Model, r: Real): Promise<ReadonlyArray<number>>
   async run(m: Model, r: Real) {
