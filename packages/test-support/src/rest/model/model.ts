@@ -1,0 +1,1180 @@
+import fc from "fast-check"
+import type { Reply } from "../../Reply.ts"
+import type { Caller, Club } from "../Club.ts"
+import { createAthlete, createCoach, createUser, missingId, tokenOf, unique } from "../records.ts"
+import { addDays, clubNow, instantsOf, offsetChangeDays } from "./zone.ts"
+
+/**
+ * A reference model of the club's schedule and attendance, written from the docs
+ * (docs/schedule/series.md, docs/attendance.md, the ownership rule of issue 36), and the commands
+ * that drive the REST API and the model side by side. After every command the answer must agree
+ * with the model, and the invariants must hold on what the API then lists.
+ */
+
+export const modelTimeZone = "Europe/Paris"
+
+// ---------------------------------------------------------------------------------------------
+// The days the commands book: around daylight-saving changes of the club's zone.
+
+const dayMs = 86_400_000
+const [nextChange, changeAfter] = offsetChangeDays(modelTimeZone, Date.now() + 14 * dayMs, 1, 2)
+const [lastChange] = offsetChangeDays(modelTimeZone, Date.now() - dayMs, -1, 1)
+/** Single sessions go on the next two days the offset changes (to come) and on the last (started: marks). */
+export const sessionDays = [nextChange!, changeAfter!, lastChange!] as const
+/**
+ * A series' occurrences must exist at once (the horizon, 26 weeks by default): they cross the next
+ * change when it is close enough, else they are three weeks from now.
+ */
+const seriesDay = Date.parse(`${nextChange}T00:00:00Z`) - Date.now() < 20 * 7 * dayMs
+  ? nextChange!
+  : new Date(Date.now() + 21 * dayMs).toISOString().slice(0, 10)
+/** Times around the changes (01:00 to 03:00 local in Europe), and an ordinary evening. */
+const times = ["00:30", "01:00", "01:30", "02:00", "02:15", "02:30", "02:45", "03:00", "03:30", "18:00"] as const
+const durees = [15, 30, 45, 60, 90, 120, 180] as const
+
+// ---------------------------------------------------------------------------------------------
+// The model.
+
+type Answer = "yes" | "no" | "maybe"
+type ReplyState = "confirmed" | "waiting" | "maybe" | "declined"
+interface ModelReply {
+  answer: Answer
+  state: ReplyState
+  /** The order of the yes that put it on the list. */
+  order: number
+}
+
+interface ModelSeries {
+  id: number
+  coach: number | null
+  athletes: Array<number>
+  duree: number
+  start: string
+}
+
+interface ModelSession {
+  id: number
+  /** The coach's index in the cast (0: coach A, 1: coach B), or null. */
+  coach: number | null
+  /** The athletes' indexes in the cast, sorted. */
+  athletes: Array<number>
+  creneau: string
+  duree: number
+  series: ModelSeries | null
+  occurrenceStart: string | null
+  overridden: boolean
+  capacity: number | null
+  replies: Map<number, ModelReply>
+}
+
+export interface Model {
+  sessions: Array<ModelSession>
+  series: Array<ModelSeries>
+  yesCounter: number
+}
+
+export const emptyModel = (): Model => ({ sessions: [], series: [], yesCounter: 0 })
+
+const occurrencesOf = (m: Model, series: ModelSeries) =>
+  m.sessions.filter((s) => s.series === series).sort((x, y) => x.occurrenceStart!.localeCompare(y.occurrenceStart!))
+
+const confirmedCount = (s: ModelSession) => [...s.replies.values()].filter((r) => r.state === "confirmed").length
+const waitingInOrder = (s: ModelSession) =>
+  [...s.replies.entries()].filter(([, r]) => r.state === "waiting").sort(([, x], [, y]) => x.order - y.order)
+
+/** Whenever a place frees, the first waiting are confirmed (docs/attendance.md). */
+const promote = (s: ModelSession) => {
+  for (const [, reply] of waitingInOrder(s)) {
+    if (s.capacity !== null && confirmedCount(s) >= s.capacity) return
+    reply.state = "confirmed"
+  }
+}
+
+const applyReply = (m: Model, s: ModelSession, athlete: number, answer: Answer) => {
+  const before = s.replies.get(athlete)
+  if (answer === "yes") {
+    // A yes repeated keeps its place; a yes after a no or a maybe goes to the end.
+    if (before?.answer === "yes") return
+    const state = s.capacity === null || confirmedCount(s) < s.capacity ? "confirmed" : "waiting"
+    s.replies.set(athlete, { answer, state, order: ++m.yesCounter })
+    return
+  }
+  s.replies.set(athlete, { answer, state: answer === "no" ? "declined" : "maybe", order: before?.order ?? 0 })
+  if (before?.state === "confirmed") promote(s)
+}
+
+/** An athlete taken out of a session loses its reply; a place it held goes to the first waiting. */
+const setAthletes = (s: ModelSession, athletes: ReadonlyArray<number>) => {
+  const kept = new Set(athletes)
+  let freed = false
+  for (const [athlete, reply] of s.replies) {
+    if (kept.has(athlete)) continue
+    s.replies.delete(athlete)
+    if (reply.state === "confirmed") freed = true
+  }
+  s.athletes = [...kept].sort((a, b) => a - b)
+  if (freed) promote(s)
+}
+
+interface Booking {
+  readonly coach: number | null
+  readonly athletes: ReadonlyArray<number>
+  readonly creneau: string
+  readonly duree: number
+}
+
+const overlapsInTime = (a: Booking, b: Booking) => {
+  const x = instantsOf(modelTimeZone, a.creneau, a.duree)
+  const y = instantsOf(modelTimeZone, b.creneau, b.duree)
+  return x.start < y.end && y.start < x.end
+}
+const sharesSomeone = (a: Booking, b: Booking) =>
+  (a.coach !== null && a.coach === b.coach) || a.athletes.some((athlete) => b.athletes.includes(athlete))
+
+/** The sessions (outside `changed`) that `bookings` would double-book, in real time. */
+const conflictsOf = (m: Model, bookings: ReadonlyArray<Booking>, changed: ReadonlySet<number> = new Set()) =>
+  m.sessions.filter((s) =>
+    !changed.has(s.id) && bookings.some((booking) => sharesSomeone(booking, s) && overlapsInTime(booking, s))
+  )
+
+// ---------------------------------------------------------------------------------------------
+// The system under test: a cast of its own on the club's API.
+
+interface Member {
+  readonly id: number
+  readonly caller: Caller
+}
+
+export interface Real {
+  readonly admin: Caller
+  readonly coaches: ReadonlyArray<Member>
+  readonly athletes: ReadonlyArray<Member>
+  readonly stats: { commands: number; requests: number }
+}
+
+/** Two coaches and four athletes, each with a user of its own, logged in. */
+export const setUpCast = async (club: Club, stats: Real["stats"]): Promise<Real> => {
+  const member = async (role: "COACH" | "ATHLETE", id: number) => {
+    const user = await createUser(club, {
+      name: unique(`model-${role.toLowerCase()}`),
+      role,
+      ...(role === "COACH" ? { coachId: id } : { athleteId: id })
+    })
+    return { id, caller: club.withToken(await tokenOf(club, user.name, user.password)) }
+  }
+  const coaches: Array<Member> = []
+  for (const name of ["Coach A", "Coach B"]) {
+    coaches.push(await member("COACH", (await createCoach(club, { name })).id))
+  }
+  const athletes: Array<Member> = []
+  for (let i = 1; i <= 4; i++) {
+    athletes.push(await member("ATHLETE", (await createAthlete(club, { name: `Athlete ${i}` })).id))
+  }
+  return { admin: club.admin, coaches, athletes, stats }
+}
+
+/**
+ * A run's starting point: the cast without sessions. The cast is set up once per suite (logins are
+ * slow over the wire), and every session of its coaches deleted before each run (the seed's delete,
+ * by a coach of the cast), their replies and marks with them.
+ */
+export const clearedCast = async (real: Real) => {
+  for (const member of real.coaches) {
+    const reply = await member.caller.get(`/planning/sessions?coachId=${member.id}&limit=500`)
+    if (reply.status !== 200) throw new Error(`Listing the cast's sessions failed: ${reply.status} ${reply.text}`)
+    for (const session of (reply.body as { items: ReadonlyArray<{ id: number }> }).items) {
+      const deleted = await member.caller.delete(`/session/delete/${session.id}`)
+      if (deleted.status !== 200) {
+        throw new Error(`Deleting session ${session.id} failed: ${deleted.status} ${deleted.text}`)
+      }
+    }
+  }
+  return real
+}
+
+// ---------------------------------------------------------------------------------------------
+// Actors and requests.
+
+export type Actor = { readonly kind: "admin" } | { readonly kind: "coach" | "athlete"; readonly i: number }
+export const admin: Actor = { kind: "admin" }
+export const coach = (i: number): Actor => ({ kind: "coach", i })
+export const athlete = (i: number): Actor => ({ kind: "athlete", i })
+const actorName = (a: Actor) =>
+  a.kind === "admin" ? "admin" : a.kind === "coach" ? `coach${"AB"[a.i]}` : `athlete${a.i + 1}`
+const coachName = (i: number | null) => i === null ? "nobody" : `coach${"AB"[i]}`
+const athletesName = (list: ReadonlyArray<number>) => `[${list.map((i) => `athlete${i + 1}`).join(",")}]`
+
+const callerOf = (r: Real, a: Actor) =>
+  a.kind === "admin" ? r.admin : a.kind === "coach" ? r.coaches[a.i]!.caller : r.athletes[a.i]!.caller
+
+const fail = (shown: string, message: string): never => {
+  throw new Error(`${shown}: ${message}`)
+}
+
+const send = async (r: Real, shown: string, a: Actor, method: string, path: string, json?: unknown) => {
+  const reply = await callerOf(r, a).send(method, path, json === undefined ? undefined : { json })
+  r.stats.requests++
+  if (reply.status >= 500) fail(shown, `${method} ${path} answered ${reply.status} (never a 5xx): ${reply.text}`)
+  return reply
+}
+
+interface Expected {
+  readonly statuses: ReadonlyArray<number>
+  readonly why: string
+}
+/** The first rule that applies, in the order the service checks them; `ok` when none does. */
+const expectFirst = (
+  rules: ReadonlyArray<readonly [boolean, ReadonlyArray<number>, string]>,
+  ok: Expected
+): Expected => {
+  for (const [applies, statuses, why] of rules) if (applies) return { statuses, why }
+  return ok
+}
+const expectStatus = (shown: string, reply: Reply, expected: Expected) => {
+  if (!expected.statuses.includes(reply.status)) {
+    fail(
+      shown,
+      `expected ${expected.statuses.join(" or ")} (${expected.why}), got ${reply.status}: ${reply.text.slice(0, 400)}`
+    )
+  }
+}
+const same = (shown: string, what: string, actual: unknown, expected: unknown) => {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+    fail(shown, `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`)
+  }
+}
+
+/**
+ * Which of two refusals comes first, the ownership rule's 403 or an unknown athlete's 400, is not
+ * written down: where both apply, either answers.
+ */
+const withUnknown = (unknownAthlete: boolean, status: number) => unknownAthlete ? [status, 400] : [status]
+
+/** A coach acts on the sessions it coaches, and on those without a coach (the ownership rule). */
+const owns = (a: Actor, coachIndex: number | null) => a.kind === "coach" && (coachIndex === null || coachIndex === a.i)
+
+// ---------------------------------------------------------------------------------------------
+// What is checked after every command.
+
+interface SessionDto {
+  readonly id: number
+  readonly coachId: number | null
+  readonly athleteIds: ReadonlyArray<number>
+  readonly creneau: string | null
+  readonly duree: number | null
+}
+interface ReplyDto {
+  readonly athleteId: number
+  readonly answer: string
+  readonly state: string
+  readonly waitingPosition: number | null
+}
+interface SessionRepliesDto {
+  readonly capacity: number | null
+  readonly confirmed: number
+  readonly waiting: number
+  readonly replies: ReadonlyArray<ReplyDto>
+}
+
+const sessionView = (
+  r: Real,
+  s: { coach: number | null; athletes: ReadonlyArray<number>; creneau: string; duree: number }
+) => ({
+  coachId: s.coach === null ? null : r.coaches[s.coach]!.id,
+  athleteIds: s.athletes.map((i) => r.athletes[i]!.id).sort((a, b) => a - b),
+  creneau: s.creneau,
+  duree: s.duree
+})
+const dtoView = (dto: SessionDto) => ({
+  coachId: dto.coachId,
+  athleteIds: [...dto.athleteIds].sort((a, b) => a - b),
+  creneau: dto.creneau,
+  duree: dto.duree
+})
+
+const expectedReplies = (r: Real, s: ModelSession) => {
+  const waiting = waitingInOrder(s).map(([athlete]) => athlete)
+  return {
+    capacity: s.capacity,
+    confirmed: confirmedCount(s),
+    waiting: waiting.length,
+    replies: [...s.replies.entries()]
+      .map(([athlete, reply]) => ({
+        athleteId: r.athletes[athlete]!.id,
+        answer: reply.answer,
+        state: reply.state,
+        waitingPosition: reply.state === "waiting" ? waiting.indexOf(athlete) + 1 : null
+      }))
+      .sort((x, y) => x.athleteId - y.athleteId)
+  }
+}
+const repliesView = (dto: SessionRepliesDto) => ({
+  capacity: dto.capacity,
+  confirmed: dto.confirmed,
+  waiting: dto.waiting,
+  replies: dto.replies
+    .map(({ answer, athleteId, state, waitingPosition }) => ({ athleteId, answer, state, waitingPosition }))
+    .sort((x, y) => x.athleteId - y.athleteId)
+})
+
+/** Confirmed replies never above the capacity (unless it shrank after), the waiting list numbered 1..n. */
+const checkReplyInvariants = (shown: string, dto: SessionRepliesDto) => {
+  const positions = dto.replies.filter((reply) => reply.state === "waiting").map((reply) => reply.waitingPosition)
+  same(shown, "waiting positions", [...positions].sort((a, b) => a! - b!), positions.map((_, i) => i + 1))
+  if (dto.waiting > 0 && (dto.capacity === null || dto.confirmed < dto.capacity)) {
+    fail(shown, `athletes wait while a place is free: ${JSON.stringify(dto)}`)
+  }
+}
+
+const checkState = async (m: Model, r: Real, shown: string, touched: ReadonlyArray<number>) => {
+  const listed: Array<SessionDto> = []
+  for (const member of r.coaches) {
+    const reply = await send(r, shown, admin, "GET", `/planning/sessions?coachId=${member.id}&limit=500`)
+    expectStatus(shown, reply, { statuses: [200], why: "any role reads the planning" })
+    listed.push(...(reply.body as { items: Array<SessionDto> }).items)
+  }
+  // The invariant on what the API holds, computed from its own answer: nobody in two sessions
+  // overlapping in real time (every session of the cast was written through /planning).
+  const byCoach = new Map(r.coaches.map((member, i) => [member.id, i]))
+  const byAthlete = new Map(r.athletes.map((member, i) => [member.id, i]))
+  const held = listed.filter((dto) => dto.creneau !== null && dto.duree !== null).map((dto) => ({
+    id: dto.id,
+    coach: dto.coachId === null ? null : byCoach.get(dto.coachId) ?? null,
+    athletes: dto.athleteIds.map((id) => byAthlete.get(id) ?? -1 - id),
+    creneau: dto.creneau!,
+    duree: dto.duree!
+  }))
+  for (const [i, a] of held.entries()) {
+    for (const b of held.slice(i + 1)) {
+      if (sharesSomeone(a, b) && overlapsInTime(a, b)) {
+        fail(shown, `sessions ${a.id} and ${b.id} book one person at overlapping instants: ${JSON.stringify([a, b])}`)
+      }
+    }
+  }
+  same(
+    shown,
+    "the cast's sessions (GET /planning/sessions)",
+    listed.map((dto) => ({ id: dto.id, ...dtoView(dto) })).sort((x, y) => x.id - y.id),
+    m.sessions.map((s) => ({ id: s.id, ...sessionView(r, s) })).sort((x, y) => x.id - y.id)
+  )
+  for (const id of new Set(touched)) {
+    const s = m.sessions.find((session) => session.id === id)
+    if (s === undefined) continue
+    const reply = await send(r, shown, admin, "GET", `/attendance/sessions/${id}/replies`)
+    expectStatus(shown, reply, { statuses: [200], why: "any role reads the replies" })
+    checkReplyInvariants(shown, reply.body as SessionRepliesDto)
+    same(shown, `the replies of session ${id}`, repliesView(reply.body as SessionRepliesDto), expectedReplies(r, s))
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The commands.
+
+type Command = fc.AsyncCommand<Model, Real>
+
+abstract class ModelCommand implements Command {
+  /** The command as last run, with what its picks resolved to. */
+  protected shown = ""
+  abstract describe(): string
+  check(model: Readonly<Model>): boolean {
+    return model.sessions.length >= 0
+  }
+  abstract act(m: Model, r: Real): Promise<ReadonlyArray<number>>
+  async run(m: Model, r: Real) {
+    r.stats.commands++
+    this.shown = this.describe()
+    const touched = await this.act(m, r)
+    await checkState(m, r, this.shown, touched)
+  }
+  toString() {
+    return this.shown === "" ? this.describe() : this.shown
+  }
+}
+
+const pickOf = <A>(items: ReadonlyArray<A>, pick: number) => items[pick % items.length]!
+const sessionLabel = (s: ModelSession | undefined) =>
+  s === undefined
+    ? "no such session"
+    : `session ${s.id} (${coachName(s.coach)}, ${athletesName(s.athletes)}, ${s.creneau}+${s.duree}${
+      s.series === null ? "" : ", occurrence"
+    })`
+
+const missingAthleteId = missingId
+
+export class CreateSession extends ModelCommand {
+  constructor(
+    readonly actor: Actor,
+    readonly coachChoice: number | "self",
+    readonly athletes: ReadonlyArray<number>,
+    readonly unknownAthlete: boolean,
+    readonly creneau: string,
+    readonly duree: number
+  ) {
+    super()
+  }
+  describe() {
+    return `${actorName(this.actor)} POST /planning/sessions {coach: ${
+      this.coachChoice === "self" ? "absent" : coachName(this.coachChoice)
+    }, athletes: ${athletesName(this.athletes)}${
+      this.unknownAthlete ? "+unknown" : ""
+    }, creneau: ${this.creneau}, duree: ${this.duree}}`
+  }
+  async act(m: Model, r: Real) {
+    const a = this.actor
+    const coachIndex = this.coachChoice === "self" ? (a.kind === "coach" ? a.i : null) : this.coachChoice
+    const booking = {
+      coach: coachIndex,
+      athletes: [...new Set(this.athletes)].sort(),
+      creneau: this.creneau,
+      duree: this.duree
+    }
+    const conflicts = conflictsOf(m, [booking])
+    const expected = expectFirst([
+      [a.kind !== "coach", [403], "session.create is Coach"],
+      [
+        a.kind === "coach" && coachIndex !== a.i,
+        withUnknown(this.unknownAthlete, 403),
+        "a coach creates sessions only for itself"
+      ],
+      [this.unknownAthlete, [400], "an unknown athlete"],
+      [conflicts.length > 0, [409], `double booking with ${conflicts.map(sessionLabel).join("; ")}`]
+    ], { statuses: [201], why: "a valid session" })
+    const body = {
+      name: "Model",
+      ...(this.coachChoice === "self" ? {} : { coachId: r.coaches[this.coachChoice]!.id }),
+      athleteIds: [...this.athletes.map((i) => r.athletes[i]!.id), ...(this.unknownAthlete ? [missingAthleteId] : [])],
+      creneau: this.creneau,
+      duree: this.duree
+    }
+    const reply = await send(r, this.shown, a, "POST", "/planning/sessions", body)
+    expectStatus(this.shown, reply, expected)
+    if (reply.status === 409) expectNamed(this.shown, reply, conflicts)
+    if (reply.status !== 201) return []
+    const dto = reply.body as SessionDto
+    same(this.shown, "the created session", dtoView(dto), sessionView(r, booking))
+    m.sessions.push({
+      id: dto.id,
+      ...booking,
+      coach: coachIndex,
+      athletes: [...booking.athletes],
+      series: null,
+      occurrenceStart: null,
+      overridden: false,
+      capacity: null,
+      replies: new Map()
+    })
+    this.shown += ` -> session ${dto.id}`
+    return []
+  }
+}
+
+/** A 409 names the sessions holding the time: at least one of those the model expects. */
+const expectNamed = (shown: string, reply: Reply, conflicts: ReadonlyArray<ModelSession>) => {
+  const named = conflicts.some((s) => new RegExp(`\\b${s.id}\\b`).test(reply.text))
+  if (!named) fail(shown, `the 409 names none of ${conflicts.map((s) => s.id).join(", ")}: ${reply.text}`)
+}
+
+export interface SessionChange {
+  readonly athletes?: ReadonlyArray<number>
+  readonly coach?: number
+  readonly creneau?: string
+  readonly duree?: number
+}
+const changeLabel = (change: SessionChange, unknownAthlete: boolean) =>
+  `{${
+    [
+      change.athletes === undefined
+        ? ""
+        : `athletes: ${athletesName(change.athletes)}${unknownAthlete ? "+unknown" : ""}`,
+      change.coach === undefined ? "" : `coach: ${coachName(change.coach)}`,
+      change.creneau === undefined ? "" : `creneau: ${change.creneau}`,
+      change.duree === undefined ? "" : `duree: ${change.duree}`
+    ].filter((part) => part !== "").join(", ")
+  }}`
+const changeBody = (r: Real, change: SessionChange, unknownAthlete: boolean) => ({
+  ...(change.athletes === undefined ? {} : {
+    athleteIds: [...change.athletes.map((i) => r.athletes[i]!.id), ...(unknownAthlete ? [missingAthleteId] : [])]
+  }),
+  ...(change.coach === undefined ? {} : { coachId: r.coaches[change.coach]!.id }),
+  ...(change.creneau === undefined ? {} : { creneau: change.creneau }),
+  ...(change.duree === undefined ? {} : { duree: change.duree })
+})
+const changed = (s: Booking, change: SessionChange): Booking => ({
+  coach: change.coach ?? s.coach,
+  athletes: change.athletes === undefined ? s.athletes : [...new Set(change.athletes)].sort(),
+  creneau: change.creneau ?? s.creneau,
+  duree: change.duree ?? s.duree
+})
+const applyChange = (s: ModelSession, change: SessionChange) => {
+  if (change.athletes !== undefined) setAthletes(s, change.athletes)
+  if (change.coach !== undefined) s.coach = change.coach
+  if (change.creneau !== undefined) s.creneau = change.creneau
+  if (change.duree !== undefined) s.duree = change.duree
+}
+const onlyCoach = (change: SessionChange) => Object.keys(change).every((key) => key === "coach")
+
+export class PatchSession extends ModelCommand {
+  constructor(
+    readonly actor: Actor,
+    readonly pick: number | "missing",
+    readonly change: SessionChange,
+    readonly unknownAthlete: boolean
+  ) {
+    super()
+  }
+  private target(m: Readonly<Model>) {
+    return this.pick === "missing" ? undefined : pickOf(m.sessions, this.pick)
+  }
+  override check(m: Readonly<Model>) {
+    if (this.pick === "missing") return true
+    if (m.sessions.length === 0) return false
+    // An occurrence moved into the past by itself: whether a later cancel of its series deletes
+    // it (its occurrence time is to come, its creneau is not) is left out (see the report of issue 36).
+    const s = this.target(m)!
+    return s.series === null || this.change.creneau === undefined || this.change.creneau > clubNow(modelTimeZone)
+  }
+  describe() {
+    return `${actorName(this.actor)} PATCH /planning/sessions/{${
+      this.pick === "missing" ? "missing" : `#${this.pick}`
+    }} ${changeLabel(this.change, this.unknownAthlete)}`
+  }
+  async act(m: Model, r: Real) {
+    const a = this.actor
+    const s = this.target(m)
+    this.shown = `${actorName(a)} PATCH ${sessionLabel(s)} ${changeLabel(this.change, this.unknownAthlete)}`
+    const after = s === undefined ? undefined : changed(s, this.change)
+    const conflicts = s === undefined ? [] : conflictsOf(m, [after!], new Set([s.id]))
+    const adminMayAct = a.kind === "admin" && onlyCoach(this.change)
+    const expected = expectFirst([
+      [a.kind === "athlete", [403], "session.update is Coach"],
+      [a.kind === "admin" && !adminMayAct, [403], "an admin changes only coachId"],
+      [s === undefined, [404], "no such session"],
+      [
+        a.kind === "coach" && s !== undefined && !owns(a, s.coach),
+        withUnknown(this.unknownAthlete && this.change.athletes !== undefined, 403),
+        "another coach's session"
+      ],
+      [this.unknownAthlete && this.change.athletes !== undefined, [400], "an unknown athlete"],
+      [conflicts.length > 0, [409], `double booking with ${conflicts.map(sessionLabel).join("; ")}`]
+    ], { statuses: [200], why: "a valid change" })
+    const id = s?.id ?? missingId
+    const reply = await send(
+      r,
+      this.shown,
+      a,
+      "PATCH",
+      `/planning/sessions/${id}`,
+      changeBody(r, this.change, this.unknownAthlete)
+    )
+    expectStatus(this.shown, reply, expected)
+    if (reply.status === 409) expectNamed(this.shown, reply, conflicts)
+    if (reply.status !== 200 || s === undefined) return []
+    same(this.shown, "the changed session", dtoView(reply.body as SessionDto), sessionView(r, after!))
+    applyChange(s, this.change)
+    if (s.series !== null) s.overridden = true
+    return [s.id]
+  }
+}
+
+/** The seed's delete (`DELETE /session/delete/{id}`) keeps the seed's rule: any coach. */
+export class DeleteSession extends ModelCommand {
+  constructor(readonly actor: Actor, readonly pick: number) {
+    super()
+  }
+  override check(m: Readonly<Model>) {
+    return m.sessions.length > 0
+  }
+  describe() {
+    return `${actorName(this.actor)} DELETE /session/delete/{#${this.pick}}`
+  }
+  async act(m: Model, r: Real) {
+    const s = pickOf(m.sessions, this.pick)
+    this.shown = `${actorName(this.actor)} DELETE /session/delete/${s.id} (${sessionLabel(s)})`
+    const reply = await send(r, this.shown, this.actor, "DELETE", `/session/delete/${s.id}`)
+    expectStatus(
+      this.shown,
+      reply,
+      this.actor.kind === "coach"
+        ? { statuses: [200], why: "the seed's delete: any coach" }
+        : { statuses: [403], why: "session.delete is Coach" }
+    )
+    if (reply.status === 200) m.sessions.splice(m.sessions.indexOf(s), 1)
+    return []
+  }
+}
+
+export class CreateSeries extends ModelCommand {
+  constructor(
+    readonly actor: Actor,
+    readonly coachChoice: number | "self",
+    readonly athletes: ReadonlyArray<number>,
+    readonly unknownAthlete: boolean,
+    readonly weeksBefore: number,
+    readonly time: string,
+    readonly duree: number,
+    readonly count: number
+  ) {
+    super()
+  }
+  private start() {
+    return `${addDays(seriesDay, -7 * this.weeksBefore)}T${this.time}:00`
+  }
+  describe() {
+    return `${actorName(this.actor)} POST /planning/series {coach: ${
+      this.coachChoice === "self" ? "absent" : coachName(this.coachChoice)
+    }, athletes: ${athletesName(this.athletes)}${
+      this.unknownAthlete ? "+unknown" : ""
+    }, start: ${this.start()}, duree: ${this.duree}, rrule: FREQ=WEEKLY;COUNT=${this.count}}`
+  }
+  async act(m: Model, r: Real) {
+    const a = this.actor
+    const coachIndex = this.coachChoice === "self" ? (a.kind === "coach" ? a.i : null) : this.coachChoice
+    const athletes = [...new Set(this.athletes)].sort()
+    const starts = Array.from(
+      { length: this.count },
+      (_, k) => `${addDays(this.start().slice(0, 10), 7 * k)}${this.start().slice(10)}`
+    )
+    const bookings = starts.map((creneau) => ({ coach: coachIndex, athletes, creneau, duree: this.duree }))
+    const conflicts = conflictsOf(m, bookings)
+    const expected = expectFirst([
+      [a.kind !== "coach", [403], "series.create is Coach"],
+      [
+        a.kind === "coach" && coachIndex !== a.i,
+        withUnknown(this.unknownAthlete, 403),
+        "a coach creates series only for itself"
+      ],
+      [this.unknownAthlete, [400], "an unknown athlete"],
+      [conflicts.length > 0, [409], `double booking with ${conflicts.map(sessionLabel).join("; ")}`]
+    ], { statuses: [201], why: "a valid series" })
+    const body = {
+      name: "Model series",
+      ...(this.coachChoice === "self" ? {} : { coachId: r.coaches[this.coachChoice]!.id }),
+      athleteIds: [...this.athletes.map((i) => r.athletes[i]!.id), ...(this.unknownAthlete ? [missingAthleteId] : [])],
+      start: this.start(),
+      duree: this.duree,
+      rrule: `FREQ=WEEKLY;COUNT=${this.count}`
+    }
+    const reply = await send(r, this.shown, a, "POST", "/planning/series", body)
+    expectStatus(this.shown, reply, expected)
+    if (reply.status === 409) expectNamed(this.shown, reply, conflicts)
+    if (reply.status !== 201) return []
+    const dto = reply.body as SeriesDto
+    same(this.shown, "the occurrences' times", dto.occurrences.map((o) => o.occurrenceStart), starts)
+    const series: ModelSeries = { id: dto.id, coach: coachIndex, athletes, duree: this.duree, start: this.start() }
+    m.series.push(series)
+    for (const [k, occurrence] of dto.occurrences.entries()) {
+      m.sessions.push({
+        id: occurrence.sessionId,
+        coach: coachIndex,
+        athletes: [...athletes],
+        creneau: starts[k]!,
+        duree: this.duree,
+        series,
+        occurrenceStart: starts[k]!,
+        overridden: false,
+        capacity: null,
+        replies: new Map()
+      })
+    }
+    this.shown += ` -> series ${dto.id}, sessions ${dto.occurrences.map((o) => o.sessionId).join(",")}`
+    return []
+  }
+}
+
+interface SeriesDto {
+  readonly id: number
+  readonly occurrences: ReadonlyArray<{ sessionId: number; occurrenceStart: string; overridden: boolean }>
+}
+
+const seriesWithOccurrences = (m: Readonly<Model>) =>
+  m.series.filter((series) => occurrencesOf(m as Model, series).length > 0)
+const seriesLabel = (m: Model, series: ModelSeries) =>
+  `series ${series.id} (${coachName(series.coach)}, ${athletesName(series.athletes)}, sessions ${
+    occurrencesOf(m, series).map((s) => s.id).join(",")
+  })`
+
+/** The occurrence a command names, and who owns what it acts on: the occurrence's coach, or the series' one. */
+const resolveOccurrence = (
+  m: Readonly<Model>,
+  seriesPick: number,
+  occurrencePick: number,
+  scope: "one" | "following"
+) => {
+  const series = pickOf(seriesWithOccurrences(m), seriesPick)
+  const occurrences = occurrencesOf(m as Model, series)
+  const occurrence = pickOf(occurrences, occurrencePick)
+  const reached = scope === "one"
+    ? [occurrence]
+    : occurrences.filter((s) => s.occurrenceStart! >= occurrence.occurrenceStart!)
+  return { series, occurrence, reached, owner: scope === "one" ? occurrence.coach : series.coach }
+}
+
+/**
+ * An occurrence moved into the past by itself (`PATCH /planning/sessions`) among those a "following"
+ * command reaches: whether it moves with them is not written down, so such a case is left out.
+ */
+const startedBeside = (occurrence: ModelSession, reached: ReadonlyArray<ModelSession>) => {
+  const now = clubNow(modelTimeZone)
+  return reached.some((s) => s !== occurrence && s.creneau <= now)
+}
+
+export class PatchOccurrence extends ModelCommand {
+  constructor(
+    readonly actor: Actor,
+    readonly seriesPick: number,
+    readonly occurrencePick: number,
+    readonly scope: "one" | "following",
+    readonly change: SessionChange,
+    readonly unknownAthlete: boolean
+  ) {
+    super()
+  }
+  override check(m: Readonly<Model>) {
+    if (seriesWithOccurrences(m).length === 0) return false
+    // Whose a "following" change is when the occurrence was handed to another coach by itself is
+    // not written down: such a case is left out rather than guessed.
+    const { occurrence, owner, reached } = resolveOccurrence(m, this.seriesPick, this.occurrencePick, this.scope)
+    return occurrence.coach === owner && !(this.scope === "following" && this.change.creneau !== undefined) &&
+      !startedBeside(occurrence, reached)
+  }
+  describe() {
+    return `${
+      actorName(this.actor)
+    } PATCH /planning/series/{#${this.seriesPick}}/occurrences/{#${this.occurrencePick}}?scope=${this.scope} ${
+      changeLabel(this.change, this.unknownAthlete)
+    }`
+  }
+  async act(m: Model, r: Real) {
+    const a = this.actor
+    const { occurrence, owner, reached, series } = resolveOccurrence(
+      m,
+      this.seriesPick,
+      this.occurrencePick,
+      this.scope
+    )
+    this.shown = `${
+      actorName(a)
+    } PATCH /planning/series/${series.id}/occurrences/${occurrence.id}?scope=${this.scope} ${
+      changeLabel(this.change, this.unknownAthlete)
+    } on ${seriesLabel(m, series)}, ${sessionLabel(occurrence)}`
+    const changing = this.scope === "one" ? reached : reached.filter((s) => !s.overridden)
+    const changedIds = new Set(changing.map((s) => s.id))
+    const conflicts = conflictsOf(m, changing.map((s) => changed(s, this.change)), changedIds)
+    const now = clubNow(modelTimeZone)
+    const past = this.change.creneau !== undefined && this.change.creneau <= now
+    const expected = expectFirst([
+      [a.kind === "athlete", [403], "series.update is Coach"],
+      [a.kind === "admin" && !onlyCoach(this.change), [403], "an admin changes only coachId"],
+      [
+        a.kind === "coach" && !owns(a, owner),
+        withUnknown(this.unknownAthlete && this.change.athletes !== undefined, 403),
+        "another coach's series or occurrence"
+      ],
+      [occurrence.creneau <= now, [400], "the occurrence has started"],
+      [past, [400], "a creneau in the past"],
+      [this.unknownAthlete && this.change.athletes !== undefined, [400], "an unknown athlete"],
+      [conflicts.length > 0, [409], `double booking with ${conflicts.map(sessionLabel).join("; ")}`]
+    ], { statuses: [200], why: "a valid change" })
+    const reply = await send(
+      r,
+      this.shown,
+      a,
+      "PATCH",
+      `/planning/series/${series.id}/occurrences/${occurrence.id}?scope=${this.scope}`,
+      changeBody(r, this.change, this.unknownAthlete)
+    )
+    expectStatus(this.shown, reply, expected)
+    if (reply.status === 409) expectNamed(this.shown, reply, conflicts)
+    if (reply.status !== 200) return []
+    const dto = reply.body as SeriesDto
+    for (const s of changing) applyChange(s, this.change)
+    if (this.scope === "one") {
+      occurrence.overridden = true
+      same(this.shown, "the answer's series", dto.id, series.id)
+    } else {
+      // The rule gave an occurrence before F: a new series continues it from F (docs/schedule/series.md).
+      const continued = series.start < occurrence.occurrenceStart!
+      const holder: ModelSeries = continued
+        ? { ...series, id: dto.id, start: occurrence.occurrenceStart! }
+        : series
+      if (continued) {
+        if (dto.id === series.id) fail(this.shown, `expected a new series continuing ${series.id}, got the same`)
+        m.series.push(holder)
+        for (const s of reached) s.series = holder
+      } else {
+        same(this.shown, "the answer's series", dto.id, series.id)
+      }
+      if (this.change.athletes !== undefined) holder.athletes = [...new Set(this.change.athletes)].sort()
+      if (this.change.coach !== undefined) holder.coach = this.change.coach
+      if (this.change.duree !== undefined) holder.duree = this.change.duree
+    }
+    same(
+      this.shown,
+      "the answer's occurrences",
+      dto.occurrences.map((o) => o.sessionId).filter((id) => reached.some((s) => s.id === id)).sort(),
+      reached.map((s) => s.id).sort()
+    )
+    this.shown += ` -> series ${dto.id}`
+    return changing.map((s) => s.id)
+  }
+}
+
+export class CancelOccurrence extends ModelCommand {
+  constructor(
+    readonly actor: Actor,
+    readonly seriesPick: number,
+    readonly occurrencePick: number,
+    readonly scope: "one" | "following"
+  ) {
+    super()
+  }
+  override check(m: Readonly<Model>) {
+    if (seriesWithOccurrences(m).length === 0) return false
+    const { occurrence, owner, reached } = resolveOccurrence(m, this.seriesPick, this.occurrencePick, this.scope)
+    return occurrence.coach === owner && !startedBeside(occurrence, reached)
+  }
+  describe() {
+    return `${
+      actorName(this.actor)
+    } DELETE /planning/series/{#${this.seriesPick}}/occurrences/{#${this.occurrencePick}}?scope=${this.scope}`
+  }
+  async act(m: Model, r: Real) {
+    const a = this.actor
+    const { occurrence, owner, reached, series } = resolveOccurrence(
+      m,
+      this.seriesPick,
+      this.occurrencePick,
+      this.scope
+    )
+    this.shown = `${
+      actorName(a)
+    } DELETE /planning/series/${series.id}/occurrences/${occurrence.id}?scope=${this.scope} on ${
+      seriesLabel(m, series)
+    }`
+    const expected = expectFirst([
+      [a.kind !== "coach", [403], "series.cancel is Coach (an admin changes only coachId)"],
+      [!owns(a, owner), [403], "another coach's series or occurrence"],
+      [occurrence.creneau <= clubNow(modelTimeZone), [400], "the occurrence has started"]
+    ], { statuses: [204], why: "a valid cancellation" })
+    const reply = await send(
+      r,
+      this.shown,
+      a,
+      "DELETE",
+      `/planning/series/${series.id}/occurrences/${occurrence.id}?scope=${this.scope}`
+    )
+    expectStatus(this.shown, reply, expected)
+    if (reply.status === 204) m.sessions = m.sessions.filter((s) => !reached.includes(s))
+    return []
+  }
+}
+
+export class CancelSeries extends ModelCommand {
+  constructor(readonly actor: Actor, readonly seriesPick: number) {
+    super()
+  }
+  override check(m: Readonly<Model>) {
+    return seriesWithOccurrences(m).length > 0
+  }
+  describe() {
+    return `${actorName(this.actor)} DELETE /planning/series/{#${this.seriesPick}}`
+  }
+  async act(m: Model, r: Real) {
+    const a = this.actor
+    const series = pickOf(seriesWithOccurrences(m), this.seriesPick)
+    this.shown = `${actorName(a)} DELETE /planning/series/${series.id} on ${seriesLabel(m, series)}`
+    const expected = expectFirst([
+      [a.kind !== "coach", [403], "series.cancel is Coach"],
+      [!owns(a, series.coach), [403], "another coach's series"]
+    ], { statuses: [204], why: "a valid cancellation" })
+    const reply = await send(r, this.shown, a, "DELETE", `/planning/series/${series.id}`)
+    expectStatus(this.shown, reply, expected)
+    // From now on: occurrences that have started stay.
+    const now = clubNow(modelTimeZone)
+    if (reply.status === 204) m.sessions = m.sessions.filter((s) => s.series !== series || s.creneau <= now)
+    return []
+  }
+}
+
+export class Settings extends ModelCommand {
+  constructor(readonly actor: Actor, readonly pick: number, readonly capacity: number | null) {
+    super()
+  }
+  override check(m: Readonly<Model>) {
+    return m.sessions.length > 0
+  }
+  describe() {
+    return `${actorName(this.actor)} PUT /attendance/sessions/{#${this.pick}}/settings {capacity: ${this.capacity}}`
+  }
+  async act(m: Model, r: Real) {
+    const a = this.actor
+    const s = pickOf(m.sessions, this.pick)
+    this.shown = `${actorName(a)} PUT /attendance/sessions/${s.id}/settings {capacity: ${this.capacity}} on ${
+      sessionLabel(s)
+    }`
+    const expected = expectFirst([
+      [a.kind !== "coach", [403], "attendance.configure is Coach"],
+      [!owns(a, s.coach), [403], "another coach's session"]
+    ], { statuses: [200], why: "the session's coach" })
+    const reply = await send(r, this.shown, a, "PUT", `/attendance/sessions/${s.id}/settings`, {
+      capacity: this.capacity
+    })
+    expectStatus(this.shown, reply, expected)
+    if (reply.status !== 200) return []
+    s.capacity = this.capacity
+    promote(s)
+    same(this.shown, "the answer's replies", repliesView(reply.body as SessionRepliesDto), expectedReplies(r, s))
+    return [s.id]
+  }
+}
+
+export class ReplyFor extends ModelCommand {
+  constructor(
+    readonly actor: Actor,
+    readonly athlete: number,
+    readonly pick: number,
+    readonly answer: Answer
+  ) {
+    super()
+  }
+  override check(m: Readonly<Model>) {
+    return m.sessions.length > 0
+  }
+  describe() {
+    return `${actorName(this.actor)} PUT /attendance/athletes/{athlete${
+      this.athlete + 1
+    }}/replies/{#${this.pick}} {answer: ${this.answer}}`
+  }
+  async act(m: Model, r: Real) {
+    const a = this.actor
+    const s = pickOf(m.sessions, this.pick)
+    this.shown = `${actorName(a)} PUT /attendance/athletes/{athlete${
+      this.athlete + 1
+    }}/replies/${s.id} {answer: ${this.answer}} on ${sessionLabel(s)}`
+    const member = !s.athletes.includes(this.athlete)
+    const closed = s.creneau <= clubNow(modelTimeZone)
+    const expected = expectFirst([
+      [a.kind === "admin", [403], "attendance.reply is Coach or the athlete itself"],
+      [a.kind === "athlete" && a.i !== this.athlete, [403], "an athlete replies only for itself"],
+      [
+        a.kind === "coach" && !owns(a, s.coach),
+        member || closed ? [403, 400, 409] : [403],
+        "another coach's session (which refusal comes first is not written down)"
+      ],
+      [member && closed, [400, 409], "not one of the session's athletes, and replies closed"],
+      [member, [400], "not one of the session's athletes"],
+      [closed, [409], "replies closed at the session's start"]
+    ], { statuses: [200], why: "a valid reply" })
+    const reply = await send(
+      r,
+      this.shown,
+      a,
+      "PUT",
+      `/attendance/athletes/${r.athletes[this.athlete]!.id}/replies/${s.id}`,
+      { answer: this.answer }
+    )
+    expectStatus(this.shown, reply, expected)
+    if (reply.status !== 200) return []
+    applyReply(m, s, this.athlete, this.answer)
+    const written = (reply.body as ReadonlyArray<ReplyDto>).map(({ answer, athleteId, state, waitingPosition }) => ({
+      athleteId,
+      answer,
+      state,
+      waitingPosition
+    }))
+    same(
+      this.shown,
+      "the reply written",
+      written,
+      expectedReplies(r, s).replies.filter((entry) => entry.athleteId === r.athletes[this.athlete]!.id)
+    )
+    return [s.id]
+  }
+}
+
+export class Mark extends ModelCommand {
+  constructor(
+    readonly actor: Actor,
+    readonly pick: number,
+    readonly athlete: number,
+    readonly status: "present" | "late" | "absent" | "excused"
+  ) {
+    super()
+  }
+  override check(m: Readonly<Model>) {
+    return m.sessions.length > 0
+  }
+  describe() {
+    return `${actorName(this.actor)} PUT /attendance/sessions/{#${this.pick}}/presence {athlete${
+      this.athlete + 1
+    }: ${this.status}}`
+  }
+  async act(m: Model, r: Real) {
+    const a = this.actor
+    const s = pickOf(m.sessions, this.pick)
+    this.shown = `${actorName(a)} PUT /attendance/sessions/${s.id}/presence {athlete${
+      this.athlete + 1
+    }: ${this.status}} on ${sessionLabel(s)}`
+    const outside = !s.athletes.includes(this.athlete)
+    const notStarted = s.creneau > clubNow(modelTimeZone)
+    const expected = expectFirst([
+      [a.kind !== "coach", [403], "only the session's coach records marks"],
+      [
+        !owns(a, s.coach),
+        outside || notStarted ? [403, 400, 409] : [403],
+        "another coach's session (which refusal comes first is not written down)"
+      ],
+      [outside && notStarted, [400, 409], "not one of the session's athletes, and not started"],
+      [outside, [400], "not one of the session's athletes"],
+      [notStarted, [409], "the session has not started"]
+    ], { statuses: [200], why: "the session's coach, once started" })
+    const athleteId = r.athletes[this.athlete]!.id
+    const reply = await send(r, this.shown, a, "PUT", `/attendance/sessions/${s.id}/presence`, {
+      marks: [{ athleteId, status: this.status }]
+    })
+    expectStatus(this.shown, reply, expected)
+    if (reply.status !== 200) return []
+    const marks = (reply.body as { marks: ReadonlyArray<{ athleteId: number; status: string }> }).marks
+    same(this.shown, "the athlete's mark", marks.find((mark) => mark.athleteId === athleteId)?.status, this.status)
+    return []
+  }
+}
+
+export class ReadConflicts extends ModelCommand {
+  constructor(readonly actor: Actor) {
+    super()
+  }
+  describe() {
+    return `${actorName(this.actor)} GET /planning/conflicts`
+  }
+  async act(m: Model, r: Real) {
+    const a = this.actor
+    const reply = await send(r, this.shown, a, "GET", "/planning/conflicts")
+    expectStatus(
+      this.shown,
+      reply,
+      a.kind === "athlete"
+        ? { statuses: [403], why: "conflict.read is Admin, Coach" }
+        : { statuses: [200], why: "conflict.read is Admin, Coach" }
+    )
+    if (reply.status !== 200) return []
+    const ours = new Set(m.sessions.map((s) => s.id))
+    const listed = (reply.body as ReadonlyArray<{ sessionId: number; otherSessionId: number }>)
+      .filter((pair) => ours.has(pair.sessionId) || ours.has(pair.otherSessionId))
+    // The model never accepts a double booking, so none of the cast's sessions is in a pair.
+    same(this.shown, "the cast's double bookings", listed, [])
+    return []
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The generators.
+
+const actorArb = fc.oneof(
+  { arbitrary: fc.constant(admin), weight: 1 },
+  { arbitrary: fc.constantFrom(coach(0), coach(1)), weight: 5 },
+  { arbitrary: fc.integer({ min: 0, max: 3 }).map(athlete), weight: 2 }
+)
+const coachActorArb = fc.oneof(
+  { arbitrary: fc.constantFrom(coach(0), coach(1)), weight: 6 },
+  { arbitrary: fc.constant(admin), weight: 1 },
+  { arbitrary: fc.integer({ min: 0, max: 3 }).map(athlete), weight: 1 }
+)
+const athletesArb = fc.subarray([0, 1, 2, 3])
+/** True about one time in fifteen: an unknown athlete among the ids sent. */
+const rareArb = fc.nat({ max: 14 }).map((n) => n === 0)
+const coachChoiceArb = fc.oneof(
+  { arbitrary: fc.constant("self" as const), weight: 0 },
+  { arbitrary: fc.constantFrom(0, 1), weight: 3 }
+)
+const creneauArb = fc.tuple(fc.constantFrom(...sessionDays), fc.constantFrom(...times)).map(([day, time]) =>
+  `${day}T${time}:00`
+)
+const dureeArb = fc.constantFrom(...durees)
+const pickArb = fc.nat({ max: 40 })
+const changeArb = fc.record(
+  { athletes: athletesArb, coach: fc.constantFrom(0, 1), creneau: creneauArb, duree: dureeArb },
+  { requiredKeys: [] }
+).filter((change) => Object.keys(change).length > 0)
+const occurrenceChangeArb = fc.record(
+  { athletes: athletesArb, coach: fc.constantFrom(0, 1), duree: dureeArb, creneau: creneauArb },
+  { requiredKeys: [] }
+).filter((change) => Object.keys(change).length > 0)
+
+export const modelCommands = [
+  fc.tuple(coachActorArb, coachChoiceArb, athletesArb, rareArb, creneauArb, dureeArb)
+    .map(([a, c, athletes, unknown, creneau, duree]) => new CreateSession(a, c, athletes, unknown, creneau, duree)),
+  fc.tuple(
+    coachActorArb,
+    coachChoiceArb,
+    athletesArb,
+    rareArb,
+    fc.integer({ min: 0, max: 2 }),
+    fc.constantFrom(...times),
+    dureeArb,
+    fc.integer({ min: 2, max: 3 })
+  )
+    .map(([a, c, athletes, unknown, weeks, time, duree, count]) =>
+      new CreateSeries(a, c, athletes, unknown, weeks, time, duree, count)
+    ),
+  fc.tuple(
+    actorArb,
+    fc.oneof({ arbitrary: pickArb, weight: 12 }, { arbitrary: fc.constant("missing" as const), weight: 1 }),
+    changeArb,
+    rareArb
+  )
+    .map(([a, pick, change, unknown]) => new PatchSession(a, pick, change, unknown)),
+  fc.tuple(
+    actorArb,
+    pickArb,
+    pickArb,
+    fc.constantFrom("one" as const, "following" as const),
+    occurrenceChangeArb,
+    rareArb
+  )
+    .map(([a, sp, op, scope, change, unknown]) => new PatchOccurrence(a, sp, op, scope, change, unknown)),
+  fc.tuple(actorArb, pickArb, pickArb, fc.constantFrom("one" as const, "following" as const))
+    .map(([a, sp, op, scope]) => new CancelOccurrence(a, sp, op, scope)),
+  fc.tuple(actorArb, pickArb).map(([a, sp]) => new CancelSeries(a, sp)),
+  fc.tuple(actorArb, pickArb).map(([a, pick]) => new DeleteSession(a, pick)),
+  fc.tuple(actorArb, pickArb, fc.constantFrom(null, 0, 1, 2, 3)).map(([a, pick, capacity]) =>
+    new Settings(a, pick, capacity)
+  ),
+  fc.tuple(
+    actorArb,
+    fc.integer({ min: 0, max: 3 }),
+    pickArb,
+    fc.constantFrom("yes" as const, "no" as const, "maybe" as const)
+  )
+    .map(([a, who, pick, answer]) => new ReplyFor(a, who, pick, answer)),
+  fc.tuple(actorArb, fc.integer({ min: 0, max: 3 }), pickArb, fc.constant("yes" as const))
+    .map(([a, who, pick, answer]) => new ReplyFor(a, who, pick, answer)),
+  fc.tuple(
+    actorArb,
+    pickArb,
+    fc.integer({ min: 0, max: 3 }),
+    fc.constantFrom("present" as const, "late" as const, "absent" as const, "excused" as const)
+  )
+    .map(([a, pick, who, status]) => new Mark(a, pick, who, status)),
+  fc.tuple(actorArb).map(([a]) => new ReadConflicts(a))
+]
+
+/** One cast per club for the fixed sequences: logins are slow over the wire. */
+const casts = new WeakMap<Club, Real>()
+
+/** Runs `commands` on a fresh cast of `club`, as the property does: for the fixed sequences of the regression tests. */
+export const runSequence = async (club: Club, commands: ReadonlyArray<Command>) => {
+  let cast = casts.get(club)
+  if (cast === undefined) {
+    cast = await setUpCast(club, { commands: 0, requests: 0 })
+    casts.set(club, cast)
+  }
+  const real = await clearedCast(cast)
+  const stats = real.stats
+  const model = emptyModel()
+  for (const command of commands) {
+    if (!command.check(model)) throw new Error(`${command.toString()}: its precondition does not hold`)
+    await command.run(model, real)
+  }
+  return stats
+}
