@@ -52,6 +52,13 @@ const make = Effect.gen(function*() {
       if (rule.until !== undefined && rule.until < input.start) {
         return yield* refuseRule(`UNTIL (${rule.until}) is before the start (${input.start})`)
       }
+      // The first occurrence first: a few periods' walk at most (`everOccurs`), and a rule that
+      // never occurs, or starts beyond the horizon, is refused before any longer one.
+      const [first] = occurrencesOf(rule, input.start, { max: 1 })
+      if (first === undefined) return yield* refuseRule("the rule gives no occurrence from the start")
+      if (first > until) {
+        return yield* refuseRule(`the first occurrence (${first}) is beyond the horizon (${until})`)
+      }
       // A rule that stops is counted whole; one that does not, up to the horizon.
       const counted = occurrencesOf(rule, input.start, {
         until: isBounded(rule) ? undefined : until,
@@ -60,7 +67,6 @@ const make = Effect.gen(function*() {
       if (counted.length > maxOccurrences) {
         return yield* refuseRule(`the series would create more than ${maxOccurrences} occurrences`)
       }
-      if (counted.length === 0) return yield* refuseRule("the rule gives no occurrence from the start")
       return rule
     })
 
