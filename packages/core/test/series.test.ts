@@ -154,7 +154,7 @@ describe("SeriesService.create", () => {
   it.effect("refuses a rule that never occurs at once, without walking the calendar (issue 37)", () =>
     run(Effect.gen(function*() {
       const service = yield* SeriesService
-      const started = performance.now()
+      const started = Date.now()
       for (const rrule of ["FREQ=DAILY;INTERVAL=7;BYDAY=MO", "FREQ=DAILY;INTERVAL=14;BYDAY=WE,SU"]) {
         const error = yield* Effect.flip(
           service.create(seriesInput({ start: "2026-03-24T18:00:00" as LocalDateTime, rrule }))
@@ -162,7 +162,7 @@ describe("SeriesService.create", () => {
         expect((error as InvalidValue).field).toBe("rrule")
       }
       // Before the fix each took over a second of CPU (`rrule` walking to the year 9999).
-      expect(performance.now() - started).toBeLessThan(200)
+      expect(Date.now() - started).toBeLessThan(200)
     })))
 })
 

@@ -57,20 +57,45 @@ export const sessionsMet = (sql: SqlClient, zone: string, sessionIds: ReadonlyAr
   )
 
 /**
- * Every pair of sessions booking the same coach or athlete at overlapping instants in `zone`, in
- * one statement over the sessions themselves (not the booking tables, which hold only what the
- * schedule endpoints booked).
+ * A page of the pairs of sessions booking the same coach or athlete at overlapping instants in
+ * `zone`: at most `limit`, those after `after` in (session, other session, coach before athletes,
+ * person) order. One statement over the sessions themselves (not the booking tables, which hold
+ * only what the schedule endpoints booked). Its work follows the page, not every pair there is
+ * (issue 37): the sessions are walked in id order from the cursor's, each one's pairs computed
+ * and cut to the page on their own (`LATERAL ... LIMIT`), and the walk stops once the page is full.
  */
-export const doubleBookings = (sql: SqlClient, zone: string) =>
-  sql`WITH booked AS (
-      SELECT s.id, s.coach_id, ${during(sql, zone)} AS during FROM sessions s WHERE ${bookable(sql)})
-    SELECT a.id::float8 AS "sessionId", b.id::float8 AS "otherSessionId", a.coach_id::float8 AS "coachId",
-      NULL::float8 AS "athleteId"
-    FROM booked a JOIN booked b ON b.coach_id = a.coach_id AND b.id > a.id AND b.during && a.during
-    UNION ALL
-    SELECT a.id::float8, b.id::float8, NULL::float8, x.athlete_id::float8
-    FROM booked a
-      JOIN session_athletes x ON x.session_id = a.id
-      JOIN session_athletes y ON y.athlete_id = x.athlete_id AND y.session_id > a.id
-      JOIN booked b ON b.id = y.session_id AND b.during && a.during
-    ORDER BY 1, 2, 3 NULLS LAST, 4`
+export const doubleBookings = (
+  sql: SqlClient,
+  zone: string,
+  after: { readonly sessionId: number; readonly otherSessionId: number; readonly kind: 0 | 1; readonly personId: number } | undefined,
+  limit: number
+) => {
+  const from = after ?? { sessionId: 0, otherSessionId: 0, kind: 0, personId: 0 }
+  // Strictly after the cursor; with no cursor, from the very first pair (ids and kinds are >= 0).
+  const position = after === undefined
+    ? sql`(a.id, pair.other, pair.kind, pair.person) >= (0, 0, 0, 0)`
+    : sql`(a.id, pair.other, pair.kind, pair.person) > (${from.sessionId}::bigint, ${from.otherSessionId}::bigint, ${from.kind}::int, ${from.personId}::bigint)`
+  return sql`SELECT a.id::float8 AS "sessionId", pair.other::float8 AS "otherSessionId",
+      CASE WHEN pair.kind = 0 THEN pair.person::float8 END AS "coachId",
+      CASE WHEN pair.kind = 1 THEN pair.person::float8 END AS "athleteId"
+    FROM (SELECT s.id, s.coach_id, ${during(sql, zone)} AS during FROM sessions s
+      WHERE ${bookable(sql)} AND s.id >= ${from.sessionId}) a
+    CROSS JOIN LATERAL (
+      SELECT pair.* FROM (
+        SELECT b.id AS other, 0 AS kind, a.coach_id AS person
+        FROM (SELECT s.id, ${during(sql, zone)} AS during FROM sessions s
+          WHERE s.coach_id = a.coach_id AND s.id > a.id AND ${bookable(sql)}) b
+        WHERE b.during && a.during
+        UNION ALL
+        SELECT y.session_id, 1, x.athlete_id
+        FROM session_athletes x
+          JOIN session_athletes y ON y.athlete_id = x.athlete_id AND y.session_id > a.id
+          JOIN LATERAL (SELECT ${during(sql, zone)} AS during FROM sessions s
+            WHERE s.id = y.session_id AND ${bookable(sql)}) b ON b.during && a.during
+        WHERE x.session_id = a.id) pair
+      WHERE ${position}
+      ORDER BY pair.other, pair.kind, pair.person
+      LIMIT ${limit}) pair
+    ORDER BY a.id, pair.other, pair.kind, pair.person
+    LIMIT ${limit}`
+}
