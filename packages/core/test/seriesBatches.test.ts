@@ -4,6 +4,8 @@ import { TestClock } from "effect/testing"
 import {
   AthleteCreate,
   AthleteRepository,
+  CoachCreate,
+  CoachRepository,
   CurrentActor,
   InvalidValue,
   type LocalDateTime,
@@ -44,11 +46,11 @@ const athletesNamed = (names: ReadonlyArray<string>) =>
     )
   })
 
-const input = (athleteIds: ReadonlyArray<number>, rrule: string) =>
+const input = (coachId: number, athleteIds: ReadonlyArray<number>, rrule: string) =>
   SeriesCreate.make({
     name: "Batched",
     groupe: null,
-    coachId: 1 as never,
+    coachId: coachId as never,
     duree: 60,
     start: "2026-03-21T18:00:00" as LocalDateTime,
     rrule,
@@ -61,8 +63,9 @@ describe("A series' work is bounded per transaction (issue 37)", () => {
     return Effect.gen(function*() {
       yield* TestClock.setTime(now)
       const athletes = yield* athletesNamed(["a", "b", "c"])
+      const { id: coachId } = yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "Batcher" }))
       const service = yield* SeriesService
-      const series = yield* service.create(input(athletes.map((a) => a.id), "FREQ=DAILY;COUNT=9"))
+      const series = yield* service.create(input(coachId, athletes.map((a) => a.id), "FREQ=DAILY;COUNT=9"))
       // Four people an occurrence, ten places a transaction: two occurrences.
       expect(series.occurrences.map((o) => o.occurrenceStart)).toEqual(["2026-03-21T18:00:00", "2026-03-22T18:00:00"])
       expect(series.expandedUntil).toBe("2026-03-22T18:00:00")
@@ -91,7 +94,7 @@ describe("A series' work is bounded per transaction (issue 37)", () => {
       yield* TestClock.setTime(now)
       const athletes = yield* athletesNamed(["a", "b", "c"])
       const error = yield* Effect.flip(
-        (yield* SeriesService).create(input(athletes.map((a) => a.id), "FREQ=DAILY;COUNT=11"))
+        (yield* SeriesService).create(input(1, athletes.map((a) => a.id), "FREQ=DAILY;COUNT=11"))
       )
       expect(error).toBeInstanceOf(InvalidValue)
       expect((error as InvalidValue).field).toBe("athleteIds")
