@@ -7,7 +7,13 @@ import { ClubApi } from "../src/rest/Api.ts"
  * says how long it can be. A list either takes `limit` with a documented maximum, or is named
  * here with the fixed bound that holds it (and the same row in RELIABILITY.md).
  */
-const fixedBounds: Readonly<Record<string, string>> = {}
+const fixedBounds: Readonly<Record<string, string>> = {
+  "PUT /attendance/athletes/{id}/replies/{sessionId}":
+    "one reply per session written: this one, and with scope=following the later occurrences of its series (SCHEDULE_MAX_OCCURRENCES at most)",
+  "GET /attendance/webhooks/{id}/deliveries": "the latest 200 attempts",
+  // Open (docs/RELIABILITY.md): registrations are capped by a setting under issue 37's item 6.
+  "GET /attendance/webhooks": "every registered webhook: as many as registrations allow"
+}
 
 type Json = Record<string, unknown>
 
