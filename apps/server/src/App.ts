@@ -15,7 +15,7 @@ import { ReadinessLive } from "./ReadinessLive.ts"
 import type { ServingLimits } from "./listener/ServingLimits.ts"
 import { RequestLimits } from "./RequestLimits.ts"
 import { ScheduleSettingsFromConfig } from "./ScheduleSettingsFromConfig.ts"
-import { SeriesExtensionLive } from "./SeriesExtension.ts"
+import { SeriesExtensionLive, SeriesExtensionWakeLive } from "./SeriesExtension.ts"
 import * as Server from "./Server.ts"
 import { MetricsLive } from "./metrics/MetricsLive.ts"
 import { TracingFromConfig } from "./Tracing.ts"
@@ -98,7 +98,8 @@ const Settings = Layer.mergeAll(
   RequestLimits,
   TracingFromConfig,
   TrustedProxiesFromConfig,
-  ScheduleSettingsFromConfig
+  ScheduleSettingsFromConfig,
+  SeriesExtensionWakeLive
 )
 
 /** The server until it is interrupted; failures are logged as JSON too. */

@@ -148,6 +148,8 @@ const schedule: Config.Config<ScheduleSettings> = Config.all({
   ),
   horizonWeeks: positiveInt("SCHEDULE_HORIZON_WEEKS", defaultScheduleSettings.horizonWeeks),
   maxOccurrences: positiveInt("SCHEDULE_MAX_OCCURRENCES", defaultScheduleSettings.maxOccurrences),
+  maxSeriesPlaces: positiveInt("SCHEDULE_MAX_SERIES_PLACES", defaultScheduleSettings.maxSeriesPlaces!),
+  placesPerWrite: positiveInt("SCHEDULE_PLACES_PER_WRITE", defaultScheduleSettings.placesPerWrite!),
   seedRefusesConflicts: Config.Literals(["true", "false", "on", "off"], "SCHEDULE_SEED_REFUSES_CONFLICTS").pipe(
     Config.withDefault("false"),
     Config.map((value) => value === "true" || value === "on")

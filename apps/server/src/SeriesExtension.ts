@@ -1,5 +1,5 @@
-import { extendDueSeries } from "@club/core/calendar"
-import { Cause, Duration, Effect, Layer, Schedule } from "effect"
+import { extendDueSeries, SeriesExtensionWake } from "@club/core/calendar"
+import { Cause, Duration, Effect, Layer, Queue } from "effect"
 
 export interface SeriesExtensionOptions {
   /** How long between two rounds. */
@@ -12,28 +12,48 @@ export interface SeriesExtensionOptions {
 export const seriesExtensionDefaults: SeriesExtensionOptions = { every: Duration.hours(1), batch: 100 }
 
 /**
+ * The wake of the series' extension: a create that leaves occurrences over asks for a round now.
+ * Asks made while one is pending are one (a queue of one that drops the rest).
+ */
+export const SeriesExtensionWakeLive = Layer.effect(
+  SeriesExtensionWake,
+  Effect.map(Queue.dropping<void>(1), (queue) => ({
+    wake: Effect.asVoid(Queue.offer(queue, undefined)),
+    woken: Queue.take(queue)
+  }))
+)
+
+/**
  * The series' periodic extension (issue 17, docs/schedule/series.md "The horizon"): from start,
- * and then at each `every`, the series the horizon has moved past get their occurrences up to it,
- * so that a series nobody reads still has its sessions (and its feed's occurrences). Several
- * instances may run it at once: an occurrence is created once whoever races (the unique index on
- * `(series_id, occurrence_start)`). A failing round (the database away) is logged and the next one
- * tries again; the fiber ends with the server.
+ * at each `every`, and when a create asks (`SeriesExtensionWake`), the series the horizon has
+ * moved past get their occurrences up to it, one transaction's worth per series and round, rounds
+ * following each other while work is left, so that a series nobody reads still has its sessions
+ * (and its feed's occurrences). Several instances may run it at once: an occurrence is created
+ * once whoever races (the unique index on `(series_id, occurrence_start)`). A failing round (the
+ * database away) is logged and the next one tries again; the fiber ends with the server.
  */
 export const SeriesExtensionLive = (options: SeriesExtensionOptions = seriesExtensionDefaults) =>
   Layer.effectDiscard(
     Effect.forkScoped(
       Effect.gen(function*() {
-        // Rounds until one is not full: a backlog is worked off at once, then the schedule waits.
-        while ((yield* extendDueSeries(options.batch)) === options.batch) {
-          yield* Effect.yieldNow
+        const { woken } = yield* SeriesExtensionWake
+        const rounds = Effect.gen(function*() {
+          // Rounds until no work is left: a backlog is worked off at once, each transaction short,
+          // with the other requests served between them.
+          while (yield* extendDueSeries(options.batch)) {
+            yield* Effect.yieldNow
+          }
+        }).pipe(
+          Effect.catchCause((cause) =>
+            Cause.hasInterruptsOnly(cause)
+              ? Effect.failCause(cause)
+              : Effect.logWarning("The series' extension failed; the next round tries again", cause)
+          )
+        )
+        while (true) {
+          yield* rounds
+          yield* Effect.raceFirst(Effect.sleep(options.every), woken)
         }
-      }).pipe(
-        Effect.catchCause((cause) =>
-          Cause.hasInterruptsOnly(cause)
-            ? Effect.failCause(cause)
-            : Effect.logWarning("The series' extension failed; the next round tries again", cause)
-        ),
-        Effect.repeat(Schedule.spaced(options.every))
-      )
+      })
     )
   )

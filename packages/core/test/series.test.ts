@@ -10,7 +10,7 @@ import {
   SeriesCreate,
   SessionRepository
 } from "../src/index.ts"
-import { occurrencesOf, parseRecurrenceRule, type RecurrenceRule, SeriesService } from "../src/calendar.ts"
+import { everOccurs, occurrencesOf, parseRecurrenceRule, type RecurrenceRule, SeriesService } from "../src/calendar.ts"
 import { coach, seriesLayer as layer } from "./support/seriesHarness.ts"
 
 /** 2026-03-20T12:00:00Z: a Friday, nine days before Europe/Paris moves to summer time. */
@@ -144,6 +144,54 @@ describe("SeriesService.create", () => {
   refused({ rrule: "FREQ=DAILY;UNTIL=20260301" }, "is before the start")
   refused({ rrule: "FREQ=DAILY;COUNT=51" }, "more than 50 occurrences")
   refused({ rrule: "FREQ=DAILY;UNTIL=20270101" }, "more than 50 occurrences")
+  // 2026-03-24 is a Tuesday: every seventh day from it is a Tuesday, never a Monday.
+  refused(
+    { start: "2026-03-24T18:00:00" as LocalDateTime, rrule: "FREQ=DAILY;INTERVAL=7;BYDAY=MO" },
+    "the rule gives no occurrence from the start"
+  )
+  refused({ start: "2026-05-04T18:00:00" as LocalDateTime, rrule: "FREQ=DAILY;COUNT=3" }, "is beyond the horizon")
+
+  it.effect("refuses a rule that never occurs at once, without walking the calendar (issue 37)", () =>
+    run(Effect.gen(function*() {
+      const service = yield* SeriesService
+      const started = Date.now()
+      for (const rrule of ["FREQ=DAILY;INTERVAL=7;BYDAY=MO", "FREQ=DAILY;INTERVAL=14;BYDAY=WE,SU"]) {
+        const error = yield* Effect.flip(
+          service.create(seriesInput({ start: "2026-03-24T18:00:00" as LocalDateTime, rrule }))
+        )
+        expect((error as InvalidValue).field).toBe("rrule")
+      }
+      // Before the fix each took over a second of CPU (`rrule` walking to the year 9999).
+      expect(Date.now() - started).toBeLessThan(200)
+    })))
+})
+
+describe("everOccurs", () => {
+  const tuesday = "2026-03-24T18:00:00" as LocalDateTime
+  it("is false only for a DAILY rule every multiple of seven days that leaves out the start's weekday", () => {
+    expect(everOccurs(rule("FREQ=DAILY;INTERVAL=7;BYDAY=MO"), tuesday)).toBe(false)
+    expect(everOccurs(rule("FREQ=DAILY;INTERVAL=21;BYDAY=SA,SU"), tuesday)).toBe(false)
+    expect(everOccurs(rule("FREQ=DAILY;INTERVAL=7;BYDAY=MO,TU"), tuesday)).toBe(true)
+    expect(everOccurs(rule("FREQ=DAILY;INTERVAL=6;BYDAY=MO"), tuesday)).toBe(true)
+    expect(everOccurs(rule("FREQ=WEEKLY;INTERVAL=7;BYDAY=MO"), tuesday)).toBe(true)
+    expect(everOccurs(rule("FREQ=DAILY;INTERVAL=7"), tuesday)).toBe(true)
+  })
+
+  it("agrees with the days a DAILY rule visits, on every weekday and interval of up to two weeks", () => {
+    const codes = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]
+    for (let day = 0; day < 7; day++) {
+      const start = `2026-03-${String(23 + day).padStart(2, "0")}T18:00:00` as LocalDateTime
+      for (let interval = 1; interval <= 14; interval++) {
+        for (const byDay of ["MO", "TU,SA", "SU"]) {
+          const r = rule(`FREQ=DAILY;INTERVAL=${interval};BYDAY=${byDay}`)
+          // The weekdays visited repeat after seven steps.
+          const visited = Array.from({ length: 7 }, (_, k) => codes[(Math.floor(Date.parse(`${start}Z`) / 86_400_000) + 4 + k * interval) % 7])
+          const found = visited.some((code) => byDay.split(",").includes(code!))
+          expect([start, interval, byDay, everOccurs(r, start)]).toEqual([start, interval, byDay, found])
+        }
+      }
+    }
+  })
 })
 
 describe("SeriesService cancellations", () => {

@@ -144,7 +144,7 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
       Effect.service(SeriesService),
       (s) =>
         s.create(
-          { start: "2026-01-05T18:00:00", rrule: "FREQ=DAILY;COUNT=2", duree: 60, athleteIds: [] } as never
+          { start: "1970-01-05T18:00:00", rrule: "FREQ=DAILY;COUNT=2", duree: 60, athleteIds: [] } as never
         )
     )
   ],

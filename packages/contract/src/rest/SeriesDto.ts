@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { DoubleBooking, Occurrence, OccurrenceChange, Series, SeriesChange, SeriesCreate } from "@club/core"
+import { DoubleBooking, DoubleBookingPage, Occurrence, OccurrenceChange, Series, SeriesChange, SeriesCreate } from "@club/core"
 import { documented } from "./Documented.ts"
 import { seedFields } from "./SeedInput.ts"
 
@@ -49,6 +49,21 @@ export const DoubleBookingDto = documented(
   "DoubleBooking",
   "Two sessions (`sessionId` the smaller id) that book the same coach (`coachId`) or the same athlete (`athleteId`) at overlapping instants: `[creneau, creneau + duree minutes)` in the club's zone.",
   [{ sessionId: 7, otherSessionId: 9, coachId: 2, athleteId: null }]
+)
+
+export const DoubleBookingPageDto = documented(
+  Schema.Struct({
+    items: Schema.Array(DoubleBookingDto),
+    nextCursor: DoubleBookingPage.fields.nextCursor.annotate({
+      description: "The `cursor` of the next page; null on the last page."
+    })
+  }),
+  "DoubleBookingPage",
+  "One page of double bookings, by session, then other session, the coach before the athletes (by id), and the cursor of the next page.",
+  [{
+    items: [{ sessionId: 7, otherSessionId: 9, coachId: 2, athleteId: null }],
+    nextCursor: "WzcsOSwwLDJd"
+  }]
 )
 
 /** The body of a series change: the fields given are changed, the others kept. */

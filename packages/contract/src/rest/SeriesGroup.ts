@@ -1,15 +1,16 @@
-import { SeriesId, SessionId } from "@club/core"
+import { defaultPageLimit, DoubleBookingCursor, maxPageLimit, SeriesId, SessionId } from "@club/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { Authentication } from "./Authentication.ts"
-import { created, idempotent, listOf, noContent, tag } from "./EndpointParts.ts"
+import { created, idempotent, noContent, tag } from "./EndpointParts.ts"
+import { pagingParameters } from "./PlanningGroup.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { operation } from "./Operation.ts"
 import { pathId } from "./PathId.ts"
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
 import {
-  DoubleBookingDto,
+  DoubleBookingPageDto,
   OccurrenceChangeInput,
   SeriesChangeInput,
   SeriesCreateInput,
@@ -37,11 +38,17 @@ export class SeriesGroup extends HttpApiGroup.make("series").add(
     "series.read"
   )),
   HttpApiEndpoint.get("conflicts", "/planning/conflicts", {
-    success: listOf(DoubleBookingDto, "Every double booking, by session, then other session, coach and athlete."),
-    error: Forbidden
+    query: {
+      limit: pagingParameters.limit,
+      cursor: Schema.optionalKey(DoubleBookingCursor.annotate({
+        description: "Where the page starts: the `nextCursor` of the page before (absent: the first page)."
+      }))
+    },
+    success: DoubleBookingPageDto,
+    error: [InvalidRequest, Forbidden]
   }).annotateMerge(operation(
     "Double bookings",
-    "Every pair of sessions, however written (the seed's endpoints included), that books the same coach or athlete at overlapping instants in the club's zone, so that a club can find and clean up double bookings. One statement over the sessions.",
+    `The pairs of sessions, however written (the seed's endpoints included), that book the same coach or athlete at overlapping instants in the club's zone, so that a club can find and clean up double bookings: one row per pair and person, one page at a time (\`limit\` from 1 to ${maxPageLimit}, ${defaultPageLimit} when absent; follow \`nextCursor\`). One statement over the sessions, whose work follows the page. 400 naming the parameter: a \`limit\` out of range, a cursor the API did not give.`,
     "conflict.read"
   )),
   HttpApiEndpoint.delete("cancelSeries", "/planning/series/:id", {

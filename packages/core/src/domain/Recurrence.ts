@@ -102,6 +102,8 @@ export const occurrencesOf = (
   start: LocalDateTime,
   window: OccurrenceWindow
 ): ReadonlyArray<LocalDateTime> => {
+  // `rrule` only looks at the window on a day the rule keeps: a rule that keeps none walks to 9999.
+  if (!everOccurs(rule, start)) return []
   const expander = new RRule({
     freq: rule.freq === "DAILY" ? RRule.DAILY : RRule.WEEKLY,
     interval: rule.interval,
@@ -121,6 +123,19 @@ export const occurrencesOf = (
     return taken <= window.max
   })
   return dates.filter((date) => after === undefined || date > after).map(fromFloating)
+}
+
+/**
+ * Whether `rule` gives any occurrence from `start`, decided without a walk. In the subset, only a
+ * DAILY rule whose INTERVAL is a multiple of seven and whose BYDAY leaves out the start's weekday
+ * never does (it visits that one weekday only); every other rule keeps a day within its first
+ * seven periods (a WEEKLY period holds every weekday; a DAILY INTERVAL prime to seven visits them
+ * all), so an expansion walks at most seven periods per occurrence.
+ */
+export const everOccurs = (rule: RecurrenceRule, start: LocalDateTime): boolean => {
+  if (rule.freq !== "DAILY" || rule.byDay.length === 0 || rule.interval % 7 !== 0) return true
+  const weekday = weekdays[(toFloating(start).getUTCDay() + 6) % 7]!
+  return rule.byDay.includes(weekday)
 }
 
 /** Whether the rule stops by itself (COUNT or UNTIL). */

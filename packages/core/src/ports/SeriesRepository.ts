@@ -2,7 +2,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { ScheduleConflict, UnknownReferences } from "../domain/Errors.ts"
 import type { SeriesId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
-import type { DoubleBooking } from "../domain/DoubleBooking.ts"
+import type { DoubleBooking, DoubleBookingPosition } from "../domain/DoubleBooking.ts"
 import type {
   OccurrenceValues,
   PlannedSessionCreate,
@@ -113,6 +113,8 @@ export class SeriesRepository extends Context.Service<SeriesRepository, {
    * instants in the club's zone (sessions without a creneau, or with a duree under one minute or
    * over ten years, book no one): ordered by session, other session, coach, then athlete. Computed
    * over the sessions themselves, not the bookings, so it shows what the seed's endpoints let in.
+   * At most `limit` of them, those after `after` in that order (issue 37: a page, in one statement
+   * whose work grows with the page, not with every pair there is).
    */
-  conflicts(): Effect.Effect<ReadonlyArray<DoubleBooking>>
+  conflicts(after: DoubleBookingPosition | undefined, limit: number): Effect.Effect<ReadonlyArray<DoubleBooking>>
 }>()("@club/core/SeriesRepository") {}

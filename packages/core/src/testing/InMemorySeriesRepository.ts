@@ -16,7 +16,7 @@ import { ScheduleConflict } from "../domain/Errors.ts"
 import { SeriesRepository } from "../ports/SeriesRepository.ts"
 import { ScheduleSettings } from "../usecases/ScheduleSettings.ts"
 import { traced } from "../tracing/traced.ts"
-import { DoubleBooking } from "../domain/DoubleBooking.ts"
+import { DoubleBooking, type DoubleBookingPosition, positionOfBooking } from "../domain/DoubleBooking.ts"
 import { bookingsOf, rangeOf } from "./bookings.ts"
 import { InMemoryStore, type StoredSeries } from "./InMemoryStore.ts"
 
@@ -394,7 +394,10 @@ export const InMemorySeriesRepository = Layer.effect(
       }
     })
 
-    const conflicts = traced("SeriesRepository.conflicts")(function*() {
+    const conflicts = traced("SeriesRepository.conflicts")(function*(
+      after: DoubleBookingPosition | undefined,
+      limit: number
+    ) {
       const { timeZone } = yield* ScheduleSettings
       const booked = sessions.all().flatMap((session) => {
         const during = session.creneau === null || session.duree === null
@@ -417,7 +420,19 @@ export const InMemorySeriesRepository = Layer.effect(
           }
         }
       }
-      return found
+      const key = (p: DoubleBookingPosition) => [p.sessionId, p.otherSessionId, p.kind, p.personId]
+      const isAfter = (booking: DoubleBooking) => {
+        if (after === undefined) return true
+        const [x, y] = [key(positionOfBooking(booking)), key(after)]
+        const differs = x.findIndex((value, i) => value !== y[i])
+        return differs !== -1 && x[differs]! > y[differs]!
+      }
+      const compare = (a: DoubleBooking, b: DoubleBooking) => {
+        const [x, y] = [key(positionOfBooking(a)), key(positionOfBooking(b))]
+        const differs = x.findIndex((value, i) => value !== y[i])
+        return differs === -1 ? 0 : x[differs]! - y[differs]!
+      }
+      return found.sort(compare).filter(isAfter).slice(0, limit)
     })
 
     return SeriesRepository.of({

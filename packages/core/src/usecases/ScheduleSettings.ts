@@ -16,6 +16,17 @@ export interface ScheduleSettings {
   /** A series whose rule would create more occurrences than this is refused. */
   readonly maxOccurrences: number
   /**
+   * The most places (an occurrence's coach, and each of its athletes) a series may hold in all:
+   * occurrences × people, counted as `maxOccurrences` counts (`SCHEDULE_MAX_SERIES_PLACES`).
+   */
+  readonly maxSeriesPlaces?: number | undefined
+  /**
+   * The most places one transaction of a series writes (each a session membership or coach, and
+   * its booking): a create writes its first occurrences within it, and the extension the rest, a
+   * batch of as many occurrences as fit per transaction (`SCHEDULE_PLACES_PER_WRITE`).
+   */
+  readonly placesPerWrite?: number | undefined
+  /**
    * The seed's own session create and update book the session's coach and athletes too, and
    * refuse a double booking (`SCHEDULE_SEED_REFUSES_CONFLICTS`; off when absent, and the seed's
    * endpoints answer as they always did).
@@ -27,8 +38,21 @@ export const defaultScheduleSettings: ScheduleSettings = {
   timeZone: "UTC",
   horizonWeeks: 26,
   maxOccurrences: 1000,
+  maxSeriesPlaces: 200_000,
+  placesPerWrite: 600,
   seedRefusesConflicts: false
 }
+
+/**
+ * How many occurrences of a series of `people` (its coach and athletes) one transaction writes: as
+ * many as `placesPerWrite` holds, and at least one.
+ */
+export const occurrencesPerWrite = (settings: ScheduleSettings, people: number): number =>
+  Math.max(1, Math.floor((settings.placesPerWrite ?? defaultScheduleSettings.placesPerWrite!) / Math.max(1, people)))
+
+/** The people an occurrence of a series books: its coach, and each athlete once. */
+export const peopleOf = (series: { readonly coachId: unknown; readonly athleteIds: ReadonlyArray<number> }) =>
+  new Set(series.athleteIds).size + (series.coachId === null ? 0 : 1)
 
 export const ScheduleSettings = Context.Reference<ScheduleSettings>("@club/core/ScheduleSettings", {
   defaultValue: () => defaultScheduleSettings

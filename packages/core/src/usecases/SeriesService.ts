@@ -1,6 +1,14 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { plusSeconds, wallClockAt } from "../domain/ClubTime.ts"
+import {
+  bookingCursorOf,
+  type DoubleBookingCursor,
+  bookingPositionOf,
+  DoubleBookingPage,
+  positionOfBooking
+} from "../domain/DoubleBooking.ts"
 import { EntityNotFound, InvalidValue } from "../domain/Errors.ts"
+import { defaultPageLimit, maxPageLimit } from "../domain/SessionPage.ts"
 import type { SeriesId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
 import { authorize } from "../domain/Permissions.ts"
@@ -9,7 +17,8 @@ import type { OccurrenceChange, Series, SeriesChange, SeriesCreate } from "../do
 import { SeriesRepository } from "../ports/SeriesRepository.ts"
 import { SessionRepository } from "../ports/SessionRepository.ts"
 import { traced } from "../tracing/traced.ts"
-import { currentHorizon, extendSeries } from "./SeriesExtension.ts"
+import { currentHorizon, extendSeries, SeriesExtensionWake } from "./SeriesExtension.ts"
+import { defaultScheduleSettings, occurrencesPerWrite, peopleOf, type ScheduleSettings } from "./ScheduleSettings.ts"
 
 const refuseRule = (reason: string) => new InvalidValue({ field: "rrule", reason })
 
@@ -45,14 +54,22 @@ const make = Effect.gen(function*() {
   const horizon = currentHorizon
 
   /** The rule of a series, checked: in the subset, ending after its start, within the bound on occurrences. */
-  const checkedRule = (input: SeriesCreate, until: LocalDateTime, maxOccurrences: number) =>
+  const checkedRule = (input: SeriesCreate, until: LocalDateTime, settings: ScheduleSettings) =>
     Effect.gen(function*() {
       const rule = parseRecurrenceRule(input.rrule)
       if (typeof rule === "string") return yield* refuseRule(rule)
       if (rule.until !== undefined && rule.until < input.start) {
         return yield* refuseRule(`UNTIL (${rule.until}) is before the start (${input.start})`)
       }
+      // The first occurrence first: a few periods' walk at most (`everOccurs`), and a rule that
+      // never occurs, or starts beyond the horizon, is refused before any longer one.
+      const [first] = occurrencesOf(rule, input.start, { max: 1 })
+      if (first === undefined) return yield* refuseRule("the rule gives no occurrence from the start")
+      if (first > until) {
+        return yield* refuseRule(`the first occurrence (${first}) is beyond the horizon (${until})`)
+      }
       // A rule that stops is counted whole; one that does not, up to the horizon.
+      const { maxOccurrences } = settings
       const counted = occurrencesOf(rule, input.start, {
         until: isBounded(rule) ? undefined : until,
         max: maxOccurrences + 1
@@ -60,7 +77,15 @@ const make = Effect.gen(function*() {
       if (counted.length > maxOccurrences) {
         return yield* refuseRule(`the series would create more than ${maxOccurrences} occurrences`)
       }
-      if (counted.length === 0) return yield* refuseRule("the rule gives no occurrence from the start")
+      const maxPlaces = settings.maxSeriesPlaces ?? defaultScheduleSettings.maxSeriesPlaces!
+      const places = counted.length * peopleOf(input)
+      if (places > maxPlaces) {
+        return yield* new InvalidValue({
+          field: "athleteIds",
+          reason:
+            `the series would hold ${places} places (${counted.length} occurrences × ${peopleOf(input)} people), more than ${maxPlaces}`
+        })
+      }
       return rule
     })
 
@@ -69,7 +94,8 @@ const make = Effect.gen(function*() {
     Effect.gen(function*() {
       const { settings, until } = yield* horizon
       if (series.expandedUntil >= until) return series
-      yield* extendSeries(repository, series, until, settings.maxOccurrences)
+      // One transaction's worth: the server's extension creates the rest (`extendDueSeries`).
+      yield* extendSeries(repository, series, until, settings)
       return Option.getOrElse(yield* repository.findById(series.id), () => series)
     })
 
@@ -136,9 +162,16 @@ const make = Effect.gen(function*() {
     create: traced("SeriesService.create")(function*(input: SeriesCreate) {
       yield* authorize("series.create")
       const { settings, until } = yield* horizon
-      const rule = yield* checkedRule(input, until, settings.maxOccurrences)
-      const occurrences = occurrencesOf(rule, input.start, { until, max: settings.maxOccurrences })
-      return yield* repository.create(input, occurrences, until)
+      const rule = yield* checkedRule(input, until, settings)
+      // The first occurrences that fit one transaction (issue 37); the server's extension writes
+      // the rest in transactions of the same size, woken at once.
+      const perWrite = occurrencesPerWrite(settings, peopleOf(input))
+      const next = occurrencesOf(rule, input.start, { until, max: perWrite + 1 })
+      const first = next.slice(0, perWrite)
+      const done = next.length <= perWrite
+      const created = yield* repository.create(input, first, done ? until : first.at(-1)!)
+      if (!done) yield* (yield* SeriesExtensionWake).wake
+      return created
     }),
     /**
      * Cancels the series from now on: its occurrences that have not started are deleted, and no
@@ -236,11 +269,25 @@ const make = Effect.gen(function*() {
         return yield* seriesOf(id)
       }
     ),
-    /** Every double booking among the sessions (`SeriesRepository.conflicts`). */
-    conflicts: traced("SeriesService.conflicts")(function*() {
-      yield* authorize("conflict.read")
-      return yield* repository.conflicts()
-    }),
+    /**
+     * One page of the double bookings among the sessions (`SeriesRepository.conflicts`), at most
+     * `limit` (`defaultPageLimit` when absent) after `cursor`, and the cursor of the next page.
+     * One statement: a row more than the page is read to know whether another page follows.
+     */
+    conflicts: traced("SeriesService.conflicts")(
+      function*(request: { readonly limit?: number | undefined; readonly cursor?: DoubleBookingCursor | undefined } = {}) {
+        yield* authorize("conflict.read")
+        const limit = Math.min(request.limit ?? defaultPageLimit, maxPageLimit)
+        const after = request.cursor === undefined ? undefined : bookingPositionOf(request.cursor)
+        const read = yield* repository.conflicts(after, limit + 1)
+        const items = read.slice(0, limit)
+        const last = items.at(-1)
+        return new DoubleBookingPage({
+          items,
+          nextCursor: read.length > limit && last !== undefined ? bookingCursorOf(positionOfBooking(last)) : null
+        })
+      }
+    ),
     /** The series with its occurrences, extended to the horizon first. */
     read: traced("SeriesService.read")(function*(id: SeriesId) {
       yield* authorize("series.read")

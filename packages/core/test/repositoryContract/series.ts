@@ -4,7 +4,9 @@ import {
   AthleteRepository,
   CoachCreate,
   CoachRepository,
+  type DoubleBookingPosition,
   type LocalDateTime,
+  positionOfBooking,
   SeriesCreate,
   type SeriesId,
   SeriesRepository,
@@ -365,11 +367,49 @@ export const seriesRepositoryContract: ContractSuite = {
         const backToBack = yield* at("2032-05-03T11:29:00", 30, [])
         const noDuree = yield* at("2032-05-03T10:10:00", 0, [athlete.id])
         const mine = new Set([first.id, second.id, backToBack.id, noDuree.id])
-        const found = (yield* (yield* SeriesRepository).conflicts()).filter((pair) => mine.has(pair.sessionId))
+        const found = (yield* (yield* SeriesRepository).conflicts(undefined, 100_000)).filter((pair) =>
+          mine.has(pair.sessionId)
+        )
         expect(found.map((pair) => ({ ...pair }))).toEqual([
           { sessionId: first.id, otherSessionId: second.id, coachId: coach.id, athleteId: null },
           { sessionId: first.id, otherSessionId: second.id, coachId: null, athleteId: athlete.id }
         ])
+      }))
+
+    it.effect("conflicts answers pages after a position, in order, each pair and person once (issue 37)", () =>
+      Effect.gen(function*() {
+        const coach = yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "Paged" }))
+        const athleteRepository = yield* AthleteRepository
+        const athletes = yield* Effect.forEach([1, 2, 3], (n) =>
+          athleteRepository.create(new AthleteCreate({ id: null, name: `paged ${n}`, categorie: null, niveau: null })))
+        const athleteIds = athletes.map((a) => a.id).sort((x, y) => x - y)
+        const sessions = yield* SessionRepository
+        // Four sessions overlapping each other: six pairs, each with the coach and three athletes.
+        const created = yield* Effect.forEach(["10:00", "10:15", "10:30", "10:45"], (time) =>
+          sessions.create(
+            newSession({ creneau: `2033-01-10T${time}:00` as LocalDateTime, duree: 60, coachId: coach.id, athleteIds })
+          ))
+        const ids = created.map((session) => session.id).sort((x, y) => x - y)
+        const expected = ids.flatMap((a, i) =>
+          ids.slice(i + 1).flatMap((b) => [
+            { sessionId: a, otherSessionId: b, coachId: coach.id, athleteId: null },
+            ...athleteIds.map((athleteId) => ({ sessionId: a, otherSessionId: b, coachId: null, athleteId }))
+          ])
+        )
+        const repository = yield* SeriesRepository
+        const read: Array<object> = []
+        let after: DoubleBookingPosition = { sessionId: ids[0]!, otherSessionId: 0, kind: 0, personId: 0 }
+        for (let page = 0; page < 20; page++) {
+          const rows = yield* repository.conflicts(after, 5)
+          const mine = rows.filter((pair) => ids.includes(pair.sessionId))
+          read.push(...mine.map((pair) => ({ ...pair })))
+          if (mine.length < 5) break
+          expect(rows.length).toBe(5)
+          after = positionOfBooking(rows.at(-1)!)
+        }
+        expect(read).toEqual(expected)
+        // A page never answers more than it is asked for.
+        expect((yield* repository.conflicts(undefined, 2)).length).toBeLessThanOrEqual(2)
       }))
   }
 }

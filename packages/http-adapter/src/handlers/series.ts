@@ -15,7 +15,7 @@ export const SeriesHandlers = HttpApiBuilder.group(
     return handlers
       .handle("createSeries", ({ payload }) => series.create(toCoreInput(SeriesCreate, payload)).pipe(problems))
       .handle("getSeries", ({ params }) => series.read(params.id).pipe(problems))
-      .handle("conflicts", () => series.conflicts().pipe(problems))
+      .handle("conflicts", ({ query }) => series.conflicts(query).pipe(problems))
       .handle("cancelSeries", ({ params }) => series.cancel(params.id).pipe(problems))
       .handle(
         "cancelOccurrence",

@@ -2,6 +2,7 @@ import {
   type AthleteId,
   type CoachId,
   DoubleBooking,
+  type DoubleBookingPosition,
   type LocalDateTime,
   type OccurrenceValues,
   type PlannedSessionCreate,
@@ -21,9 +22,13 @@ import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
 import { bookSessions, doubleBookings, sessionsMet } from "../sql/bookings.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
+import { insertWithGeneratedId } from "../sql/insertWithId.ts"
 import { int8Array } from "../sql/int8Array.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { transaction } from "../sql/transaction.ts"
+
+/** How often a batch of occurrences is tried again for ids that supplied ones took meanwhile. */
+const maxIdAttempts = 20
 
 const local = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS')`
 
@@ -78,31 +83,45 @@ export const SeriesRepositoryLive = Layer.effect(
 
     /**
      * A session per time (later than the series' `expanded_until` when `onlyNew`), each with the
-     * series' values and its athletes that exist, in one statement. A time the series already has
-     * a session for is skipped (the unique index on `(series_id, occurrence_start)`), so two
-     * writers extending at once create each occurrence once. Generated session ids are drawn under
-     * the lock that supplied session ids take, so that they never meet one. The new sessions then
-     * book their coach and athletes (`bookSessions`); answers the new sessions' ids and whether a
-     * booking was skipped.
+     * series' values and its athletes that exist. A time the series already has a session for is
+     * skipped (the unique index on `(series_id, occurrence_start)`), so two writers extending at
+     * once create each occurrence once. Generated ids take no lock (issue 37: the lock of supplied
+     * session ids, held for a whole series, stalled every session create): a supplied id inserted
+     * meanwhile may take the id the sequence hands out next, and that time is then skipped too
+     * (`ON CONFLICT DO NOTHING` over every unique index) and tried again with a fresh id, as
+     * `insertWithGeneratedId` does. The new sessions then book their coach and athletes
+     * (`bookSessions`); answers the new sessions' ids and whether a booking was skipped.
      */
     const addOccurrences = (id: number, times: ReadonlyArray<LocalDateTime>, onlyNew: boolean) =>
       Effect.gen(function*() {
-        yield* sql`SELECT pg_advisory_xact_lock(hashtext(${"club.supplied-id.sessions"}))`
         const { timeZone } = yield* ScheduleSettings
-        const created = yield* sql<{ id: number }>`WITH occurrence AS (
-            INSERT INTO sessions (name, is_recurrent, creneau, duree, groupe, coach_id, series_id, occurrence_start)
-            SELECT s.name, true, t, s.duree, s.groupe, s.coach_id, s.id, t
-            FROM series s, unnest(${times}::timestamp[]) AS t
+        const ids: Array<number> = []
+        const wanted = (candidates: ReadonlyArray<string>) =>
+          sql`FROM series s, unnest(${candidates}::timestamp[]) AS t
             WHERE s.id = ${id} AND (s.ends_before IS NULL OR t < s.ends_before)
-              ${onlyNew ? sql`AND t > s.expanded_until` : sql``}
-            ON CONFLICT (series_id, occurrence_start) DO NOTHING
-            RETURNING id),
-          membership AS (
-            INSERT INTO session_athletes (session_id, athlete_id)
-            SELECT occurrence.id, a.id FROM occurrence, series s JOIN athletes a ON a.id = ANY(s.athlete_ids)
-            WHERE s.id = ${id})
-          SELECT id::float8 AS id FROM occurrence`
-        const ids = created.map((row) => Number(row.id))
+              ${onlyNew ? sql`AND t > s.expanded_until` : sql``}`
+        let left: ReadonlyArray<string> = times
+        for (let attempt = 1; left.length > 0; attempt++) {
+          if (attempt > maxIdAttempts) {
+            return yield* Effect.die(new Error(`sessions: no free generated id after ${maxIdAttempts} attempts`))
+          }
+          const created = yield* sql<{ id: number }>`WITH occurrence AS (
+              INSERT INTO sessions (name, is_recurrent, creneau, duree, groupe, coach_id, series_id, occurrence_start)
+              SELECT s.name, true, t, s.duree, s.groupe, s.coach_id, s.id, t ${wanted(left)}
+              ON CONFLICT DO NOTHING
+              RETURNING id),
+            membership AS (
+              INSERT INTO session_athletes (session_id, athlete_id)
+              SELECT occurrence.id, a.id FROM occurrence, series s JOIN athletes a ON a.id = ANY(s.athlete_ids)
+              WHERE s.id = ${id})
+            SELECT id::float8 AS id FROM occurrence`
+          ids.push(...created.map((row) => Number(row.id)))
+          if (created.length === left.length) break
+          // Some were skipped: those the series has (or its end excludes) stay so; the rest met a supplied id.
+          const missing = yield* sql<{ t: string }>`SELECT ${sql.literal(local("t"))} AS t ${wanted(left)}
+            AND NOT EXISTS (SELECT 1 FROM sessions o WHERE o.series_id = s.id AND o.occurrence_start = t)`
+          left = missing.map((row) => row.t)
+        }
         const skipped = ids.length === 0 ? false : yield* bookSessions(sql, timeZone, ids)
         return { ids, skipped, timeZone }
       })
@@ -248,14 +267,16 @@ export const SeriesRepositoryLive = Layer.effect(
     const createSession = traced("SeriesRepository.createSession")(function*(input: PlannedSessionCreate) {
       return yield* transaction(sql)(Effect.gen(function*() {
         yield* requireKnownIds(sql, ...referencesOf(input))
-        // Generated ids under the lock supplied ones take, as the occurrences' (`addOccurrences`).
-        yield* sql`SELECT pg_advisory_xact_lock(hashtext(${"club.supplied-id.sessions"}))`
-        const [row] = yield* sql<
-          { id: number }
-        >`INSERT INTO sessions (name, is_recurrent, creneau, duree, groupe, coach_id)
-          VALUES (${input.name}, false, ${input.creneau}, ${input.duree}, ${input.groupe}, ${input.coachId})
-          RETURNING id::float8 AS id`
-        const id = Number(row!.id)
+        // A generated id steps over one a supplied-id create takes meanwhile, without its lock.
+        const row = yield* insertWithGeneratedId(sql, "sessions", {
+          name: input.name,
+          is_recurrent: false,
+          creneau: input.creneau,
+          duree: input.duree,
+          groupe: input.groupe,
+          coach_id: input.coachId
+        }, (insert) => sql`${insert} RETURNING id::float8 AS id`)
+        const id = Number(row["id"])
         if (input.athleteIds.length > 0) {
           yield* sql`INSERT INTO session_athletes (session_id, athlete_id)
             SELECT ${id}, a FROM unnest(${int8Array([...new Set(input.athleteIds)])}::bigint[]) AS a`
@@ -354,9 +375,12 @@ export const SeriesRepositoryLive = Layer.effect(
       }))
     }, dieOnInfrastructureError)
 
-    const conflicts = traced("SeriesRepository.conflicts")(function*() {
+    const conflicts = traced("SeriesRepository.conflicts")(function*(
+      after: DoubleBookingPosition | undefined,
+      limit: number
+    ) {
       const { timeZone } = yield* ScheduleSettings
-      const rows = yield* sql<Record<string, unknown>>`${doubleBookings(sql, timeZone)}`
+      const rows = yield* sql<Record<string, unknown>>`${doubleBookings(sql, timeZone, after, limit)}`
       return yield* Effect.orDie(decodeDoubleBookings(rows))
     }, dieOnInfrastructureError)
 

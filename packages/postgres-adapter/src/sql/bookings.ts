@@ -10,7 +10,9 @@ const during = (sql: SqlClient, zone: string) =>
   sql`tstzrange(s.creneau AT TIME ZONE ${zone}, (s.creneau + s.duree * interval '1 minute') AT TIME ZONE ${zone}, '[)')`
 
 /** Sessions that book anyone: a creneau and a duree of at least a minute and at most `maxBookedMinutes`. */
-const bookable = (sql: SqlClient) => sql`s.creneau IS NOT NULL AND s.duree BETWEEN 1 AND ${maxBookedMinutes}`
+const bookable = (sql: SqlClient) =>
+  // Written as a literal, so that the planner sees the predicate of `sessions_local_span_idx` in it.
+  sql`s.creneau IS NOT NULL AND s.duree BETWEEN 1 AND ${sql.literal(String(maxBookedMinutes))}`
 
 /**
  * Books the coach and the athletes of each session of `sessionIds` over its instants in `zone`, in
@@ -57,20 +59,51 @@ export const sessionsMet = (sql: SqlClient, zone: string, sessionIds: ReadonlyAr
   )
 
 /**
- * Every pair of sessions booking the same coach or athlete at overlapping instants in `zone`, in
- * one statement over the sessions themselves (not the booking tables, which hold only what the
- * schedule endpoints booked).
+ * A page of the pairs of sessions booking the same coach or athlete at overlapping instants in
+ * `zone`: at most `limit`, those after `after` in (session, other session, coach before athletes,
+ * person) order. One statement over the sessions themselves (not the booking tables, which hold
+ * only what the schedule endpoints booked). Its work follows the page, not every pair there is
+ * (issue 37): the sessions are walked in id order from the cursor's (an incremental sort over
+ * the primary key), each one's pairs computed among the sessions near it in time (an index
+ * probe) and cut to the page on their own (`LATERAL ... LIMIT`), and the walk stops once the page
+ * is full.
  */
-export const doubleBookings = (sql: SqlClient, zone: string) =>
-  sql`WITH booked AS (
-      SELECT s.id, s.coach_id, ${during(sql, zone)} AS during FROM sessions s WHERE ${bookable(sql)})
-    SELECT a.id::float8 AS "sessionId", b.id::float8 AS "otherSessionId", a.coach_id::float8 AS "coachId",
-      NULL::float8 AS "athleteId"
-    FROM booked a JOIN booked b ON b.coach_id = a.coach_id AND b.id > a.id AND b.during && a.during
-    UNION ALL
-    SELECT a.id::float8, b.id::float8, NULL::float8, x.athlete_id::float8
-    FROM booked a
-      JOIN session_athletes x ON x.session_id = a.id
-      JOIN session_athletes y ON y.athlete_id = x.athlete_id AND y.session_id > a.id
-      JOIN booked b ON b.id = y.session_id AND b.during && a.during
-    ORDER BY 1, 2, 3 NULLS LAST, 4`
+export const doubleBookings = (
+  sql: SqlClient,
+  zone: string,
+  after: { readonly sessionId: number; readonly otherSessionId: number; readonly kind: 0 | 1; readonly personId: number } | undefined,
+  limit: number
+) => {
+  const from = after ?? { sessionId: 0, otherSessionId: 0, kind: 0, personId: 0 }
+  // Strictly after the cursor; with no cursor, from the very first pair (ids and kinds are >= 0).
+  const position = after === undefined
+    ? sql`(a.id, pair.other, pair.kind, pair.person) >= (0, 0, 0, 0)`
+    : sql`(a.id, pair.other, pair.kind, pair.person) > (${from.sessionId}::bigint, ${from.otherSessionId}::bigint, ${from.kind}::int, ${from.personId}::bigint)`
+  // A session's wall-clock span (`sessions_local_span_idx`, migration 0021): the sessions within a
+  // day of another's are found through the index, and their instants compared exactly.
+  const localSpan = sql.literal(`tsrange(s.creneau, s.creneau + s.duree * interval '1 minute', '[)')`)
+  return sql`SELECT a.id::float8 AS "sessionId", pair.other::float8 AS "otherSessionId",
+      CASE WHEN pair.kind = 0 THEN pair.person::float8 END AS "coachId",
+      CASE WHEN pair.kind = 1 THEN pair.person::float8 END AS "athleteId"
+    FROM (SELECT s.id, s.coach_id, ${during(sql, zone)} AS during,
+        tsrange(s.creneau - interval '1 day', s.creneau + s.duree * interval '1 minute' + interval '1 day', '[)') AS near
+      FROM sessions s WHERE ${bookable(sql)} AND s.id >= ${from.sessionId}) a
+    CROSS JOIN LATERAL (
+      SELECT pair.* FROM (
+        SELECT b.id AS other, 0 AS kind, a.coach_id AS person
+        FROM (SELECT s.id, ${during(sql, zone)} AS during FROM sessions s
+          WHERE s.coach_id = a.coach_id AND s.id > a.id AND ${bookable(sql)} AND ${localSpan} && a.near) b
+        WHERE b.during && a.during
+        UNION ALL
+        SELECT b.id, 1, x.athlete_id
+        FROM (SELECT s.id, ${during(sql, zone)} AS during FROM sessions s
+            WHERE s.id > a.id AND ${bookable(sql)} AND ${localSpan} && a.near) b
+          JOIN session_athletes x ON x.session_id = a.id
+          JOIN session_athletes y ON y.session_id = b.id AND y.athlete_id = x.athlete_id
+        WHERE b.during && a.during) pair
+      WHERE ${position}
+      ORDER BY pair.other, pair.kind, pair.person
+      LIMIT ${limit}) pair
+    ORDER BY a.id, pair.other, pair.kind, pair.person
+    LIMIT ${limit}`
+}

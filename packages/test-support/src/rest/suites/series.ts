@@ -273,9 +273,17 @@ export const seriesEndpoints = (club: () => Club) => {
       const second = (await session("2031-02-03T10:30:00", 60, { coachId: coach.id, athleteIds: [athlete.id] }))
         .body as { id: number }
       const backToBack = (await session("2031-02-03T11:30:00", 30, { coachId: coach.id })).body as { id: number }
-      const reply = await club().admin.get("/planning/conflicts")
-      expect(reply.status).toBe(200)
-      const pairs = reply.body as ReadonlyArray<Record<string, number | null>>
+      const pairs: Array<Record<string, number | null>> = []
+      let path = "/planning/conflicts?limit=500"
+      for (let page = 0; page < 100; page++) {
+        const reply = await club().admin.get(path)
+        expect(reply.status).toBe(200)
+        const body = reply.body as { items: ReadonlyArray<Record<string, number | null>>; nextCursor: string | null }
+        expect(body.items.length).toBeLessThanOrEqual(500)
+        pairs.push(...body.items)
+        if (body.nextCursor === null) break
+        path = `/planning/conflicts?limit=500&cursor=${body.nextCursor}`
+      }
       const involving = pairs.filter((pair) => [first.id, second.id, backToBack.id].includes(pair["sessionId"]!))
       expect(involving).toEqual([
         { sessionId: first.id, otherSessionId: second.id, coachId: coach.id, athleteId: null },
@@ -283,6 +291,35 @@ export const seriesEndpoints = (club: () => Club) => {
       ])
       expect((await club().coach.get("/planning/conflicts")).status).toBe(200)
       expectProblem(await club().athlete.get("/planning/conflicts"), 403)
+    })
+
+    it("answers one bounded page at a time: limit, then the next from nextCursor, each pair once (issue 37)", async () => {
+      const coach = await createCoach(club())
+      const session = (creneau: string) =>
+        club().coach.post("/session/create", { name: unique("Paged"), creneau, duree: 60, coachId: coach.id })
+      // Three sessions of one coach overlapping each other: three pairs.
+      const ids: Array<number> = []
+      for (const creneau of ["2031-03-03T10:00:00", "2031-03-03T10:20:00", "2031-03-03T10:40:00"]) {
+        ids.push(((await session(creneau)).body as { id: number }).id)
+      }
+      const seen: Array<[number | null, number | null]> = []
+      let path = "/planning/conflicts?limit=1"
+      let pages = 0
+      for (; pages < 10_000; pages++) {
+        const reply = await club().coach.get(path)
+        expect(reply.status).toBe(200)
+        const body = reply.body as { items: ReadonlyArray<Record<string, number | null>>; nextCursor: string | null }
+        expect(body.items.length).toBeLessThanOrEqual(1)
+        for (const pair of body.items) {
+          if (pair["coachId"] === coach.id) seen.push([pair["sessionId"]!, pair["otherSessionId"]!])
+        }
+        if (body.nextCursor === null) break
+        path = `/planning/conflicts?limit=1&cursor=${body.nextCursor}`
+      }
+      expect(seen).toEqual([[ids[0]!, ids[1]!], [ids[0]!, ids[2]!], [ids[1]!, ids[2]!]])
+      expectProblem(await club().coach.get("/planning/conflicts?limit=0"), 400, /limit/u)
+      expectProblem(await club().coach.get("/planning/conflicts?limit=501"), 400, /limit/u)
+      expectProblem(await club().coach.get("/planning/conflicts?cursor=WzFd"), 400, /cursor/u)
     })
   })
 }
