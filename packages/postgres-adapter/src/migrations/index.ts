@@ -17,6 +17,7 @@ import createReplies from "./0015_create_replies.ts"
 import createPresence from "./0016_create_presence.ts"
 import createOutbox from "./0017_create_outbox.ts"
 import refillFreedPlaces from "./0018_refill_freed_places.ts"
+import receiversAndFeedTokens from "./0022_receivers_and_feed_tokens.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -40,5 +41,6 @@ export const migrations = Migrator.fromRecord({
   "0015_create_replies": createReplies,
   "0016_create_presence": createPresence,
   "0017_create_outbox": createOutbox,
-  "0018_refill_freed_places": refillFreedPlaces
+  "0018_refill_freed_places": refillFreedPlaces,
+  "0022_receivers_and_feed_tokens": receiversAndFeedTokens
 })
