@@ -45,7 +45,7 @@ export const webhookSettings: Config.Config<WebhookSettings> = Config.all({
   pollMs: positive("WEBHOOK_POLL_MS", 1000),
   concurrency: positive("WEBHOOK_CONCURRENCY", 16),
   maxAttempts: positive("WEBHOOK_MAX_ATTEMPTS", 100),
-  allowedNetworks: Config.string("WEBHOOK_ALLOWED_NETWORKS").pipe(
+  allowedNetworks: Config.String("WEBHOOK_ALLOWED_NETWORKS").pipe(
     Config.withDefault(""),
     Config.mapEffect((text) => {
       const parsed = parseAllowedNetworks(text)
