@@ -7,7 +7,7 @@ import { startOtlpReceiver } from "../support/otlpReceiver.ts"
  * Issue 37: a feed URL carries its token, a bearer secret. With every request logged (debug) and
  * every span exported, neither the log nor a span keeps it.
  */
-describe("Feed tokens are in no log line and no span", { timeout: 180_000 }, () => {
+describe("Feed tokens are in no log line and no span", { timeout: 400_000 }, () => {
   it("LOG_LEVEL=debug and OTLP on: a feed's requests leave its path with `{token}` in place of the token", async () => {
     const receiver = await startOtlpReceiver()
     try {

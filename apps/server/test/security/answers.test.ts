@@ -97,7 +97,7 @@ describe("security headers", () => {
     expect([plain.status, plain.headers["content-encoding"]]).toEqual([200, undefined])
     expect([gzipped.status, gzipped.headers["content-encoding"]]).toEqual([200, "gzip"])
     expect(brotli.headers["content-encoding"]).toBe("br")
-    expect(gzipped.bytes).toBeLessThan(plain.bytes / 4)
+    expect(gzipped.bytes).toBeLessThan(plain.bytes / 3)
     expect(brotli.bytes).toBeLessThan(gzipped.bytes)
     for (const answer of [plain, gzipped, brotli]) {
       expect(answer.headers["cache-control"]).toBe("public, max-age=300")
