@@ -54,8 +54,7 @@ export const webhookSettings: Config.Config<WebhookSettings> = Config.all({
           new Config.ConfigError(
             new Schema.SchemaError(
               new SchemaIssue.InvalidValue({
-                message:
-                  `WEBHOOK_ALLOWED_NETWORKS: ${parsed.invalid} is not an IP address or a CIDR range (10.0.0.0/8)`
+                message: `WEBHOOK_ALLOWED_NETWORKS: ${parsed.invalid} is not an IP address or a CIDR range (10.0.0.0/8)`
               })
             )
           )
@@ -229,7 +228,9 @@ const dispatcher = (owner: string, settings: WebhookSettings) =>
         yield* webhooks.settle(owner, claimed, { ...outcome, final })
         if (!outcome.delivered) {
           yield* Effect.logWarning(
-            final ? "A webhook delivery failed its last attempt; it is given up" : "A webhook delivery failed; it will be retried"
+            final
+              ? "A webhook delivery failed its last attempt; it is given up"
+              : "A webhook delivery failed; it will be retried"
           ).pipe(
             Effect.annotateLogs({
               webhookId: claimed.webhookId,

@@ -180,7 +180,10 @@ describe("One receiver's failures delay no other", { timeout: 30_000 }, () => {
       ])
       expect(target!.received).toEqual([])
       const dead = await delivery.runPromise(
-        Effect.map(Effect.service(InMemoryOutbox), (outbox) => outbox.deliveries.filter((d) => d.webhookId === webhook.id))
+        Effect.map(
+          Effect.service(InMemoryOutbox),
+          (outbox) => outbox.deliveries.filter((d) => d.webhookId === webhook.id)
+        )
       )
       expect(dead.map((d) => [d.pending, d.dead])).toEqual([[false, true]])
     } finally {

@@ -155,7 +155,10 @@ export const webhookRepositoryContract: ContractSuite = {
     it.effect("one attempt per webhook at a time; a failure parks the webhook until its retry is due", () =>
       Effect.gen(function*() {
         const webhooks = yield* WebhookRepository
-        const hook = yield* registerOne(webhooks, new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) }))
+        const hook = yield* registerOne(
+          webhooks,
+          new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) })
+        )
         const [a, b] = yield* athletes(2)
         const one = yield* session([a!])
         const two = yield* session([b!])
@@ -199,7 +202,10 @@ export const webhookRepositoryContract: ContractSuite = {
     it.effect("a last failed attempt gives the delivery up: the session's next event goes; a replay brings it back", () =>
       Effect.gen(function*() {
         const webhooks = yield* WebhookRepository
-        const hook = yield* registerOne(webhooks, new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) }))
+        const hook = yield* registerOne(
+          webhooks,
+          new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) })
+        )
         const [a] = yield* athletes(1)
         const sessionId = yield* session([a!])
         yield* reply(sessionId, a!, "yes")
@@ -226,7 +232,10 @@ export const webhookRepositoryContract: ContractSuite = {
     it.effect("a replay delivers the webhook's events again from the one given", () =>
       Effect.gen(function*() {
         const webhooks = yield* WebhookRepository
-        const hook = yield* registerOne(webhooks, new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) }))
+        const hook = yield* registerOne(
+          webhooks,
+          new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) })
+        )
         const [a] = yield* athletes(1)
         const sessionId = yield* session([a!])
         yield* reply(sessionId, a!, "yes")

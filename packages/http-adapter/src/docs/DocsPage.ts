@@ -57,7 +57,9 @@ const prepare = (body: Uint8Array): Promise<PreparedPage> => {
   if (page === undefined) {
     page = Promise.all([
       gzip(body, { level: 9 }),
-      brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+      brotli(body, {
+        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length }
+      })
     ]).then(([gzipped, brotlied]) => ({
       policy: policyFor(decoder.decode(body)),
       etag: `"${createHash("sha256").update(body).digest("base64url")}"`,

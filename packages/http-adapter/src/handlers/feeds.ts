@@ -33,16 +33,19 @@ const cacheHeaders = (etag: string) => ({ etag, "cache-control": "private, no-ca
  * store of idempotent answers (issue 37). The endpoint takes no key; a retry without one replaces
  * the token again, which is safe (docs/DECISIONS.md).
  */
-const refuseIdempotencyKey = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-  request.headers[idempotencyKeyHeader] === undefined
-    ? Effect.void
-    : Effect.fail(
-      new InvalidRequest({
-        detail:
-          `${idempotencyKeyHeader}: not taken here: the answer is a secret, which is never stored; send the request without it`,
-        instance: request.url.split("?")[0]!
-      })
-    ))
+const refuseIdempotencyKey = Effect.flatMap(
+  HttpServerRequest.HttpServerRequest,
+  (request) =>
+    request.headers[idempotencyKeyHeader] === undefined
+      ? Effect.void
+      : Effect.fail(
+        new InvalidRequest({
+          detail:
+            `${idempotencyKeyHeader}: not taken here: the answer is a secret, which is never stored; send the request without it`,
+          instance: request.url.split("?")[0]!
+        })
+      )
+)
 
 export const FeedTokenHandlers = HttpApiBuilder.group(
   ServedApi,
@@ -53,17 +56,20 @@ export const FeedTokenHandlers = HttpApiBuilder.group(
       .handle("rotate", () =>
         Effect.andThen(
           refuseIdempotencyKey,
-          feeds.rotateToken().pipe(Effect.map(({ actor, token }) => {
-            const paths = feedPaths(token)
-            return {
-              token,
-              athlete: paths.athlete(actor.athleteId),
-              coach: paths.coach(actor.coachId),
-              athletePattern: paths.athletePattern,
-              coachPattern: paths.coachPattern,
-              groupPattern: paths.groupPattern
-            }
-          }), problems)
+          feeds.rotateToken().pipe(
+            Effect.map(({ actor, token }) => {
+              const paths = feedPaths(token)
+              return {
+                token,
+                athlete: paths.athlete(actor.athleteId),
+                coach: paths.coach(actor.coachId),
+                athletePattern: paths.athletePattern,
+                coachPattern: paths.coachPattern,
+                groupPattern: paths.groupPattern
+              }
+            }),
+            problems
+          )
         ))
       .handle("revoke", () => feeds.revokeToken().pipe(problems))
   })
