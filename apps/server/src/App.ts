@@ -20,7 +20,7 @@ import * as Server from "./Server.ts"
 import { MetricsLive } from "./metrics/MetricsLive.ts"
 import { TracingFromConfig } from "./Tracing.ts"
 import { TrustedProxiesFromConfig } from "./TrustedProxiesFromConfig.ts"
-import { WebhookDeliveryLive } from "./WebhookDelivery.ts"
+import { NodeHostResolver, WebhookDeliveryLive, WebhookRegistrationFromConfig } from "./WebhookDelivery.ts"
 
 /** Everything served over HTTP except Connect: the REST API, health, `/openapi.json` and `/docs`. */
 export const Routes = RestApiLive.pipe(Layer.provide(ReadinessLive), Layer.provide(PersistenceLive))
@@ -59,7 +59,7 @@ export const Security = Layer.mergeAll(
  * it merges one into another), so the ports stay inside. The database is built once however many
  * layers are given it (layers are shared within one program).
  */
-export const UseCases = UseCasesLive.pipe(Layer.provide(Layer.mergeAll(PersistenceLive, Security)))
+export const UseCases = UseCasesLive.pipe(Layer.provide(Layer.mergeAll(PersistenceLive, Security, NodeHostResolver)))
 
 /** Writes sent with an `Idempotency-Key`, served once per caller and key (the REST API's `Idempotency`). */
 export const IdempotentRequestsLive = IdempotentRequests.layer.pipe(Layer.provide(PersistenceLive))
@@ -78,7 +78,9 @@ export const RequestMetricsLive = MetricsLive.pipe(Layer.provide(PersistenceLive
  */
 export const App = Layer.mergeAll(
   Server.layer(Routes),
-  Layer.merge(SeriesExtensionLive(), WebhookDeliveryLive).pipe(Layer.provide(PersistenceLive))
+  Layer.merge(SeriesExtensionLive(), WebhookDeliveryLive).pipe(
+    Layer.provide(Layer.merge(PersistenceLive, NodeHostResolver))
+  )
 ).pipe(
   Layer.provide(ConnectLive),
   Layer.provide(RequestMetricsLive),
@@ -99,7 +101,8 @@ const Settings = Layer.mergeAll(
   TracingFromConfig,
   TrustedProxiesFromConfig,
   ScheduleSettingsFromConfig,
-  SeriesExtensionWakeLive
+  SeriesExtensionWakeLive,
+  WebhookRegistrationFromConfig
 )
 
 /** The server until it is interrupted; failures are logged as JSON too. */

@@ -1,3 +1,4 @@
+import { RedactingTracer } from "./Redaction.ts"
 import { Layer, Option, References } from "effect"
 import { FetchHttpClient, HttpMiddleware } from "effect/http"
 import { OtlpSerialization, OtlpTracer } from "effect/observability"
@@ -26,6 +27,8 @@ export const otlpTracing = (otlp: OtlpTracing) =>
   }).pipe(
     Layer.provide(otlp.protocol === "http/json" ? OtlpSerialization.layerJson : OtlpSerialization.layerProtobuf),
     Layer.provide(FetchHttpClient.layer),
+    // Every span's URL attributes lose their feed tokens before the exporter sees them.
+    (exporter) => Layer.provide(RedactingTracer, exporter),
     Layer.merge(requestSpanNames)
   )
 

@@ -28,6 +28,7 @@ import {
   TaskService,
   TokenSigner,
   UseCasesLive,
+  HostResolver,
   UserRepository,
   UserService,
   WebhookRepository,
@@ -57,6 +58,7 @@ const PortsReached = Layer.mergeAll(
   reachedOnly(AthleteRepository),
   reachedOnly(AttendanceRepository),
   reachedOnly(WebhookRepository),
+  reachedOnly(HostResolver),
   reachedOnly(CoachRepository),
   reachedOnly(SessionRepository),
   reachedOnly(SeriesRepository),
@@ -235,7 +237,10 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
   [
     "WebhookService.register",
     "webhook.manage",
-    Effect.flatMap(Effect.service(WebhookService), (s) => s.register(anyInput))
+    Effect.flatMap(
+      Effect.service(WebhookService),
+      (s) => s.register({ url: "https://hooks.example.org/club", secret: "s".repeat(16) } as never)
+    )
   ],
   ["WebhookService.list", "webhook.manage", Effect.flatMap(Effect.service(WebhookService), (s) => s.list())],
   [

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto"
+import * as http from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ServerProcess, startServer } from "@club/test-support"
 import { grpcEmptyCall } from "../support/requests.ts"
@@ -78,6 +79,34 @@ describe("security headers", () => {
     expect(inline.length).toBeGreaterThanOrEqual(2)
     expect(directives.get("script-src")).toEqual(inline)
     expect(html).not.toMatch(/<script[^>]+src=/u)
+  })
+
+  it("/docs is compressed (gzip or Brotli, by Accept-Encoding), cacheable with an ETag, and 304 to a client holding it (issue 37)", async () => {
+    /** The answer's bytes as they crossed the wire (fetch would decompress them). */
+    const raw = (headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: number }>((resolve, reject) => {
+        http.get(`${url}/docs`, { headers }, (response) => {
+          let bytes = 0
+          response.on("data", (chunk: Buffer) => (bytes += chunk.length))
+          response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, bytes }))
+        }).on("error", reject)
+      })
+    const plain = await raw({})
+    const gzipped = await raw({ "accept-encoding": "gzip" })
+    const brotli = await raw({ "accept-encoding": "gzip, deflate, br" })
+    expect([plain.status, plain.headers["content-encoding"]]).toEqual([200, undefined])
+    expect([gzipped.status, gzipped.headers["content-encoding"]]).toEqual([200, "gzip"])
+    expect(brotli.headers["content-encoding"]).toBe("br")
+    expect(gzipped.bytes).toBeLessThan(plain.bytes / 3)
+    expect(brotli.bytes).toBeLessThan(gzipped.bytes)
+    for (const answer of [plain, gzipped, brotli]) {
+      expect(answer.headers["cache-control"]).toBe("public, max-age=300")
+      expect(answer.headers["vary"]).toBe("accept-encoding")
+      expect(answer.headers["etag"]).toBe(plain.headers["etag"])
+    }
+    const held = await raw({ "accept-encoding": "gzip", "if-none-match": plain.headers["etag"]! })
+    expect([held.status, held.bytes, held.headers["etag"]]).toEqual([304, 0, plain.headers["etag"]])
+    expect((await raw({ "if-none-match": "\"another\"" })).status).toBe(200)
   })
 })
 

@@ -13,7 +13,7 @@ export interface Received {
 }
 
 /** How the receiver answers the next requests. */
-export type Mode = "ok" | "fail" | "hang" | "slow"
+export type Mode = "ok" | "fail" | "hang" | "slow" | "redirect"
 
 /**
  * A webhook receiver in the test's process: it keeps every request, answers as `mode` says, and
@@ -27,6 +27,7 @@ export const startReceiver = async () => {
   let maxInFlightPerEvent = 0
   let mode: Mode = "ok"
   let onRequest: ((event: Received) => void) | undefined
+  let redirectTo: string | undefined
   const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
     const chunks: Array<Buffer> = []
     for await (const chunk of request) chunks.push(chunk as Buffer)
@@ -58,6 +59,8 @@ export const startReceiver = async () => {
       case "slow":
         setTimeout(() => response.writeHead(204).end(), 100)
         return
+      case "redirect":
+        return response.writeHead(302, { location: redirectTo ?? "http://127.0.0.1:1/" }).end()
     }
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
@@ -72,6 +75,10 @@ export const startReceiver = async () => {
     reset: (next: Mode) => {
       received.length = 0
       mode = next
+    },
+    /** Where mode `redirect` sends the caller. */
+    redirectTo: (url: string) => {
+      redirectTo = url
     },
     onRequest: (listener: ((event: Received) => void) | undefined) => {
       onRequest = listener

@@ -6,8 +6,12 @@ import { send } from "../rest/support/http.ts"
 import { type Received, signedWith, startReceiver } from "./Receiver.ts"
 
 const secret = "receiver-secret-0123456789"
-/** Short enough for a test: a lease is twice the timeout plus a second. */
+/**
+ * Short enough for a test: a lease is twice the timeout plus a second. The receiver is on
+ * 127.0.0.1, which a webhook reaches only when the operator allows it (issue 37).
+ */
 const env = {
+  WEBHOOK_ALLOWED_NETWORKS: "127.0.0.1/32",
   WEBHOOK_RETRY_BASE_MS: "100",
   WEBHOOK_RETRY_MAX_MS: "400",
   WEBHOOK_TIMEOUT_MS: "500",
@@ -93,7 +97,7 @@ await onEveryDatabase("Attendance events delivered to webhooks", (club, database
     )
     receiver.setMode("hang")
     expect(
-      await eventually(async () => (await log()).some((x) => x.error?.startsWith("no answer within") === true), 20_000)
+      await eventually(async () => (await log()).some((x) => x.error === "timeout"), 20_000)
     )
       .toBe(true)
     receiver.setMode("ok")

@@ -7,7 +7,7 @@ import { idempotent, noContent, tag } from "./EndpointParts.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { operation } from "./Operation.ts"
 import { pathId } from "./PathId.ts"
-import { Forbidden, NotFound } from "./Problems.ts"
+import { Forbidden, InvalidRequest, NotFound } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
 
 /** The media type of a feed's answer. */
@@ -57,12 +57,12 @@ export type FeedTokenDto = typeof FeedTokenDto.Type
 
 /** The caller's feed token: any authenticated user. */
 export class FeedTokenGroup extends HttpApiGroup.make("feedToken").add(
-  HttpApiEndpoint.post("rotate", "/planning/feed-token", { success: FeedTokenDto, error: Forbidden })
+  HttpApiEndpoint.post("rotate", "/planning/feed-token", { success: FeedTokenDto, error: [InvalidRequest, Forbidden] })
     .annotateMerge(operation(
       "Create or replace the caller's calendar feed token",
-      `Creates a feed token for the caller, replacing any it had: the feeds at the old token answer 404 from now on. The answer is the only place the token is shown. ${idempotent}`,
+      "Creates a feed token for the caller, replacing any it had: the feeds at the old token answer 404 from now on. The answer is the only place the token is shown, and nothing keeps it: an `Idempotency-Key` is refused (400), since a replay would have to store the token; a retry without one simply replaces the token again. A password or role change of the user ends the token, as it ends bearer tokens.",
       "feed.token"
-    )).middleware(Idempotency),
+    )),
   HttpApiEndpoint.delete("revoke", "/planning/feed-token", {
     success: noContent("Removed (or there was none): the caller's feeds answer 404."),
     error: Forbidden

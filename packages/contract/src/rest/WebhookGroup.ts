@@ -7,7 +7,7 @@ import { created, idempotent, listOf, noContent, tag } from "./EndpointParts.ts"
 import { Idempotency } from "./Idempotency.ts"
 import { operation } from "./Operation.ts"
 import { pathId } from "./PathId.ts"
-import { Forbidden, InvalidRequest, NotFound } from "./Problems.ts"
+import { Conflict, Forbidden, InvalidRequest, NotFound } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
 
 export const WebhookCreateBody = documented(
@@ -45,17 +45,17 @@ export const ReplayedDto = documented(
 )
 
 const delivery =
-  "Each event is POSTed as JSON `{\"id\", \"type\", \"sessionId\", \"occurredAt\", \"data\"}` (`type`: `reply`, `promotion`, `cancellation` or `presence`) with the headers `Club-Event-Id`, `Club-Timestamp` (Unix seconds) and `Club-Signature: v1=<hex HMAC-SHA256 of \"<timestamp>.<body>\" with the webhook's secret>`; a receiver checks the signature and refuses a timestamp more than five minutes away (a replayed request). A 2xx answer delivers it; anything else, or no answer within the timeout, is retried with exponential backoff, without end, so a receiver down for hours loses nothing. Events of one session are delivered in order (the next waits for the one before); two instances never deliver one event at the same time. See docs/attendance.md."
+  "Each event is POSTed as JSON `{\"id\", \"type\", \"sessionId\", \"occurredAt\", \"data\"}` (`type`: `reply`, `promotion`, `cancellation` or `presence`) with the headers `Club-Event-Id`, `Club-Timestamp` (Unix seconds) and `Club-Signature: v1=<hex HMAC-SHA256 of \"<timestamp>.<body>\" with the webhook's secret>`; a receiver checks the signature and refuses a timestamp more than five minutes away (a replayed request). A 2xx answer delivers it; anything else (a redirect is not followed), or no answer within the timeout, is retried with exponential backoff up to WEBHOOK_MAX_ATTEMPTS attempts, then given up until a replay; a receiver that fails is left alone until its retry is due, and no receiver has more than one delivery in flight, so one that does not answer delays no other. Events of one session are delivered in order (the next waits for the one before); two instances never deliver one event at the same time. See docs/attendance.md."
 
 /** Issue 18's webhooks under `/attendance/webhooks` (ADMIN): other systems hear of attendance changes. */
 export class WebhookGroup extends HttpApiGroup.make("webhooks").add(
   HttpApiEndpoint.post("registerWebhook", "/attendance/webhooks", {
     payload: WebhookCreateBody,
     success: created(WebhookDto),
-    error: [InvalidRequest, Forbidden]
+    error: [InvalidRequest, Forbidden, Conflict]
   }).annotateMerge(operation(
     "Register a webhook",
-    `Every attendance event written from now on is delivered to it. ${delivery} ${idempotent}`,
+    `Every attendance event written from now on is delivered to it. The URL must lead to public addresses only: 400 naming \`url\` when it is not http or https, or its host is or resolves to a private, loopback, link-local, unique-local, unspecified, multicast, broadcast or shared (100.64/10) address, in any spelling (\`0x7f000001\`, \`127.1\`, \`::ffff:127.0.0.1\`), unless the operator allowed its network (WEBHOOK_ALLOWED_NETWORKS); each delivery checks again the address it connects to. 409 when WEBHOOK_MAX_REGISTRATIONS webhooks are registered already. ${delivery} ${idempotent}`,
     "webhook.manage"
   )).middleware(Idempotency),
   HttpApiEndpoint.get("webhooks", "/attendance/webhooks", {

@@ -206,8 +206,21 @@ export class SessionNotStarted extends withoutStackTrace(
   }
 }
 
+/** A registration beyond `WEBHOOK_MAX_REGISTRATIONS` (issue 37). Nothing was written. */
+export class TooManyWebhooks extends withoutStackTrace(
+  Schema.TaggedError<TooManyWebhooks>()("TooManyWebhooks", {
+    max: Schema.Number
+  })
+) {
+  readonly category = "Conflict" as const
+  override get message() {
+    return `At most ${this.max} webhooks may be registered; remove one first`
+  }
+}
+
 export type DomainError =
   | EntityNotFound
+  | TooManyWebhooks
   | SessionNotStarted
   | RepliesClosed
   | ScheduleConflict

@@ -51,9 +51,13 @@ export class DeliveryAttempt extends Schema.Class<DeliveryAttempt>("DeliveryAtte
   sessionId: SessionId,
   attempt: Schema.Int,
   at: Instant,
-  /** The receiver's HTTP status; null when none came (a timeout, a refused connection). */
+  /** The receiver's HTTP status; null when none came (a timeout, a refused connection or address). */
   statusCode: Schema.NullOr(Schema.Int),
   delivered: Schema.Boolean,
+  /**
+   * Why a failed attempt failed, as a category (issue 37: never the socket's own error):
+   * `refused-address`, `dns-failed`, `connect-failed`, `timeout` or `http-status`.
+   */
   error: Schema.NullOr(Schema.String)
 }) {}
 
@@ -76,6 +80,8 @@ export interface DeliveryOutcome {
   readonly statusCode: number | null
   readonly error: string | null
   readonly atEpochMs: number
-  /** When to try again, for an attempt that failed. */
+  /** When to try again, for an attempt that failed; the webhook is parked until then (issue 37). */
   readonly retryAtEpochMs: number
+  /** A failed attempt that was the last: the delivery is given up (dead) until a replay. */
+  readonly final?: boolean
 }

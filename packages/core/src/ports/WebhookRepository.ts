@@ -18,7 +18,8 @@ import type {
  * twice at the same time as long as an attempt ends before its lease (the worker's timeout).
  */
 export class WebhookRepository extends Context.Service<WebhookRepository, {
-  register(input: WebhookCreate): Effect.Effect<Webhook>
+  /** Registers the webhook unless `max` are registered already (none then), one at a time. */
+  register(input: WebhookCreate, max: number): Effect.Effect<Option.Option<Webhook>>
   /** Every webhook, by id. */
   list(): Effect.Effect<ReadonlyArray<Webhook>>
   /** Removes the webhook and its deliveries; false when there is none. */

@@ -10,6 +10,8 @@ export interface StoredWebhook {
   readonly id: number
   readonly url: string
   readonly secret: string
+  /** Parked after a failed attempt until then (epoch ms); 0 when not. */
+  parkedUntilMs?: number
 }
 
 export interface StoredDelivery {
@@ -17,6 +19,8 @@ export interface StoredDelivery {
   readonly eventId: number
   readonly sessionId: number
   pending: boolean
+  /** Given up after its last attempt, until a replay. */
+  dead?: boolean
   attempts: number
   dueAtMs: number
   leaseOwner: string | null

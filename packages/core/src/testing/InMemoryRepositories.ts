@@ -11,6 +11,7 @@ import { InMemorySeriesRepository } from "./InMemorySeriesRepository.ts"
 import { InMemorySessionRepository } from "./InMemorySessionRepository.ts"
 import { InMemoryOutbox } from "./InMemoryOutbox.ts"
 import { InMemoryStore } from "./InMemoryStore.ts"
+import { InMemoryHostResolver } from "./InMemoryHostResolver.ts"
 import { InMemoryWebhookRepository } from "./InMemoryWebhookRepository.ts"
 import { InMemoryTaskRepository } from "./InMemoryTaskRepository.ts"
 import { InMemoryUserRepository } from "./InMemoryUserRepository.ts"
@@ -33,5 +34,6 @@ export const InMemoryRepositories = Layer.mergeAll(
   InMemoryLoginAttempts,
   InMemoryIdempotencyKeys,
   InMemoryRecordRepositories,
-  InMemoryWebhookRepository
+  InMemoryWebhookRepository,
+  InMemoryHostResolver
 ).pipe(Layer.provideMerge(InMemoryStore.layer), Layer.provideMerge(InMemoryOutbox.layer))

@@ -18,10 +18,11 @@ export const InMemoryWebhookRepository = Layer.effect(
   Effect.gen(function*() {
     const outbox = yield* InMemoryOutbox
 
-    const register = traced("WebhookRepository.register")(function*(input: WebhookCreate) {
+    const register = traced("WebhookRepository.register")(function*(input: WebhookCreate, max: number) {
+      if (outbox.webhooks.size >= max) return Option.none()
       const id = ++outbox.counters.webhook
       outbox.webhooks.set(id, { id, url: input.url, secret: input.secret })
-      return new Webhook({ id: id as WebhookId, url: input.url })
+      return Option.some(new Webhook({ id: id as WebhookId, url: input.url }))
     })
 
     const list = traced("WebhookRepository.list")(function*() {
@@ -67,6 +68,7 @@ export const InMemoryWebhookRepository = Layer.effect(
       for (const delivery of outbox.deliveries) {
         if (delivery.webhookId !== id || delivery.eventId < fromEventId) continue
         delivery.pending = true
+        delivery.dead = false
         delivery.dueAtMs = 0
         count++
       }
@@ -77,7 +79,9 @@ export const InMemoryWebhookRepository = Layer.effect(
       const waiting = outbox.deliveries.filter((d) => d.pending)
       const due = waiting.find((d) =>
         d.dueAtMs <= nowEpochMs && d.leasedUntilMs <= nowEpochMs &&
-        !waiting.some((e) => e.webhookId === d.webhookId && e.sessionId === d.sessionId && e.eventId < d.eventId)
+        !waiting.some((e) => e.webhookId === d.webhookId && e.sessionId === d.sessionId && e.eventId < d.eventId) &&
+        !outbox.deliveries.some((f) => f.webhookId === d.webhookId && f.leasedUntilMs > nowEpochMs) &&
+        (outbox.webhooks.get(d.webhookId)?.parkedUntilMs ?? 0) <= nowEpochMs
       )
       if (due === undefined) return Option.none<ClaimedDelivery>()
       due.leaseOwner = owner
@@ -117,11 +121,16 @@ export const InMemoryWebhookRepository = Layer.effect(
         const delivery = outbox.deliveries.find((d) =>
           d.webhookId === claimed.webhookId && d.eventId === claimed.eventId
         )
+        const webhook = outbox.webhooks.get(claimed.webhookId)
+        if (webhook !== undefined) webhook.parkedUntilMs = outcome.delivered ? 0 : outcome.retryAtEpochMs
         if (delivery === undefined || delivery.leaseOwner !== owner) return
         delivery.leaseOwner = null
         delivery.leasedUntilMs = 0
         if (outcome.delivered) delivery.pending = false
-        else delivery.dueAtMs = outcome.retryAtEpochMs
+        else if (outcome.final === true) {
+          delivery.pending = false
+          delivery.dead = true
+        } else delivery.dueAtMs = outcome.retryAtEpochMs
       }
     )
 

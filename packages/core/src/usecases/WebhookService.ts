@@ -1,22 +1,52 @@
 import { Context, Effect, Layer, Option } from "effect"
-import { EntityNotFound } from "../domain/Errors.ts"
+import { EntityNotFound, InvalidValue, TooManyWebhooks } from "../domain/Errors.ts"
 import { authorize } from "../domain/Permissions.ts"
 import type { EventId, WebhookCreate, WebhookId } from "../domain/Webhook.ts"
+import { addressRefusal, webhookHost } from "../domain/WebhookDestination.ts"
+import { HostResolver } from "../ports/HostResolver.ts"
 import { WebhookRepository } from "../ports/WebhookRepository.ts"
 import { traced } from "../tracing/traced.ts"
+import { WebhookSettings } from "./WebhookSettings.ts"
 
 /** How many attempts the delivery log answers at most. */
 export const maxLoggedAttempts = 200
 
 const make = Effect.gen(function*() {
   const repository = yield* WebhookRepository
+  const resolver = yield* HostResolver
   const found = <A>(id: WebhookId, value: Option.Option<A>) =>
     Option.isNone(value) ? Effect.fail(new EntityNotFound({ entity: "Webhook", id })) : Effect.succeed(value.value)
+
+  /**
+   * Fails when the URL leads to an address a delivery may not connect to: its IP literal, or any
+   * address its name resolves to now. Each delivery judges again the address it connects to, so a
+   * name that later resolves elsewhere (DNS rebinding) gains nothing.
+   */
+  const refusedDestination = Effect.fnUntraced(function*(url: string, settings: WebhookSettings) {
+    const refused = (reason: string) => Effect.fail(new InvalidValue({ field: "url", reason }))
+    const destination = webhookHost(url)
+    if ("invalid" in destination) return yield* refused(destination.invalid)
+    const addresses = destination.address === undefined
+      ? yield* resolver.resolve(destination.host)
+      : [destination.address]
+    for (const address of addresses) {
+      const refusal = addressRefusal(address, settings.allowedNetworks)
+      if (refusal !== undefined) {
+        return yield* refused(
+          `${destination.host} leads to ${address}, ${refusal}; webhooks deliver to public addresses only (WEBHOOK_ALLOWED_NETWORKS allows others)`
+        )
+      }
+    }
+  })
 
   return {
     register: traced("WebhookService.register")(function*(input: WebhookCreate) {
       yield* authorize("webhook.manage")
-      return yield* repository.register(input)
+      const settings = yield* WebhookSettings
+      yield* refusedDestination(input.url, settings)
+      const registered = yield* repository.register(input, settings.maxRegistrations)
+      if (Option.isNone(registered)) return yield* new TooManyWebhooks({ max: settings.maxRegistrations })
+      return registered.value
     }),
     list: traced("WebhookService.list")(function*() {
       yield* authorize("webhook.manage")

@@ -55,11 +55,15 @@ const reply = (sessionId: SessionId, athleteId: AthleteId, answer: ReplyAnswer) 
       by: 1 as UserId
     }))
 
+/** Registers a webhook well within any cap. */
+const registerOne = (webhooks: WebhookRepository["Service"], input: WebhookCreate) =>
+  webhooks.register(input, 1000).pipe(Effect.map(Option.getOrThrow))
+
 /** Claims until nothing is due, settling each as delivered; answers the parsed bodies. */
 /** A webhook, and a session of one place that two athletes answered yes to, in that order. */
 const fullSessionWithHook = Effect.gen(function*() {
   const webhooks = yield* WebhookRepository
-  const hook = yield* webhooks.register(new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) }))
+  const hook = yield* registerOne(webhooks, new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) }))
   const [a, b] = yield* athletes(2)
   const sessionId = yield* session([a!, b!])
   yield* (yield* AttendanceRepository).configure(sessionId, new AttendanceSettings({ capacity: 1 }))
@@ -89,14 +93,28 @@ export const webhookRepositoryContract: ContractSuite = {
     it.effect("registers, lists and removes webhooks; the secret is never answered", () =>
       Effect.gen(function*() {
         const webhooks = yield* WebhookRepository
-        const a = yield* webhooks.register(new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) }))
-        const b = yield* webhooks.register(new WebhookCreate({ url: "https://b.test/", secret: "t".repeat(20) }))
+        const a = yield* registerOne(webhooks, new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) }))
+        const b = yield* registerOne(webhooks, new WebhookCreate({ url: "https://b.test/", secret: "t".repeat(20) }))
         expect({ ...a }).toEqual({ id: a.id, url: "http://a.test/hook" })
         expect((yield* webhooks.list()).map((w) => w.id)).toEqual([a.id, b.id])
         expect(yield* webhooks.remove(a.id)).toBe(true)
         expect(yield* webhooks.remove(a.id)).toBe(false)
         expect(yield* webhooks.attempts(a.id, 10)).toEqual(Option.none())
         expect(yield* webhooks.remove(b.id)).toBe(true)
+      }))
+
+    it.effect("registers no webhook beyond the cap; a removal makes room", () =>
+      Effect.gen(function*() {
+        const webhooks = yield* WebhookRepository
+        const before = (yield* webhooks.list()).length
+        const input = new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) })
+        const a = yield* registerOne(webhooks, input)
+        expect(yield* webhooks.register(input, before + 1)).toEqual(Option.none())
+        expect((yield* webhooks.list()).length).toBe(before + 1)
+        yield* webhooks.remove(a.id)
+        const again = yield* webhooks.register(input, before + 1)
+        expect(Option.isSome(again)).toBe(true)
+        yield* webhooks.remove(Option.getOrThrow(again).id)
       }))
 
     it.effect("replies, promotions, cancellations and marks become events, delivered in order with the webhook's secret", () =>
@@ -134,10 +152,13 @@ export const webhookRepositoryContract: ContractSuite = {
         yield* webhooks.remove(hook.id)
       }))
 
-    it.effect("a session's next event waits while an earlier one is leased or failing; another session's does not", () =>
+    it.effect("one attempt per webhook at a time; a failure parks the webhook until its retry is due", () =>
       Effect.gen(function*() {
         const webhooks = yield* WebhookRepository
-        const hook = yield* webhooks.register(new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) }))
+        const hook = yield* registerOne(
+          webhooks,
+          new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) })
+        )
         const [a, b] = yield* athletes(2)
         const one = yield* session([a!])
         const two = yield* session([b!])
@@ -147,16 +168,13 @@ export const webhookRepositoryContract: ContractSuite = {
         const t = Date.now() + 1000
         const first = Option.getOrThrow(yield* webhooks.claim("x", t, lease))
         expect(first.sessionId).toBe(one)
-        // Leased by x: another worker gets the other session's event, not session one's next.
-        const other = Option.getOrThrow(yield* webhooks.claim("y", t, lease))
-        expect(other.sessionId).toBe(two)
+        // In flight with x: nothing else of the webhook is claimed, not even another session's event.
         expect(yield* webhooks.claim("y", t, lease)).toEqual(Option.none())
-        yield* webhooks.settle("y", other, delivered)
-        // A failed attempt is due again later; until then session one waits.
+        // A failed attempt parks the webhook until its retry is due: no session's event goes meanwhile.
         yield* webhooks.settle("x", first, {
           delivered: false,
           statusCode: 500,
-          error: "HTTP 500",
+          error: "http-status",
           atEpochMs: t,
           retryAtEpochMs: t + 5000
         })
@@ -172,16 +190,52 @@ export const webhookRepositoryContract: ContractSuite = {
         const next = Option.getOrThrow(yield* webhooks.claim("w", t + 5000 + lease, lease))
         expect([next.sessionId, JSON.parse(next.body).data.answer]).toEqual([one, "maybe"])
         yield* webhooks.settle("w", next, delivered)
+        const other = Option.getOrThrow(yield* webhooks.claim("w", t + 5000 + lease, lease))
+        expect(other.sessionId).toBe(two)
+        yield* webhooks.settle("w", other, delivered)
         const log = Option.getOrThrow(yield* webhooks.attempts(hook.id, 10))
         expect(log.filter((x) => x.eventId === first.eventId).map((x) => [x.attempt, x.delivered, x.statusCode]))
           .toEqual([[3, true, 204], [2, true, 204], [1, false, 500]])
         yield* webhooks.remove(hook.id)
       }))
 
+    it.effect("a last failed attempt gives the delivery up: the session's next event goes; a replay brings it back", () =>
+      Effect.gen(function*() {
+        const webhooks = yield* WebhookRepository
+        const hook = yield* registerOne(
+          webhooks,
+          new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) })
+        )
+        const [a] = yield* athletes(1)
+        const sessionId = yield* session([a!])
+        yield* reply(sessionId, a!, "yes")
+        yield* reply(sessionId, a!, "no")
+        const t = Date.now() + 1000
+        const first = Option.getOrThrow(yield* webhooks.claim("x", t, lease))
+        yield* webhooks.settle("x", first, {
+          delivered: false,
+          statusCode: 302,
+          error: "http-status",
+          atEpochMs: t,
+          retryAtEpochMs: t + 10,
+          final: true
+        })
+        const next = Option.getOrThrow(yield* webhooks.claim("x", t + 10, lease))
+        expect(next.eventId).toBeGreaterThan(first.eventId)
+        yield* webhooks.settle("x", next, delivered)
+        expect(yield* webhooks.claim("x", t + 10_000, lease)).toEqual(Option.none())
+        expect(yield* webhooks.replay(hook.id, first.eventId)).toEqual(Option.some(2))
+        expect((yield* drain(hook.id)).map((e) => e.id)).toEqual([first.eventId, next.eventId])
+        yield* webhooks.remove(hook.id)
+      }))
+
     it.effect("a replay delivers the webhook's events again from the one given", () =>
       Effect.gen(function*() {
         const webhooks = yield* WebhookRepository
-        const hook = yield* webhooks.register(new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) }))
+        const hook = yield* registerOne(
+          webhooks,
+          new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) })
+        )
         const [a] = yield* athletes(1)
         const sessionId = yield* session([a!])
         yield* reply(sessionId, a!, "yes")

@@ -1,6 +1,6 @@
 import type { FeedScope, FeedToken } from "@club/core"
 import { CalendarFeedService } from "@club/core/calendar"
-import { calendarContentType, NotFound } from "@club/contract/rest"
+import { calendarContentType, idempotencyKeyHeader, InvalidRequest, NotFound } from "@club/contract/rest"
 import { Effect } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -28,6 +28,25 @@ const matches = (ifNoneMatch: string | undefined, etag: string) => {
 /** Calendar apps poll: each asks again, cheaply, with the ETag it holds. */
 const cacheHeaders = (etag: string) => ({ etag, "cache-control": "private, no-cache" })
 
+/**
+ * A feed token's answer holds the secret itself: kept for a replay it would sit in clear in the
+ * store of idempotent answers (issue 37). The endpoint takes no key; a retry without one replaces
+ * the token again, which is safe (docs/DECISIONS.md).
+ */
+const refuseIdempotencyKey = Effect.flatMap(
+  HttpServerRequest.HttpServerRequest,
+  (request) =>
+    request.headers[idempotencyKeyHeader] === undefined
+      ? Effect.void
+      : Effect.fail(
+        new InvalidRequest({
+          detail:
+            `${idempotencyKeyHeader}: not taken here: the answer is a secret, which is never stored; send the request without it`,
+          instance: request.url.split("?")[0]!
+        })
+      )
+)
+
 export const FeedTokenHandlers = HttpApiBuilder.group(
   ServedApi,
   "feedToken",
@@ -35,19 +54,22 @@ export const FeedTokenHandlers = HttpApiBuilder.group(
     const feeds = yield* CalendarFeedService
     return handlers
       .handle("rotate", () =>
-        feeds.rotateToken().pipe(
-          Effect.map(({ actor, token }) => {
-            const paths = feedPaths(token)
-            return {
-              token,
-              athlete: paths.athlete(actor.athleteId),
-              coach: paths.coach(actor.coachId),
-              athletePattern: paths.athletePattern,
-              coachPattern: paths.coachPattern,
-              groupPattern: paths.groupPattern
-            }
-          }),
-          problems
+        Effect.andThen(
+          refuseIdempotencyKey,
+          feeds.rotateToken().pipe(
+            Effect.map(({ actor, token }) => {
+              const paths = feedPaths(token)
+              return {
+                token,
+                athlete: paths.athlete(actor.athleteId),
+                coach: paths.coach(actor.coachId),
+                athletePattern: paths.athletePattern,
+                coachPattern: paths.coachPattern,
+                groupPattern: paths.groupPattern
+              }
+            }),
+            problems
+          )
         ))
       .handle("revoke", () => feeds.revokeToken().pipe(problems))
   })

@@ -18,6 +18,7 @@ import createPresence from "./0016_create_presence.ts"
 import createOutbox from "./0017_create_outbox.ts"
 import refillFreedPlaces from "./0018_refill_freed_places.ts"
 import sessionsLocalSpanIndex from "./0021_sessions_local_span_index.ts"
+import receiversAndFeedTokens from "./0022_receivers_and_feed_tokens.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -42,5 +43,6 @@ export const migrations = Migrator.fromRecord({
   "0016_create_presence": createPresence,
   "0017_create_outbox": createOutbox,
   "0018_refill_freed_places": refillFreedPlaces,
-  "0021_sessions_local_span_index": sessionsLocalSpanIndex
+  "0021_sessions_local_span_index": sessionsLocalSpanIndex,
+  "0022_receivers_and_feed_tokens": receiversAndFeedTokens
 })

@@ -6,7 +6,10 @@ import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 
 const hashOf = (token: string) => createHash("sha256").update(token, "utf8").digest()
 
-/** Feed tokens: 32 bytes of the system's cryptographic source, in base64url; only their SHA-256 is stored. */
+/**
+ * Feed tokens: 32 bytes of the system's cryptographic source, in base64url; only their SHA-256 is
+ * stored, with when it was issued: a password or role change ends it as it ends bearer tokens.
+ */
 export const FeedTokenRepositoryLive = Layer.effect(
   FeedTokenRepository,
   Effect.gen(function*() {
@@ -14,8 +17,11 @@ export const FeedTokenRepositoryLive = Layer.effect(
 
     const rotate = traced("FeedTokenRepository.rotate")(function*(userId: UserId) {
       const token = randomBytes(32).toString("base64url") as FeedToken
-      yield* sql`INSERT INTO feed_tokens (user_id, token_hash) VALUES (${userId}, ${hashOf(token)})
-        ON CONFLICT (user_id) DO UPDATE SET token_hash = EXCLUDED.token_hash`
+      // Issued no earlier than the user's bound, which a change made this very second sets to the next one.
+      yield* sql`INSERT INTO feed_tokens (user_id, token_hash, issued_at)
+        SELECT ${userId}, ${hashOf(token)},
+          GREATEST(extract(epoch FROM now())::bigint, (SELECT tokens_valid_after FROM users WHERE id = ${userId}))
+        ON CONFLICT (user_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, issued_at = EXCLUDED.issued_at`
       return token
     }, dieOnInfrastructureError)
 
@@ -25,8 +31,10 @@ export const FeedTokenRepositoryLive = Layer.effect(
     }, dieOnInfrastructureError)
 
     const userOf = traced("FeedTokenRepository.userOf")(function*(token: FeedToken) {
-      const rows = yield* sql<{ readonly user_id: string | number }>`SELECT user_id FROM feed_tokens
-        WHERE token_hash = ${hashOf(token)}`
+      // A token issued before its user's tokens were ended (a password or role change) opens nothing.
+      const rows = yield* sql<{ readonly user_id: string | number }>`SELECT f.user_id FROM feed_tokens f
+        JOIN users u ON u.id = f.user_id
+        WHERE f.token_hash = ${hashOf(token)} AND f.issued_at >= u.tokens_valid_after`
       return Option.map(Option.fromNullishOr(rows[0]), (row) => Number(row.user_id) as UserId)
     }, dieOnInfrastructureError)
 

@@ -40,10 +40,18 @@ export const WebhookRepositoryLive = Layer.effect(
      */
     const at = (epochMs: number) => sql`to_timestamp(${epochMs}::float8 / 1000)`
 
-    const register = traced("WebhookRepository.register")(function*(input: WebhookCreate) {
-      const rows = yield* sql`INSERT INTO webhooks (url, secret) VALUES (${input.url}, ${input.secret})
-        RETURNING id::float8 AS id, url`
-      return yield* Effect.orDie(decodeWebhook(rows[0]))
+    /**
+     * Registrations one at a time (a lock of their own), so that two at once cannot both see room
+     * for one more; the count is read after the lock, in a statement of its own.
+     */
+    const register = traced("WebhookRepository.register")(function*(input: WebhookCreate, max: number) {
+      const rows = yield* sql.withTransaction(Effect.gen(function*() {
+        yield* sql`SELECT pg_advisory_xact_lock(hashtext('club.webhooks.register'))`
+        return yield* sql`INSERT INTO webhooks (url, secret)
+          SELECT ${input.url}, ${input.secret} WHERE (SELECT count(*) FROM webhooks) < ${max}
+          RETURNING id::float8 AS id, url`
+      }))
+      return rows.length === 0 ? Option.none() : Option.some(yield* Effect.orDie(decodeWebhook(rows[0])))
     }, dieOnInfrastructureError)
 
     const list = traced("WebhookRepository.list")(function*() {
@@ -69,7 +77,7 @@ export const WebhookRepositoryLive = Layer.effect(
 
     const replay = traced("WebhookRepository.replay")(function*(id: WebhookId, fromEventId: EventId) {
       const [row] = yield* sql<{ known: boolean; count: number }>`WITH replayed AS (
-          UPDATE webhook_deliveries SET pending = true, due_at = '-infinity'
+          UPDATE webhook_deliveries SET pending = true, dead = false, due_at = '-infinity'
           WHERE webhook_id = ${id} AND event_id >= ${fromEventId} RETURNING 1)
         SELECT EXISTS (SELECT 1 FROM webhooks WHERE id = ${id}) AS known, (SELECT count(*)::int FROM replayed) AS count`
       return row!.known ? Option.some(row!.count) : Option.none()
@@ -77,7 +85,8 @@ export const WebhookRepositoryLive = Layer.effect(
 
     /**
      * One statement: the first due delivery, in event order, whose session has no earlier event
-     * waiting for the same webhook and which no live lease holds, locked with `SKIP LOCKED` (a
+     * waiting for the same webhook, whose webhook has no attempt in flight (a live lease on any of
+     * its deliveries) and is not parked after a failure (issue 37), and which no live lease holds, locked with `SKIP LOCKED` (a
      * worker choosing at the same moment passes over it, and finds the next one of that session
      * not due, since this one still waits), then leased.
      */
@@ -90,6 +99,9 @@ export const WebhookRepositoryLive = Layer.effect(
           WHERE c.pending AND c.due_at <= ${now} AND (c.leased_until IS NULL OR c.leased_until <= ${now})
             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
               WHERE e.webhook_id = c.webhook_id AND e.session_id = c.session_id AND e.pending AND e.event_id < c.event_id)
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries f
+              WHERE f.webhook_id = c.webhook_id AND f.leased_until IS NOT NULL AND f.leased_until > ${now})
+            AND NOT EXISTS (SELECT 1 FROM webhooks p WHERE p.id = c.webhook_id AND p.parked_until > ${now})
           ORDER BY c.event_id
           LIMIT 1
           FOR UPDATE SKIP LOCKED
@@ -119,8 +131,13 @@ export const WebhookRepositoryLive = Layer.effect(
             SELECT ${claimed.webhookId}, ${claimed.eventId}, ${claimed.sessionId}, ${claimed.attempt},
               ${at(outcome.atEpochMs)}, ${outcome.statusCode}::int, ${outcome.delivered}, ${outcome.error}
             WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = ${claimed.webhookId}))
+          , parked AS (
+            UPDATE webhooks SET parked_until = CASE WHEN ${outcome.delivered} THEN NULL
+              ELSE ${at(outcome.retryAtEpochMs)} END
+            WHERE id = ${claimed.webhookId})
           UPDATE webhook_deliveries SET lease_owner = NULL, leased_until = NULL,
-            pending = pending AND NOT ${outcome.delivered},
+            pending = pending AND NOT ${outcome.delivered} AND NOT ${outcome.final === true},
+            dead = ${outcome.final === true},
             due_at = CASE WHEN ${outcome.delivered} THEN due_at ELSE ${at(outcome.retryAtEpochMs)} END
           WHERE webhook_id = ${claimed.webhookId} AND event_id = ${claimed.eventId} AND lease_owner = ${owner}`
       },

@@ -2,7 +2,7 @@ import ICAL from "ical.js"
 import { describe, expect, it } from "vitest"
 import { expectProblem, expectStatus } from "../../expectations.ts"
 import type { Caller, Club } from "../Club.ts"
-import { createCoach, createSession, type SessionDto, unique } from "../records.ts"
+import { createCoach, createSession, createUser, type SessionDto, tokenOf, unique } from "../records.ts"
 
 interface FeedTokenDto {
   readonly token: string
@@ -148,6 +148,27 @@ export const feedEndpoints = (club: () => Club) => {
       expectProblem(await feed(renewed.athlete!), 404, "No such feed")
       expectProblem(await feed(`/planning/feeds/${"A".repeat(43)}/group/x.ics`), 404, "No such feed")
       expectStatus(await club().anonymous.post("/planning/feed-token"), 401)
+    })
+
+    it("refuses an Idempotency-Key with 400 naming it: the answer is a secret, which no store keeps (issue 37)", async () => {
+      const refused = await club().athlete.post("/planning/feed-token", undefined, {
+        headers: { "idempotency-key": unique("feed-token-key") }
+      })
+      expectProblem(refused, 400, /^idempotency-key: /u)
+      expect(refused.text).not.toMatch(/"token"/u)
+      expectStatus(await club().athlete.post("/planning/feed-token"), 200)
+    })
+
+    it("a password change ends the user's feed token, as it ends bearer tokens (issue 37)", async () => {
+      const user = await createUser(club())
+      const caller = club().withToken(await tokenOf(club(), user.name, user.password))
+      const issued = await rotate(caller)
+      const groupFeed = issued.groupPattern.replace("{groupe}", unique("group"))
+      expectStatus(await feed(groupFeed), 200)
+      const password = unique("new-password")
+      club().passwords.add(password)
+      expectStatus(await club().admin.put(`/users/update/${user.id}`, { password }), 200)
+      expectProblem(await feed(groupFeed), 404, "No such feed")
     })
   })
 }

@@ -40,6 +40,46 @@ export const webhookEndpoints = (club: () => Club) => {
       )
     })
 
+    it("refuses with 400 naming url every address a webhook may not reach, in every spelling (SSRF)", async () => {
+      const refused = [
+        "http://127.0.0.1/",
+        "http://127.0.0.1:5432/",
+        "http://[::1]/",
+        "http://localhost/",
+        "http://0.0.0.0/",
+        "http://[::]/",
+        "http://0x7f000001/",
+        "http://2130706433/",
+        "http://127.1/",
+        "http://0177.0.0.1/",
+        "http://[::ffff:127.0.0.1]/",
+        "http://[::ffff:7f00:1]/",
+        "http://[::127.0.0.1]/",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://10.0.0.1/",
+        "http://172.16.0.1/",
+        "http://192.168.1.1/",
+        "http://100.64.0.1/",
+        "http://[fd00::1]/",
+        "http://[fe80::1]/",
+        "http://224.0.0.1/",
+        "http://255.255.255.255/"
+      ]
+      for (const url of refused) {
+        const answer = await club().admin.post("/attendance/webhooks", { url, secret: "a-secret-of-enough-length" })
+        expect([url, answer.status]).toEqual([url, 400])
+        expectProblem(answer, 400, /^url: /u)
+      }
+      const listed = (await club().admin.get("/attendance/webhooks")).body as ReadonlyArray<{ url: string }>
+      expect(listed.filter((w) => refused.includes(w.url))).toEqual([])
+      const publicAddress = await club().admin.post("/attendance/webhooks", {
+        url: "https://93.184.215.14/hook",
+        secret: "a-secret-of-enough-length"
+      })
+      expectStatus(publicAddress, 201)
+      expectStatus(await club().admin.delete(`/attendance/webhooks/${(publicAddress.body as { id: number }).id}`), 204)
+    })
+
     it("answers 404 for the log or a replay of no webhook, and 403 to a coach or an athlete", async () => {
       expectProblem(await club().admin.get(`/attendance/webhooks/${missingId}/deliveries`), 404)
       expectProblem(await club().admin.post(`/attendance/webhooks/${missingId}/replay?fromEventId=1`), 404)
