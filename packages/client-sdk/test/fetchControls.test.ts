@@ -48,10 +48,6 @@ beforeAll(async () => {
         return unavailable("1")
       case "POST /coaches/create":
         return attempt === 1 ? unavailable("1") : json(201, { id: 9, name: request.headers["idempotency-key"] ?? null })
-        return attempt === 1
-          ? json(503, { code: "unavailable", message: "The database is unreachable; retry later" })
-          : json(200, { tasks: [] })
-        return { status: 200, hang: true }
     }
     return undefined
   })

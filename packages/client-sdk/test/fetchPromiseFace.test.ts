@@ -71,10 +71,6 @@ beforeAll(async () => {
         return problem(401, "Unauthorized", "The token has expired")
       case "GET /activite/all":
         return text(502, "Bad gateway")
-        return json(400, { code: "invalid_argument", message: "title must not be blank" })
-        return json(200, {
-          tasks: [{ id: "0b5f8a8e-8b2f-4b1e-9d3a-2f6c1e7d9a01", title: "Wax skis", description: "", success: false }]
-        })
     }
     return undefined
   })
