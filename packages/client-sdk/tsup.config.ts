@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup"
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/rest.ts", "src/todo.ts"],
+  entry: ["src/index.ts", "src/rest.ts", "src/fetch.ts", "src/todo.ts"],
   format: ["esm"],
   dts: true,
   sourcemap: true,

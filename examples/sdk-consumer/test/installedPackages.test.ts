@@ -110,7 +110,8 @@ describe("the packages as another team installs them: packed tarballs, plain npm
   it("a browser page using only @club/client-sdk/rest bundles without protobuf or Connect, within its size budget", async () => {
     const rest = await bundlePage(installed.dir, "restPage")
     const full = await bundlePage(installed.dir, "fullPage")
-    pages = [rest, full]
+    const light = await bundlePage(installed.dir, "fetchPage")
+    pages = [rest, full, light]
     console.log(
       `[bundle] restPage ${rest.bytes} bytes (${rest.packages.join(", ")}); fullPage ${full.bytes} bytes (${
         full.packages.join(", ")
@@ -121,25 +122,36 @@ describe("the packages as another team installs them: packed tarballs, plain npm
       expect.arrayContaining(["@bufbuild/protobuf", "@connectrpc/connect", "@connectrpc/connect-web"])
     )
     expect(rest.bytes).toBeLessThanOrEqual(restBundleBudgetBytes)
+    // The light client carries no Effect (its gzipped budget is checked in packages/client-sdk/test/fetchBuild.test.ts).
+    console.log(`[bundle] fetchPage ${light.bytes} bytes (${light.packages.join(", ")})`)
+    expect(light.packages).toEqual(["@club/client-sdk"])
   })
 
   it("a page in Chromium on another origin calls the server through the SDK (REST, Connect, gRPC-Web) with CORS on, and is refused with CORS off", async () => {
-    expect(pages).toHaveLength(2)
+    expect(pages).toHaveLength(3)
     const site = await servePages(pages.map((page) => page.file))
     const withCors = await startServer({ CORS_ORIGINS: site.origin })
     try {
       const calls = (baseUrl: string) => [
         { fn: "clubRest", args: [baseUrl, ADMIN_PASSWORD] },
-        { fn: "clubFull", args: [baseUrl, ADMIN_PASSWORD] }
+        { fn: "clubFull", args: [baseUrl, ADMIN_PASSWORD] },
+        { fn: "clubFetch", args: [baseUrl, ADMIN_PASSWORD] }
       ]
       const allowed = await runInBrowser(site.origin, calls(withCors.baseUrl))
       expect(allowed.results).toEqual([
         { ok: true, user: "admin", coaches: ["From the browser"], requestIdReadable: true },
-        { ok: true, me: "admin", task: "Written by a browser", listed: ["Written by a browser"] }
+        { ok: true, me: "admin", task: "Written by a browser", listed: ["Written by a browser"] },
+        {
+          ok: true,
+          user: "admin",
+          coaches: ["From the browser", "From the light client"],
+          requestIdReadable: true
+        }
       ])
       // The first server runs with CORS off, as by default: the browser withholds its answers.
       const refused = await runInBrowser(site.origin, calls(server.baseUrl))
       expect(refused.results).toEqual([
+        expect.objectContaining({ ok: false, tag: "NetworkError" }),
         expect.objectContaining({ ok: false, tag: "NetworkError" }),
         expect.objectContaining({ ok: false, tag: "NetworkError" })
       ])

@@ -34,3 +34,15 @@ export const failure = async (
 }
 
 export { assert }
+
+/** Prints the run's summary as the last line (the test reads it) and sets the exit code. */
+export const report = () => {
+  console.log(
+    JSON.stringify({
+      passed: results.filter((one) => one.ok).length,
+      failed: results.filter((one) => !one.ok),
+      steps: results.map((one) => one.name)
+    })
+  )
+  process.exitCode = results.every((one) => one.ok) ? 0 : 1
+}

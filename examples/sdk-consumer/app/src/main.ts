@@ -1,4 +1,4 @@
-import { results } from "./check.ts"
+import { report } from "./check.ts"
 import { coreLibrary } from "./coreLibrary.ts"
 import { effectFace } from "./effectFace.ts"
 import { promiseFace } from "./promiseFace.ts"
@@ -12,11 +12,4 @@ await effectFace(baseUrl, adminPassword)
 await restOnly(baseUrl, adminPassword)
 await coreLibrary()
 
-console.log(
-  JSON.stringify({
-    passed: results.filter((one) => one.ok).length,
-    failed: results.filter((one) => !one.ok),
-    steps: results.map((one) => one.name)
-  })
-)
-process.exitCode = results.every((one) => one.ok) ? 0 : 1
+report()

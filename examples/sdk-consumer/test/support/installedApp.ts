@@ -48,6 +48,11 @@ export const installApp = async (packed: ReadonlyArray<Packed>, effectVersion?: 
   for (const { name, tarball } of packed) manifest.dependencies[name] = `file:${tarball}`
   if (effectVersion !== undefined) manifest.dependencies["effect"] = effectVersion
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`)
+  return appIn(dir)
+}
+
+/** Runs commands in an app's folder. */
+const appIn = (dir: string): InstalledApp => {
   const exec = async (command: string, args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
     try {
       const { stderr, stdout } = await run(command, args, {
@@ -65,6 +70,42 @@ export const installApp = async (packed: ReadonlyArray<Packed>, effectVersion?: 
     }
   }
   return { dir, exec, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/** The app's sources that need only `@club/client-sdk` and `effect` (no core as a library). */
+export const sdkOnlySources = ["check.ts", "promiseFace.ts", "effectFace.ts", "restOnly.ts", "sdkOnly.ts"]
+
+/**
+ * An empty app outside the workspace that installs the SDK as the README says, by name from a
+ * registry (`npm install @club/client-sdk effect`), then TypeScript to type-check it, and the
+ * template's sources that use only the SDK.
+ */
+export const installFromRegistry = async (registry: { readonly url: string; readonly npmrc: string }) => {
+  const dir = mkdtempSync(join(tmpdir(), "club-fresh-"))
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: "fresh-app", private: true, type: "module" })}\n`)
+  cpSync(join(appTemplate, "tsconfig.json"), join(dir, "tsconfig.json"))
+  mkdirSync(join(dir, "src"))
+  for (const file of sdkOnlySources) cpSync(join(appTemplate, "src", file), join(dir, "src", file))
+  const app = appIn(dir)
+  const npm = [
+    "--registry",
+    registry.url,
+    "--userconfig",
+    registry.npmrc,
+    "--prefer-offline",
+    "--no-audit",
+    "--no-fund"
+  ]
+  await app.exec("npm", ["install", "@club/client-sdk", "effect", ...npm, "--loglevel=error"])
+  await app.exec("npm", [
+    "install",
+    "--save-dev",
+    "typescript@^5.9.0",
+    "@types/node@^24.0.0",
+    ...npm,
+    "--loglevel=error"
+  ])
+  return app
 }
 
 export const npmInstall = (app: InstalledApp) =>
