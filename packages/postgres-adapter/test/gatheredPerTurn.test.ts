@@ -125,7 +125,7 @@ describe("Writes gathered in one turn", () => {
         keyOf: () => "",
         eachAloneWhen: refusedByServer()
       })
-      const exits = yield* Effect.all([write("a"), write("b")], { concurrency: "unbounded", mode: "result" })
+      const exits = yield* Effect.all([Effect.exit(write("a")), Effect.exit(write("b"))], { concurrency: "unbounded" })
       expect(exits.map((exit) => exit._tag)).toEqual(["Failure", "Failure"])
       expect(statements).toEqual([["a", "b"]])
     }))

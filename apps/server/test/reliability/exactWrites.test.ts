@@ -186,8 +186,9 @@ describe.skipIf(!postgresAnswers)(
         }
         if (!write.keyed && success && times !== 1) violations.push(`${write.name}: answered ${last}, kept ${times}`)
         // Each answer is the write's own: its name.
-        if (success && (outcome.body as { name?: string; title?: string }).name !== undefined) {
-          if ((outcome.body as { name: string }).name !== write.name) violations.push(`${write.name}: answered another`)
+        const answeredName = (outcome.body as { name?: unknown } | undefined)?.name
+        if (success && answeredName !== undefined && answeredName !== write.name) {
+          violations.push(`${write.name}: answered ${String(answeredName)}`)
         }
       }
       for (const outcome of outcomes.filter((one) => one.write.kind === "update" && one.write.keyed)) {
