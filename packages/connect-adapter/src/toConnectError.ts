@@ -18,7 +18,10 @@ export const toConnectError = (cause: Cause.Cause<DomainError>): Effect.Effect<C
       }
       const unknown = cause.reasons.filter(Cause.isDieReason).find((reason) => isOutcomeUnknown(reason.defect))
       if (unknown !== undefined) {
-        return Effect.logWarning("TodoService call answered unknown: a write's commit was not confirmed", String(unknown.defect))
+        return Effect.logWarning(
+          "TodoService call answered unknown: a write's commit was not confirmed",
+          String(unknown.defect)
+        )
           .pipe(Effect.as(new ConnectError("The write may have happened; it was not confirmed", Code.Unknown)))
       }
       const outage = cause.reasons.filter(Cause.isDieReason).find((reason) => isUnavailable(reason.defect))

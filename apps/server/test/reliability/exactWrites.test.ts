@@ -73,7 +73,10 @@ describe.skipIf(!postgresAnswers)(
       const holding = await send(baseUrl, "POST", "/session/create", { token: coachToken, json: { name: "holding" } })
       holdingSession = (holding.body as { id: number }).id
       for (let i = 0; i < perKind * 2; i++) {
-        const made = await send(baseUrl, "POST", "/session/create", { token: coachToken, json: { name: `to update ${i}` } })
+        const made = await send(baseUrl, "POST", "/session/create", {
+          token: coachToken,
+          json: { name: `to update ${i}` }
+        })
         sessionsToUpdate.push((made.body as { id: number }).id)
       }
     }, 120_000)
@@ -122,89 +125,95 @@ describe.skipIf(!postgresAnswers)(
       return outcome
     }
 
-    it("with a key every write is kept exactly once and every client ends with its answer; without, every success is kept once and no row twice", async () => {
-      const kinds: ReadonlyArray<Kind> = ["session", "activity", "athlete", "coach", "update", "task"]
-      const writes: Array<Write> = []
-      for (const kind of kinds) {
-        for (let i = 0; i < perKind; i++) {
-          for (const keyed of kind === "task" ? [false] : [true, false]) {
-            writes.push({ kind, keyed, name: `cut ${kind} ${keyed ? "keyed" : "bare"} ${i}` })
+    it(
+      "with a key every write is kept exactly once and every client ends with its answer; without, every success is kept once and no row twice",
+      async () => {
+        const kinds: ReadonlyArray<Kind> = ["session", "activity", "athlete", "coach", "update", "task"]
+        const writes: Array<Write> = []
+        for (const kind of kinds) {
+          for (let i = 0; i < perKind; i++) {
+            for (const keyed of kind === "task" ? [false] : [true, false]) {
+              writes.push({ kind, keyed, name: `cut ${kind} ${keyed ? "keyed" : "bare"} ${i}` })
+            }
           }
         }
-      }
-      proxy.setRates(rates)
-      const outcomes: Array<Outcome> = []
-      let next = 0
-      await Promise.all(Array.from({ length: writers }, async () => {
-        while (next < writes.length) {
-          const index = next++
-          const write = writes[index]!
-          outcomes.push(await perform(write, write.kind === "update" ? Math.floor(index / 2) % (perKind * 2) : index))
-        }
-      }))
-      proxy.setRates({ "before-commit": 0, "after-commit": 0, "mid-statement": 0 })
+        proxy.setRates(rates)
+        const outcomes: Array<Outcome> = []
+        let next = 0
+        await Promise.all(Array.from({ length: writers }, async () => {
+          while (next < writes.length) {
+            const index = next++
+            const write = writes[index]!
+            outcomes.push(await perform(write, write.kind === "update" ? Math.floor(index / 2) % (perKind * 2) : index))
+          }
+        }))
+        proxy.setRates({ "before-commit": 0, "after-commit": 0, "mid-statement": 0 })
 
-      const counted = async (table: string, column: string) => {
-        const rows = await sql.query<{ name: string; n: string }>(
-          `SELECT ${column} AS name, count(*) AS n FROM ${table} WHERE ${column} LIKE 'cut %' GROUP BY 1`
+        const counted = async (table: string, column: string) => {
+          const rows = await sql.query<{ name: string; n: string }>(
+            `SELECT ${column} AS name, count(*) AS n FROM ${table} WHERE ${column} LIKE 'cut %' GROUP BY 1`
+          )
+          return new Map(rows.map((row) => [row.name, Number(row.n)]))
+        }
+        const kept: Record<Kind, Map<string, number>> = {
+          session: await counted("sessions", "name"),
+          activity: await counted("activities", "name"),
+          athlete: await counted("athletes", "name"),
+          coach: await counted("coaches", "name"),
+          task: await counted("tasks", "title"),
+          update: new Map()
+        }
+        const durees = new Map(
+          (await sql.query<{ id: string; duree: number | null }>(
+            `SELECT id, duree FROM sessions WHERE name LIKE 'to update %'`
+          ))
+            .map((row) => [Number(row.id), row.duree])
         )
-        return new Map(rows.map((row) => [row.name, Number(row.n)]))
-      }
-      const kept: Record<Kind, Map<string, number>> = {
-        session: await counted("sessions", "name"),
-        activity: await counted("activities", "name"),
-        athlete: await counted("athletes", "name"),
-        coach: await counted("coaches", "name"),
-        task: await counted("tasks", "title"),
-        update: new Map()
-      }
-      const durees = new Map(
-        (await sql.query<{ id: string; duree: number | null }>(`SELECT id, duree FROM sessions WHERE name LIKE 'to update %'`))
-          .map((row) => [Number(row.id), row.duree])
-      )
 
-      const violations: Array<string> = []
-      const summary: Record<string, Record<string, number>> = {}
-      for (const outcome of outcomes) {
-        const { write } = outcome
-        const last = outcome.answers.at(-1)!
-        const success = last === "200" || last === "201" || last === "204"
-        const times = kept[write.kind].get(write.name) ?? 0
-        const row = `${write.kind} ${write.keyed ? "keyed" : "bare"}`
-        const counts = (summary[row] ??= { sent: 0, answered: 0, kept: 0, keptTwice: 0, retries: 0 })
-        counts["sent"]!++
-        if (success) counts["answered"]!++
-        counts["retries"]! += outcome.answers.length - 1
-        if (write.kind === "update") continue
-        if (times > 0) counts["kept"]!++
-        if (times > 1) {
-          counts["keptTwice"]!++
-          violations.push(`${write.name} kept ${times} times (${outcome.answers.join(", ")})`)
+        const violations: Array<string> = []
+        const summary: Record<string, Record<string, number>> = {}
+        for (const outcome of outcomes) {
+          const { write } = outcome
+          const last = outcome.answers.at(-1)!
+          const success = last === "200" || last === "201" || last === "204"
+          const times = kept[write.kind].get(write.name) ?? 0
+          const row = `${write.kind} ${write.keyed ? "keyed" : "bare"}`
+          const counts = (summary[row] ??= { sent: 0, answered: 0, kept: 0, keptTwice: 0, retries: 0 })
+          counts["sent"]!++
+          if (success) counts["answered"]!++
+          counts["retries"]! += outcome.answers.length - 1
+          if (write.kind === "update") continue
+          if (times > 0) counts["kept"]!++
+          if (times > 1) {
+            counts["keptTwice"]!++
+            violations.push(`${write.name} kept ${times} times (${outcome.answers.join(", ")})`)
+          }
+          if (write.keyed && !(success && times === 1)) {
+            violations.push(`${write.name}: ends ${last}, kept ${times} times (${outcome.answers.join(", ")})`)
+          }
+          if (!write.keyed && success && times !== 1) violations.push(`${write.name}: answered ${last}, kept ${times}`)
+          // Each answer is the write's own: its name.
+          const answeredName = (outcome.body as { name?: unknown } | undefined)?.name
+          if (success && answeredName !== undefined && answeredName !== write.name) {
+            violations.push(`${write.name}: answered ${String(answeredName)}`)
+          }
         }
-        if (write.keyed && !(success && times === 1)) {
-          violations.push(`${write.name}: ends ${last}, kept ${times} times (${outcome.answers.join(", ")})`)
+        for (const outcome of outcomes.filter((one) => one.write.kind === "update" && one.write.keyed)) {
+          if (outcome.answers.at(-1) !== "204") violations.push(`${outcome.write.name}: ends ${outcome.answers.at(-1)}`)
         }
-        if (!write.keyed && success && times !== 1) violations.push(`${write.name}: answered ${last}, kept ${times}`)
-        // Each answer is the write's own: its name.
-        const answeredName = (outcome.body as { name?: unknown } | undefined)?.name
-        if (success && answeredName !== undefined && answeredName !== write.name) {
-          violations.push(`${write.name}: answered ${String(answeredName)}`)
-        }
-      }
-      for (const outcome of outcomes.filter((one) => one.write.kind === "update" && one.write.keyed)) {
-        if (outcome.answers.at(-1) !== "204") violations.push(`${outcome.write.name}: ends ${outcome.answers.at(-1)}`)
-      }
-      expect(durees.size).toBeGreaterThan(0)
-      const results = { cuts: { ...proxy.cuts }, commitsPassed: proxy.commitsPassed(), writes: summary }
-      recordResult("exactWrites", results)
-      // The cuts did happen, at every point.
-      expect(proxy.cuts["before-commit"]).toBeGreaterThan(0)
-      expect(proxy.cuts["after-commit"]).toBeGreaterThan(0)
-      expect(proxy.cuts["mid-statement"]).toBeGreaterThan(0)
-      expect(violations).toEqual([])
-      // The server keeps serving.
-      const after = await send(baseUrl, "POST", "/session/create", { token: coachToken, json: { name: "after" } })
-      expect(after.status).toBe(201)
-    }, 600_000)
+        expect(durees.size).toBeGreaterThan(0)
+        const results = { cuts: { ...proxy.cuts }, commitsPassed: proxy.commitsPassed(), writes: summary }
+        recordResult("exactWrites", results)
+        // The cuts did happen, at every point.
+        expect(proxy.cuts["before-commit"]).toBeGreaterThan(0)
+        expect(proxy.cuts["after-commit"]).toBeGreaterThan(0)
+        expect(proxy.cuts["mid-statement"]).toBeGreaterThan(0)
+        expect(violations).toEqual([])
+        // The server keeps serving.
+        const after = await send(baseUrl, "POST", "/session/create", { token: coachToken, json: { name: "after" } })
+        expect(after.status).toBe(201)
+      },
+      600_000
+    )
   }
 )

@@ -130,9 +130,7 @@ export const IdempotencyLive = Layer.effect(
       const refused = served.cause.reasons.find(Cause.isFailReason)
       if (refused !== undefined && isIdempotencyError(refused.error)) return yield* refusal(refused.error)
       // Rendered by the API after this middleware: kept, when it is worth it, as it is about to be sent.
-      yield* HttpEffect.appendPreResponseHandler((_, response) =>
-        Effect.as(keepFailure(keyed, response), response)
-      )
+      yield* HttpEffect.appendPreResponseHandler((_, response) => Effect.as(keepFailure(keyed, response), response))
       return yield* (served as Exit.Exit<never, E>)
     })
 

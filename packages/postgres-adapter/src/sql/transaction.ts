@@ -17,22 +17,22 @@ import type { SqlError } from "effect/sql/SqlError"
  * before that leaves nothing kept: PostgreSQL never commits a transaction whose COMMIT it did not
  * receive. Nested in a transaction, this is a savepoint, and the outermost one's COMMIT decides.
  */
-export const transaction = (sql: SqlClient) =>
-<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
-  Effect.withFiber<A, E | SqlError, R>((fiber) => {
-    if (Context.getOrUndefined(fiber.context, sql.transactionService) !== undefined) {
-      return Effect.uninterruptible(sql.withTransaction(effect))
-    }
-    let workDone = false
-    return Effect.uninterruptible(
-      sql.withTransaction(Effect.tap(effect, () =>
-        Effect.sync(() => {
-          workDone = true
-        }))).pipe(
-        Effect.catchCauseIf(
-          () => workDone,
-          (cause) => Effect.die(new WriteOutcomeUnknown({ cause: Cause.squash(cause) }))
-        )
+export const transaction =
+  (sql: SqlClient) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+    Effect.withFiber<A, E | SqlError, R>((fiber) => {
+      if (Context.getOrUndefined(fiber.context, sql.transactionService) !== undefined) {
+        return Effect.uninterruptible(sql.withTransaction(effect))
+      }
+      let workDone = false
+      return Effect.uninterruptible(
+        sql.withTransaction(Effect.tap(effect, () =>
+          Effect.sync(() => {
+            workDone = true
+          }))).pipe(
+            Effect.catchCauseIf(
+              () => workDone,
+              (cause) => Effect.die(new WriteOutcomeUnknown({ cause: Cause.squash(cause) }))
+            )
+          )
       )
-    )
-  })
+    })
