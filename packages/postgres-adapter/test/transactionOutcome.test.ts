@@ -1,8 +1,8 @@
 import { isOutcomeUnknown } from "@club/core"
-import { expect } from "@effect/vitest"
+import { describe, expect, it as plain } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"
-import { SqlClient } from "effect/sql"
-import { transaction } from "../src/sql/transaction.ts"
+import { SqlClient, SqlError } from "effect/sql"
+import { autocommitWrite, transaction } from "../src/sql/transaction.ts"
 import { onEachDatabase } from "./support/onEachDatabase.ts"
 
 const defectOf = <A, E>(exit: Exit.Exit<A, E>): unknown =>
@@ -43,4 +43,21 @@ onEachDatabase("A transaction's outcome", (it) => {
       const kept = yield* transaction(sql)(sql`INSERT INTO outcome_probe VALUES ('kept') RETURNING value`)
       expect(kept).toEqual([{ value: "kept" }])
     }))
+})
+
+describe("A write that commits by itself", () => {
+  const lost = (operation: string) =>
+    new SqlError.SqlError({
+      reason: new SqlError.ConnectionError({ cause: new Error("ECONNRESET"), message: "lost", operation })
+    })
+  plain.effect(
+    "a connection lost once the statement was sent is WriteOutcomeUnknown; one never opened stays the outage",
+    () =>
+      Effect.gen(function*() {
+        expect(isOutcomeUnknown(defectOf(yield* Effect.exit(autocommitWrite(Effect.fail(lost("query"))))))).toBe(true)
+        const refused = yield* Effect.exit(autocommitWrite(Effect.fail(lost("connect"))))
+        expect(defectOf(refused)).toBeUndefined()
+        expect(Exit.isFailure(refused)).toBe(true)
+      })
+  )
 })

@@ -9,7 +9,7 @@ import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { gatheredPerTurn } from "../sql/gatheredPerTurn.ts"
 import { readsShared } from "../sql/readsGathered.ts"
 import { refusedByServer } from "../sql/refusedByServer.ts"
-import { transaction } from "../sql/transaction.ts"
+import { autocommitWrite } from "../sql/transaction.ts"
 
 const byInsertionOrder = Order.mapInput(
   Order.BigInt,
@@ -30,8 +30,8 @@ export const TaskRepositoryLive = Layer.effect(
     // The creates of one turn are one INSERT, in the order they were asked, each answered with its
     // row (by insertion order, which the rows take in the order they are inserted). No task is
     // refused alone (its text was checked at the edge), and were one ever refused by the server,
-    // each would be written again alone. In a transaction, so that a failure at its COMMIT is known
-    // as one (the outcome unknown), apart from a failure before it (nothing kept).
+    // each would be written again alone. It commits by itself: a connection lost once it was sent
+    // leaves its outcome unknown (`autocommitWrite`), and it is not sent again.
     const insertGathered = gatheredPerTurn({
       sql,
       sendMany: (inputs: ReadonlyArray<TaskCreate>) =>
@@ -42,7 +42,7 @@ export const TaskRepositoryLive = Layer.effect(
           }::text[]) WITH ORDINALITY AS t(title, description, n) ORDER BY n
             RETURNING ${taskColumns}, insertion_order AS "order"`,
           (rows) => Arr.sort(rows, byInsertionOrder).map(taskFromRow)
-        ).pipe(transaction(sql)),
+        ).pipe(autocommitWrite),
       keyOf: () => "",
       eachAloneWhen: refusedByServer()
     })

@@ -1,6 +1,7 @@
 import { WriteOutcomeUnknown } from "@club/core"
 import { Cause, Context, Effect } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
+import { SqlError as SqlErrors } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 
 /**
@@ -36,3 +37,17 @@ export const transaction =
           )
       )
     })
+
+/**
+ * One statement that writes outside a transaction (it commits by itself): a connection lost once
+ * it was on its way (a `ConnectionError` of the query, not of connecting) may have left it kept, so
+ * it dies with `WriteOutcomeUnknown`, as a failure at COMMIT does; a connection that could not be
+ * opened wrote nothing and stays an outage.
+ */
+export const autocommitWrite = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.catchIf(
+    effect,
+    (error) =>
+      SqlErrors.isSqlError(error) && error.reason._tag === "ConnectionError" && error.reason.operation !== "connect",
+    (error) => Effect.die(new WriteOutcomeUnknown({ cause: error }))
+  )
