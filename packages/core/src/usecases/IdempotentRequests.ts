@@ -57,7 +57,7 @@ const make = Effect.gen(function*() {
       request: KeyedRequest,
       write: Effect.Effect<A, E, R>,
       answerOf: (value: A) => StoredAnswer | undefined
-    ): Effect.Effect<Served<A>, E | IdempotencyKeyInUse | IdempotencyKeyReused, R | IdempotencySettings> =>
+    ): Effect.Effect<Served<A>, E | IdempotencyKeyInUse | IdempotencyKeyReused, R> =>
       keys.atomically(Effect.gen(function*() {
         const begun = yield* begin(request)
         if (begun._tag === "Replay") return begun satisfies Served<A> as Served<A>
