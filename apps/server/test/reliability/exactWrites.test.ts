@@ -79,7 +79,7 @@ describe.skipIf(!postgresAnswers)(
         })
         sessionsToUpdate.push((made.body as { id: number }).id)
       }
-    }, 120_000)
+    }, 300_000)
     afterAll(async () => {
       await server?.stop()
       await proxy?.close()
