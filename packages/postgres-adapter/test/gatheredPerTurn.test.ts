@@ -1,32 +1,67 @@
-import { ActivityRepository, ActivityWrite, SessionId, TaskCreate, TaskRepository, UnknownReferences } from "@club/core"
+import {
+  ActivityRepository,
+  ActivityWrite,
+  SessionId,
+  TaskCreate,
+  TaskRepository,
+  UnknownReferences,
+  WriteOutcomeUnknown
+} from "@club/core"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Option, Result } from "effect"
-import { SqlClient } from "effect/sql"
+import { type Cause, Effect, Exit, Option, Result } from "effect"
+import { SqlClient, SqlError } from "effect/sql"
 import { maxLabelsGathered } from "../src/repositories/ActivityRepositoryLive.ts"
 import { gatheredPerTurn } from "../src/sql/gatheredPerTurn.ts"
+import { refusedByServer } from "../src/sql/refusedByServer.ts"
 import { countStatements } from "../src/testing/index.ts"
 import { onEachDatabase } from "./support/onEachDatabase.ts"
 
 /** A client of which only the transaction service is read; no statement reaches it. */
 const client = () => ({ transactionService: SqlClient.TransactionConnection(-1) }) as unknown as SqlClient.SqlClient
 
-/** Writes of names gathered per turn: a statement refuses every batch holding `refused`, recording each batch it is sent. */
-const writerRefusing = (refused: string, eachAloneOnFailure: boolean) => {
+/** A refusal as PostgreSQL sends it: an ErrorResponse of an integrity constraint (class 23). */
+const refusal = (name: string) =>
+  new SqlError.SqlError({
+    reason: new SqlError.ConstraintError({
+      cause: Object.assign(new Error(`refused ${name}`), { severity: "ERROR", code: "23514" }),
+      message: "PgConnection: Query failed",
+      operation: "query"
+    })
+  })
+
+/** A lost connection: the statement may have been kept. */
+const lostConnection = () =>
+  new SqlError.SqlError({
+    reason: new SqlError.ConnectionError({
+      cause: new Error("read ECONNRESET"),
+      message: "PgConnection: Connection lost",
+      operation: "query"
+    })
+  })
+
+/** Writes of names gathered per turn: a statement fails every batch holding `failing` as `failure` makes it, recording each batch it is sent. */
+const writerFailing = (
+  failing: string,
+  failure: (name: string) => SqlError.SqlError,
+  eachAloneWhen?: (cause: Cause.Cause<SqlError.SqlError>) => boolean
+) => {
   const statements: Array<ReadonlyArray<string>> = []
   const write = gatheredPerTurn({
     sql: client(),
     sendMany: (names: ReadonlyArray<string>) =>
       Effect.suspend(() => {
         statements.push(names)
-        return names.includes(refused)
-          ? Effect.fail(`refused ${refused}`)
+        return names.includes(failing)
+          ? Effect.fail(failure(failing))
           : Effect.succeed(names.map((name) => `wrote ${name}`))
       }),
     keyOf: () => "",
-    eachAloneOnFailure
+    ...(eachAloneWhen === undefined ? {} : { eachAloneWhen })
   })
   return { statements, write }
 }
+const writerRefusing = (refused: string, eachAlone: boolean) =>
+  writerFailing(refused, refusal, eachAlone ? refusedByServer() : undefined)
 
 describe("Writes gathered in one turn", () => {
   it.effect("writes asked together are one statement, each answered with its own answer in order", () =>
@@ -37,7 +72,7 @@ describe("Writes gathered in one turn", () => {
       expect(statements).toEqual([["a", "b", "c"]])
     }))
 
-  it.effect("a write the statement refuses fails alone: the others are written again, each by itself", () =>
+  it.effect("a write the server refuses fails alone: the others are written again, each by itself", () =>
     Effect.gen(function*() {
       const { statements, write } = writerRefusing("bad", true)
       const exits = yield* Effect.all([write("a"), write("bad"), write("c")], {
@@ -48,12 +83,51 @@ describe("Writes gathered in one turn", () => {
       expect(statements).toEqual([["a", "bad", "c"], ["a"], ["bad"], ["c"]])
     }))
 
-  it.effect("without eachAloneOnFailure, a refused statement is every waiting write's failure", () =>
+  it.effect("without eachAloneWhen, a refused statement is every waiting write's failure", () =>
     Effect.gen(function*() {
       const { statements, write } = writerRefusing("bad", false)
       const exits = yield* Effect.all([write("a"), write("bad")], { concurrency: "unbounded", mode: "result" })
       expect(exits.map((exit) => exit._tag)).toEqual(["Failure", "Failure"])
       expect(statements).toEqual([["a", "bad"]])
+    }))
+
+  it.effect("a lost connection, a defect or an unknown commit is every write's failure, and nothing is sent again", () =>
+    Effect.gen(function*() {
+      const failures: ReadonlyArray<(name: string) => SqlError.SqlError> = [
+        lostConnection,
+        // A refusal's code without the server's severity: not the server's word.
+        (name) =>
+          new SqlError.SqlError({
+            reason: new SqlError.ConstraintError({
+              cause: Object.assign(new Error(name), { code: "23514" }),
+              message: "client-side",
+              operation: "query"
+            })
+          })
+      ]
+      for (const failure of failures) {
+        const { statements, write } = writerFailing("bad", failure, refusedByServer())
+        const exits = yield* Effect.all([write("a"), write("bad"), write("c")], {
+          concurrency: "unbounded",
+          mode: "result"
+        })
+        expect(exits.map((exit) => exit._tag)).toEqual(["Failure", "Failure", "Failure"])
+        expect(statements).toEqual([["a", "bad", "c"]])
+      }
+      const statements: Array<ReadonlyArray<string>> = []
+      const write = gatheredPerTurn({
+        sql: client(),
+        sendMany: (names: ReadonlyArray<string>) =>
+          Effect.suspend(() => {
+            statements.push(names)
+            return Effect.die(new WriteOutcomeUnknown({ cause: lostConnection() }))
+          }),
+        keyOf: () => "",
+        eachAloneWhen: refusedByServer()
+      })
+      const exits = yield* Effect.all([Effect.exit(write("a")), Effect.exit(write("b"))], { concurrency: "unbounded" })
+      expect(exits.map((exit) => exit._tag)).toEqual(["Failure", "Failure"])
+      expect(statements).toEqual([["a", "b"]])
     }))
 
   it.effect("a write asked alone that is refused is not sent again", () =>
@@ -192,7 +266,8 @@ onEachDatabase("Activity creates of concurrent requests gathered", (it) => {
       expect(names).not.toContain("lost")
     }))
 
-  it.effect("a row that cannot be read back fails its own create and is not kept", () =>
+  // Not a refusal by the server: nothing is sent again, so the creates of its statement fail with it.
+  it.effect("a row that cannot be read back fails the creates of its statement, and none is kept", () =>
     Effect.gen(function*() {
       const { activities, session, sql } = yield* oneSession
       // What the database stores differs from what was asked and cannot be answered: a duration
@@ -205,9 +280,9 @@ onEachDatabase("Activity creates of concurrent requests gathered", (it) => {
         (input) => Effect.exit(activities.create(input)),
         { concurrency: "unbounded" }
       )
-      expect(exits.map((exit) => exit._tag)).toEqual(["Success", "Failure"])
+      expect(exits.map((exit) => exit._tag)).toEqual(["Failure", "Failure"])
       const names = (yield* activities.list()).map((stored) => stored.name)
-      expect(names).toContain("kept")
+      expect(names).not.toContain("kept")
       expect(names).not.toContain("spoiled")
     }))
 

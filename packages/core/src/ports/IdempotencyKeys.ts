@@ -49,7 +49,8 @@ export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
    * answer. Of concurrent claims of one key exactly one is `Claimed`; the others see it held.
    *
    * A store may also answer `Running` with the request's own fingerprint when the key keeps changing
-   * hands under the claim (claimed and released again by others between its looks): busy, retry.
+   * hands under the claim (claimed and released again by others between its looks), or when another
+   * claim holds it inside an `atomically` that has not ended yet: busy, retry.
    */
   claim(
     request: KeyedRequest,
@@ -70,4 +71,13 @@ export class IdempotencyKeys extends Context.Service<IdempotencyKeys, {
    * no answer; otherwise changes nothing (a kept answer stays until the key expires).
    */
   release(request: KeyedRequest, attempt: string): Effect.Effect<void>
+  /**
+   * Runs `effect` as one unit with the key operations made in it and every write of the store's
+   * other ports made in it (the database: one transaction, which the repositories join): a claim,
+   * the writes and the answer are all kept, or none is. While it runs, the key it claimed is held:
+   * another claim of it finds it `Running`. When `effect` fails, or its end is not confirmed (the
+   * store then dies with core's `WriteOutcomeUnknown`), nothing made in it is kept, or, for an end
+   * not confirmed, all of it is: a later claim finds the key free or answered, never half done.
+   */
+  atomically<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R>
 }>()("@club/core/IdempotencyKeys") {}

@@ -33,3 +33,28 @@ export class StoreUnavailable extends Data.TaggedError("StoreUnavailable")<{
  * (an adapter bundled with its own) is recognised too.
  */
 export const isUnavailable = (defect: unknown): defect is StoreUnavailable => Predicate.hasProperty(defect, TypeId)
+
+const OutcomeUnknownTypeId = "~@club/core/WriteOutcomeUnknown" as const
+
+/**
+ * A write whose outcome the store did not tell: the connection was lost, or the store failed, at or
+ * after its commit was sent, so the write may or may not have been kept. No port sends such a write
+ * again (it could then be kept twice); it dies with this, and the adapters answer that the write may
+ * have happened (REST 503 naming `Idempotency-Key`, Connect `unknown`): a client that must know
+ * retries with an idempotency key, whose record commits with the write.
+ */
+export class WriteOutcomeUnknown extends Data.TaggedError("WriteOutcomeUnknown")<{
+  /** What the store reported (the driver's error), for the logs. */
+  readonly cause: unknown
+  readonly message: string
+}> {
+  readonly [OutcomeUnknownTypeId]: typeof OutcomeUnknownTypeId = OutcomeUnknownTypeId
+
+  constructor(args: { readonly cause: unknown }) {
+    super({ cause: args.cause, message: "The store did not confirm the write's commit; it may have happened" })
+  }
+}
+
+/** Whether a port's defect is a `WriteOutcomeUnknown` (by its type id, as `isUnavailable`). */
+export const isOutcomeUnknown = (defect: unknown): defect is WriteOutcomeUnknown =>
+  Predicate.hasProperty(defect, OutcomeUnknownTypeId)

@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { Context, Effect, Exit, Layer } from "effect"
 import type { StoredAnswer } from "../domain/Idempotency.ts"
 import { type Claim, IdempotencyKeys, type KeyedRequest } from "../ports/IdempotencyKeys.ts"
 import { traced } from "../tracing/traced.ts"
@@ -11,6 +11,12 @@ const copyOf = (answer: StoredAnswer): StoredAnswer => ({
   headers: { ...answer.headers },
   body: answer.body.slice()
 })
+
+/** The claims made inside the running `atomically`, undone if it fails; none outside one. */
+const ClaimsOfUnit = Context.Reference<Array<{ readonly request: KeyedRequest; readonly attempt: string }> | undefined>(
+  "@club/core/testing/InMemoryIdempotencyKeys/ClaimsOfUnit",
+  { defaultValue: () => undefined }
+)
 
 export const InMemoryIdempotencyKeys = Layer.effect(
   IdempotencyKeys,
@@ -45,6 +51,7 @@ export const InMemoryIdempotencyKeys = Layer.effect(
           expiresAtEpochMs,
           answer: null
         })
+        ;(yield* ClaimsOfUnit)?.push({ request, attempt })
         return { _tag: "Claimed", attempt } satisfies Claim as Claim
       }
     )
@@ -67,6 +74,27 @@ export const InMemoryIdempotencyKeys = Layer.effect(
       if (held !== undefined && held.answer === null) idempotencyKeys.delete(request.caller, request.key)
     })
 
-    return IdempotencyKeys.of({ claim, answer, release })
+    // A unit is atomic here by the store being in memory: nothing else runs between its steps but
+    // what its own effect waits on, and a failure undoes its claims (the other in-memory
+    // repositories have no rollback; their writes fail before they change anything).
+    const atomically = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      Effect.suspend(() => {
+        const claims: Array<{ readonly request: KeyedRequest; readonly attempt: string }> = []
+        return effect.pipe(
+          Effect.provideService(ClaimsOfUnit, claims),
+          Effect.onExit((exit) =>
+            Exit.isFailure(exit)
+              ? Effect.sync(() => {
+                for (const { attempt, request } of claims) {
+                  const held = heldBy(request, attempt)
+                  if (held !== undefined) idempotencyKeys.delete(request.caller, request.key)
+                }
+              })
+              : Effect.void
+          )
+        )
+      })
+
+    return IdempotencyKeys.of({ claim, answer, release, atomically })
   })
 )

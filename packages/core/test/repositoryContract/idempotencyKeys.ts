@@ -9,7 +9,7 @@ import {
   type UserId
 } from "@club/core"
 import { expect } from "@effect/vitest"
-import { Effect, Exit } from "effect"
+import { Deferred, Effect, Exit, Fiber } from "effect"
 import { TestClock } from "effect/testing"
 import { type ContractSuite, StoredIdempotencyKeys } from "./Contract.ts"
 
@@ -302,6 +302,49 @@ export const idempotencyKeysContract: ContractSuite = {
           const retried = yield* Effect.exit(requests.begin(failed))
           expect(Exit.isSuccess(retried) && retried.value._tag).toBe("Fresh")
         }
+      }).pipe(Effect.provide(IdempotentRequests.layer)))
+
+    it.effect("IdempotentRequests.serve: the answer is kept with the write; a failed write keeps nothing, so its key is served anew", () =>
+      Effect.gen(function*() {
+        const requests = yield* IdempotentRequests
+        const request = keyed()
+        const served = yield* requests.serve(request, Effect.succeed("written"), () => created)
+        expect(served).toEqual({ _tag: "Fresh", value: "written" })
+        expect(yield* requests.begin(request)).toEqual({ _tag: "Replay", answer: created })
+        expect(yield* requests.serve(request, Effect.succeed("again"), () => created)).toEqual({
+          _tag: "Replay",
+          answer: created
+        })
+
+        const failing = keyed()
+        expect(yield* Effect.flip(requests.serve(failing, Effect.fail("refused"), () => created))).toBe("refused")
+        expect(Exit.isFailure(yield* Effect.exit(requests.serve(failing, Effect.die("lost"), () => created)))).toBe(
+          true
+        )
+        expect((yield* requests.begin(failing))._tag).toBe("Fresh")
+      }).pipe(Effect.provide(IdempotentRequests.layer)))
+
+    it.effect("IdempotentRequests.serve: of two serves of one key at once, the write runs once; the other is busy or replays", () =>
+      Effect.gen(function*() {
+        const requests = yield* IdempotentRequests
+        const request = keyed()
+        let writes = 0
+        const release = yield* Deferred.make<void>()
+        const write = Effect.gen(function*() {
+          writes++
+          yield* Deferred.await(release)
+          return writes
+        })
+        const first = yield* Effect.forkChild(requests.serve(request, write, () => created))
+        yield* Effect.sleep("50 millis")
+        const second = yield* Effect.forkChild(Effect.result(requests.serve(request, write, () => created)))
+        yield* Effect.sleep("50 millis")
+        yield* Deferred.succeed(release, undefined)
+        expect(yield* Fiber.join(first)).toEqual({ _tag: "Fresh", value: 1 })
+        const other = yield* Fiber.join(second)
+        expect(writes).toBe(1)
+        if (other._tag === "Failure") expect(other.failure).toBeInstanceOf(IdempotencyKeyInUse)
+        else expect(other.success).toEqual({ _tag: "Replay", answer: created })
       }).pipe(Effect.provide(IdempotentRequests.layer)))
   }
 }

@@ -2,11 +2,12 @@ import {
   CurrentActor,
   IdempotentRequests,
   isIdempotencyKey,
+  isReplayable,
   type IdempotencyError,
   type KeyedRequest,
   type StoredAnswer
 } from "@club/core"
-import { Effect, Exit, Layer } from "effect"
+import { Cause, Effect, Exit, Layer } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import {
   Conflict,
@@ -65,26 +66,42 @@ const refusal = (error: IdempotencyError) =>
         "retry-after": String(retryWhileRunningSeconds)
       }))
 
+/** Whether a keyed request's failure is the key's refusal (rather than the request's own failure). */
+const isIdempotencyError = (error: unknown): error is IdempotencyError =>
+  typeof error === "object" && error !== null && "_tag" in error &&
+  (error._tag === "IdempotencyKeyReused" || error._tag === "IdempotencyKeyInUse")
+
 /**
- * Core's IdempotentRequests at the REST edge (see the contract's `Idempotency`). The key is claimed
- * before the request is decoded; the request is then served as usual, and its answer kept: a
- * success as the handler built it, a failure as the API renders it, just before it is sent.
+ * Core's IdempotentRequests at the REST edge (see the contract's `Idempotency`). The request is
+ * served inside `IdempotentRequests.serve`: the key is claimed, the request decoded and handled,
+ * and a success's answer kept, all in one transaction, which the repositories the handler calls
+ * join; so the key's record commits with the write or not at all, and a repeat after a lost
+ * answer finds the answer, never a second write (docs/DECISIONS.md, "Idempotency keys commit with
+ * the write"). A repeat while the first still runs (its transaction holds the key) is told to
+ * retry later (409 with `Retry-After`).
  *
- * A request holding a key is served to its end even if its client goes away (it is not
- * interrupted), and a success is kept before its answer is sent: a client that lost the answer
- * and sends the request again gets it, rather than a second write. A failure wrote nothing, so if
- * its answer cannot be kept the key is freed, or taken over once abandoned.
+ * A failure rolled everything back: its answer, as the API renders it just before it is sent, is
+ * kept afterwards when a repeat would deserve the same (a 4xx), under a claim of its own; a 5xx
+ * (a commit whose outcome is unknown included) keeps nothing, so that a repeat is served anew, or
+ * finds the answer that did commit. A request holding a key is served to its end even if its client
+ * goes away (it is not interrupted).
  */
 export const IdempotencyLive = Layer.effect(
   Idempotency,
   Effect.gen(function*() {
     const requests = yield* IdempotentRequests
-    const finish = (keyed: KeyedRequest, attempt: string, response: HttpServerResponse.HttpServerResponse) =>
-      requests.finish(keyed, attempt, storedAnswerOf(response)).pipe(
-        // Losing the answer costs only the replay: the key is taken over once abandoned.
+    // Losing a failure's answer costs only its replay: a repeat is served anew, and wrote nothing.
+    const keepFailure = (keyed: KeyedRequest, response: HttpServerResponse.HttpServerResponse) => {
+      const answer = storedAnswerOf(response)
+      if (answer === undefined || !isReplayable(answer.status)) return Effect.void
+      return requests.begin(keyed).pipe(
+        Effect.flatMap((begun) => begun._tag === "Fresh" ? requests.finish(keyed, begun.attempt, answer) : Effect.void),
+        // Another request took the key meanwhile: its answer is the one kept.
+        Effect.catchIf(isIdempotencyError, () => Effect.void),
         Effect.catchCause((cause) => Effect.logWarning("Could not keep the answer of an idempotent request", cause)),
         Effect.uninterruptible
       )
+    }
 
     const serveWithKey = Effect.fnUntraced(function*<E, R>(
       request: HttpServerRequest.HttpServerRequest,
@@ -106,22 +123,15 @@ export const IdempotencyLive = Layer.effect(
       // a defect here as there, which BodyLimit answers).
       const body = mayCarryBody(request) ? yield* Effect.orDie(request.arrayBuffer) : new ArrayBuffer(0)
       const keyed: KeyedRequest = { caller: actor.userId, key, fingerprint: fingerprintOf(request, body) }
-      const begun = yield* Effect.result(requests.begin(keyed))
-      if (begun._tag === "Failure") return yield* refusal(begun.failure)
-      if (begun.success._tag === "Replay") return replayOf(begun.success.answer)
-      const { attempt } = begun.success
-      return yield* Effect.uninterruptible(Effect.gen(function*() {
-        const served = yield* Effect.exit(httpEffect)
-        if (Exit.isSuccess(served)) {
-          yield* finish(keyed, attempt, served.value)
-          return served.value
-        }
-        // Rendered by the API after this middleware: kept as it is about to be sent.
-        yield* HttpEffect.appendPreResponseHandler((_, response) =>
-          Effect.as(finish(keyed, attempt, response), response)
-        )
-        return yield* served
-      }))
+      const served = yield* Effect.exit(Effect.uninterruptible(requests.serve(keyed, httpEffect, storedAnswerOf)))
+      if (Exit.isSuccess(served)) {
+        return served.value._tag === "Replay" ? replayOf(served.value.answer) : served.value.value
+      }
+      const refused = served.cause.reasons.find(Cause.isFailReason)
+      if (refused !== undefined && isIdempotencyError(refused.error)) return yield* refusal(refused.error)
+      // Rendered by the API after this middleware: kept, when it is worth it, as it is about to be sent.
+      yield* HttpEffect.appendPreResponseHandler((_, response) => Effect.as(keepFailure(keyed, response), response))
+      return yield* (served as Exit.Exit<never, E>)
     })
 
     // A request without a key (most) passes straight through.

@@ -17,6 +17,7 @@ import { gatheredPerTurn } from "../sql/gatheredPerTurn.ts"
 import { int8Array } from "../sql/int8Array.ts"
 import { onForeignKeyViolation } from "../sql/onForeignKeyViolation.ts"
 import { readsById, readsShared } from "../sql/readsGathered.ts"
+import { refusedByServer } from "../sql/refusedByServer.ts"
 import { requireKnownIds } from "../sql/requireKnownIds.ts"
 import { transaction } from "../sql/transaction.ts"
 
@@ -79,9 +80,9 @@ export const ActivityRepositoryLive = Layer.effect(
 
     // The creates of one turn are one INSERT in one transaction with the reading back of their
     // rows: the foreign key checks each session and locks it while the rows are written, and a row
-    // that does not decode rolls the whole statement back. Any failure of several creates sends
-    // each again alone, so an unknown session (or an unreadable row) is only its own create's
-    // failure. The ids are drawn in the order the rows are inserted, which is the order asked.
+    // that does not decode rolls the whole statement back. A refusal by the server (an unknown
+    // session, data it refuses) of several creates sends each again alone, so that it is only its
+    // own create's failure; any other failure is every create's (it may have been kept). The ids are drawn in the order the rows are inserted, which is the order asked.
     const insertGathered = gatheredPerTurn({
       sql,
       sendMany: (inputs: ReadonlyArray<ActivityWrite>) =>
@@ -105,7 +106,7 @@ export const ActivityRepositoryLive = Layer.effect(
       // An activity of many labels (up to a request body's worth) is its own statement, so one
       // statement's parameter stays a few megabytes however many such creates come at once.
       alone: (input) => input.dataActivite.length > maxLabelsGathered,
-      eachAloneOnFailure: true
+      eachAloneWhen: refusedByServer((error) => error._tag === "UnknownReferences")
     })
 
     const create = traced("ActivityRepository.create")(function*(input: ActivityWrite) {

@@ -1,11 +1,14 @@
 import { type Claim, IdempotencyKeys, type KeyedRequest, type StoredAnswer, traced } from "@club/core"
 import { Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlError } from "effect/sql"
 import { randomUUID } from "node:crypto"
 import { readRows, valuesFromRow } from "../rows/rowReader.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
+import { toDefect } from "../sql/outage.ts"
+import { transaction } from "../sql/transaction.ts"
 
 const ClaimRow = Schema.Struct({
+  locked: Schema.Boolean,
   claimed: Schema.Boolean,
   fingerprint: Schema.NullOr(Schema.String),
   status: Schema.NullOr(Schema.Int),
@@ -21,7 +24,9 @@ export const expiredDroppedPerAnswer = 100
 /** A claim that found its key taken and then gone again (released meanwhile) is tried this many times more. */
 const retriesWhenGone = 3
 
-const claimOf = (row: ClaimRow, attempt: string): Claim | undefined => {
+const claimOf = (row: ClaimRow, attempt: string, fingerprint: string): Claim | undefined => {
+  // Held inside a transaction not ended yet (`atomically`): its row cannot be seen, nor waited for.
+  if (!row.locked) return { _tag: "Running", fingerprint }
   if (row.claimed) return { _tag: "Claimed", attempt }
   if (row.fingerprint === null) return undefined
   return row.status === null
@@ -43,11 +48,15 @@ export const IdempotencyKeysLive = Layer.effect(
     const sql = yield* SqlClient.SqlClient
 
     /**
-     * One statement: the key is inserted, or taken over when its hold expired or was abandoned;
-     * `ON CONFLICT ... WHERE` judges that on the row's latest version, under its lock, so that of
-     * concurrent claims exactly one wins. Otherwise the row is read as this statement's snapshot
-     * saw it. A row committed by a concurrent claim after that snapshot was taken is not seen
-     * there (no row at all comes back): it is read again by a statement of its own.
+     * One statement. First the key's advisory lock, held to the end of the transaction: a claim
+     * inside `atomically` holds it until its write commits or rolls back, and a claim that does not
+     * get it finds the key running (its row, not committed yet, can be neither seen nor waited for
+     * without holding a connection). With the lock, the key is inserted, or taken over when its hold
+     * expired or was abandoned; `ON CONFLICT ... WHERE` judges that on the row's latest version,
+     * under its lock, so that of concurrent claims exactly one wins. Otherwise the row is read as
+     * this statement's snapshot saw it. A row committed by a concurrent claim after that snapshot
+     * was taken is not seen there (no row at all comes back): it is read again by a statement of
+     * its own.
      */
     const claimOnce = (
       request: KeyedRequest,
@@ -58,27 +67,34 @@ export const IdempotencyKeysLive = Layer.effect(
     ) => {
       const caller = BigInt(request.caller)
       return Effect.flatMap(
-        sql`WITH claimed AS (
+        sql`WITH lock AS MATERIALIZED (
+            SELECT pg_try_advisory_xact_lock(hashtextextended(${caller}::text || ' ' || ${request.key}, 0)) AS held
+          ),
+          claimed AS (
             INSERT INTO idempotency_keys AS k (user_id, key, fingerprint, attempt, claimed_at_ms, expires_at_ms)
-            VALUES (${caller}, ${request.key}, ${request.fingerprint}, ${attempt}, ${at}, ${expiresAt})
+            SELECT ${caller}, ${request.key}, ${request.fingerprint}, ${attempt}, ${at}, ${expiresAt} FROM lock WHERE held
             ON CONFLICT (user_id, key) DO UPDATE SET
               fingerprint = EXCLUDED.fingerprint, attempt = EXCLUDED.attempt, claimed_at_ms = EXCLUDED.claimed_at_ms,
               expires_at_ms = EXCLUDED.expires_at_ms, status = NULL, headers = NULL, body = NULL
             WHERE k.expires_at_ms <= ${at} OR (k.status IS NULL AND k.claimed_at_ms < ${abandonedBefore})
             RETURNING 1
           )
-          SELECT true AS claimed, NULL AS fingerprint, NULL::integer AS status, NULL::jsonb AS headers, NULL::bytea AS body
+          SELECT true AS locked, true AS claimed, NULL AS fingerprint, NULL::integer AS status, NULL::jsonb AS headers,
+            NULL::bytea AS body
           FROM claimed
           UNION ALL
-          SELECT false, fingerprint, status, headers, body FROM idempotency_keys
-          WHERE user_id = ${caller} AND key = ${request.key} AND NOT EXISTS (SELECT 1 FROM claimed)`,
+          SELECT true, false, fingerprint, status, headers, body FROM idempotency_keys
+          WHERE user_id = ${caller} AND key = ${request.key} AND NOT EXISTS (SELECT 1 FROM claimed)
+            AND (SELECT held FROM lock)
+          UNION ALL
+          SELECT false, false, NULL, NULL, NULL, NULL FROM lock WHERE NOT held`,
         (rows) => Effect.sync(() => readRows(claimFromRow)(rows))
       )
     }
 
     const readKey = (request: KeyedRequest) =>
       Effect.flatMap(
-        sql`SELECT false AS claimed, fingerprint, status, headers, body FROM idempotency_keys
+        sql`SELECT true AS locked, false AS claimed, fingerprint, status, headers, body FROM idempotency_keys
           WHERE user_id = ${BigInt(request.caller)} AND key = ${request.key}`,
         (rows) => Effect.sync(() => readRows(claimFromRow)(rows))
       )
@@ -89,11 +105,11 @@ export const IdempotencyKeysLive = Layer.effect(
         const at = BigInt(atEpochMs)
         for (let tries = 0; tries <= retriesWhenGone; tries++) {
           const [row] = yield* claimOnce(request, attempt, at, BigInt(expiresAtEpochMs), BigInt(abandonedBeforeEpochMs))
-          const found = row === undefined ? undefined : claimOf(row, attempt)
+          const found = row === undefined ? undefined : claimOf(row, attempt, request.fingerprint)
           if (found !== undefined) return found
           // Claimed by a request this statement's snapshot did not see yet: read it now.
           const [latest] = yield* readKey(request)
-          const seen = latest === undefined ? undefined : claimOf(latest, attempt)
+          const seen = latest === undefined ? undefined : claimOf(latest, attempt, request.fingerprint)
           if (seen !== undefined) return seen
         }
         // Claimed and released again and again meanwhile: as busy as a running request.
@@ -128,6 +144,16 @@ export const IdempotencyKeysLive = Layer.effect(
         WHERE user_id = ${caller} AND key = ${request.key} AND attempt = ${attempt} AND status IS NULL`
     }, dieOnInfrastructureError)
 
-    return IdempotencyKeys.of({ claim, answer, release })
+    // The claim, the repositories' writes (they join the transaction) and the answer commit together.
+    // A failure to begin (the transaction's only SqlError: the effect's ports die on theirs) is a
+    // defect, an outage as any statement's.
+    const atomically = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      Effect.catchIf(
+        transaction(sql)(effect) as Effect.Effect<A, unknown, R>,
+        SqlError.isSqlError,
+        (error) => Effect.die(toDefect(error))
+      ) as Effect.Effect<A, E, R>
+
+    return IdempotencyKeys.of({ claim, answer, release, atomically })
   })
 )

@@ -8,6 +8,8 @@ import { selectListOf } from "../sql/snakeCase.ts"
 import { dieOnInfrastructureError } from "../sql/dieOnInfrastructureError.ts"
 import { gatheredPerTurn } from "../sql/gatheredPerTurn.ts"
 import { readsShared } from "../sql/readsGathered.ts"
+import { refusedByServer } from "../sql/refusedByServer.ts"
+import { autocommitWrite } from "../sql/transaction.ts"
 
 const byInsertionOrder = Order.mapInput(
   Order.BigInt,
@@ -27,8 +29,9 @@ export const TaskRepositoryLive = Layer.effect(
 
     // The creates of one turn are one INSERT, in the order they were asked, each answered with its
     // row (by insertion order, which the rows take in the order they are inserted). No task is
-    // refused alone (its text was checked at the edge), and were one ever refused, each would be
-    // written again alone.
+    // refused alone (its text was checked at the edge), and were one ever refused by the server,
+    // each would be written again alone. It commits by itself: a connection lost once it was sent
+    // leaves its outcome unknown (`autocommitWrite`), and it is not sent again.
     const insertGathered = gatheredPerTurn({
       sql,
       sendMany: (inputs: ReadonlyArray<TaskCreate>) =>
@@ -39,9 +42,9 @@ export const TaskRepositoryLive = Layer.effect(
           }::text[]) WITH ORDINALITY AS t(title, description, n) ORDER BY n
             RETURNING ${taskColumns}, insertion_order AS "order"`,
           (rows) => Arr.sort(rows, byInsertionOrder).map(taskFromRow)
-        ),
+        ).pipe(autocommitWrite),
       keyOf: () => "",
-      eachAloneOnFailure: true
+      eachAloneWhen: refusedByServer()
     })
 
     const create = traced("TaskRepository.create")(function*(input: TaskCreate) {

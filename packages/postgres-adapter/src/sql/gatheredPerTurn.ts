@@ -21,8 +21,10 @@ interface Waiting<Ask, Answer, E> {
  * An ask inside a transaction is sent at once on the transaction's connection, alone: it must see
  * the transaction's own writes, and no other request may see them (or share their fate). So is an
  * ask `alone` says must be. A failure of a statement of several asks is every one's failure, unless
- * `eachAloneOnFailure`: then each is sent again alone, and a failure that one ask causes (a row a
- * constraint refuses) stays its own. The statement runs with the first waiting ask's context (its
+ * `eachAloneWhen` says of it that nothing was kept (for a write: PostgreSQL refused the statement
+ * and rolled it back, `refusedByServer`): then each is sent again alone, and a failure that one ask
+ * causes (a row a constraint refuses) stays its own. A write is never sent again after any other
+ * failure (a lost connection, an error at COMMIT): it may have been kept. The statement runs with the first waiting ask's context (its
  * trace and its log annotations), as effect's own request batching does.
  */
 export const gatheredPerTurn = <Ask, Answer, E>(options: {
@@ -33,7 +35,8 @@ export const gatheredPerTurn = <Ask, Answer, E>(options: {
   readonly keyOf: (ask: Ask) => string
   /** An ask that is sent alone, whatever else waits. */
   readonly alone?: (ask: Ask) => boolean
-  readonly eachAloneOnFailure?: boolean
+  /** Whether a failure of several asks left nothing kept, so that each may be sent again alone. */
+  readonly eachAloneWhen?: (cause: Cause.Cause<E>) => boolean
 }): (ask: Ask) => Effect.Effect<Answer, E> => {
   const { keyOf, sendMany, sql } = options
   let gatherings = new Map<string, Array<Waiting<Ask, Answer, E>>>()
@@ -48,7 +51,7 @@ export const gatheredPerTurn = <Ask, Answer, E>(options: {
     Effect.runForkWith(context)(Effect.matchCause(sendNow(waiting.map((one) => one.ask)), {
       onFailure: (cause: Cause.Cause<E>) => {
         for (const one of waiting) {
-          if (options.eachAloneOnFailure === true && waiting.length > 1) {
+          if (waiting.length > 1 && options.eachAloneWhen?.(cause) === true) {
             Effect.runForkWith(context)(Effect.matchCause(alone(one.ask), {
               onFailure: (own: Cause.Cause<E>) => one.resume(Effect.failCause(own)),
               onSuccess: (answer) => one.resume(Effect.succeed(answer))

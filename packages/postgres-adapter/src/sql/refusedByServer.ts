@@ -1,0 +1,27 @@
+import { Cause } from "effect"
+import { SqlError } from "effect/sql"
+
+/**
+ * Whether PostgreSQL itself refused the statement and rolled it back: an ErrorResponse (it carries
+ * the server's `severity`) of class 22 (data exception) or 23 (integrity constraint violation).
+ * Those are about the statement's data, so each of its rows may be tried alone; anything else (a
+ * lost connection, a timeout, an error at COMMIT) may have left the write kept, and is never sent
+ * again.
+ */
+export const isRefusedByServer = (error: unknown): boolean => {
+  if (!SqlError.isSqlError(error)) return false
+  const cause: unknown = error.reason.cause
+  if (typeof cause !== "object" || cause === null) return false
+  const { code, severity } = cause as { readonly code?: unknown; readonly severity?: unknown }
+  return typeof severity === "string" && typeof code === "string" && /^2[23]/u.test(code)
+}
+
+/**
+ * Whether a failed write's every reason is a refusal by the server (`isRefusedByServer`) or a
+ * domain error `fromRefusal` says a refusal was translated into: then nothing was kept.
+ */
+export const refusedByServer = <E>(fromRefusal: (error: E) => boolean = () => false) => (cause: Cause.Cause<E>) =>
+  cause.reasons.length > 0 &&
+  cause.reasons.every((reason) =>
+    Cause.isFailReason(reason) && (isRefusedByServer(reason.error) || fromRefusal(reason.error))
+  )
