@@ -1,10 +1,11 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Console, Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { logDefects, logsEveryRequest } from "./AccessLog.ts"
 import { AppConfig } from "./AppConfig.ts"
 import { describeDatabase } from "./DatabaseDescription.ts"
 import * as Listener from "./Listener.ts"
+import { readyNotice } from "./ReadyNotice.ts"
 
 const announce = Effect.gen(function*() {
   const server = yield* HttpServer.HttpServer
@@ -12,6 +13,8 @@ const announce = Effect.gen(function*() {
   yield* Effect.logInfo(
     `Listening on ${HttpServer.formatAddress(server.address)} (HTTP/1.1 and h2c); database: ${describeDatabase(config)}`
   ).pipe(Effect.annotateLogs({ event: "listening", host: config.host, port: config.port }))
+  const address = server.address
+  yield* Console.error(readyNotice(config, "port" in address ? address.port : config.port))
 })
 
 /**

@@ -59,6 +59,17 @@ describe("the built server", { timeout: 180_000 }, () => {
       `Listening on http://127.0.0.1:${server.port} (HTTP/1.1 and h2c); database: embedded PostgreSQL at ${dataDir}`
     )
     expect((await stat(join(dataDir, "jwt-secret"))).mode & 0o777).toBe(0o600)
+    // Once ready, where to go next, on standard error (apart from the JSON log), once.
+    const base = `http://127.0.0.1:${server.port}`
+    expect(server.errorOutput.filter((line) => line === "Club Training Service is ready")).toHaveLength(1)
+    expect(server.errorOutput).toEqual(expect.arrayContaining([
+      `  API:            ${base}/`,
+      `  API reference:  ${base}/docs`,
+      `  OpenAPI:        ${base}/openapi.json`,
+      `  Health:         ${base}/health/ready`,
+      `  Metrics:        ${base}/metrics`,
+      `  Data:           embedded PostgreSQL in ${dataDir}`
+    ]))
   })
 
   it("answers over HTTP/2 cleartext on the same port", async () => {

@@ -138,7 +138,7 @@ describe("the served /openapi.json", () => {
     expect(served.document.info["license"]).toEqual({ name: "MIT", identifier: "MIT" })
     expect(served.document.components.securitySchemes["bearer"]).toMatchObject({
       type: "http",
-      scheme: "Bearer",
+      scheme: "bearer",
       bearerFormat: "JWT"
     })
   })

@@ -219,10 +219,14 @@ const Role = documented(CoreRole, "Role", "A user's role: what it may do is give
 
 /** A user without its links: the answer leaves out the fields of `User` it does not list. */
 export const UserDto = documented(
-  Schema.Struct({ ...Struct.pick(User.fields, ["id", "name", "email"]), role: Role }),
+  Schema.Struct({
+    ...Struct.pick(User.fields, ["id", "name", "email"]),
+    role: Role,
+    ...Struct.pick(User.fields, ["coachId", "athleteId", "adminId"])
+  }),
   "User",
-  "A user who can log in (UserDTO). The password is never part of it.",
-  [{ id: 4, name: "camille", email: "camille@club.example", role: "COACH" }]
+  "A user who can log in (UserDTO), with the record it is linked to: `coachId` for a COACH, `athleteId` for an ATHLETE, `adminId` for an ADMIN (the others null). The password is never part of it.",
+  [{ id: 4, name: "camille", email: "camille@club.example", role: "COACH", coachId: 2, athleteId: null, adminId: null }]
 )
 export type UserDto = typeof UserDto.Type
 
@@ -258,7 +262,7 @@ export const LoginDto = documented(
       "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI0Iiwicm9sZSI6IkNPQUNIIiwiaWF0IjoxNzk1NDk4MDAwLCJleHAiOjE3OTU1MDE2MDB9.c2lnbmF0dXJl",
     tokenType: "Bearer",
     expiresIn: 3600,
-    user: { id: 4, name: "camille", email: "camille@club.example", role: "COACH" }
+    user: { id: 4, name: "camille", email: "camille@club.example", role: "COACH", coachId: 2, athleteId: null, adminId: null }
   }]
 )
 export type LoginDto = typeof LoginDto.Type
