@@ -19,7 +19,7 @@ describe("AccessToken", () => {
       token: "t",
       tokenType: "Bearer",
       expiresIn: 60,
-      user: { id: userId(1), name: "a", email: null, role: "ADMIN" }
+      user: { id: userId(1), name: "a", email: null, role: "ADMIN", coachId: null, athleteId: null, adminId: null }
     } as const
     expect(fromLogin(login, 1_000).expiresAt).toBe(61_000)
   })

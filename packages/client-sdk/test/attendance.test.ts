@@ -18,7 +18,7 @@ beforeAll(async () => {
           token: jwt(Math.floor(Date.now() / 1000) + 3600),
           tokenType: "Bearer",
           expiresIn: 3600,
-          user: { id: 1, name: "coach", email: null, role: "COACH" }
+          user: { id: 1, name: "coach", email: null, role: "COACH", coachId: 1, athleteId: null, adminId: null }
         })
       case "PUT /attendance/athletes/3/replies/7?scope=following":
         return json(200, [reply])

@@ -17,7 +17,7 @@ beforeAll(async () => {
           token: jwt(now() + 60),
           tokenType: "Bearer",
           expiresIn: 60,
-          user: { id: 3, name: "ann", email: null, role: "ATHLETE" }
+          user: { id: 3, name: "ann", email: null, role: "ATHLETE", coachId: null, athleteId: 3, adminId: null }
         })
       case "GET /session/999":
         return text(404, "Session not found with id 999")

@@ -32,7 +32,7 @@ beforeAll(async () => {
             token: jwt(inAnHour()),
             tokenType: "Bearer",
             expiresIn: 3600,
-            user: { id: 1, name: "coach", email: null, role: "COACH" }
+            user: { id: 1, name: "coach", email: null, role: "COACH", coachId: 1, athleteId: null, adminId: null }
           })
           : problem(401, "Unauthorized", "Wrong name or password")
       case "GET /session/7":

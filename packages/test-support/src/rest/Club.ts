@@ -9,6 +9,10 @@ export interface UserDto {
   readonly name: string
   readonly email: string | null
   readonly role: Role
+  /** The record the user is linked to: the one of its role is set, the others null. */
+  readonly coachId: number | null
+  readonly athleteId: number | null
+  readonly adminId: number | null
 }
 
 /** What a request carries beside its method and path; a harness may take more (`Caller<Options>`). */

@@ -1,3 +1,4 @@
+import { expect } from "vitest"
 import { randomBytes } from "node:crypto"
 import type { Reply } from "../Reply.ts"
 import type { Club, Role, UserDto } from "./Club.ts"
@@ -93,7 +94,16 @@ export const createUser = async (club: Club, body: Record<string, unknown> = {})
 }
 
 /** The UserDTO of a user without an e-mail address. */
-export const userDto = (id: number, name: string, role: Role): UserDto => ({ id, name, email: null, role })
+/** A user's answer: its link to a record of its role is some id (the others null). */
+export const userDto = (id: number, name: string, role: Role, email: string | null = null) => ({
+  id,
+  name,
+  email,
+  role,
+  coachId: role === "COACH" ? expect.any(Number) : null,
+  athleteId: role === "ATHLETE" ? expect.any(Number) : null,
+  adminId: role === "ADMIN" ? expect.any(Number) : null
+})
 
 /** POST /auth/login, remembering the password. */
 export const login = (club: Club, name: string, password: string) => {

@@ -26,8 +26,8 @@ export const userAndAdminEndpoints = (club: () => Club) => {
       const reply = await club().admin.post("/users/create", { name, email: "sam@club.test", role: "coach", password })
       expect(reply.status).toBe(201)
       const id = (reply.body as { id: number }).id
-      expectJson(reply, 201, { id, name, email: "sam@club.test", role: "COACH" })
-      expectJson(await club().admin.get(`/users/${id}`), 200, { id, name, email: "sam@club.test", role: "COACH" })
+      expectJson(reply, 201, userDto(id, name, "COACH", "sam@club.test"))
+      expectJson(await club().admin.get(`/users/${id}`), 200, userDto(id, name, "COACH", "sam@club.test"))
       expect((await login(club(), name, password)).status).toBe(200)
     })
 
@@ -46,6 +46,9 @@ export const userAndAdminEndpoints = (club: () => Club) => {
     it("links the user to the record named by athleteId: that athlete may then update it", async () => {
       const record = await createAthlete(club(), { name: "Linked" })
       const user = await createUser(club(), { role: "ATHLETE", athleteId: record.id })
+      // The answer names the link, as /auth/me and GET /users/{id} do.
+      expect(user).toMatchObject({ athleteId: record.id, coachId: null, adminId: null })
+      expect((await club().admin.get(`/users/${user.id}`)).body).toMatchObject({ athleteId: record.id })
       const token = await tokenOf(club(), user.name, user.password)
       const reply = await club().withToken(token).put(`/athletes/${record.id}`, {
         name: "Linked",
@@ -139,12 +142,11 @@ export const userAndAdminEndpoints = (club: () => Club) => {
       const token = await tokenOf(club(), user.name, user.password)
       const [name, password] = [unique("Renamed"), unique("new-password")]
       club().passwords.add(password)
-      expectJson(await club().admin.put(`/users/update/${user.id}`, { name, email: "new@club.test", password }), 200, {
-        id: user.id,
-        name,
-        email: "new@club.test",
-        role: "COACH"
-      })
+      expectJson(
+        await club().admin.put(`/users/update/${user.id}`, { name, email: "new@club.test", password }),
+        200,
+        userDto(user.id, name, "COACH", "new@club.test")
+      )
       expectUnauthenticated(await club().withToken(token).get("/auth/me"))
       expect((await login(club(), name, password)).status).toBe(200)
       expectJson(
@@ -292,7 +294,7 @@ export const userAndAdminEndpoints = (club: () => Club) => {
         token: expect.any(String),
         tokenType: "Bearer",
         expiresIn: 3600,
-        user: { id: user.id, name: user.name, email: "me@club.test", role: "ATHLETE" }
+        user: userDto(user.id, user.name, "ATHLETE", "me@club.test")
       })
     })
 
