@@ -6,7 +6,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { afterAll, describe, expect, it } from "vitest"
-import { type ServerProcess, startServer } from "@club/test-support"
+import { type ServerProcess, spawnServer, waitUntilLive } from "@club/test-support"
 import { type Club, setUpClub } from "@club/test-support/rest"
 import { send } from "../rest/support/http.ts"
 
@@ -30,6 +30,16 @@ const environment = {
   ADMIN_PASSWORD: "admin-password-0",
   JWT_SECRET: "transfer-secret-transfer-secret-0123456789",
   LOG_LEVEL: "warn"
+}
+
+/** A server, live; an embedded cluster's first start takes long on a busy machine. */
+const startServer = async (env: Record<string, string>) => {
+  const server = await spawnServer(env)
+  await waitUntilLive(server, 300_000).catch(async (error: unknown) => {
+    await server.stop()
+    throw error
+  })
+  return server
 }
 
 const clubOn = (server: ServerProcess) => setUpClub((method, path, options) => send(`http://127.0.0.1:${server.port}`, method, path, options))
