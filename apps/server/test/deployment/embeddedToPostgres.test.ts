@@ -57,7 +57,8 @@ const everything = async (club: Club, ids: { series: number; session: number }) 
     coaches: await read(club.admin, "get", "/coaches/all"),
     sessions: await read(club.coach, "get", "/session/all"),
     activities: await read(club.coach, "get", "/activite/all"),
-    series: await read(club.coach, "get", `/planning/series/${ids.series}`),
+    // Its horizon is moved forward by each start's extension worker, wherever the data lives.
+    series: { ...(await read(club.coach, "get", `/planning/series/${ids.series}`) as object), expandedUntil: "moved" },
     replies: await read(club.coach, "get", `/attendance/sessions/${ids.session}/replies`)
   }
 }
