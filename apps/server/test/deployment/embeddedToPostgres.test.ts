@@ -42,7 +42,8 @@ const startServer = async (env: Record<string, string>) => {
   return server
 }
 
-const clubOn = (server: ServerProcess) => setUpClub((method, path, options) => send(`http://127.0.0.1:${server.port}`, method, path, options))
+const clubOn = (server: ServerProcess) =>
+  setUpClub((method, path, options) => send(`http://127.0.0.1:${server.port}`, method, path, options))
 
 /** What a club's members see: every record type the service keeps, read through the API. */
 const everything = async (club: Club, ids: { series: number; session: number }) => {
@@ -74,7 +75,10 @@ describe.skipIf(database === undefined)("from the embedded database to PostgreSQ
     try {
       // setUpClub creates a coach, an athlete and their users, and logs each in.
       const club = await clubOn(embedded)
-      const session = await club.coach.post("/session/create", { name: "Before the move", athleteIds: [club.athleteId] })
+      const session = await club.coach.post("/session/create", {
+        name: "Before the move",
+        athleteIds: [club.athleteId]
+      })
       expect(session.status, session.text).toBe(201)
       const sessionId = (session.body as { id: number }).id
       expect((await club.coach.post("/activite/create", { name: "Warm-up", sessionId })).status).toBe(201)
@@ -104,7 +108,11 @@ describe.skipIf(database === undefined)("from the embedded database to PostgreSQ
     expect((await stat(file)).mode & 0o777).toBe(0o600)
     await dataTransfer("import", file, { DATABASE_URL: database!.url })
 
-    const onServer = await startServer({ ...environment, DATABASE_URL: database!.url, DATA_DIR: join(folder, "unused") })
+    const onServer = await startServer({
+      ...environment,
+      DATABASE_URL: database!.url,
+      DATA_DIR: join(folder, "unused")
+    })
     try {
       // The same people log in with the same passwords, and read the same data.
       const club = await loggedInAgain(onServer)
@@ -134,7 +142,8 @@ const loggedInAgain = async (server: ServerProcess): Promise<Club> => {
   const coach = await login("coach", "coach-password-0")
   const caller = (token: string) => ({
     get: (path: string) => send(`http://127.0.0.1:${server.port}`, "GET", path, { token }),
-    post: (path: string, json?: unknown) => send(`http://127.0.0.1:${server.port}`, "POST", path, json === undefined ? { token } : { token, json })
+    post: (path: string, json?: unknown) =>
+      send(`http://127.0.0.1:${server.port}`, "POST", path, json === undefined ? { token } : { token, json })
   })
   return { admin: caller(admin), coach: caller(coach) } as unknown as Club
 }

@@ -47,7 +47,7 @@ export const exportData = (write: (lines: string) => Effect.Effect<void>) =>
       SELECT c.relname AS name FROM pg_catalog.pg_class c
       WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') AND c.relname <> ${migrationsTable}
     `).map((row) => row.name)
-    const keys = (yield* sql<{ table: string; references: string; columns: Array<string> }>`
+    const keys = yield* sql<{ table: string; references: string; columns: Array<string> }>`
       SELECT t.relname AS "table", r.relname AS "references",
         ARRAY(SELECT a.attname::text FROM unnest(k.conkey) AS n JOIN pg_catalog.pg_attribute a
           ON a.attrelid = k.conrelid AND a.attnum = n) AS columns
@@ -55,7 +55,7 @@ export const exportData = (write: (lines: string) => Effect.Effect<void>) =>
       JOIN pg_catalog.pg_class t ON t.oid = k.conrelid
       JOIN pg_catalog.pg_class r ON r.oid = k.confrelid
       WHERE k.contype = 'f' AND k.connamespace = 'public'::regnamespace
-    `)
+    `
     const migration = (yield* sql<{ migration: number }>`
       SELECT coalesce(max(migration_id), 0) AS migration FROM public.effect_sql_migrations
     `)[0]?.migration ?? 0
