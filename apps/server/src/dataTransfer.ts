@@ -14,7 +14,8 @@ import {
 import { existsSync } from "node:fs"
 import { open, readFile } from "node:fs/promises"
 import { join, resolve } from "node:path"
-import { Effect, Redacted } from "effect"
+import { Effect, Exit, Redacted } from "effect"
+import { failureReason } from "./FailureReason.ts"
 
 const usage = "usage: db:export <file> (reads DATA_DIR, ./data by default) | db:import <file> (into DATABASE_URL)"
 
@@ -22,6 +23,13 @@ const usage = "usage: db:export <file> (reads DATA_DIR, ./data by default) | db:
 const stop = (message: string): never => {
   process.stderr.write(`${message}\n`)
   process.exit(1)
+}
+
+/** Runs a transfer; its failure is said in one line, from its innermost error (as a failed start is). */
+const run = async <A, E>(effect: Effect.Effect<A, E>): Promise<A> => {
+  const exit = await Effect.runPromiseExit(effect)
+  if (Exit.isSuccess(exit)) return exit.value
+  return stop(`db:${process.argv[2]} failed: ${failureReason(exit.cause)}`)
 }
 
 const exportTo = async (file: string) => {
@@ -36,7 +44,7 @@ const exportTo = async (file: string) => {
   // The rows include password hashes: the file is its owner's only.
   const handle = await open(file, "w", 0o600)
   try {
-    await Effect.runPromise(
+    await run(
       exportData((lines) => Effect.promise(() => handle.write(lines)).pipe(Effect.asVoid)).pipe(
         Effect.provide(migrated(EmbeddedPostgres({ dataDir: folder })))
       )
@@ -51,7 +59,7 @@ const importFrom = async (file: string) => {
   const url = process.env["DATABASE_URL"]
   if (url === undefined || url === "") stop("DATABASE_URL is not set: the database to import into")
   const text = await readFile(file, "utf8")
-  const statements = await Effect.runPromise(
+  const statements = await run(
     importData(text).pipe(Effect.provide(migrated(PostgresServer(Redacted.make(url!)))))
   )
   process.stderr.write(`imported ${file} (${statements} statements) into the database of DATABASE_URL\n`)
