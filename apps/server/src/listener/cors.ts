@@ -1,5 +1,7 @@
+import { ClubApi } from "@club/contract/rest"
 import { cors as connectCors } from "@connectrpc/connect"
 import makeCors from "cors"
+import { HttpApi } from "effect/http-api"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2"
 
@@ -45,6 +47,23 @@ const exposedHeaders = distinct([
 ])
 
 /**
+ * Every method a page may call the service with, read from the REST contract (so that an endpoint
+ * with a new method, as PATCH once was, is callable from a page without a line here), HEAD beside
+ * GET (the router answers it), and Connect's own (POST, and GET for side-effect-free calls).
+ */
+export const allowedMethods: ReadonlyArray<string> = (() => {
+  const methods = new Set<string>(connectCors.allowedMethods)
+  HttpApi.reflect(ClubApi, {
+    onGroup: () => undefined,
+    onEndpoint: ({ endpoint }) => {
+      methods.add(endpoint.method)
+    }
+  })
+  if (methods.has("GET")) methods.add("HEAD")
+  return [...methods].sort()
+})()
+
+/**
  * How long a browser may reuse a preflight's answer: two hours, the most Chromium honours (Firefox
  * takes up to a day), so that a page's calls are not each preceded by an OPTIONS.
  */
@@ -75,7 +94,7 @@ export const makeCorsStep = (origins: ReadonlyArray<string>): CorsStep | undefin
     // `*` for any origin; otherwise the request's own origin, reflected, when it is listed. Either
     // way nothing is set (the request goes on untouched) without an Origin or for another origin.
     origin: (origin, allow) => allow(null, origin === undefined ? false : any ? anyOrigin : listed.has(origin)),
-    methods: ["GET", "HEAD", "POST", "PUT", "DELETE"],
+    methods: [...allowedMethods],
     allowedHeaders,
     exposedHeaders,
     credentials: false,

@@ -1,5 +1,7 @@
 import * as Http from "node:http"
 import type * as Net from "node:net"
+import { ClubApi } from "@club/contract/rest"
+import { HttpApi } from "effect/http-api"
 import { afterEach, describe, expect, it } from "vitest"
 import { makeCorsStep } from "../../src/listener/cors.ts"
 
@@ -41,6 +43,25 @@ describe("makeCorsStep", () => {
     const plain = await fetch(`${url}/anything`)
     expect(await plain.text()).toBe("served")
     expect(plain.headers.get("access-control-allow-origin")).toBeNull()
+  })
+
+  it("a preflight allows every method of the REST contract (PATCH included) and HEAD", async () => {
+    const url = await serve(["https://club.example"])
+    const contractMethods = new Set<string>()
+    HttpApi.reflect(ClubApi, {
+      onGroup: () => undefined,
+      onEndpoint: ({ endpoint }) => {
+        contractMethods.add(endpoint.method)
+      }
+    })
+    expect(contractMethods).toContain("PATCH")
+    const preflight = await fetch(`${url}/planning/sessions/7`, {
+      method: "OPTIONS",
+      headers: { origin: "https://club.example", "access-control-request-method": "PATCH" }
+    })
+    expect(preflight.status).toBe(204)
+    const allowed = (preflight.headers.get("access-control-allow-methods") ?? "").split(",").map((m) => m.trim())
+    expect(allowed).toEqual(expect.arrayContaining([...contractMethods, "HEAD"]))
   })
 
   it("listed origins are matched exactly: scheme, host and port", async () => {

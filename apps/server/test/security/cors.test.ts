@@ -64,7 +64,14 @@ describe("CORS on (CORS_ORIGINS lists the web origins)", () => {
     expect(answer.status).toBe(204)
     expect(answer.text).toBe("")
     expect(answer.headers.get("access-control-allow-origin")).toBe(allowed)
-    expect(listed(answer.headers.get("access-control-allow-methods"))).toEqual(["get", "head", "post", "put", "delete"])
+    expect(listed(answer.headers.get("access-control-allow-methods"))).toEqual([
+      "delete",
+      "get",
+      "head",
+      "patch",
+      "post",
+      "put"
+    ])
     expect(listed(answer.headers.get("access-control-allow-headers"))).toEqual(
       expect.arrayContaining(["authorization", "content-type", "idempotency-key", "x-request-id", "traceparent", "b3"])
     )
@@ -85,6 +92,19 @@ describe("CORS on (CORS_ORIGINS lists the web origins)", () => {
     // An answer like every other.
     expect(answer.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/u)
     expect(answer.headers.get("cache-control")).toBe("no-store")
+  })
+
+  it("a preflight for a PATCH endpoint allows PATCH, and the PATCH itself is then answered with the CORS headers", async () => {
+    const answer = await preflight(withCors, "/planning/sessions/7", allowed, "PATCH", "authorization,content-type")
+    expect(answer.status).toBe(204)
+    expect(answer.headers.get("access-control-allow-origin")).toBe(allowed)
+    expect(listed(answer.headers.get("access-control-allow-methods"))).toContain("patch")
+    const patched = await send(withCors, "PATCH", "/planning/sessions/999999", {
+      origin: allowed,
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json"
+    }, "{}")
+    expect(patched.headers.get("access-control-allow-origin")).toBe(allowed)
   })
 
   it("a preflight for a gRPC-Web call of TodoService allows the Connect and gRPC-Web headers and exposes gRPC's status", async () => {

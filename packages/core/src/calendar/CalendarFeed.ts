@@ -146,5 +146,8 @@ export const renderFeed = (input: FeedInput): string => {
       )
     }
   }
-  return calendar.toString()
+  // ical-generator ends its text with `END:VCALENDAR` and no line break; RFC 5545 §3.4 ends every
+  // content line, the last included, with CRLF.
+  const text = calendar.toString()
+  return text.endsWith("\r\n") ? text : `${text}\r\n`
 }

