@@ -1,5 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
-import { type Actor, isAllowed, type Operation, Operations, parseRole, type Role, rolesAllowed } from "../src/index.ts"
+import {
+  type Actor,
+  coachOwnershipOf,
+  handOverRoles,
+  isAllowed,
+  type Operation,
+  Operations,
+  parseRole,
+  type Role,
+  rolesAllowed
+} from "../src/index.ts"
 
 /** The seed's and CONTRACT.md's rules, written out independently of the table they check. */
 const expected: Record<Operation, ReadonlyArray<Role>> = {
@@ -19,10 +29,14 @@ const expected: Record<Operation, ReadonlyArray<Role>> = {
   "session.read": ["COACH", "ATHLETE"],
   "session.update": ["COACH"],
   "session.delete": ["COACH"],
+  "plannedSession.create": ["COACH"],
+  "plannedSession.update": ["ADMIN", "COACH"],
   "series.create": ["COACH"],
   "series.read": ["ADMIN", "COACH", "ATHLETE"],
   "series.cancel": ["COACH"],
-  "series.update": ["COACH"],
+  "series.update": ["ADMIN", "COACH"],
+  "occurrence.cancel": ["COACH"],
+  "occurrence.update": ["ADMIN", "COACH"],
   "conflict.read": ["ADMIN", "COACH"],
   "attendance.configure": ["COACH"],
   "attendance.read": ["ADMIN", "COACH", "ATHLETE"],
@@ -108,5 +122,54 @@ describe("owner rules", () => {
     const coach = actor("COACH", { userId: 5 as Actor["userId"] })
     expect(isAllowed("user.read", coach, { userId: 5 })).toBe(true)
     expect(isAllowed("user.read", coach, { userId: 6 })).toBe(false)
+  })
+})
+
+describe("coach ownership (issue 36): a coach acts on the sessions and series it coaches", () => {
+  const coach = (id: number) => actor("COACH", { coachId: id as Actor["coachId"] })
+  const owned = Operations.filter((operation) => coachOwnershipOf(operation) !== undefined)
+
+  it("covers every planning and attendance write, and none of the seed's", () => {
+    expect([...owned].sort()).toEqual([
+      "attendance.configure",
+      "attendance.mark",
+      "attendance.reply",
+      "occurrence.cancel",
+      "occurrence.update",
+      "plannedSession.create",
+      "plannedSession.update",
+      "series.cancel",
+      "series.create",
+      "series.update"
+    ])
+  })
+
+  for (const operation of owned) {
+    it(`${operation}: the record's coach passes, another coach is refused, a record without a coach is any coach's`, () => {
+      expect(isAllowed(operation, coach(3), { coachId: 3 })).toBe(true)
+      expect(isAllowed(operation, coach(4), { coachId: 3 })).toBe(false)
+      expect(isAllowed(operation, coach(4), { coachId: null })).toBe(true)
+      // Before the record is loaded (the role gate), the role alone is judged.
+      expect(isAllowed(operation, coach(4))).toBe(true)
+    })
+  }
+
+  it("an admin may hand a session, a series or an occurrence over, and change nothing else of it", () => {
+    const admin = actor("ADMIN")
+    for (const operation of ["plannedSession.update", "series.update", "occurrence.update"] as const) {
+      expect(handOverRoles(operation)).toEqual(["ADMIN"])
+      expect(isAllowed(operation, admin, { coachId: 3, handOverOnly: true })).toBe(true)
+      expect(isAllowed(operation, admin, { coachId: 3, handOverOnly: false })).toBe(false)
+      // Another coach may not take it, even as a hand-over.
+      expect(isAllowed(operation, coach(4), { coachId: 3, handOverOnly: true })).toBe(false)
+    }
+    expect(isAllowed("series.cancel", admin, { coachId: 3, handOverOnly: true })).toBe(false)
+  })
+
+  it("an athlete still replies for itself, whoever coaches the session", () => {
+    const athlete7 = actor("ATHLETE", { athleteId: 7 as Actor["athleteId"] })
+    expect(isAllowed("attendance.reply", athlete7, { athleteId: 7, coachId: 3 })).toBe(true)
+    expect(isAllowed("attendance.reply", athlete7, { athleteId: 8, coachId: 3 })).toBe(false)
+    expect(isAllowed("attendance.reply", coach(4), { athleteId: 7, coachId: 3 })).toBe(false)
   })
 })

@@ -159,18 +159,35 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
   ["SeriesService.cancel", "series.cancel", Effect.flatMap(Effect.service(SeriesService), (s) => s.cancel(1 as never))],
   [
     "SeriesService.cancelOccurrence",
-    "series.cancel",
+    "occurrence.cancel",
     Effect.flatMap(Effect.service(SeriesService), (s) => s.cancelOccurrence(1 as never, 2 as never, "one"))
   ],
+  // A hand-over (a change of `coachId` alone), which the hand-over roles may make too.
   [
     "SeriesService.change",
     "series.update",
-    Effect.flatMap(Effect.service(SeriesService), (s) => s.change(1 as never, {}))
+    Effect.flatMap(Effect.service(SeriesService), (s) => s.change(1 as never, { coachId: 3 } as never))
   ],
   [
     "SeriesService.changeOccurrence",
-    "series.update",
-    Effect.flatMap(Effect.service(SeriesService), (s) => s.changeOccurrence(1 as never, 2 as never, "one", {}))
+    "occurrence.update",
+    Effect.flatMap(
+      Effect.service(SeriesService),
+      (s) => s.changeOccurrence(1 as never, 2 as never, "one", { coachId: 3 } as never)
+    )
+  ],
+  [
+    "PlannedSessionService.create",
+    "plannedSession.create",
+    Effect.flatMap(
+      Effect.service(PlannedSessionService),
+      (s) => s.create({ creneau: "2026-01-05T18:00:00", duree: 60, athleteIds: [], coachId: null } as never)
+    )
+  ],
+  [
+    "PlannedSessionService.change",
+    "plannedSession.update",
+    Effect.flatMap(Effect.service(PlannedSessionService), (s) => s.change(1 as never, { coachId: 3 } as never))
   ],
   [
     "UserService.create",

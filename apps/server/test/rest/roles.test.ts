@@ -1,5 +1,5 @@
 import { ClubApi, RequiredOperation } from "@club/contract/rest"
-import { RoleTable, rolesAllowed } from "@club/core"
+import { coachOwnershipOf, RoleTable, rolesAllowed } from "@club/core"
 import { type GuardedEndpoint, roleRules } from "@club/test-support/rest"
 import { Context } from "effect"
 import { onEveryDatabase } from "./support/club.ts"
@@ -19,7 +19,8 @@ const endpoints: ReadonlyArray<GuardedEndpoint> = Object.values(ClubApi.groups).
       path: target.path.replace(/:(\w+)/gu, "{$1}"),
       operation,
       allowed: rolesAllowed(operation),
-      owner: (RoleTable[operation] as { readonly owner?: "athlete" | "user" }).owner
+      owner: (RoleTable[operation] as { readonly owner?: "athlete" | "user" }).owner,
+      coachOwns: coachOwnershipOf(operation)
     }]
   })
 )

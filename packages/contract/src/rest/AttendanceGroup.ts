@@ -45,7 +45,7 @@ export class AttendanceGroup extends HttpApiGroup.make("attendance").add(
     error: [InvalidRequest, NotFound, Forbidden]
   }).annotateMerge(operation(
     "Set a session's capacity and reply cut-off",
-    `Sets the keys given: \`capacity\` (null: no limit) and \`replyCutoff\` (null: replies close when the session starts). When places free up (a larger capacity, or none), the first on the waiting list are confirmed in the same transaction; a smaller capacity un-confirms no one. Answers the session's replies. Only the session's coach (any coach for a session without one): another coach gets 403. 404 when there is no such session. ${idempotent}`,
+    `Sets the keys given: \`capacity\` (null: no limit) and \`replyCutoff\` (null: replies close when the session starts). When places free up (a larger capacity, or none), the first on the waiting list are confirmed in the same transaction; a smaller capacity un-confirms no one. Answers the session's replies. 404 when there is no such session. ${idempotent}`,
     "attendance.configure"
   )).middleware(Idempotency),
   HttpApiEndpoint.get("sessionReplies", "/attendance/sessions/:id/replies", {
@@ -82,7 +82,7 @@ export class AttendanceGroup extends HttpApiGroup.make("attendance").add(
     error: [InvalidRequest, NotFound, Conflict, Forbidden]
   }).annotateMerge(operation(
     "Record who came",
-    `Records each athlete's mark (\`present\`, \`late\`, \`absent\`, \`excused\`), replacing its earlier one, in one transaction; a mark that changes (or is the first) is kept in the history with who recorded it and when. Only the session's coach, once the session has started (409 before its \`creneau\`). 400 naming \`marks\` for an athlete who is not one of the session's, or one marked twice; 404 when there is no such session. ${idempotent}`,
+    `Records each athlete's mark (\`present\`, \`late\`, \`absent\`, \`excused\`), replacing its earlier one, in one transaction; a mark that changes (or is the first) is kept in the history with who recorded it and when, once the session has started (409 before its \`creneau\`). 400 naming \`marks\` for an athlete who is not one of the session's, or one marked twice; 404 when there is no such session. ${idempotent}`,
     "attendance.mark"
   )).middleware(Idempotency),
   HttpApiEndpoint.get("sessionPresence", "/attendance/sessions/:id/presence", {

@@ -1,22 +1,47 @@
-import { type Operation, RoleTable, rolesAllowed } from "@club/core"
+import { coachOwnershipOf, type CoachOwnership, handOverRoles, type Operation, RoleTable, rolesOf } from "@club/core"
 import { Context } from "effect"
 import { OpenApi } from "effect/http-api"
 import { RequiredOperation } from "./RequiredOperation.ts"
 
+/** A list in words: `A`, `A or B`, `A, B or C`. */
+const either = (items: ReadonlyArray<string>) =>
+  items.length === 1 ? items[0]! : `${items.slice(0, -1).join(", ")} or ${items.at(-1)!}`
+
+/** What a coach must coach, in words, for each ownership rule of the table (`coachOwns`). */
+const coachedRecord: Record<CoachOwnership, string> = {
+  sessionCoach: "the session",
+  seriesCoach: "the series",
+  occurrenceCoach: "the occurrence (with `scope=following`: the series)"
+}
+
 /** Who may call an operation of core's role table, in words: the same table the server enforces. */
 export const whoMayCall = (operation: Operation): string => {
-  const roles = rolesAllowed(operation)
+  const roles = rolesOf(operation)
   const everyRole = roles.length === 3
-  const listed = roles.length === 1 ? roles[0]! : `${roles.slice(0, -1).join(", ")} or ${roles.at(-1)!}`
   const owner = (RoleTable[operation] as { readonly owner?: "athlete" | "user" }).owner
+  const coachOwns = coachOwnershipOf(operation)
+  const handOver = handOverRoles(operation)
+  const listed = either(roles.map((role) =>
+    role === "COACH" && coachOwns !== undefined
+      ? `the COACH of ${coachedRecord[coachOwns]} (its \`coachId\`; any coach when it has none${
+        operation.endsWith(".create") ? "; a create is for the calling coach when `coachId` is absent" : ""
+      })`
+      : role
+  ))
   const byOwner = owner === "athlete"
     ? ", or the ATHLETE user linked to the athlete `{id}`"
     : owner === "user"
     ? ", or the user `{id}` itself"
     : ""
+  const byHandOver = handOver.length === 0
+    ? ""
+    : `; ${either(handOver)} may only hand it over (a body that changes \`coachId\` alone)`
+  const refused = coachOwns === undefined
+    ? "Any other caller: 403, before the request is read"
+    : "Any other role: 403, before the request is read; another coach: 403"
   return everyRole
     ? "**Who may call it:** any authenticated user (ADMIN, COACH or ATHLETE). Without a valid token: 401."
-    : `**Who may call it:** ${listed}${byOwner}. Any other caller: 403, before the request is read; without a valid token: 401.`
+    : `**Who may call it:** ${listed}${byOwner}${byHandOver}. ${refused}; without a valid token: 401.`
 }
 
 /**

@@ -97,7 +97,7 @@ export class PlanningGroup extends HttpApiGroup.make("planning").add(
   }).annotateMerge(operation(
     "Create a session, refusing double bookings",
     `Creates a session (\`isRecurrent: false\`) that books its coach and athletes over \`[creneau, creneau + duree minutes)\` in the club's zone. 409 naming the sessions when one of them is already booked at an overlapping instant by a session written through \`/planning\`; nothing is written. The database enforces it, also between instances writing at once. 400 naming the field: a body that does not decode, unknown coach or athletes. ${idempotent}`,
-    "session.create"
+    "plannedSession.create"
   )).middleware(Idempotency),
   HttpApiEndpoint.patch("changeSession", "/planning/sessions/:id", {
     params: { id: pathId(SessionId) },
@@ -106,8 +106,8 @@ export class PlanningGroup extends HttpApiGroup.make("planning").add(
     error: [InvalidRequest, Conflict, NotFound, Forbidden]
   }).annotateMerge(operation(
     "Change a session, refusing double bookings",
-    `Changes the fields given of any session and books its coach and athletes again; its revision (its calendar SEQUENCE) goes up. An occurrence of a series changed here becomes an exception (\`overridden\`) that later changes of the series leave alone. 409 naming the sessions on a double booking; nothing is written. 404 when there is no such session. ${idempotent}`,
-    "session.update"
+    `Changes the fields given of a session written through the seed or the planning, and books its coach and athletes again; its revision (its calendar SEQUENCE) goes up. An occurrence of a series changed here becomes an exception (\`overridden\`) that later changes of the series leave alone. 409 naming the sessions on a double booking; nothing is written. 404 when there is no such session. ${idempotent}`,
+    "plannedSession.update"
   )).middleware(Idempotency)
 ).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
   "Planning",

@@ -75,7 +75,7 @@ export class SeriesGroup extends HttpApiGroup.make("series").add(
   }).annotateMerge(operation(
     "Cancel an occurrence, or it and the following",
     `Deletes the occurrence's session (with its memberships and activities); it is never created again. With \`scope=following\`, also every later occurrence, and the series ends there. An occurrence that has started is not changed: 400 naming \`sessionId\`. 404 when there is no such series, or the session is not one of its occurrences. ${idempotent}`,
-    "series.cancel"
+    "occurrence.cancel"
   )).middleware(Idempotency),
   HttpApiEndpoint.patch("changeSeries", "/planning/series/:id", {
     params: { id: pathId(SeriesId) },
@@ -103,7 +103,7 @@ export class SeriesGroup extends HttpApiGroup.make("series").add(
   }).annotateMerge(operation(
     "Change an occurrence, or it and the following",
     `With \`scope=one\`, changes this occurrence's session by the fields given (\`creneau\` moves it, \`time\` changes its time of day) and marks it \`overridden\`: later changes of the series leave it alone. With \`scope=following\`, changes it and every later one as a change of the series does (\`creneau\` is refused there). Answers the series that holds the occurrence. 400 naming the field: an occurrence that has started (\`sessionId\`), a time not to come, unknown coach or athletes. 404 when there is no such series or occurrence. 409 naming the sessions on a double booking; nothing is written. ${idempotent}`,
-    "series.update"
+    "occurrence.update"
   )).middleware(Idempotency)
 ).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
   "Planning: series and conflicts",

@@ -1,19 +1,31 @@
+import { Effect } from "effect"
 import { traced } from "../tracing/traced.ts"
 import { type Actor, CurrentActor } from "./Actor.ts"
 import { NotPermitted } from "./Errors.ts"
+import type { CoachId } from "./Ids.ts"
 import { parseRole, type Role, Roles } from "./Role.ts"
 
 /** Any authenticated caller: the seed's operations "with no role restriction" (CONTRACT.md). */
 const anyRole = ["ADMIN", "COACH", "ATHLETE"] as const
 
+/** Whose coach a COACH must be to act on the record a request names (issue 36's ownership rule). */
+export type CoachOwnership = "sessionCoach" | "seriesCoach" | "occurrenceCoach"
+
 interface RoleRule {
   readonly roles: ReadonlyArray<string>
   readonly owner?: "athlete" | "user"
+  readonly coachOwns?: CoachOwnership
+  readonly handOver?: ReadonlyArray<string>
 }
 
 /**
  * The role rules, written as the seed writes them (`Coach`, `ADMIN`, ...): spellings compare
  * case-insensitively. `owner` adds the caller who owns the record the request names.
+ * `coachOwns` narrows the COACH role to the coach of the record acted on (its `coachId`: the
+ * session's, the series', or, for an occurrence, the session's with `scope=one` and the series'
+ * with `scope=following`); a record without a coach is any coach's, and a create names the coach
+ * it is for (absent: the caller). `handOver` adds roles that may change only the record's `coachId`.
+ * The seed's own endpoints (`session.*`, `activity.*`) keep the seed's rule: any coach.
  */
 export const RoleTable = {
   "activity.create": { roles: ["Coach"] },
@@ -32,15 +44,19 @@ export const RoleTable = {
   "session.read": { roles: ["Coach", "Athlete"] },
   "session.update": { roles: ["Coach"] },
   "session.delete": { roles: ["Coach"] },
-  "series.create": { roles: ["Coach"] },
+  "plannedSession.create": { roles: ["Coach"], coachOwns: "sessionCoach" },
+  "plannedSession.update": { roles: ["Coach"], coachOwns: "sessionCoach", handOver: ["Admin"] },
+  "series.create": { roles: ["Coach"], coachOwns: "seriesCoach" },
   "series.read": { roles: anyRole },
-  "series.cancel": { roles: ["Coach"] },
-  "series.update": { roles: ["Coach"] },
+  "series.cancel": { roles: ["Coach"], coachOwns: "seriesCoach" },
+  "series.update": { roles: ["Coach"], coachOwns: "seriesCoach", handOver: ["Admin"] },
+  "occurrence.cancel": { roles: ["Coach"], coachOwns: "occurrenceCoach" },
+  "occurrence.update": { roles: ["Coach"], coachOwns: "occurrenceCoach", handOver: ["Admin"] },
   "conflict.read": { roles: ["Admin", "Coach"] },
-  "attendance.configure": { roles: ["Coach"] },
+  "attendance.configure": { roles: ["Coach"], coachOwns: "sessionCoach" },
   "attendance.read": { roles: anyRole },
-  "attendance.reply": { roles: ["Coach"], owner: "athlete" },
-  "attendance.mark": { roles: ["Coach"] },
+  "attendance.reply": { roles: ["Coach"], owner: "athlete", coachOwns: "sessionCoach" },
+  "attendance.mark": { roles: ["Coach"], coachOwns: "sessionCoach" },
   "attendance.presence": { roles: ["Admin", "Coach"] },
   "attendance.figures": { roles: ["Admin", "Coach"] },
   "attendance.athleteFigures": { roles: ["Admin", "Coach"], owner: "athlete" },
@@ -69,20 +85,49 @@ export type Operation = keyof typeof RoleTable
 const ruleOf = (operation: Operation): RoleRule => RoleTable[operation]
 export const Operations = Object.keys(RoleTable) as ReadonlyArray<Operation>
 
+const spelledRoles = (spelled: ReadonlyArray<string>) =>
+  Roles.filter((role) => spelled.some((name) => parseRole(name) === role))
+
 // Read from the table once: every request checks its operation, and in the REST API twice (the
 // role gate before decoding, then the use-case).
-const allowedByOperation = new Map<Operation, ReadonlyArray<Role>>(Operations.map((operation) => {
-  const spelled = ruleOf(operation).roles
-  return [operation, Roles.filter((role) => spelled.some((name) => parseRole(name) === role))]
-}))
+const rolesByOperation = new Map<Operation, ReadonlyArray<Role>>(
+  Operations.map((operation) => [operation, spelledRoles(ruleOf(operation).roles)])
+)
+const handOverByOperation = new Map<Operation, ReadonlyArray<Role>>(
+  Operations.map((operation) => [operation, spelledRoles(ruleOf(operation).handOver ?? [])])
+)
+const gateByOperation = new Map<Operation, ReadonlyArray<Role>>(Operations.map((operation) => [
+  operation,
+  Roles.filter((role) =>
+    rolesByOperation.get(operation)!.includes(role) || handOverByOperation.get(operation)!.includes(role)
+  )
+]))
 
-/** The roles allowed by the table, in their stored spelling. */
-export const rolesAllowed = (operation: Operation): ReadonlyArray<Role> => allowedByOperation.get(operation) ?? []
+/** The roles that get past the role gate (the table's roles and its hand-over roles), in their stored spelling. */
+export const rolesAllowed = (operation: Operation): ReadonlyArray<Role> => gateByOperation.get(operation) ?? []
+
+/** The roles the table gives the whole operation, before any ownership rule. */
+export const rolesOf = (operation: Operation): ReadonlyArray<Role> => rolesByOperation.get(operation) ?? []
+
+/** The roles that may only hand the record over (change its `coachId`). */
+export const handOverRoles = (operation: Operation): ReadonlyArray<Role> => handOverByOperation.get(operation) ?? []
+
+/** The coach ownership rule of an operation, if any. */
+export const coachOwnershipOf = (operation: Operation): CoachOwnership | undefined => ruleOf(operation).coachOwns
 
 /** The record an operation's owner rule refers to, when the request names one. */
 export interface OwnedRecord {
   readonly athleteId?: number
   readonly userId?: number
+  /**
+   * The coach of the session or series acted on (or, for a create, the coach it is for), as the
+   * use-case loaded it; null: it has none. Absent before the record is loaded (the role gate).
+   */
+  readonly coachId?: number | null
+  /** Whether the request changes the record's `coachId` and nothing else; absent before the body is read. */
+  readonly handOverOnly?: boolean
+  /** What the record is, for the refusal's message: `session 7`. */
+  readonly subject?: string
 }
 
 const ownsRecord = (operation: Operation, actor: Actor, record: OwnedRecord): boolean => {
@@ -96,12 +141,41 @@ const ownsRecord = (operation: Operation, actor: Actor, record: OwnedRecord): bo
   }
 }
 
-export const isAllowed = (operation: Operation, actor: Actor, record: OwnedRecord = {}): boolean =>
-  rolesAllowed(operation).includes(actor.role) || ownsRecord(operation, actor, record)
+/** A coach acts on what it coaches, and on what has no coach; not judged before the record is loaded. */
+const coachesRecord = (operation: Operation, actor: Actor, record: OwnedRecord): boolean =>
+  ruleOf(operation).coachOwns === undefined || actor.role !== "COACH" || record.coachId === undefined ||
+  record.coachId === null || record.coachId === actor.coachId
+
+export const isAllowed = (operation: Operation, actor: Actor, record: OwnedRecord = {}): boolean => {
+  if (ownsRecord(operation, actor, record)) return true
+  if (rolesOf(operation).includes(actor.role)) return coachesRecord(operation, actor, record)
+  return handOverRoles(operation).includes(actor.role) && record.handOverOnly !== false
+}
 
 /** Checks the current actor against the role table; every use-case starts with this. */
 export const authorize = traced("authorize")(function*(operation: Operation, record: OwnedRecord = {}) {
   const actor = yield* CurrentActor
-  if (!isAllowed(operation, actor, record)) return yield* new NotPermitted({ operation })
+  if (!isAllowed(operation, actor, record)) {
+    const coached = record.coachId !== undefined && record.coachId !== null && actor.role === "COACH" &&
+      rolesOf(operation).includes(actor.role)
+    return yield* new NotPermitted({
+      operation: coached
+        ? `${operation} on ${record.subject ?? "a record"}, coached by coach ${record.coachId}`
+        : operation
+    })
+  }
   return actor
 })
+
+/** The coach a create through the planning is for: the one named, or, when none is, the calling coach. */
+export const coachFor = (named: CoachId | null) =>
+  Effect.gen(function*() {
+    const actor = yield* CurrentActor
+    return named ?? (actor.role === "COACH" ? actor.coachId : null)
+  })
+
+/** Whether a change touches the record's `coachId` and nothing else: a hand-over. */
+export const handsOverOnly = (change: object): boolean => {
+  const given = Object.entries(change).filter(([, value]) => value !== undefined).map(([key]) => key)
+  return given.length === 1 && given[0] === "coachId"
+}

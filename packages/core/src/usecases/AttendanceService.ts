@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { AttendanceSettings, ReplyInput, ReplyScope } from "../domain/Attendance.ts"
 import { plusDays, wallClockAt } from "../domain/ClubTime.ts"
-import { EntityNotFound, InvalidValue, NotPermitted, SessionNotStarted } from "../domain/Errors.ts"
+import { EntityNotFound, InvalidValue, SessionNotStarted } from "../domain/Errors.ts"
 import { type CalendarDate, startOfDay } from "../domain/LocalDateTime.ts"
 import { AttendanceFigures, presenceCsv, type PresenceInput } from "../domain/Presence.ts"
 import type { AthleteId, SessionId } from "../domain/Ids.ts"
@@ -22,20 +22,17 @@ const make = Effect.gen(function*() {
   })
 
   /**
-   * The role table's rule, then the session's own: a coach acts on the sessions it coaches (and on
-   * those without a coach), not on another coach's.
+   * The role table's rule on the session acted on: a coach acts on the sessions it coaches (and on
+   * those without a coach), not on another coach's (`coachOwns` in the table).
    */
   const authorizeOnSession = (operation: Operation, sessionId: SessionId) =>
     Effect.gen(function*() {
-      const actor = yield* authorize(operation)
+      // The role first, before anything is read; then whose the session is.
+      yield* authorize(operation)
       const session = yield* sessions.findById(sessionId)
+      const subject = `session ${sessionId}`
+      yield* authorize(operation, Option.isSome(session) ? { coachId: session.value.coachId, subject } : {})
       if (Option.isNone(session)) return yield* new EntityNotFound({ entity: "Session", id: sessionId })
-      const coachId = session.value.coachId
-      if (actor.role === "COACH" && coachId !== null && actor.coachId !== coachId) {
-        return yield* new NotPermitted({
-          operation: `${operation} on session ${sessionId}, coached by coach ${coachId}`
-        })
-      }
       return session.value
     })
 
@@ -113,7 +110,13 @@ const make = Effect.gen(function*() {
      */
     reply: traced("AttendanceService.reply")(
       function*(athleteId: AthleteId, sessionId: SessionId, input: ReplyInput, scope: ReplyScope) {
-        const actor = yield* authorize("attendance.reply", { athleteId })
+        // The athlete replies for itself; a coach for the athletes of the sessions it coaches.
+        yield* authorize("attendance.reply", { athleteId })
+        const session = yield* sessions.findById(sessionId)
+        const actor = yield* authorize("attendance.reply", {
+          athleteId,
+          ...(Option.isSome(session) ? { coachId: session.value.coachId, subject: `session ${sessionId}` } : {})
+        })
         const now = yield* clubNow
         return yield* repository.reply({ sessionId, athleteId, input, scope, now, by: actor.userId })
       }

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { EntityNotFound } from "../domain/Errors.ts"
 import type { SessionId } from "../domain/Ids.ts"
-import { authorize } from "../domain/Permissions.ts"
+import { authorize, coachFor, handsOverOnly } from "../domain/Permissions.ts"
 import type { PlannedSessionChange, PlannedSessionCreate } from "../domain/Series.ts"
 import { SeriesRepository } from "../ports/SeriesRepository.ts"
 import { SessionRepository } from "../ports/SessionRepository.ts"
@@ -23,15 +23,28 @@ const make = Effect.gen(function*() {
         : Effect.succeed(found.value))
 
   return {
+    /** A coach plans its own sessions: `coachId` absent (or null) is the caller, another coach's is refused. */
     create: traced("PlannedSessionService.create")(function*(input: PlannedSessionCreate) {
-      yield* authorize("session.create")
-      const id = yield* repository.createSession(input)
+      const coachId = yield* coachFor(input.coachId)
+      yield* authorize("plannedSession.create", { coachId, subject: "a session" })
+      const id = yield* repository.createSession({ ...input, coachId })
       // Just written in this request: there is no answer without it.
       return Option.getOrThrow(yield* sessions.findById(id))
     }),
-    /** Changes the fields given; an occurrence of a series changed this way becomes an exception (overridden). */
+    /**
+     * Changes the fields given; an occurrence of a series changed this way becomes an exception
+     * (overridden). Only the session's coach (any coach for one without); an admin may hand it over.
+     */
     change: traced("PlannedSessionService.change")(function*(id: SessionId, change: PlannedSessionChange) {
-      yield* authorize("session.update")
+      // The role (an admin's body must be a hand-over) before anything is read; then whose the session is.
+      const handOverOnly = handsOverOnly(change)
+      yield* authorize("plannedSession.update", { handOverOnly })
+      const session = yield* read(id)
+      yield* authorize("plannedSession.update", {
+        coachId: session.coachId,
+        handOverOnly,
+        subject: `session ${id}`
+      })
       if (!(yield* repository.changeSession(id, change))) return yield* new EntityNotFound({ entity: "Session", id })
       return yield* read(id)
     })

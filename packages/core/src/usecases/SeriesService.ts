@@ -11,7 +11,7 @@ import { EntityNotFound, InvalidValue } from "../domain/Errors.ts"
 import { defaultPageLimit, maxPageLimit } from "../domain/SessionPage.ts"
 import type { SeriesId, SessionId } from "../domain/Ids.ts"
 import type { LocalDateTime } from "../domain/LocalDateTime.ts"
-import { authorize } from "../domain/Permissions.ts"
+import { authorize, coachFor, handsOverOnly } from "../domain/Permissions.ts"
 import { isBounded, occurrencesOf, parseRecurrenceRule, type RecurrenceRule } from "../domain/Recurrence.ts"
 import type { OccurrenceChange, Series, SeriesChange, SeriesCreate } from "../domain/Series.ts"
 import { SeriesRepository } from "../ports/SeriesRepository.ts"
@@ -153,14 +153,36 @@ const make = Effect.gen(function*() {
       return changed.value
     })
 
+  /**
+   * Whose an occurrence is (the role table's `occurrenceCoach`): its session's coach for `one`, the
+   * series' for `following` (it changes the series from there).
+   */
+  const occurrenceCoach = (
+    series: Series,
+    occurrence: { readonly sessionId: SessionId } | undefined,
+    scope: "one" | "following"
+  ) =>
+    Effect.gen(function*() {
+      if (scope === "following" || occurrence === undefined) {
+        return { coachId: series.coachId, subject: `series ${series.id}` }
+      }
+      const session = yield* sessions.findById(occurrence.sessionId)
+      return {
+        coachId: Option.isSome(session) ? session.value.coachId : series.coachId,
+        subject: `session ${occurrence.sessionId}`
+      }
+    })
+
   return {
     /**
      * A series and its sessions up to the horizon. Refused with `InvalidValue` naming `rrule` for a
      * rule outside the subset, an UNTIL before the start, no occurrence, or more than
      * `maxOccurrences` occurrences (all of a rule that stops; up to the horizon otherwise).
      */
-    create: traced("SeriesService.create")(function*(input: SeriesCreate) {
-      yield* authorize("series.create")
+    create: traced("SeriesService.create")(function*(given: SeriesCreate) {
+      const coachId = yield* coachFor(given.coachId)
+      yield* authorize("series.create", { coachId, subject: "a series" })
+      const input = { ...given, coachId }
       const { settings, until } = yield* horizon
       const rule = yield* checkedRule(input, until, settings)
       // The first occurrences that fit one transaction (issue 37); the server's extension writes
@@ -180,6 +202,10 @@ const make = Effect.gen(function*() {
     cancel: traced("SeriesService.cancel")(function*(id: SeriesId) {
       yield* authorize("series.cancel")
       const found = yield* repository.findById(id)
+      yield* authorize(
+        "series.cancel",
+        Option.isSome(found) ? { coachId: found.value.coachId, subject: `series ${id}` } : {}
+      )
       if (Option.isNone(found)) return yield* new EntityNotFound({ entity: "Series", id })
       const { settings } = yield* horizon
       const now = wallClockAt(settings.timeZone, yield* Clock.currentTimeMillis)
@@ -192,10 +218,11 @@ const make = Effect.gen(function*() {
      */
     cancelOccurrence: traced("SeriesService.cancelOccurrence")(
       function*(id: SeriesId, sessionId: SessionId, scope: "one" | "following") {
-        yield* authorize("series.cancel")
+        yield* authorize("occurrence.cancel")
         const found = yield* repository.findById(id)
         if (Option.isNone(found)) return yield* new EntityNotFound({ entity: "Series", id })
         const occurrence = found.value.occurrences.find((o) => o.sessionId === sessionId)
+        yield* authorize("occurrence.cancel", yield* occurrenceCoach(found.value, occurrence, scope))
         if (occurrence === undefined) return yield* new EntityNotFound({ entity: "Occurrence", id: sessionId })
         const { settings } = yield* horizon
         const now = wallClockAt(settings.timeZone, yield* Clock.currentTimeMillis)
@@ -217,8 +244,14 @@ const make = Effect.gen(function*() {
      * series ends before them, its past occurrences untouched).
      */
     change: traced("SeriesService.change")(function*(id: SeriesId, change: SeriesChange) {
-      yield* authorize("series.update")
+      const handOverOnly = handsOverOnly(change)
+      yield* authorize("series.update", { handOverOnly })
       const series = yield* seriesOf(id)
+      yield* authorize("series.update", {
+        coachId: series.coachId,
+        handOverOnly,
+        subject: `series ${id}`
+      })
       return yield* changeFrom(series, plusSeconds(yield* nowAtClub, 1), change, "id")
     }),
     /**
@@ -230,13 +263,22 @@ const make = Effect.gen(function*() {
      */
     changeOccurrence: traced("SeriesService.changeOccurrence")(
       function*(id: SeriesId, sessionId: SessionId, scope: "one" | "following", change: OccurrenceChange) {
-        yield* authorize("series.update")
+        const handOverOnly = handsOverOnly(change)
+        yield* authorize("occurrence.update", { handOverOnly })
         const series = yield* seriesOf(id)
         const occurrence = series.occurrences.find((o) => o.sessionId === sessionId)
+        const session = occurrence === undefined
+          ? undefined
+          : Option.getOrUndefined(yield* sessions.findById(sessionId))
+        yield* authorize("occurrence.update", {
+          coachId: scope === "one" && session !== undefined ? session.coachId : series.coachId,
+          handOverOnly,
+          subject: scope === "one" ? `session ${sessionId}` : `series ${id}`
+        })
         if (occurrence === undefined) return yield* new EntityNotFound({ entity: "Occurrence", id: sessionId })
         const now = yield* nowAtClub
         // Started by the rule's time, or by its own when it was moved earlier by itself.
-        const held = Option.getOrUndefined(yield* sessions.findById(sessionId))?.creneau ?? null
+        const held = session?.creneau ?? null
         const started = [occurrence.occurrenceStart, ...(held === null ? [] : [held])].find((time) => time <= now)
         if (started !== undefined) {
           return yield* new InvalidValue({

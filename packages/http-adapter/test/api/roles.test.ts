@@ -1,4 +1,4 @@
-import { RoleTable, rolesAllowed } from "@club/core"
+import { coachOwnershipOf, RoleTable, rolesAllowed } from "@club/core"
 import { type GuardedEndpoint, roleRules } from "@club/test-support/rest"
 import { describe } from "vitest"
 import { clubForFile } from "../support/club.ts"
@@ -11,7 +11,8 @@ const guarded = contractEndpoints().flatMap(({ method, operation, path }): Array
     path: path.replace(/:(\w+)/gu, "{$1}"),
     operation,
     allowed: rolesAllowed(operation),
-    owner: (RoleTable[operation] as { readonly owner?: "athlete" | "user" }).owner
+    owner: (RoleTable[operation] as { readonly owner?: "athlete" | "user" }).owner,
+    coachOwns: coachOwnershipOf(operation)
   }]
 )
 

@@ -1,7 +1,7 @@
 import { expect } from "vitest"
 import { randomBytes } from "node:crypto"
 import type { Reply } from "../Reply.ts"
-import type { Club, Role, UserDto } from "./Club.ts"
+import type { Caller, Club, Role, UserDto } from "./Club.ts"
 
 /** Records created through the API itself, for the tests that need some to exist. */
 
@@ -92,6 +92,25 @@ export const createUser = async (club: Club, body: Record<string, unknown> = {})
   const reply = await club.admin.post("/users/create", { name: unique("user"), role: "COACH", ...body, password })
   return { ...answered<UserDto>(reply, 201, "Creating a user"), password }
 }
+
+const coachCallers = new WeakMap<Club, Map<number, Caller>>()
+
+/**
+ * A coach record with a COACH user of its own, logged in: the planning and attendance writes on
+ * its sessions and series are its own (issue 36's ownership rule). `callerFor` finds its caller.
+ */
+export const createCoachMember = async (club: Club, body: Record<string, unknown> = {}): Promise<CoachDto> => {
+  const coach = await createCoach(club, body)
+  const user = await createUser(club, { role: "COACH", coachId: coach.id })
+  const callers = coachCallers.get(club) ?? new Map<number, Caller>()
+  coachCallers.set(club, callers)
+  callers.set(coach.id, club.withToken(await tokenOf(club, user.name, user.password)))
+  return coach
+}
+
+/** The caller who coaches `coachId`: a coach made by `createCoachMember`, else the club's own coach. */
+export const callerFor = (club: Club, coachId: unknown): Caller =>
+  (typeof coachId === "number" ? coachCallers.get(club)?.get(coachId) : undefined) ?? club.coach
 
 /** The UserDTO of a user without an e-mail address. */
 /** A user's answer: its link to a record of its role is some id (the others null). */

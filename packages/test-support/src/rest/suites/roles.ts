@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { expectJson, expectNotRefused, expectProblem, expectUnauthenticated } from "../../expectations.ts"
-import { type Club, coachMember, type Role } from "../Club.ts"
-import { athleteDto, createAthlete, missingId } from "../records.ts"
+import { type Caller, type Club, coachMember, type Role } from "../Club.ts"
+import { athleteDto, createAthlete, createUser, missingId, tokenOf } from "../records.ts"
 
 /**
  * An endpoint of the contract that performs an operation of core's role table, as each harness
@@ -18,6 +18,40 @@ export interface GuardedEndpoint {
   readonly allowed: ReadonlyArray<Role>
   /** Whose record lets a caller the roles alone refuse in: the athlete record linked to its user, or its user. */
   readonly owner: "athlete" | "user" | undefined
+  /** Whose coach a COACH must be to act (the table's `coachOwns`): the session's, the series', the occurrence's. */
+  readonly coachOwns?: "sessionCoach" | "seriesCoach" | "occurrenceCoach" | undefined
+}
+
+/**
+ * A body each owned write decodes, so that the request reaches the use-case's ownership check: a
+ * new owned endpoint fails the matrix until it has one here.
+ */
+const ownedBodies: Readonly<Record<string, (fixture: OwnedFixture) => unknown>> = {
+  "POST /planning/sessions": (f) => ({ name: "Owned", coachId: f.coachId, creneau: f.freeTime, duree: 30 }),
+  "POST /planning/series": (f) => ({
+    name: "Owned",
+    coachId: f.coachId,
+    start: f.freeTime,
+    duree: 30,
+    rrule: "FREQ=DAILY;COUNT=1"
+  }),
+  "PATCH /planning/sessions/{id}": () => ({ name: "Changed" }),
+  "PATCH /planning/series/{id}": () => ({ name: "Changed" }),
+  "PATCH /planning/series/{id}/occurrences/{sessionId}": () => ({ name: "Changed" }),
+  "DELETE /planning/series/{id}": () => undefined,
+  "DELETE /planning/series/{id}/occurrences/{sessionId}": () => undefined,
+  "PUT /attendance/sessions/{id}/settings": () => ({ capacity: 5 }),
+  "PUT /attendance/sessions/{id}/presence": (f) => ({ marks: [{ athleteId: f.athleteId, status: "present" }] }),
+  "PUT /attendance/athletes/{id}/replies/{sessionId}": () => ({ answer: "yes" })
+}
+
+/** A series of the club's coach (its first occurrence a session of that coach), and a time the coach is free. */
+interface OwnedFixture {
+  readonly coachId: number
+  readonly athleteId: number
+  readonly seriesId: number
+  readonly sessionId: number
+  readonly freeTime: string
 }
 
 const roles: ReadonlyArray<Role> = ["ADMIN", "COACH", "ATHLETE"]
@@ -126,6 +160,88 @@ export const roleRules = (club: () => Club, endpoints: ReadonlyArray<GuardedEndp
         expectProblem(await club().as(role).get(`/users/${other.id}`), 403)
       }
     })
+  })
+
+  describe("coach ownership: a coach acts on the sessions and series it coaches, another coach gets 403", () => {
+    let slot = 0
+    /** Times of the club's coach that no other fixture books: an hour apart, from a week ahead. */
+    const nextTime = () => {
+      const start = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 7)
+      return new Date(start + (slot++) * 3_600_000).toISOString().slice(0, 19)
+    }
+    const fixture = async (): Promise<OwnedFixture> => {
+      const series = await club().coach.post("/planning/series", {
+        name: "Owned series",
+        coachId: club().coachId,
+        athleteIds: [club().athleteId],
+        start: nextTime(),
+        duree: 30,
+        rrule: "FREQ=DAILY;COUNT=1"
+      })
+      expect(series.status, series.text).toBe(201)
+      const body = series.body as { id: number; occurrences: ReadonlyArray<{ sessionId: number }> }
+      return {
+        coachId: club().coachId,
+        athleteId: club().athleteId,
+        seriesId: body.id,
+        sessionId: body.occurrences[0]!.sessionId,
+        freeTime: nextTime()
+      }
+    }
+    /** The path with the fixture's records: `{id}` is the series, the athlete or the session the path names. */
+    const ownedPath = (endpoint: GuardedEndpoint, f: OwnedFixture) =>
+      endpoint.path.replace(/\{(\w+)\}/gu, (_, name: string) =>
+        String(
+          name === "sessionId"
+            ? f.sessionId
+            : endpoint.path.startsWith("/planning/series")
+            ? f.seriesId
+            : endpoint.path.startsWith("/attendance/athletes")
+            ? f.athleteId
+            : f.sessionId
+        ))
+    let other: Caller | undefined
+    /** A second coach, with its own user. */
+    const otherCoach = async () => {
+      if (other !== undefined) return other
+      const coach = (await club().admin.post("/coaches/create", { name: "Other coach" })).body as { id: number }
+      const user = await createUser(club(), { role: "COACH", coachId: coach.id })
+      other = club().withToken(await tokenOf(club(), user.name, user.password))
+      return other
+    }
+
+    for (const endpoint of endpoints.filter((candidate) => candidate.coachOwns !== undefined)) {
+      const key = `${endpoint.method} ${endpoint.path}`
+      it(`${key} (${endpoint.coachOwns}): another coach gets 403 and nothing changes; the owning coach is not refused`, async () => {
+        const body = ownedBodies[key]
+        expect(body, `an owned body for ${key} in roles.ts`).toBeDefined()
+        const f = await fixture()
+        const path = ownedPath(endpoint, f)
+        const json = body!(f)
+        const options = json === undefined ? {} : { json }
+        const state = async () =>
+          Promise.all(
+            [
+              `/planning/series/${f.seriesId}`,
+              `/attendance/sessions/${f.sessionId}/replies`,
+              `/planning/sessions?from=${f.freeTime}`
+            ].map(
+              async (read) => {
+                // Reading a series extends it to the horizon, which moves with the clock.
+                const { expandedUntil: _moving, ...rest } = (await club().admin.get(read)).body as Record<
+                  string,
+                  unknown
+                >
+                return rest
+              }
+            )
+          )
+        const before = await state()
+        expectProblem(await (await otherCoach()).send(endpoint.method, path, options), 403)
+        expect(await state()).toEqual(before)
+        expectNotRefused(await club().coach.send(endpoint.method, path, options))
+      })
+    }
   })
 
   describe("a caller whose role is not allowed is refused before the request is looked at", () => {

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest"
 import { expectEmpty, expectProblem, expectStatus, expectText } from "../../expectations.ts"
 import type { Club } from "../Club.ts"
-import { createAthlete, createCoach, readSession, unique } from "../records.ts"
+import { callerFor, createAthlete, createCoachMember as createCoach, readSession, unique } from "../records.ts"
 
 const seedCreate = (club: Club, body: Record<string, unknown>) =>
   club.coach.post("/session/create", { name: unique("Seed"), ...body })
+/** As the coach the session is for (issue 36: a coach plans for itself), the club's coach when none is named. */
 const plan = (club: Club, body: Record<string, unknown>) =>
-  club.coach.post("/planning/sessions", { name: unique("Planned"), ...body })
+  callerFor(club, body["coachId"]).post("/planning/sessions", { name: unique("Planned"), ...body })
 
 /**
  * The seed's session create and update beside the schedule's bookings, with the club setting

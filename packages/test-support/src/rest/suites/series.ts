@@ -3,7 +3,15 @@ import { expectProblem } from "../../expectations.ts"
 import type { Reply } from "../../Reply.ts"
 import type { Club } from "../Club.ts"
 import { expectSameSeries } from "./sameSeries.ts"
-import { createActivity, createAthlete, createCoach, missingId, readSession, unique } from "../records.ts"
+import {
+  callerFor,
+  createActivity,
+  createAthlete,
+  createCoachMember as createCoach,
+  missingId,
+  readSession,
+  unique
+} from "../records.ts"
 
 interface OccurrenceDto {
   readonly sessionId: number
@@ -31,7 +39,9 @@ const expectSeriesRead = (reply: Reply, series: SeriesDto) => {
 
 /** Issue 17's series and conflicts endpoints under `/planning`, on any harness. */
 export const seriesEndpoints = (club: () => Club) => {
-  const createSeries = (body: Record<string, unknown>) => club().coach.post("/planning/series", body)
+  /** As the coach the series is for (issue 36: a coach creates for itself), the club's coach when none is named. */
+  const createSeries = (body: Record<string, unknown>) =>
+    callerFor(club(), body["coachId"]).post("/planning/series", body)
 
   describe("POST /planning/series (Coach)", () => {
     it("answers 201 with the series and its occurrences, each a session the seed's endpoints show", async () => {
@@ -191,6 +201,8 @@ export const seriesEndpoints = (club: () => Club) => {
   /** Two occurrences days ago, two in the days to come (never today, whatever the hour). */
   const aroundToday = async () => {
     const reply = await createSeries({
+      // A coach of its own: the club's coach would be double-booked by the other tests' series.
+      coachId: (await createCoach(club())).id,
       name: unique("Around today"),
       duree: 60,
       start: fromToday(-3, "06:00:00"),
@@ -206,7 +218,7 @@ export const seriesEndpoints = (club: () => Club) => {
       const series = await aroundToday()
       const [past1, past2, next1, next2] = series.occurrences.map((o) => o.sessionId)
       const activity = await createActivity(club(), past1!)
-      expect((await club().coach.delete(`/planning/series/${series.id}`)).status).toBe(204)
+      expect((await callerFor(club(), series.coachId).delete(`/planning/series/${series.id}`)).status).toBe(204)
       const read = (await club().coach.get(`/planning/series/${series.id}`)).body as SeriesDto
       expect(read.occurrences).toEqual(series.occurrences.slice(0, 2))
       expect((await readSession(club(), past1!)).activiteIds).toEqual([activity])
@@ -226,7 +238,10 @@ export const seriesEndpoints = (club: () => Club) => {
     it("cancels one occurrence (the default scope); the others stay", async () => {
       const series = await aroundToday()
       const third = series.occurrences[2]!
-      expect((await club().coach.delete(`/planning/series/${series.id}/occurrences/${third.sessionId}`)).status)
+      expect(
+        (await callerFor(club(), series.coachId).delete(`/planning/series/${series.id}/occurrences/${third.sessionId}`))
+          .status
+      )
         .toBe(204)
       const read = (await club().coach.get(`/planning/series/${series.id}`)).body as SeriesDto
       expect(read.occurrences).toEqual([...series.occurrences.slice(0, 2), series.occurrences[3]])
@@ -236,7 +251,7 @@ export const seriesEndpoints = (club: () => Club) => {
       const series = await aroundToday()
       const third = series.occurrences[2]!
       const path = `/planning/series/${series.id}/occurrences/${third.sessionId}?scope=following`
-      expect((await club().coach.delete(path)).status).toBe(204)
+      expect((await callerFor(club(), series.coachId).delete(path)).status).toBe(204)
       const read = (await club().coach.get(`/planning/series/${series.id}`)).body as SeriesDto
       expect(read.occurrences).toEqual(series.occurrences.slice(0, 2))
       expect(read).toMatchObject({ endsBefore: third.occurrenceStart })
@@ -246,13 +261,16 @@ export const seriesEndpoints = (club: () => Club) => {
       const series = await aroundToday()
       const past = series.occurrences[0]!.sessionId
       expectProblem(
-        await club().coach.delete(`/planning/series/${series.id}/occurrences/${past}`),
+        await callerFor(club(), series.coachId).delete(`/planning/series/${series.id}/occurrences/${past}`),
         400,
         /^sessionId: /u
       )
-      expectProblem(await club().coach.delete(`/planning/series/${series.id}/occurrences/${missingId}`), 404)
       expectProblem(
-        await club().coach.delete(
+        await callerFor(club(), series.coachId).delete(`/planning/series/${series.id}/occurrences/${missingId}`),
+        404
+      )
+      expectProblem(
+        await callerFor(club(), series.coachId).delete(
           `/planning/series/${series.id}/occurrences/${series.occurrences[3]!.sessionId}?scope=all`
         ),
         400,

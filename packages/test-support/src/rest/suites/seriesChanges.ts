@@ -2,7 +2,16 @@ import ICAL from "ical.js"
 import { describe, expect, it } from "vitest"
 import { expectEmpty, expectProblem } from "../../expectations.ts"
 import type { Club } from "../Club.ts"
-import { createActivity, createAthlete, createCoach, missingId, readSession, unique } from "../records.ts"
+import {
+  callerFor,
+  createActivity,
+  createAthlete,
+  createCoachMember as createCoach,
+  missingId,
+  readSession,
+  unique
+} from "../records.ts"
+import type { Caller } from "../Club.ts"
 import { expectSameSeries } from "./sameSeries.ts"
 
 interface OccurrenceDto {
@@ -84,13 +93,40 @@ const cancelledInstances = (text: string) =>
 
 /** Issue 17's changes of series and occurrences (`PATCH /planning/series/...`), on any harness. */
 export const seriesChanges = (club: () => Club) => {
+  /**
+   * Who coaches each series and session written here (`series:7`, `session:9`): a coach acts on
+   * its own (issue 36), so each request goes out as the coach of what it names.
+   */
+  const owners = new Map<string, number>()
+  const ownerOf = (path: string): Caller => {
+    const [, kind, id] = /^\/planning\/(series|sessions)\/(\d+)/u.exec(path) ?? []
+    return callerFor(club(), owners.get(`${kind === "series" ? "series" : "session"}:${id}`))
+  }
+  const remember = (series: SeriesDto) => {
+    owners.set(`series:${series.id}`, series.coachId!)
+    for (const occurrence of series.occurrences) owners.set(`session:${occurrence.sessionId}`, series.coachId!)
+  }
+  /** A series of a coach of its own (a new one unless `coachId` is given), so that series of different tests never meet. */
   const createSeries = async (body: Record<string, unknown>) => {
-    const reply = await club().coach.post("/planning/series", { name: unique("Series"), ...body })
+    const coachId = (body["coachId"] as number | undefined) ?? (await createCoach(club())).id
+    const reply = await callerFor(club(), coachId).post("/planning/series", {
+      name: unique("Series"),
+      ...body,
+      coachId
+    })
     expect(reply.status, reply.text).toBe(201)
+    remember(reply.body as SeriesDto)
     return reply.body as SeriesDto
   }
   const readSeries = async (id: number) => (await club().coach.get(`/planning/series/${id}`)).body as SeriesDto
-  const patch = (path: string, json: unknown, caller = club().coach) => caller.send("PATCH", path, { json })
+  const patch = async (path: string, json: unknown, caller = ownerOf(path)) => {
+    const reply = await caller.send("PATCH", path, { json })
+    const body = reply.body as Partial<SeriesDto> & { id?: number; coachId?: number | null }
+    if (reply.status === 200 && body.occurrences !== undefined) remember(body as SeriesDto)
+    else if (reply.status === 200 && body.coachId !== undefined) owners.set(`session:${body.id}`, body.coachId!)
+    return reply
+  }
+  const del = (path: string) => ownerOf(path).delete(path)
   /** Four daily occurrences at 06:00 from `firstDay` days from today. */
   const daily = (firstDay: number, extra: Record<string, unknown> = {}) =>
     createSeries({ duree: 60, start: fromToday(firstDay, "06:00:00"), rrule: "FREQ=DAILY;COUNT=4", ...extra })
@@ -181,7 +217,7 @@ export const seriesChanges = (club: () => Club) => {
       })
       expect(one.status, one.text).toBe(200)
       expect((one.body as SeriesDto).occurrences[1]).toEqual({ ...second, overridden: true })
-      expect((await club().coach.delete(`/planning/series/${series.id}/occurrences/${third!.sessionId}`)).status)
+      expect((await del(`/planning/series/${series.id}/occurrences/${third!.sessionId}`)).status)
         .toBe(204)
       const all = await patch(`/planning/series/${series.id}`, { name: "All", duree: 30 })
       expect(all.status, all.text).toBe(200)
@@ -224,7 +260,7 @@ export const seriesChanges = (club: () => Club) => {
       expectSameSeries(await readSeries(series.id), series)
       for (const occurrence of series.occurrences) {
         expect(await readSession(club(), occurrence.sessionId)).toMatchObject({
-          coachId: null,
+          coachId: series.coachId,
           creneau: occurrence.occurrenceStart
         })
       }
@@ -286,7 +322,7 @@ export const seriesChanges = (club: () => Club) => {
       await patch(`/planning/series/${series.id}/occurrences/${second!.sessionId}`, { name: "Moved", time: "09:00:00" })
       const moved = await club().anonymous.get(path, { headers: { "if-none-match": etag } })
       expect(moved.status).toBe(200)
-      expect((await club().coach.delete(`/planning/series/${series.id}/occurrences/${third!.sessionId}`)).status)
+      expect((await del(`/planning/series/${series.id}/occurrences/${third!.sessionId}`)).status)
         .toBe(204)
       // The cancel alone moves the ETag; the cancelled occurrence is STATUS:CANCELLED at its
       // RECURRENCE-ID, its SEQUENCE above the series' (0); no EXDATE is left.
@@ -344,7 +380,7 @@ export const seriesChanges = (club: () => Club) => {
       })
       expect(other.status, other.text).toBe(200)
       for (const occurrence of [second, third]) {
-        const cancelled = await club().coach.delete(
+        const cancelled = await del(
           `/planning/series/${series.id}/occurrences/${occurrence!.sessionId}`
         )
         expect(cancelled.status).toBe(204)
@@ -358,7 +394,7 @@ export const seriesChanges = (club: () => Club) => {
       expect(feedInstances(reply.text)).toEqual(await stored())
 
       // "This and the following" ends the series (UNTIL): no STATUS:CANCELLED entry for what it ends.
-      const following = await club().coach.delete(
+      const following = await del(
         `/planning/series/${series.id}/occurrences/${fourth!.sessionId}?scope=following`
       )
       expect(following.status).toBe(204)
@@ -419,8 +455,12 @@ export const seriesChanges = (club: () => Club) => {
   })
 
   describe("POST /planning/sessions and PATCH /planning/sessions/{id} (Coach)", () => {
-    const plan = (body: Record<string, unknown>, caller = club().coach) =>
-      caller.post("/planning/sessions", { name: unique("Planned"), ...body })
+    const plan = async (body: Record<string, unknown>, caller = callerFor(club(), body["coachId"])) => {
+      const reply = await caller.post("/planning/sessions", { name: unique("Planned"), ...body })
+      const created = reply.body as { id: number; coachId: number | null }
+      if (reply.status === 201) owners.set(`session:${created.id}`, created.coachId!)
+      return reply
+    }
 
     it("creates a session that books its coach and athletes: an overlapping one is a 409 naming it, and nothing is written", async () => {
       const coach = await createCoach(club())
