@@ -435,13 +435,12 @@ await onEveryDatabase(
     const occurrencesOf = (reply: Reply) => (reply.body as SeriesBody).occurrences.map((o) => o.sessionId)
 
     it("planning: recurring series", async () => {
-      const coach = await newCoach("create a coach for a series")
+      // The calling coach's own series (issue 36: a coach creates for itself; no coachId is the caller).
       const athlete = await newAthlete("create an athlete for a series")
       const created = await call("create a series", "COACH", "POST", "/planning/series", 201, {
         json: {
           name: unique("Daily track"),
           groupe: "Seniors",
-          coachId: coach,
           athleteIds: [athlete],
           duree: 60,
           start: fromToday(2, "06:00:00"),
@@ -451,7 +450,7 @@ await onEveryDatabase(
       const series = idOf(created)
       const [first, second, third] = occurrencesOf(created)
       await call("create a series booking its coach again", "COACH", "POST", "/planning/series", 409, {
-        json: { coachId: coach, duree: 30, start: fromToday(2, "06:30:00"), rrule: "FREQ=DAILY;COUNT=1" }
+        json: { duree: 30, start: fromToday(2, "06:30:00"), rrule: "FREQ=DAILY;COUNT=1" }
       })
       // The document bounds the rule's length only; the subset is the server's to check.
       await call("create a series, an RRULE outside the subset", "COACH", "POST", "/planning/series", 400, {
@@ -470,7 +469,7 @@ await onEveryDatabase(
         input: "invalid"
       })
       await call("create a series, unknown athlete", "COACH", "POST", "/planning/series", 400, {
-        json: { duree: 60, start: fromToday(2, "06:00:00"), rrule: "FREQ=DAILY;COUNT=2", athleteIds: [2_147_480_001] }
+        json: { duree: 60, start: fromToday(2, "07:30:00"), rrule: "FREQ=DAILY;COUNT=2", athleteIds: [2_147_480_001] }
       })
       await call("create a series, as an athlete", "ATHLETE", "POST", "/planning/series", 403, {
         json: { duree: 60, start: fromToday(2, "06:00:00"), rrule: "FREQ=DAILY;COUNT=2" }
@@ -564,22 +563,23 @@ await onEveryDatabase(
     })
 
     it("planning: sessions, paged and written with their bookings checked", async () => {
-      const coach = await newCoach("create a coach for planned sessions")
+      // The calling coach's own sessions (issue 36: no coachId is the caller).
       const groupe = unique("Planned")
       const planned = await call("create a planned session", "COACH", "POST", "/planning/sessions", 201, {
-        json: { name: "Planned", groupe, coachId: coach, athleteIds: [], duree: 60, creneau: "2031-05-05T10:00:00" }
+        json: { name: "Planned", groupe, athleteIds: [], duree: 60, creneau: "2031-05-05T10:00:00" }
       })
       const later = await call("create a planned session after it", "COACH", "POST", "/planning/sessions", 201, {
-        json: { groupe, coachId: coach, duree: 60, creneau: "2031-05-05T11:00:00" }
+        json: { groupe, duree: 60, creneau: "2031-05-05T11:00:00" }
       })
       await call("create a planned session, double booking", "COACH", "POST", "/planning/sessions", 409, {
-        json: { coachId: coach, duree: 30, creneau: "2031-05-05T10:30:00" }
+        json: { duree: 30, creneau: "2031-05-05T10:30:00" }
       })
       await call("create a planned session without creneau", "COACH", "POST", "/planning/sessions", 400, {
-        json: { coachId: coach, duree: 30 },
+        json: { duree: 30 },
         input: "invalid"
       })
-      await call("create a planned session, unknown coach", "COACH", "POST", "/planning/sessions", 400, {
+      // Another coach's id, known or not, is not the caller's to plan for.
+      await call("create a planned session, another coach's id", "COACH", "POST", "/planning/sessions", 403, {
         json: { coachId: 2_147_480_001, duree: 30, creneau: "2031-05-06T10:00:00" }
       })
       await call("create a planned session, as an athlete", "ATHLETE", "POST", "/planning/sessions", 403, {
@@ -723,7 +723,7 @@ await onEveryDatabase(
 
       const series = await call("create a weekly series to reply to", "COACH", "POST", "/planning/series", 201, {
         json: {
-          coachId: await newCoach("create a coach for a weekly series"),
+          coachId: club().coachId,
           athleteIds: [own],
           duree: 60,
           start: fromToday(2, "21:00:00"),
