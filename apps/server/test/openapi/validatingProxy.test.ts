@@ -621,7 +621,7 @@ await onEveryDatabase(
         "sessions of the planning, filtered",
         "ADMIN",
         "GET",
-        `/planning/sessions?coachId=${coach}&from=2031-05-05T00:00:00&to=2031-05-06T00:00:00`,
+        `/planning/sessions?coachId=${club().coachId}&from=2031-05-05T00:00:00&to=2031-05-06T00:00:00`,
         200
       )
       await call("sessions of the planning, limit 0", "COACH", "GET", "/planning/sessions?limit=0", 400, {
