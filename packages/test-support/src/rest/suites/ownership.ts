@@ -48,7 +48,13 @@ export const ownershipRules = (club: () => Club) => {
     return reply.body as SeriesDto
   }
   const patch = (caller: Caller, path: string, json: unknown) => caller.send("PATCH", path, { json })
-  const seriesOf = async (id: number) => (await club().admin.get(`/planning/series/${id}`)).body as SeriesDto
+  /** The series as read, without `expandedUntil`: a read extends a series to the horizon, which moves with the clock. */
+  const seriesOf = async (id: number) => {
+    const { expandedUntil: _moving, ...series } = (await club().admin.get(`/planning/series/${id}`)).body as
+      & SeriesDto
+      & { readonly expandedUntil: string }
+    return series
+  }
   const repliesOf = async (sessionId: number) =>
     (await club().admin.get(`/attendance/sessions/${sessionId}/replies`)).text
 
