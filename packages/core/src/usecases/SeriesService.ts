@@ -82,8 +82,9 @@ const make = Effect.gen(function*() {
       if (places > maxPlaces) {
         return yield* new InvalidValue({
           field: "athleteIds",
-          reason:
-            `the series would hold ${places} places (${counted.length} occurrences × ${peopleOf(input)} people), more than ${maxPlaces}`
+          reason: `the series would hold ${places} places (${counted.length} occurrences × ${
+            peopleOf(input)
+          } people), more than ${maxPlaces}`
         })
       }
       return rule
@@ -317,7 +318,9 @@ const make = Effect.gen(function*() {
      * One statement: a row more than the page is read to know whether another page follows.
      */
     conflicts: traced("SeriesService.conflicts")(
-      function*(request: { readonly limit?: number | undefined; readonly cursor?: DoubleBookingCursor | undefined } = {}) {
+      function*(
+        request: { readonly limit?: number | undefined; readonly cursor?: DoubleBookingCursor | undefined } = {}
+      ) {
         yield* authorize("conflict.read")
         const limit = Math.min(request.limit ?? defaultPageLimit, maxPageLimit)
         const after = request.cursor === undefined ? undefined : bookingPositionOf(request.cursor)

@@ -42,7 +42,7 @@ describe("renderFeed, read back with ical.js", () => {
   it("ends with END:VCALENDAR and CRLF (RFC 5545 §3.4), every line with CRLF", () => {
     const text = renderFeed({ name: "Feed", timeZone: "Europe/Paris", stamp: new Date(0), series: [], events: [] })
     // ASCII at the end: each character is one byte.
-    const lastBytes = [...text.slice(-15)].map((character) => character.charCodeAt(0))
+    const lastBytes = Array.from(text.slice(-15), (character) => character.charCodeAt(0))
     expect(lastBytes).toEqual(
       [...Array.from("END:VCALENDAR"), 13, 10].map((c) => typeof c === "string" ? c.charCodeAt(0) : c)
     )

@@ -73,7 +73,7 @@ export const feedEndpoints = (club: () => Club) => {
       expect(reply.headers.get("content-type")).toBe("text/calendar; charset=utf-8")
       // RFC 5545 §3.4: the stream ends with END:VCALENDAR and CRLF, and every line ends with CRLF.
       const bytes = new TextEncoder().encode(reply.text)
-      expect([...bytes.slice(-15)]).toEqual([...new TextEncoder().encode("END:VCALENDAR\r\n")])
+      expect(Array.from(bytes.slice(-15))).toEqual(Array.from(new TextEncoder().encode("END:VCALENDAR\r\n")))
       expect(reply.text.split("\r\n").at(-1)).toBe("")
       expect(reply.text).not.toMatch(/[^\r]\n|\r[^\n]/u)
       const events = eventsOf(reply.text)
