@@ -1049,18 +1049,28 @@ export class ReadConflicts extends ModelCommand {
   }
   async act(m: Model, r: Real) {
     const a = this.actor
-    const reply = await send(r, this.shown, a, "GET", "/planning/conflicts")
-    expectStatus(
-      this.shown,
-      reply,
-      a.kind === "athlete"
-        ? { statuses: [403], why: "conflict.read is Admin, Coach" }
-        : { statuses: [200], why: "conflict.read is Admin, Coach" }
-    )
-    if (reply.status !== 200) return []
+    type Pair = { sessionId: number; otherSessionId: number }
+    const pairs: Array<Pair> = []
+    // The conflicts are paged (`{items, nextCursor}`); a bounded number of the largest pages.
+    let cursor: string | null = null
+    for (let page = 0; page < 20; page++) {
+      const query: string = cursor === null ? "?limit=500" : `?limit=500&cursor=${encodeURIComponent(cursor)}`
+      const reply = await send(r, this.shown, a, "GET", `/planning/conflicts${query}`)
+      expectStatus(
+        this.shown,
+        reply,
+        a.kind === "athlete"
+          ? { statuses: [403], why: "conflict.read is Admin, Coach" }
+          : { statuses: [200], why: "conflict.read is Admin, Coach" }
+      )
+      if (reply.status !== 200) return []
+      const body = reply.body as { items: ReadonlyArray<Pair>; nextCursor: string | null }
+      pairs.push(...body.items)
+      cursor = body.nextCursor
+      if (cursor === null) break
+    }
     const ours = new Set(m.sessions.map((s) => s.id))
-    const listed = (reply.body as ReadonlyArray<{ sessionId: number; otherSessionId: number }>)
-      .filter((pair) => ours.has(pair.sessionId) || ours.has(pair.otherSessionId))
+    const listed = pairs.filter((pair) => ours.has(pair.sessionId) || ours.has(pair.otherSessionId))
     // The model never accepts a double booking, so none of the cast's sessions is in a pair.
     same(this.shown, "the cast's double bookings", listed, [])
     return []
