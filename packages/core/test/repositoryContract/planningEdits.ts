@@ -23,7 +23,9 @@ const newAthletes = (count: number) =>
     const athletes = yield* AthleteRepository
     const ids: Array<AthleteId> = []
     for (let i = 0; i < count; i++) {
-      ids.push((yield* athletes.create(new AthleteCreate({ id: null, name: `Edited ${i}`, categorie: null, niveau: null }))).id)
+      ids.push(
+        (yield* athletes.create(new AthleteCreate({ id: null, name: `Edited ${i}`, categorie: null, niveau: null }))).id
+      )
     }
     return ids
   })
