@@ -1,8 +1,8 @@
 import * as fc from "fast-check"
 import { expect, it } from "vitest"
-import { independentInstant } from "../../../../packages/core/test/repositoryContract/zoneProperties.ts"
 import { expectNoServerError, expectStatus } from "@club/test-support/expectations"
 import { createCoach, type SessionDto, unique } from "@club/test-support/rest"
+import { independentInstant } from "@club/test-support"
 import { onEveryDatabase } from "./support/club.ts"
 
 /*
