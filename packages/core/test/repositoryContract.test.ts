@@ -7,6 +7,7 @@ import {
   StoredLoginFailures
 } from "./repositoryContract/Contract.ts"
 import { repositoryContract } from "./repositoryContract/suites.ts"
+import { zonePropertiesContract } from "./repositoryContract/zoneProperties.ts"
 
 /** The store's login failures, as the contract's tests look at them. */
 const StoredFailuresInMemory = Layer.effect(
@@ -45,3 +46,6 @@ const inMemory: Implementation = {
 
 // The same suites run on PostgreSQL and embedded PGlite in packages/postgres-adapter/test.
 for (const suite of repositoryContract) runContract(suite, [inMemory])
+
+// The time-zone properties, with the budget of an in-process store (the databases run fewer cases).
+runContract(zonePropertiesContract(200), [inMemory])

@@ -17,6 +17,7 @@ import { operation } from "./Operation.ts"
 import { pathId } from "./PathId.ts"
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
+import { strictBodies } from "./StrictBodies.ts"
 
 /** A period of sessions by their `creneau`: both days included. */
 const period = {
@@ -122,7 +123,7 @@ export class AttendanceGroup extends HttpApiGroup.make("attendance").add(
     "Every mark of the sessions of the period, one line each, read in one statement. 400 naming `to` when it is before `from`.",
     "attendance.export"
   ))
-).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
+).middleware(RawInput).middleware(Authentication).annotate(...strictBodies).annotateMerge(tag(
   "Attendance: replies and waiting list",
   "Issue 18: who is coming to a session, its capacity and its waiting list. Not in the seed."
 )) {}

@@ -9,6 +9,7 @@ import { operation } from "./Operation.ts"
 import { pathId } from "./PathId.ts"
 import { Forbidden, InvalidRequest, NotFound } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
+import { strictBodies } from "./StrictBodies.ts"
 
 /** The media type of a feed's answer. */
 export const calendarContentType = "text/calendar; charset=utf-8"
@@ -71,7 +72,7 @@ export class FeedTokenGroup extends HttpApiGroup.make("feedToken").add(
     `The caller's feeds stop working at once. ${idempotent}`,
     "feed.token"
   )).middleware(Idempotency)
-).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
+).middleware(RawInput).middleware(Authentication).annotate(...strictBodies).annotateMerge(tag(
   "Calendar feed tokens",
   "Each user's calendar feed token: created, replaced and removed by the user."
 )) {}

@@ -23,6 +23,7 @@ import { pathId } from "./PathId.ts"
 import { LimitParameter } from "./LimitParameter.ts"
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
+import { strictBodies } from "./StrictBodies.ts"
 
 /** The paging parameters a listing takes: at most `limit` items, after `cursor`. */
 export const pagingParameters = {
@@ -109,7 +110,7 @@ export class PlanningGroup extends HttpApiGroup.make("planning").add(
     `Changes the fields given of a session written through the seed or the planning, and books its coach and athletes again; its revision (its calendar SEQUENCE) goes up. An occurrence of a series changed here becomes an exception (\`overridden\`) that later changes of the series leave alone. 409 naming the sessions on a double booking; nothing is written. 404 when there is no such session. ${idempotent}`,
     "plannedSession.update"
   )).middleware(Idempotency)
-).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
+).middleware(RawInput).middleware(Authentication).annotate(...strictBodies).annotateMerge(tag(
   "Planning",
   "The club's planning (issue 17): sessions paged and filtered, and written with their bookings checked."
 )) {}

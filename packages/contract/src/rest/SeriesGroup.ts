@@ -9,6 +9,7 @@ import { operation } from "./Operation.ts"
 import { pathId } from "./PathId.ts"
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
+import { strictBodies } from "./StrictBodies.ts"
 import {
   DoubleBookingPageDto,
   OccurrenceChangeInput,
@@ -105,7 +106,7 @@ export class SeriesGroup extends HttpApiGroup.make("series").add(
     `With \`scope=one\`, changes this occurrence's session by the fields given (\`creneau\` moves it, \`time\` changes its time of day) and marks it \`overridden\`: later changes of the series leave it alone. With \`scope=following\`, changes it and every later one as a change of the series does (\`creneau\` is refused there). Answers the series that holds the occurrence. 400 naming the field: an occurrence that has started (\`sessionId\`), a time not to come, unknown coach or athletes. 404 when there is no such series or occurrence. 409 naming the sessions on a double booking; nothing is written. ${idempotent}`,
     "occurrence.update"
   )).middleware(Idempotency)
-).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
+).middleware(RawInput).middleware(Authentication).annotate(...strictBodies).annotateMerge(tag(
   "Planning: series and conflicts",
   "Issue 17's schedule: recurring series whose occurrences are sessions, and the double bookings among sessions. Not in the seed."
 )) {}

@@ -9,6 +9,7 @@ import { operation } from "./Operation.ts"
 import { pathId } from "./PathId.ts"
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "./Problems.ts"
 import { RawInput } from "./RawInput.ts"
+import { strictBodies } from "./StrictBodies.ts"
 
 export const WebhookCreateBody = documented(
   Schema.Struct(WebhookCreate.fields),
@@ -96,7 +97,7 @@ export class WebhookGroup extends HttpApiGroup.make("webhooks").add(
     `Makes every delivery of the webhook from \`fromEventId\` on due again, delivered or not, in the same order and with the same event ids (a receiver may already have some: it tells them by \`Club-Event-Id\`). 404 when there is no such webhook. ${idempotent}`,
     "webhook.manage"
   )).middleware(Idempotency)
-).middleware(RawInput).middleware(Authentication).annotateMerge(tag(
+).middleware(RawInput).middleware(Authentication).annotate(...strictBodies).annotateMerge(tag(
   "Attendance: webhooks",
   "Issue 18: admins register webhooks that receive the attendance events (replies, promotions, cancellations, marks), signed, retried, in order per session."
 )) {}

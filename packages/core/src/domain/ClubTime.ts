@@ -67,13 +67,20 @@ export const plusSeconds = (local: LocalDateTime, seconds: number): LocalDateTim
   new Date(Date.parse(`${local}Z`) + seconds * 1000).toISOString().slice(0, 19) as LocalDateTime
 
 /**
- * The instant (epoch ms) at which `timeZone`'s wall clock shows `local`. A time the clock skips
- * (spring forward) or shows twice (fall back) is read with the smaller of the two offsets around
- * it (standard time in the northern zones), as PostgreSQL's `AT TIME ZONE` reads it.
+ * The instant (epoch ms) at which `timeZone`'s wall clock shows `local`, read as RFC 5545 §3.3.5
+ * and Temporal's "compatible" disambiguation say: a time the clock skips (spring forward) is read
+ * with the offset before the skip (02:30 on the last Sunday of March in Paris is 03:30 CEST), a
+ * time it shows twice (fall back) is its first occurrence. The one rule of every booking, conflict
+ * and feed (the database's `club_instant`, migration 0023, is the same).
  */
 export const instantOf = (timeZone: string, local: LocalDateTime): number => {
-  const asUtc = Date.parse(`${local}Z`)
-  const offsets = [...new Set([zoneOffsetAt(timeZone, asUtc - 86_400_000), zoneOffsetAt(timeZone, asUtc + 86_400_000)])]
-  const shown = offsets.map((offset) => asUtc - offset).filter((instant) => wallClockAt(timeZone, instant) === local)
-  return shown.length === 1 ? shown[0]! : asUtc - Math.min(...offsets)
+  const wall = Date.parse(`${local}Z`)
+  // Transitions are days apart, so the offsets a day before and after are the two around `local`.
+  const before = zoneOffsetAt(timeZone, wall - 86_400_000)
+  const after = zoneOffsetAt(timeZone, wall + 86_400_000)
+  // The larger offset gives the earlier instant: tried first, it is an overlap's first occurrence.
+  for (const offset of [Math.max(before, after), Math.min(before, after)]) {
+    if (wallClockAt(timeZone, wall - offset) === local) return wall - offset
+  }
+  return wall - before
 }

@@ -7,6 +7,7 @@ import type { ContractSuite } from "./Contract.ts"
 import { idempotencyKeysContract } from "./idempotencyKeys.ts"
 import { lastAdminContract } from "./lastAdmin.ts"
 import { loginAttemptsContract } from "./loginAttempts.ts"
+import { planningEditsContract } from "./planningEdits.ts"
 import { recordContracts } from "./records.ts"
 import { seriesRepositoryContract } from "./series.ts"
 import { seriesChangesContract } from "./seriesChanges.ts"
@@ -25,6 +26,7 @@ export const repositoryContract: ReadonlyArray<ContractSuite> = [
   sessionRepositoryContract,
   seriesRepositoryContract,
   seriesChangesContract,
+  planningEditsContract,
   attendanceRepositoryContract,
   webhookRepositoryContract,
   activityRepositoryContract,

@@ -11,6 +11,8 @@ export interface ContractEndpoint {
   readonly path: string
   /** The operation of core's role table the endpoint performs; undefined for a public one. */
   readonly operation: Operation | undefined
+  /** Whether it takes a request body. */
+  readonly takesBody: boolean
 }
 
 /** Every endpoint of the REST contract, read from the contract itself. */
@@ -23,7 +25,8 @@ export const contractEndpoints = (): ReadonlyArray<ContractEndpoint> => {
         name: `${group.identifier}.${endpoint.identifier}`,
         method: endpoint.method,
         path: endpoint.path,
-        operation: Context.get(endpoint.annotations, RequiredOperation)
+        operation: Context.get(endpoint.annotations, RequiredOperation),
+        takesBody: endpoint.payload.size > 0
       })
   })
   return endpoints

@@ -19,6 +19,7 @@ import createOutbox from "./0017_create_outbox.ts"
 import refillFreedPlaces from "./0018_refill_freed_places.ts"
 import sessionsLocalSpanIndex from "./0021_sessions_local_span_index.ts"
 import receiversAndFeedTokens from "./0022_receivers_and_feed_tokens.ts"
+import bookingsAsInstants from "./0023_bookings_as_instants.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -44,5 +45,6 @@ export const migrations = Migrator.fromRecord({
   "0017_create_outbox": createOutbox,
   "0018_refill_freed_places": refillFreedPlaces,
   "0021_sessions_local_span_index": sessionsLocalSpanIndex,
-  "0022_receivers_and_feed_tokens": receiversAndFeedTokens
+  "0022_receivers_and_feed_tokens": receiversAndFeedTokens,
+  "0023_bookings_as_instants": bookingsAsInstants
 })

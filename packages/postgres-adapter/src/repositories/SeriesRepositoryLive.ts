@@ -180,10 +180,15 @@ export const SeriesRepositoryLive = Layer.effect(
         yield* sql`DELETE FROM coach_bookings WHERE session_id = ANY(${idArray}::bigint[])`
         yield* sql`DELETE FROM athlete_bookings WHERE session_id = ANY(${idArray}::bigint[])`
         if (values.athleteIds !== undefined) {
-          yield* sql`WITH gone AS (DELETE FROM session_athletes WHERE session_id = ANY(${idArray}::bigint[]))
+          // Only the memberships no longer listed go, and only the missing ones are added: a DELETE
+          // and an INSERT of the same row in one statement meet in the primary key (the INSERT does
+          // not see the DELETE), so a kept athlete is never deleted and inserted again.
+          const athleteArray = int8Array([...new Set(values.athleteIds)])
+          yield* sql`WITH gone AS (DELETE FROM session_athletes
+              WHERE session_id = ANY(${idArray}::bigint[]) AND NOT (athlete_id = ANY(${athleteArray}::bigint[])))
             INSERT INTO session_athletes (session_id, athlete_id)
-            SELECT s, a FROM unnest(${idArray}::bigint[]) AS s,
-              unnest(${int8Array([...new Set(values.athleteIds)])}::bigint[]) AS a`
+            SELECT s, a FROM unnest(${idArray}::bigint[]) AS s, unnest(${athleteArray}::bigint[]) AS a
+            ON CONFLICT DO NOTHING`
         }
         const { timeZone } = yield* ScheduleSettings
         if (yield* bookSessions(sql, timeZone, ids)) {

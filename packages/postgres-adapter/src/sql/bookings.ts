@@ -5,9 +5,14 @@ import { int8Array } from "./int8Array.ts"
 /** The longest session that books anyone: ten years in minutes (a longer `duree` books no one). */
 export const maxBookedMinutes = 5_256_000
 
-/** The instants of session `s` (an alias of `sessions`), `[creneau, creneau + duree minutes)` in `zone`. */
-const during = (sql: SqlClient, zone: string) =>
-  sql`tstzrange(s.creneau AT TIME ZONE ${zone}, (s.creneau + s.duree * interval '1 minute') AT TIME ZONE ${zone}, '[)')`
+/**
+ * The instants of session `s` (an alias of `sessions`): `[creneau read in `zone`, that instant +
+ * duree minutes)`, real minutes whatever the clock does meanwhile. `club_instant` (migration 0023)
+ * reads a skipped time with the offset before the skip and a repeated one as its first occurrence,
+ * as core's `ClubTime.instantOf` does. Every booking, conflict and listing takes its instants here.
+ */
+export const during = (sql: SqlClient, zone: string) =>
+  sql`tstzrange(club_instant(s.creneau, ${zone}), club_instant(s.creneau, ${zone}) + s.duree * interval '1 minute', '[)')`
 
 /** Sessions that book anyone: a creneau and a duree of at least a minute and at most `maxBookedMinutes`. */
 const bookable = (sql: SqlClient) =>

@@ -36,16 +36,16 @@ export const wallMs = (local: string) => Date.parse(`${local}Z`)
 export const wallOf = (ms: number) => new Date(ms).toISOString().slice(0, 19)
 
 /**
- * The instant of a wall-clock time at the club. A time the zone skips (the spring-forward gap) or
- * repeats (the fall-back hour) is read with the smaller of the two offsets, as docs/schedule/series.md
- * says the service reads it (PostgreSQL's `AT TIME ZONE`).
+ * The instant of a wall-clock time at the club, as docs/schedule/series.md says the service reads
+ * it (RFC 5545 §3.3.5): a time the zone skips (the spring-forward gap) with the offset before the
+ * skip (the smaller one), a time it repeats (the fall-back hour) as its first occurrence (the larger).
  */
 export const instantOf = (zone: string, local: string): number => {
   const wall = wallMs(local)
   const day = 86_400_000
   const candidates = [...new Set([-2 * day, 0, 2 * day].map((shift) => offsetMinutesAt(zone, wall + shift)))]
   const valid = candidates.filter((offset) => offsetMinutesAt(zone, wall - offset * 60_000) === offset)
-  const offset = valid.length === 1 ? valid[0]! : Math.min(...(valid.length > 1 ? valid : candidates))
+  const offset = valid.length > 0 ? Math.max(...valid) : Math.min(...candidates)
   return wall - offset * 60_000
 }
 
