@@ -42,7 +42,7 @@ const messageReader = (
   onMessage: (type: string, payload: Buffer, whole: Buffer) => boolean,
   ssl: SslState
 ) => {
-  let pending = Buffer.alloc(0)
+  let pending: Buffer = Buffer.alloc(0)
   let first = untyped
   /** Returns the bytes to forward, or undefined once `onMessage` asked for the cut. */
   return (chunk: Buffer): { readonly forward: Buffer; readonly cut: boolean } => {

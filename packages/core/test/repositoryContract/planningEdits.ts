@@ -175,7 +175,7 @@ export const planningEditsContract: ContractSuite = {
             activiteIds: []
           })
         )
-        const conflicts = yield* series.conflicts()
+        const conflicts = yield* series.conflicts(undefined, 500)
         expect(conflicts.filter((conflict) => conflict.otherSessionId === again.id)).toEqual([
           expect.objectContaining({ sessionId: first, otherSessionId: again.id, athleteId: c })
         ])
