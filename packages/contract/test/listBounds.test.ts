@@ -17,14 +17,17 @@ const fixedBounds: Readonly<Record<string, string>> = {
 
 type Json = Record<string, unknown>
 
-const document = OpenApi.fromApi(ClubApi) as unknown as { paths: Record<string, Record<string, Json>>; components: Json }
+const document = OpenApi.fromApi(ClubApi) as unknown as {
+  paths: Record<string, Record<string, Json>>
+  components: Json
+}
 
 const resolve = (schema: Json | undefined): Json | undefined => {
   if (schema === undefined) return undefined
   const ref = schema["$ref"]
   if (typeof ref !== "string") return schema
   const name = ref.split("/").at(-1)!
-  return resolve(((document.components["schemas"] as Record<string, Json>)[name]))
+  return resolve((document.components["schemas"] as Record<string, Json>)[name])
 }
 
 /** Whether an answer's schema is a list: an array, or an object whose `items` is one (a page). */

@@ -185,7 +185,10 @@ describe("everOccurs", () => {
         for (const byDay of ["MO", "TU,SA", "SU"]) {
           const r = rule(`FREQ=DAILY;INTERVAL=${interval};BYDAY=${byDay}`)
           // The weekdays visited repeat after seven steps.
-          const visited = Array.from({ length: 7 }, (_, k) => codes[(Math.floor(Date.parse(`${start}Z`) / 86_400_000) + 4 + k * interval) % 7])
+          const visited = Array.from(
+            { length: 7 },
+            (_, k) => codes[(Math.floor(Date.parse(`${start}Z`) / 86_400_000) + 4 + k * interval) % 7]
+          )
           const found = visited.some((code) => byDay.split(",").includes(code!))
           expect([start, interval, byDay, everOccurs(r, start)]).toEqual([start, interval, byDay, found])
         }

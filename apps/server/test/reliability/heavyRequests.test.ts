@@ -47,8 +47,9 @@ for (const kind of kinds) {
         const admin = shared.principals.as("ADMIN", shared.baseUrl)
         const ids: Array<number> = []
         for (let batch = 0; batch < 15; batch++) {
-          const created = await Promise.all(Array.from({ length: 10 }, (_, i) =>
-            admin.post("/athletes/create", { name: `Heavy ${batch * 10 + i}` })))
+          const created = await Promise.all(
+            Array.from({ length: 10 }, (_, i) => admin.post("/athletes/create", { name: `Heavy ${batch * 10 + i}` }))
+          )
           ids.push(...created.map((reply) => (expectStatus(reply, 201, "athlete").body as { id: number }).id))
         }
         return ids
@@ -80,18 +81,21 @@ for (const kind of kinds) {
       it("rules that never occur, three at once", async () => {
         const { baseUrl, principals } = shared
         const coach = principals.as("COACH", baseUrl)
-        const run = await whileProbing(baseUrl, () =>
-          Promise.all(Array.from({ length: 3 }, () =>
-            coach.post("/planning/series", {
-              name: "Never",
-              groupe: null,
-              coachId: null,
-              athleteIds: [],
-              duree: 60,
-              // A Tuesday: every seventh day from it is a Tuesday, never a Monday.
-              start: "2026-12-01T18:00:00",
-              rrule: "FREQ=DAILY;INTERVAL=7;BYDAY=MO"
-            }))))
+        const run = await whileProbing(
+          baseUrl,
+          () =>
+            Promise.all(Array.from({ length: 3 }, () =>
+              coach.post("/planning/series", {
+                name: "Never",
+                groupe: null,
+                coachId: null,
+                athleteIds: [],
+                duree: 60,
+                // A Tuesday: every seventh day from it is a Tuesday, never a Monday.
+                start: "2026-12-01T18:00:00",
+                rrule: "FREQ=DAILY;INTERVAL=7;BYDAY=MO"
+              })))
+        )
         measured["neverOccurring"] = { ...run, result: run.result.map((reply) => reply.status) }
         expect(run.result.map((reply) => reply.status)).toEqual([400, 400, 400])
         expect(run.slowestMs).toBeLessThan(stallBoundMs)

@@ -262,7 +262,15 @@ export const LoginDto = documented(
       "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI0Iiwicm9sZSI6IkNPQUNIIiwiaWF0IjoxNzk1NDk4MDAwLCJleHAiOjE3OTU1MDE2MDB9.c2lnbmF0dXJl",
     tokenType: "Bearer",
     expiresIn: 3600,
-    user: { id: 4, name: "camille", email: "camille@club.example", role: "COACH", coachId: 2, athleteId: null, adminId: null }
+    user: {
+      id: 4,
+      name: "camille",
+      email: "camille@club.example",
+      role: "COACH",
+      coachId: 2,
+      athleteId: null,
+      adminId: null
+    }
   }]
 )
 export type LoginDto = typeof LoginDto.Type

@@ -1,5 +1,13 @@
 import { Schema } from "effect"
-import { DoubleBooking, DoubleBookingPage, Occurrence, OccurrenceChange, Series, SeriesChange, SeriesCreate } from "@club/core"
+import {
+  DoubleBooking,
+  DoubleBookingPage,
+  Occurrence,
+  OccurrenceChange,
+  Series,
+  SeriesChange,
+  SeriesCreate
+} from "@club/core"
 import { documented } from "./Documented.ts"
 import { seedFields } from "./SeedInput.ts"
 

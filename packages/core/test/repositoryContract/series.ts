@@ -380,8 +380,11 @@ export const seriesRepositoryContract: ContractSuite = {
       Effect.gen(function*() {
         const coach = yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "Paged" }))
         const athleteRepository = yield* AthleteRepository
-        const athletes = yield* Effect.forEach([1, 2, 3], (n) =>
-          athleteRepository.create(new AthleteCreate({ id: null, name: `paged ${n}`, categorie: null, niveau: null })))
+        const athletes = yield* Effect.forEach(
+          [1, 2, 3],
+          (n) =>
+            athleteRepository.create(new AthleteCreate({ id: null, name: `paged ${n}`, categorie: null, niveau: null }))
+        )
         const athleteIds = athletes.map((a) => a.id).sort((x, y) => x - y)
         const sessions = yield* SessionRepository
         // Four sessions overlapping each other: six pairs, each with the coach and three athletes.

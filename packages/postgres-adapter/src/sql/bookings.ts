@@ -76,7 +76,12 @@ export const sessionsMet = (sql: SqlClient, zone: string, sessionIds: ReadonlyAr
 export const doubleBookings = (
   sql: SqlClient,
   zone: string,
-  after: { readonly sessionId: number; readonly otherSessionId: number; readonly kind: 0 | 1; readonly personId: number } | undefined,
+  after: {
+    readonly sessionId: number
+    readonly otherSessionId: number
+    readonly kind: 0 | 1
+    readonly personId: number
+  } | undefined,
   limit: number
 ) => {
   const from = after ?? { sessionId: 0, otherSessionId: 0, kind: 0, personId: 0 }
