@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { rawClient } from "../reliability/support/rawHttp.ts"
-import { athleteMember, authentication, coachMember, firstAdmin, login, unique } from "@club/test-support/rest"
+import { athleteMember, authentication, coachMember, firstAdmin, login, meOf, unique } from "@club/test-support/rest"
 import { adminName, adminPassword, type Club, onEveryDatabase } from "./support/club.ts"
 import { expectJson, expectProblem, expectUnauthenticated } from "@club/test-support/expectations"
 import { claimsOf, nowSeconds, signToken } from "./support/tokens.ts"
@@ -53,7 +53,7 @@ await onEveryDatabase("Authentication", (club) => {
       const { ATHLETE: athlete } = club().user
       const now = nowSeconds()
       const token = signToken({ sub: String(athlete.id), role: "ATHLETE", iat: now, exp: now + 60 })
-      expectJson(await club().withToken(token).get("/auth/me"), 200, athlete)
+      expectJson(await club().withToken(token).get("/auth/me"), 200, meOf(athlete))
     })
   })
 

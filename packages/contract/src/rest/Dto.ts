@@ -12,6 +12,7 @@ import {
   CoachTable,
   isMaxCharacters,
   Limits,
+  Reaches,
   Role as CoreRole,
   RoleFromAnyCase,
   Session,
@@ -229,6 +230,27 @@ export const UserDto = documented(
   [{ id: 4, name: "camille", email: "camille@club.example", role: "COACH", coachId: 2, athleteId: null, adminId: null }]
 )
 export type UserDto = typeof UserDto.Type
+
+/** `GET /auth/me`: the caller's user, its linked record, and what its role may do. */
+export const MeDto = documented(
+  Schema.Struct({
+    ...UserDto.fields,
+    rules: Schema.Record(Schema.String, Schema.Literals(Reaches))
+  }),
+  "Me",
+  "The caller's user (with the record it is linked to) and its role's rules: each operation it may call (the rule names of the operations' descriptions), with how far it reaches: `any` record, only those it `coached` (a coach's own sessions and series, and those of no coach), only its `own` (its athlete record, or its user), or only `handOver` (change a record's coach and nothing else). An operation it may not call is absent.",
+  [{
+    id: 4,
+    name: "camille",
+    email: "camille@club.example",
+    role: "COACH",
+    coachId: 2,
+    athleteId: null,
+    adminId: null,
+    rules: { "session.update": "any", "plannedSession.update": "coached", "user.read": "own" }
+  }]
+)
+export type MeDto = typeof MeDto.Type
 
 /** `{id, name}` of a session, as the athlete-session queries answer. */
 export const SessionSummaryDto = documented(

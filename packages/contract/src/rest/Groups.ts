@@ -24,6 +24,7 @@ import {
   ActivitySummaryDto,
   SessionSummaryDto,
   UserCreateInput,
+  MeDto,
   UserDto,
   UserUpdateInput
 } from "./Dto.ts"
@@ -71,8 +72,14 @@ export class HealthGroup extends HttpApiGroup.make("health").add(
 ) {}
 
 export class AuthGroup extends HttpApiGroup.make("auth").add(
-  HttpApiEndpoint.get("me", "/auth/me", { success: UserDto, error: [NotFound, Forbidden] })
-    .annotateMerge(operation("The caller's user", "The user the bearer token was issued to.", "auth.me"))
+  HttpApiEndpoint.get("me", "/auth/me", { success: MeDto, error: [NotFound, Forbidden] })
+    .annotateMerge(
+      operation(
+        "The caller's user and rules",
+        "The user the bearer token was issued to, the coach, athlete or admin record it is linked to, and the rules of its role: every operation it may call, with how far it reaches.",
+        "auth.me"
+      )
+    )
 ).middleware(Authentication).add(
   HttpApiEndpoint.post("login", "/auth/login", {
     payload: LoginInput,

@@ -179,3 +179,27 @@ export const handsOverOnly = (change: object): boolean => {
   const given = Object.entries(change).filter(([, value]) => value !== undefined).map(([key]) => key)
   return given.length === 1 && given[0] === "coachId"
 }
+
+/**
+ * How far a role reaches in an operation, as the role table says: `any` record; only the records it
+ * `coached` (a coach's sessions and series, and those of no coach); only its `own` record (an
+ * athlete's, or a user's own); or only `handOver` (change a record's coach and nothing else).
+ */
+export const Reaches = ["any", "coached", "own", "handOver"] as const
+export type Reach = (typeof Reaches)[number]
+
+/** The operations `role` may call and how far it reaches in each: what `GET /auth/me` answers. */
+export const reachesOf = (role: Role): Partial<Record<Operation, Reach>> => {
+  const reaches: Partial<Record<Operation, Reach>> = {}
+  for (const operation of Operations) {
+    const rule = ruleOf(operation)
+    if (rolesOf(operation).includes(role)) {
+      reaches[operation] = rule.coachOwns !== undefined && role === "COACH" ? "coached" : "any"
+    } else if (rule.owner === "user" || (rule.owner === "athlete" && role === "ATHLETE")) {
+      reaches[operation] = "own"
+    } else if (handOverRoles(operation).includes(role)) {
+      reaches[operation] = "handOver"
+    }
+  }
+  return reaches
+}

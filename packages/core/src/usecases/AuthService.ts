@@ -2,7 +2,7 @@ import { traced } from "../tracing/traced.ts"
 import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
 import type { Actor } from "../domain/Actor.ts"
 import { RateLimited, Unauthenticated } from "../domain/Errors.ts"
-import { authorize } from "../domain/Permissions.ts"
+import { authorize, type Operation, type Reach, reachesOf } from "../domain/Permissions.ts"
 import type { User } from "../domain/User.ts"
 import { LoginAttempts } from "../ports/LoginAttempts.ts"
 import { PasswordHasher } from "../ports/PasswordHasher.ts"
@@ -11,6 +11,11 @@ import { UserRepository } from "../ports/UserRepository.ts"
 import { AuthSettings } from "./AuthSettings.ts"
 import { loginDelays, loginThrottle } from "./LoginThrottle.ts"
 import { found } from "./found.ts"
+
+/** `GET /auth/me`: the caller's user and the operations its role may call, with how far it reaches in each. */
+export interface Me extends User {
+  readonly rules: Partial<Record<Operation, Reach>>
+}
 
 export interface LoginRequest {
   readonly name: string
@@ -87,9 +92,11 @@ const make = Effect.gen(function*() {
       } satisfies Actor
     }),
 
+    /** The caller's user, with the record it is linked to and what its role may do (the role table). */
     me: traced("AuthService.me")(function*() {
       const actor = yield* authorize("auth.me")
-      return yield* users.findById(actor.userId).pipe(found("User", actor.userId))
+      const user = yield* users.findById(actor.userId).pipe(found("User", actor.userId))
+      return { ...user, rules: reachesOf(user.role) } satisfies Me
     })
   }
 })

@@ -141,7 +141,9 @@ export const setUpClub = async <Options extends RequestOptions>(send: Send<Optio
     withToken: (value) => callerWith(request, value),
     token,
     user: {
-      ADMIN: answered<UserDto>(await admin.get("/auth/me"), 200, "Reading the admin's user"),
+      ADMIN: (({ rules: _rules, ...user }) => user)(
+        answered<UserDto & { rules: unknown }>(await admin.get("/auth/me"), 200, "Reading the admin's user")
+      ),
       COACH: coachUser,
       ATHLETE: athleteUser
     },

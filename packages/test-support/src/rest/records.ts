@@ -124,6 +124,9 @@ export const userDto = (id: number, name: string, role: Role, email: string | nu
   adminId: role === "ADMIN" ? expect.any(Number) : null
 })
 
+/** `GET /auth/me`'s answer for `user`: the user with its role's rules (`rulesOf` checks them). */
+export const meOf = (user: object) => ({ ...user, rules: expect.any(Object) })
+
 /** POST /auth/login, remembering the password. */
 export const login = (club: Club, name: string, password: string) => {
   club.passwords.add(password)

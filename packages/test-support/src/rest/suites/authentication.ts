@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { expectJson, expectProblem, expectUnauthenticated } from "../../expectations.ts"
 import { athleteMember, type Club, coachMember, firstAdmin } from "../Club.ts"
-import { createUser, login, tokenOf, unique, userDto } from "../records.ts"
+import { createUser, login, meOf, tokenOf, unique, userDto } from "../records.ts"
 import { expectNoSecretInAnyReply } from "../secrets.ts"
 
 /** Waits until the clock has just entered a new second, so that what follows happens within one second. */
@@ -22,7 +22,7 @@ export const authentication = (club: () => Club) => {
       for (const [{ name, password }, user] of cases) {
         const reply = await login(club(), name, password)
         expectJson(reply, 200, { token: expect.any(String), tokenType: "Bearer", expiresIn: 3600, user })
-        expectJson(await club().withToken((reply.body as { token: string }).token).get("/auth/me"), 200, user)
+        expectJson(await club().withToken((reply.body as { token: string }).token).get("/auth/me"), 200, meOf(user))
       }
     })
 
@@ -78,7 +78,7 @@ export const authentication = (club: () => Club) => {
     it("answers 200 with the caller's UserDTO", async () => {
       const user = await createUser(club())
       const token = await tokenOf(club(), user.name, user.password)
-      expectJson(await club().withToken(token).get("/auth/me"), 200, userDto(user.id, user.name, "COACH"))
+      expectJson(await club().withToken(token).get("/auth/me"), 200, meOf(userDto(user.id, user.name, "COACH")))
     })
 
     it("answers 401 problem+json with WWW-Authenticate: Bearer without a token", async () => {
@@ -124,7 +124,7 @@ export const authentication = (club: () => Club) => {
       expectUnauthenticated(await club().withToken(token).get("/session/all"))
       expectUnauthenticated(await club().withToken(token).post("/session/create", { name: "as a former coach" }))
       const fresh = await tokenOf(club(), user.name, user.password)
-      expectJson(await club().withToken(fresh).get("/auth/me"), 200, userDto(user.id, user.name, "ATHLETE"))
+      expectJson(await club().withToken(fresh).get("/auth/me"), 200, meOf(userDto(user.id, user.name, "ATHLETE")))
       expectProblem(await club().withToken(fresh).post("/session/create", { name: "as an athlete" }), 403)
     })
 
@@ -137,7 +137,7 @@ export const authentication = (club: () => Club) => {
       expect((await club().admin.put(`/users/update/${user.id}`, { password: newPassword })).status).toBe(200)
       expectUnauthenticated(await club().withToken(token).get("/auth/me"))
       const fresh = await tokenOf(club(), user.name, newPassword)
-      expectJson(await club().withToken(fresh).get("/auth/me"), 200, userDto(user.id, user.name, "ATHLETE"))
+      expectJson(await club().withToken(fresh).get("/auth/me"), 200, meOf(userDto(user.id, user.name, "ATHLETE")))
       expectProblem(await login(club(), user.name, user.password), 401)
     })
   })

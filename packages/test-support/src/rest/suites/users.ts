@@ -12,6 +12,7 @@ import {
   missingId,
   tokenOf,
   unique,
+  meOf,
   userDto
 } from "../records.ts"
 import { expectNoSecretInAnyReply } from "../secrets.ts"
@@ -161,7 +162,7 @@ export const userAndAdminEndpoints = (club: () => Club) => {
       const asAthlete = userDto(user.id, user.name, "ATHLETE")
       expectJson(await club().admin.put(`/users/update/${user.id}`, { role: "ATHLETE" }), 200, asAthlete)
       const token = await tokenOf(club(), user.name, user.password)
-      expectJson(await club().withToken(token).get("/auth/me"), 200, asAthlete)
+      expectJson(await club().withToken(token).get("/auth/me"), 200, meOf(asAthlete))
       expect((await allAthletes(club())).map((a) => a.name)).toContain(user.name)
     })
 
@@ -300,8 +301,29 @@ export const userAndAdminEndpoints = (club: () => Club) => {
 
     it("GET /auth/me answers 200 with the caller's UserDTO, for every role", async () => {
       for (const role of ["ADMIN", "COACH", "ATHLETE"] as const) {
-        expectJson(await club().as(role).get("/auth/me"), 200, club().user[role])
+        expectJson(await club().as(role).get("/auth/me"), 200, meOf(club().user[role]))
       }
+    })
+
+    it("GET /auth/me answers the rules of the caller's role: each operation it may call and how far it reaches", async () => {
+      const rulesOf = async (role: "ADMIN" | "COACH" | "ATHLETE") =>
+        ((await club().as(role).get("/auth/me")).body as { rules: Record<string, string> }).rules
+      const [admin, coach, athlete] = [await rulesOf("ADMIN"), await rulesOf("COACH"), await rulesOf("ATHLETE")]
+      expect(admin).toMatchObject({
+        "webhook.manage": "any",
+        "user.create": "any",
+        "plannedSession.update": "handOver"
+      })
+      expect(admin["attendance.mark"]).toBeUndefined()
+      expect(coach).toMatchObject({
+        "session.update": "any",
+        "plannedSession.update": "coached",
+        "attendance.mark": "coached",
+        "user.read": "own"
+      })
+      expect(coach["webhook.manage"]).toBeUndefined()
+      expect(athlete).toMatchObject({ "athlete.update": "own", "attendance.reply": "own", "session.read": "any" })
+      expect(athlete["session.update"]).toBeUndefined()
     })
   })
 
