@@ -212,12 +212,14 @@ describe("the served /openapi.json", () => {
     }
   })
 
-  it("declares Idempotency-Key on every write that takes it, and not on login or the listing POST", () => {
+  it("declares Idempotency-Key on every write that takes it, and not on login, the listing POST or the feed token", () => {
     for (const { method, path, operation } of operationsOf(served.document)) {
       const takesKey = operation.parameters.some((parameter) =>
         parameter.name === "Idempotency-Key" && parameter.in === "header"
       )
-      const isWrite = method !== "GET" && path !== "/auth/login" && path !== "/athletes/all"
+      // The feed token's answer is a secret, never kept for a replay: that endpoint refuses keys.
+      const isWrite = method !== "GET" && path !== "/auth/login" && path !== "/athletes/all" &&
+        path !== "/planning/feed-token"
       expect(takesKey, `${method} ${path}`).toBe(isWrite)
     }
   })
