@@ -51,7 +51,10 @@ await onEveryDatabase("The last ADMIN user", (club) => {
       const second = await createAdmin(club())
       expectJson(await club().admin.put(`/users/update/${second.user.id}`, { role: "COACH" }), 200, {
         ...second.user,
-        role: "COACH"
+        role: "COACH",
+        // A new role links the user to a new record of that kind.
+        coachId: expect.any(Number),
+        adminId: null
       })
       const { id } = club().user.ADMIN
       expectProblem(await club().admin.put(`/users/update/${id}`, { role: "COACH" }), 409, {
@@ -72,7 +75,9 @@ await onEveryDatabase("The last ADMIN user", (club) => {
       const second = await createAdmin(club())
       expectJson(await second.caller.put(`/users/update/${second.user.id}`, { role: "ATHLETE" }), 200, {
         ...second.user,
-        role: "ATHLETE"
+        role: "ATHLETE",
+        athleteId: expect.any(Number),
+        adminId: null
       })
       expect(adminsAmong(await club().admin.get("/users/all"))).toEqual([club().user.ADMIN])
     })
