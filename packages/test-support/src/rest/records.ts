@@ -198,3 +198,26 @@ export const expectGeneratedIdsAvoid = async (supplied: number, create: () => Pr
 export const byId = <A extends { readonly id: number }>(items: ReadonlyArray<A>) =>
   [...items].sort((a, b) => a.id - b.id)
 export const sorted = (ids: ReadonlyArray<number>) => [...ids].sort((a, b) => a - b)
+
+/** A row of `GET /planning/conflicts`: one pair of sessions and the person they both book. */
+export interface DoubleBookingDto {
+  readonly sessionId: number
+  readonly otherSessionId: number
+  readonly coachId: number | null
+  readonly athleteId: number | null
+}
+
+/** Every page of `GET /planning/conflicts` as `caller` (the admin when absent), following `nextCursor`. */
+export const allConflicts = async (club: Club, caller: Caller = club.admin): Promise<Array<DoubleBookingDto>> => {
+  const pairs: Array<DoubleBookingDto> = []
+  let path = "/planning/conflicts?limit=500"
+  for (let page = 0; page < 10_000; page++) {
+    const reply = await caller.get(path)
+    expect(reply.status, reply.text).toBe(200)
+    const body = reply.body as { items: ReadonlyArray<DoubleBookingDto>; nextCursor: string | null }
+    pairs.push(...body.items)
+    if (body.nextCursor === null) return pairs
+    path = `/planning/conflicts?limit=500&cursor=${body.nextCursor}`
+  }
+  throw new Error("GET /planning/conflicts: more than 10,000 pages")
+}

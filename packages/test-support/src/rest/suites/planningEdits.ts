@@ -1,39 +1,47 @@
 import { describe, expect, it } from "vitest"
 import { expectStatus } from "../../expectations.ts"
-import type { Club } from "../Club.ts"
-import { createAthlete, createCoach, type SessionDto, unique } from "../records.ts"
+import type { Caller, Club } from "../Club.ts"
+import {
+  allConflicts,
+  callerFor,
+  createAthlete,
+  createCoach,
+  createCoachMember,
+  type SessionDto,
+  unique
+} from "../records.ts"
 
 interface SeriesDto {
   readonly id: number
   readonly occurrences: ReadonlyArray<{ readonly sessionId: number; readonly occurrenceStart: string }>
 }
 
-interface DoubleBookingDto {
-  readonly sessionId: number
-  readonly otherSessionId: number
-  readonly coachId: number | null
-  readonly athleteId: number | null
-}
-
 /**
  * Everyday planning edits (issue 36): `athleteIds` changed to lists that keep, add or remove
  * athletes, through every planning write, their bookings following the list; and bookings as
  * instants across daylight-saving changes. For a server with `CLUB_TIMEZONE=Europe/Paris`.
+ *
+ * A coach plans its own sessions (it is booked by them), so each test plans as coaches of its own:
+ * the probes that find who is booked are planned by a coach booked nowhere else.
  */
 export const planningEdits = (club: () => Club) => {
   const patch = (path: string, json: unknown) => club().coach.send("PATCH", path, { json })
-  const plan = (creneau: string, athleteIds: ReadonlyArray<number>, duree = 60, coachId: number | null = null) =>
-    club().coach.post("/planning/sessions", { name: unique("Edit"), groupe: null, coachId, athleteIds, duree, creneau })
+  /** A session planned by `as` (the club's coach when absent), coached by it. */
+  const plan = (creneau: string, athleteIds: ReadonlyArray<number>, duree = 60, as: Caller = club().coach) =>
+    as.post("/planning/sessions", { name: unique("Edit"), groupe: null, coachId: null, athleteIds, duree, creneau })
   const planned = async (creneau: string, athleteIds: ReadonlyArray<number>, duree = 60) => {
     const reply = await plan(creneau, athleteIds, duree)
     expectStatus(reply, 201)
     return reply.body as SessionDto
   }
+  /** A coach with a user of its own, logged in, booked by nothing yet. */
+  const newCoach = async () => callerFor(club(), (await createCoachMember(club())).id)
   /** Which of `athleteIds` are booked over `[creneau, +duree)`: a session of each alone there is refused. */
   const bookedAmong = async (creneau: string, duree: number, athleteIds: ReadonlyArray<number>) => {
     const booked: Array<number> = []
+    const prober = await newCoach()
     for (const athleteId of athleteIds) {
-      const probe = await plan(creneau, [athleteId], duree)
+      const probe = await plan(creneau, [athleteId], duree, prober)
       if (probe.status === 409) booked.push(athleteId)
       else {
         expectStatus(probe, 201)
@@ -113,9 +121,9 @@ export const planningEdits = (club: () => Club) => {
   describe("bookings are instants in the club's zone (Europe/Paris)", () => {
     it("a session in the spring-forward gap (02:30 on 2027-03-28) is created, 30 or 45 minutes, and a weekly series through it", async () => {
       const [a, b] = await athletes(2)
-      expectStatus(await plan("2027-03-28T02:30:00", [a!], 30), 201)
-      expectStatus(await plan("2027-03-28T02:30:00", [b!], 45), 201)
-      const series = await club().coach.post("/planning/series", {
+      expectStatus(await plan("2027-03-28T02:30:00", [a!], 30, await newCoach()), 201)
+      expectStatus(await plan("2027-03-28T02:30:00", [b!], 45, await newCoach()), 201)
+      const series = await (await newCoach()).post("/planning/series", {
         name: unique("Through the gap"),
         groupe: null,
         coachId: null,
@@ -129,17 +137,17 @@ export const planningEdits = (club: () => Club) => {
     })
 
     it("the issue's examples: overlaps in real minutes are refused, what is apart in real minutes is not", async () => {
-      const coach = await createCoach(club())
+      const coach = await newCoach()
       // 01:30 CET + 90 real minutes ends at 04:00 CEST: 03:30 + 30 overlaps it by 30 minutes.
-      expectStatus(await plan("2027-03-28T01:30:00", [], 90, coach.id), 201)
-      expectStatus(await plan("2027-03-28T03:30:00", [], 30, coach.id), 409)
+      expectStatus(await plan("2027-03-28T01:30:00", [], 90, coach), 201)
+      expectStatus(await plan("2027-03-28T03:30:00", [], 30, coach), 409)
       // 01:30 CEST + 120 real minutes ends at 02:30 CET: 03:15 is 45 real minutes later.
-      expectStatus(await plan("2027-10-31T01:30:00", [], 120, coach.id), 201)
-      expectStatus(await plan("2027-10-31T03:15:00", [], 30, coach.id), 201)
+      expectStatus(await plan("2027-10-31T01:30:00", [], 120, coach), 201)
+      expectStatus(await plan("2027-10-31T03:15:00", [], 30, coach), 201)
       // 02:30 + 60 on the spring day twice: the same instants.
-      const other = await createCoach(club())
-      expectStatus(await plan("2027-03-28T02:30:00", [], 60, other.id), 201)
-      expectStatus(await plan("2027-03-28T02:30:00", [], 60, other.id), 409)
+      const other = await newCoach()
+      expectStatus(await plan("2027-03-28T02:30:00", [], 60, other), 201)
+      expectStatus(await plan("2027-03-28T02:30:00", [], 60, other), 409)
     })
 
     it("GET /planning/conflicts lists the spring pair written by the seed's endpoints", async () => {
@@ -155,9 +163,8 @@ export const planningEdits = (club: () => Club) => {
         expectStatus(reply, 201)
         ids.push((reply.body as SessionDto).id)
       }
-      const conflicts = await club().coach.get("/planning/conflicts")
-      expectStatus(conflicts, 200)
-      expect((conflicts.body as ReadonlyArray<DoubleBookingDto>).filter((c) => c.coachId === coach.id)).toEqual([
+      const conflicts = await allConflicts(club(), club().coach)
+      expect(conflicts.filter((c) => c.coachId === coach.id)).toEqual([
         { sessionId: ids[0], otherSessionId: ids[1], coachId: coach.id, athleteId: null }
       ])
     })

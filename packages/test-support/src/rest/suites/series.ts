@@ -4,6 +4,7 @@ import type { Reply } from "../../Reply.ts"
 import type { Club } from "../Club.ts"
 import { expectSameSeries } from "./sameSeries.ts"
 import {
+  allConflicts,
   callerFor,
   createActivity,
   createAthlete,
@@ -291,18 +292,8 @@ export const seriesEndpoints = (club: () => Club) => {
       const second = (await session("2031-02-03T10:30:00", 60, { coachId: coach.id, athleteIds: [athlete.id] }))
         .body as { id: number }
       const backToBack = (await session("2031-02-03T11:30:00", 30, { coachId: coach.id })).body as { id: number }
-      const pairs: Array<Record<string, number | null>> = []
-      let path = "/planning/conflicts?limit=500"
-      for (let page = 0; page < 100; page++) {
-        const reply = await club().admin.get(path)
-        expect(reply.status).toBe(200)
-        const body = reply.body as { items: ReadonlyArray<Record<string, number | null>>; nextCursor: string | null }
-        expect(body.items.length).toBeLessThanOrEqual(500)
-        pairs.push(...body.items)
-        if (body.nextCursor === null) break
-        path = `/planning/conflicts?limit=500&cursor=${body.nextCursor}`
-      }
-      const involving = pairs.filter((pair) => [first.id, second.id, backToBack.id].includes(pair["sessionId"]!))
+      const pairs = await allConflicts(club())
+      const involving = pairs.filter((pair) => [first.id, second.id, backToBack.id].includes(pair.sessionId))
       expect(involving).toEqual([
         { sessionId: first.id, otherSessionId: second.id, coachId: coach.id, athleteId: null },
         { sessionId: first.id, otherSessionId: second.id, coachId: null, athleteId: athlete.id }
