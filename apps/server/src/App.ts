@@ -1,6 +1,6 @@
 import { makeTodoNodeHandlerFactory } from "@club/connect-adapter"
 import { IdempotentRequests, UseCasesLive, UserService } from "@club/core"
-import { JwtTokenSigner, ScryptPasswordHasher } from "@club/crypto-adapter"
+import { HmacCursorSeal, JwtTokenSigner, ScryptPasswordHasher } from "@club/crypto-adapter"
 import { RestApiLive } from "@club/http-adapter"
 import { Cause, Effect, Layer } from "effect"
 import { AppConfig } from "./AppConfig.ts"
@@ -22,8 +22,30 @@ import { TracingFromConfig } from "./Tracing.ts"
 import { TrustedProxiesFromConfig } from "./TrustedProxiesFromConfig.ts"
 import { NodeHostResolver, WebhookDeliveryLive, WebhookRegistrationFromConfig } from "./WebhookDelivery.ts"
 
-/** Everything served over HTTP except Connect: the REST API, health, `/openapi.json` and `/docs`. */
-export const Routes = RestApiLive.pipe(Layer.provide(ReadinessLive), Layer.provide(PersistenceLive))
+/**
+ * The hasher at its default cost, and the token signer and cursor seal on the secret from
+ * JWT_SECRET or the one kept in DATA_DIR (JwtSecret.ts): one secret read, two keys derived from it.
+ */
+export const Security = Layer.mergeAll(
+  ScryptPasswordHasher.layer(),
+  Layer.unwrap(
+    AppConfig.use((config) =>
+      Effect.map(
+        loadJwtSecret(config),
+        (secret) => Layer.merge(JwtTokenSigner.layer(secret), HmacCursorSeal.layer(secret))
+      )
+    )
+  )
+)
+
+/**
+ * Everything served over HTTP except Connect: the REST API, health, `/openapi.json` and `/docs`.
+ * Its cursors are sealed by `Security`'s seal, the same layer the use-cases are given.
+ */
+export const Routes = RestApiLive.pipe(
+  Layer.provide(ReadinessLive),
+  Layer.provide(Layer.merge(PersistenceLive, Security))
+)
 
 /**
  * gRPC health's Watch streams take at most a tenth of the places the listener has (HTTP/2 streams,
@@ -46,12 +68,6 @@ export const ConnectLive = Layer.effect(
     return (fallback, draining) => make({ fallback, draining, health: { maxWatches: maxHealthWatches(servingLimits) } })
   })
 ).pipe(Layer.provide(ReadinessLive), Layer.provide(PersistenceLive))
-
-/** The hasher at its default cost, and the signer on the secret from JWT_SECRET or the one kept in DATA_DIR (JwtSecret.ts). */
-export const Security = Layer.mergeAll(
-  ScryptPasswordHasher.layer(),
-  Layer.unwrap(AppConfig.use((config) => Effect.map(loadJwtSecret(config), JwtTokenSigner.layer)))
-)
 
 /**
  * Core's use-cases on their ports. Only the use-cases come out: whatever the program's context

@@ -27,6 +27,7 @@ import {
   TaskRepository,
   TaskService,
   TokenSigner,
+  CursorSeal,
   UseCasesLive,
   HostResolver,
   UserRepository,
@@ -68,6 +69,7 @@ const PortsReached = Layer.mergeAll(
   reachedOnly(LoginAttempts),
   reachedOnly(PasswordHasher),
   reachedOnly(TokenSigner),
+  reachedOnly(CursorSeal),
   ...eachRecordKind((kind) => reachedOnly(kind.repository))
 )
 

@@ -1,2 +1,3 @@
+export * as HmacCursorSeal from "./HmacCursorSeal.ts"
 export * as JwtTokenSigner from "./JwtTokenSigner.ts"
 export * as ScryptPasswordHasher from "./ScryptPasswordHasher.ts"

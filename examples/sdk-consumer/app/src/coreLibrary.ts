@@ -10,7 +10,7 @@ import {
   UserService
 } from "@club/core"
 import { InMemoryRepositories } from "@club/core/testing"
-import { JwtTokenSigner, ScryptPasswordHasher } from "@club/crypto-adapter"
+import { HmacCursorSeal, JwtTokenSigner, ScryptPasswordHasher } from "@club/crypto-adapter"
 import { Effect, Layer, Redacted } from "effect"
 import { assert, step } from "./check.ts"
 
@@ -26,7 +26,8 @@ export const coreLibrary = () =>
         Layer.mergeAll(
           InMemoryRepositories,
           ScryptPasswordHasher.layer({ N: 1024, r: 8, p: 1 }),
-          JwtTokenSigner.layer(secret)
+          JwtTokenSigner.layer(secret),
+          HmacCursorSeal.layer(secret)
         )
       )
     )

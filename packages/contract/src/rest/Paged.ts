@@ -1,6 +1,5 @@
-import { defaultPageLimit, maxPageLimit } from "@club/core"
-import { Result, Schema } from "effect"
-import { Base64Url } from "effect/encoding"
+import { CursorText, defaultPageLimit, maxPageLimit, parsedJson } from "@club/core"
+import { Schema } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import { InvalidRequest } from "./Problems.ts"
 
@@ -15,31 +14,19 @@ const ListPositionJson = Schema.Union([
   Schema.Struct({ skip: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)) })
 ])
 
-const readListPosition = (cursor: string): ListPosition | undefined => {
-  if (!/^[A-Za-z0-9_-]+$/u.test(cursor)) return undefined
-  const text = Base64Url.decodeString(cursor)
-  if (Result.isFailure(text)) return undefined
-  try {
-    const decoded = Schema.decodeUnknownOption(ListPositionJson)(JSON.parse(text.success))
-    return decoded._tag === "Some" ? decoded.value : undefined
-  } catch {
-    return undefined
-  }
+const decodeListPosition = Schema.decodeUnknownOption(ListPositionJson)
+
+/** The position a sealed cursor's text names; undefined for any other text. */
+export const readListPosition = (text: string): ListPosition | undefined => {
+  const decoded = decodeListPosition(parsedJson(text))
+  return decoded._tag === "Some" ? decoded.value : undefined
 }
 
-/** The opaque cursor of a position in one of the seed's lists. */
-export const listCursorOf = (position: ListPosition): string => Base64Url.encode(JSON.stringify(position))
+/** A position in one of the seed's lists as the text its cursor seals (callers see only the sealed cursor). */
+export const listPositionText = (position: ListPosition): string => JSON.stringify(position)
 
-/** A cursor of one of the seed's lists, as its `Link: rel="next"` gave it. */
-export const ListCursor = Schema.String.check(
-  Schema.makeFilter((cursor: string) => readListPosition(cursor) !== undefined, {
-    expected: "a cursor as a Link: rel=\"next\" header gave it",
-    toJsonSchema: () => ({ pattern: "^[A-Za-z0-9_-]+$" })
-  })
-)
-
-/** The position a checked `ListCursor` names. */
-export const listPositionOf = (cursor: string): ListPosition => readListPosition(cursor)!
+/** A cursor of one of the seed's lists, as its `Link: rel="next"` gave it (sealed: `openCursor` reads it). */
+export const ListCursor = CursorText
 
 /** The query parameters of a paged seed list, as the OpenAPI document gives them (`completeDocument`). */
 export const listPagingParameters = [

@@ -1,5 +1,6 @@
-import { Result, Schema } from "effect"
-import { Base64Url } from "effect/encoding"
+import { Schema } from "effect"
+import { parsedJson } from "./Cursor.ts"
+import { CursorText } from "./Cursor.ts"
 import { AthleteId, CoachId, SessionId } from "./Ids.ts"
 
 /**
@@ -37,36 +38,23 @@ export const positionOfBooking = (booking: DoubleBooking): DoubleBookingPosition
 })
 
 const positionJson = Schema.Tuple([SessionId, SessionId, Schema.Literals([0, 1]), Schema.Int])
+const decodePosition = Schema.decodeUnknownOption(positionJson)
 
-const readPosition = (cursor: string): DoubleBookingPosition | undefined => {
-  if (!/^[A-Za-z0-9_-]+$/u.test(cursor)) return undefined
-  const text = Base64Url.decodeString(cursor)
-  if (Result.isFailure(text)) return undefined
-  try {
-    const decoded = Schema.decodeUnknownOption(positionJson)(JSON.parse(text.success))
-    if (decoded._tag === "None") return undefined
-    const [sessionId, otherSessionId, kind, personId] = decoded.value
-    return { sessionId, otherSessionId, kind, personId }
-  } catch {
-    return undefined
-  }
+/** The position a sealed cursor's text names; undefined for any other text. */
+export const readBookingPosition = (text: string): DoubleBookingPosition | undefined => {
+  const decoded = decodePosition(parsedJson(text))
+  if (decoded._tag === "None") return undefined
+  const [sessionId, otherSessionId, kind, personId] = decoded.value
+  return { sessionId, otherSessionId, kind, personId }
 }
 
-/** The opaque cursor of a position: base64url of its JSON, which callers must not rely on. */
-export const bookingCursorOf = (position: DoubleBookingPosition): string =>
-  Base64Url.encode(JSON.stringify([position.sessionId, position.otherSessionId, position.kind, position.personId]))
+/** A position as the text a cursor seals (callers see only the sealed cursor). */
+export const bookingPositionText = (position: DoubleBookingPosition): string =>
+  JSON.stringify([position.sessionId, position.otherSessionId, position.kind, position.personId])
 
-/** An opaque cursor of the double bookings, as a page's `nextCursor` gave it. */
-export const DoubleBookingCursor = Schema.String.check(
-  Schema.makeFilter((cursor: string) => readPosition(cursor) !== undefined, {
-    expected: "a cursor as a page's nextCursor gave it",
-    toJsonSchema: () => ({ pattern: "^[A-Za-z0-9_-]+$" })
-  })
-).pipe(Schema.brand("DoubleBookingCursor"))
+/** An opaque cursor of the double bookings, as a page's `nextCursor` gave it (sealed: `openCursor` reads it). */
+export const DoubleBookingCursor = CursorText.pipe(Schema.brand("DoubleBookingCursor"))
 export type DoubleBookingCursor = typeof DoubleBookingCursor.Type
-
-/** The position a cursor stands for (a `DoubleBookingCursor` has been checked to name one). */
-export const bookingPositionOf = (cursor: DoubleBookingCursor): DoubleBookingPosition => readPosition(cursor)!
 
 /** One page of double bookings and where the next starts (null on the last page). */
 export class DoubleBookingPage extends Schema.Class<DoubleBookingPage>("DoubleBookingPage")({

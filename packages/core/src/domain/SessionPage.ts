@@ -1,5 +1,5 @@
-import { Result, Schema } from "effect"
-import { Base64Url } from "effect/encoding"
+import { Schema } from "effect"
+import { CursorText, parsedJson } from "./Cursor.ts"
 import { AthleteId, CoachId, SessionId } from "./Ids.ts"
 import { LocalDateTime } from "./LocalDateTime.ts"
 import { Session } from "./Session.ts"
@@ -25,34 +25,21 @@ export interface SessionPosition {
 }
 
 const positionJson = Schema.Tuple([Schema.NullOr(LocalDateTime), SessionId])
+const decodePosition = Schema.decodeUnknownOption(positionJson)
 
-const readPosition = (cursor: string): SessionPosition | undefined => {
-  if (!/^[A-Za-z0-9_-]+$/u.test(cursor)) return undefined
-  const text = Base64Url.decodeString(cursor)
-  if (Result.isFailure(text)) return undefined
-  try {
-    const decoded = Schema.decodeUnknownOption(positionJson)(JSON.parse(text.success))
-    return decoded._tag === "Some" ? { creneau: decoded.value[0], id: decoded.value[1] } : undefined
-  } catch {
-    return undefined
-  }
+/** The position a sealed cursor's text names; undefined for any other text. */
+export const readSessionPosition = (text: string): SessionPosition | undefined => {
+  const decoded = decodePosition(parsedJson(text))
+  return decoded._tag === "Some" ? { creneau: decoded.value[0], id: decoded.value[1] } : undefined
 }
 
-/** The opaque cursor of a position: base64url of its JSON, which callers must not rely on. */
-export const cursorOf = (position: SessionPosition): string =>
-  Base64Url.encode(JSON.stringify([position.creneau, position.id]))
+/** A position as the text a cursor seals (callers see only the sealed cursor). */
+export const sessionPositionText = (position: SessionPosition): string =>
+  JSON.stringify([position.creneau, position.id])
 
-/** An opaque cursor, as a page's `nextCursor` gave it. */
-export const PageCursor = Schema.String.check(
-  Schema.makeFilter((cursor: string) => readPosition(cursor) !== undefined, {
-    expected: "a cursor as a page's nextCursor gave it",
-    toJsonSchema: () => ({ pattern: "^[A-Za-z0-9_-]+$" })
-  })
-).pipe(Schema.brand("PageCursor"))
+/** An opaque cursor, as a page's `nextCursor` gave it (sealed: `openCursor` reads it). */
+export const PageCursor = CursorText.pipe(Schema.brand("PageCursor"))
 export type PageCursor = typeof PageCursor.Type
-
-/** The position a cursor stands for (a `PageCursor` has been checked to name one). */
-export const positionOf = (cursor: PageCursor): SessionPosition => readPosition(cursor)!
 
 /** The filters of a planning listing; every one given must hold. */
 export const SessionQueryFields = {

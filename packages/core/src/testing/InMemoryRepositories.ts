@@ -12,13 +12,14 @@ import { InMemorySessionRepository } from "./InMemorySessionRepository.ts"
 import { InMemoryOutbox } from "./InMemoryOutbox.ts"
 import { InMemoryStore } from "./InMemoryStore.ts"
 import { InMemoryHostResolver } from "./InMemoryHostResolver.ts"
+import { InMemoryCursorSeal } from "./InMemoryCursorSeal.ts"
 import { InMemoryWebhookRepository } from "./InMemoryWebhookRepository.ts"
 import { InMemoryTaskRepository } from "./InMemoryTaskRepository.ts"
 import { InMemoryUserRepository } from "./InMemoryUserRepository.ts"
 
 /**
- * Every repository port of core, the login attempts and the idempotency keys, on one fresh
- * in-memory store per build of the layer (provided too, for tests to look at). With a
+ * Every repository port of core, the login attempts, the idempotency keys and the cursor seal
+ * (a table of the cursors handed out), on one fresh in-memory store per build of the layer (provided too, for tests to look at). With a
  * `PasswordHasher` and a `TokenSigner`, enough for every use-case, `IdempotentRequests` included.
  */
 export const InMemoryRepositories = Layer.mergeAll(
@@ -35,5 +36,6 @@ export const InMemoryRepositories = Layer.mergeAll(
   InMemoryIdempotencyKeys,
   InMemoryRecordRepositories,
   InMemoryWebhookRepository,
-  InMemoryHostResolver
+  InMemoryHostResolver,
+  InMemoryCursorSeal
 ).pipe(Layer.provideMerge(InMemoryStore.layer), Layer.provideMerge(InMemoryOutbox.layer))

@@ -1,13 +1,15 @@
 import { Context, Effect, Layer } from "effect"
 import { authorize } from "../domain/Permissions.ts"
+import { openCursor } from "../domain/Cursor.ts"
 import {
-  cursorOf,
   defaultPageLimit,
   type PageCursor,
-  positionOf,
+  readSessionPosition,
   SessionPage,
+  sessionPositionText,
   type SessionQuery
 } from "../domain/SessionPage.ts"
+import { CursorSeal } from "../ports/CursorSeal.ts"
 import { SessionRepository } from "../ports/SessionRepository.ts"
 import { traced } from "../tracing/traced.ts"
 
@@ -20,6 +22,7 @@ export interface PageRequest {
 /** The planning's listing of sessions (issue 17): filtered, and paged by cursor. */
 const make = Effect.gen(function*() {
   const sessions = yield* SessionRepository
+  const cursors = yield* CursorSeal
   return {
     /**
      * One page of the sessions matching `query`, in (`creneau`, `id`) order, and the cursor of the
@@ -29,13 +32,15 @@ const make = Effect.gen(function*() {
     sessions: traced("PlanningService.sessions")(function*(query: SessionQuery, request: PageRequest = {}) {
       yield* authorize("planning.read")
       const limit = request.limit ?? defaultPageLimit
-      const after = request.cursor === undefined ? undefined : positionOf(request.cursor)
+      const after = request.cursor === undefined
+        ? undefined
+        : yield* openCursor(cursors, request.cursor, readSessionPosition)
       const read = yield* sessions.page(query, after, limit + 1)
       const items = read.slice(0, limit)
       const last = items.at(-1)
       return new SessionPage({
         items,
-        nextCursor: read.length > limit && last !== undefined ? cursorOf(last) : null
+        nextCursor: read.length > limit && last !== undefined ? cursors.seal(sessionPositionText(last)) : null
       })
     })
   }

@@ -1,12 +1,13 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { plusSeconds, wallClockAt } from "../domain/ClubTime.ts"
 import {
-  bookingCursorOf,
+  bookingPositionText,
   type DoubleBookingCursor,
-  bookingPositionOf,
   DoubleBookingPage,
+  readBookingPosition,
   positionOfBooking
 } from "../domain/DoubleBooking.ts"
+import { openCursor } from "../domain/Cursor.ts"
 import { EntityNotFound, InvalidValue } from "../domain/Errors.ts"
 import { defaultPageLimit, maxPageLimit } from "../domain/SessionPage.ts"
 import type { SeriesId, SessionId } from "../domain/Ids.ts"
@@ -14,6 +15,7 @@ import type { LocalDateTime } from "../domain/LocalDateTime.ts"
 import { authorize, coachFor, handsOverOnly } from "../domain/Permissions.ts"
 import { isBounded, occurrencesOf, parseRecurrenceRule, type RecurrenceRule } from "../domain/Recurrence.ts"
 import type { OccurrenceChange, Series, SeriesChange, SeriesCreate } from "../domain/Series.ts"
+import { CursorSeal } from "../ports/CursorSeal.ts"
 import { SeriesRepository } from "../ports/SeriesRepository.ts"
 import { SessionRepository } from "../ports/SessionRepository.ts"
 import { traced } from "../tracing/traced.ts"
@@ -49,6 +51,7 @@ const continuedRule = (rrule: string, remaining: number | undefined, shiftSecond
 const make = Effect.gen(function*() {
   const repository = yield* SeriesRepository
   const sessions = yield* SessionRepository
+  const cursors = yield* CursorSeal
 
   /** The wall-clock time up to which occurrences exist: now at the club, plus the horizon. */
   const horizon = currentHorizon
@@ -323,13 +326,17 @@ const make = Effect.gen(function*() {
       ) {
         yield* authorize("conflict.read")
         const limit = Math.min(request.limit ?? defaultPageLimit, maxPageLimit)
-        const after = request.cursor === undefined ? undefined : bookingPositionOf(request.cursor)
+        const after = request.cursor === undefined
+          ? undefined
+          : yield* openCursor(cursors, request.cursor, readBookingPosition)
         const read = yield* repository.conflicts(after, limit + 1)
         const items = read.slice(0, limit)
         const last = items.at(-1)
         return new DoubleBookingPage({
           items,
-          nextCursor: read.length > limit && last !== undefined ? bookingCursorOf(positionOfBooking(last)) : null
+          nextCursor: read.length > limit && last !== undefined
+            ? cursors.seal(bookingPositionText(positionOfBooking(last)))
+            : null
         })
       }
     ),

@@ -1,12 +1,17 @@
 import { AuthService, CoachCreate, CoachService, CurrentActor, UseCasesLive, UserService } from "@club/core"
 import { InMemoryRepositories } from "@club/core/testing"
-import { JwtTokenSigner, ScryptPasswordHasher } from "@club/crypto-adapter"
+import { HmacCursorSeal, JwtTokenSigner, ScryptPasswordHasher } from "@club/crypto-adapter"
 import { Effect, Layer, Redacted } from "effect"
 
 // Every use-case, on in-memory ports; in an application the secret comes from its configuration.
 const secret = new TextEncoder().encode("an example secret of at least 32 bytes")
 const Club = UseCasesLive.pipe(
-  Layer.provide(Layer.mergeAll(InMemoryRepositories, ScryptPasswordHasher.layer(), JwtTokenSigner.layer(secret)))
+  Layer.provide(Layer.mergeAll(
+    InMemoryRepositories,
+    ScryptPasswordHasher.layer(),
+    JwtTokenSigner.layer(secret),
+    HmacCursorSeal.layer(secret)
+  ))
 )
 
 const program = Effect.gen(function*() {

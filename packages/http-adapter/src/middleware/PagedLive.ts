@@ -1,12 +1,12 @@
-import { defaultPageLimit } from "@club/core"
+import { CursorSeal, defaultPageLimit, openCursor } from "@club/core"
 import {
   InvalidRequest,
   LimitParameter,
   ListCursor,
   type ListPosition,
-  listCursorOf,
-  listPositionOf,
-  Paged
+  listPositionText,
+  Paged,
+  readListPosition
 } from "@club/contract/rest"
 import { Effect, Layer, Schema, Stream } from "effect"
 import { requestPath } from "../handlers/problems.ts"
@@ -61,21 +61,31 @@ const linkTo = (url: URL, cursor: string, limit: number) => {
   return `<${url.pathname}?${query}>; rel="next"`
 }
 
+/** 400 naming the paging parameter `name`. */
+const refused = (name: string, message: string) =>
+  Effect.flatMap(
+    requestPath,
+    (instance) =>
+      Effect.fail(new InvalidRequest({ detail: `${name}: ${message}`, instance, errors: [{ field: name, message }] }))
+  )
+
 /** A paging parameter decoded with its schema; a value it refuses: 400 naming the parameter. */
 const decodeParameter = <A>(name: string, schema: Schema.Codec<A, string>, text: string) =>
   Schema.decodeUnknownEffect(schema)(text).pipe(
-    Effect.catch((issue) =>
-      Effect.flatMap(requestPath, (instance) => {
-        const message = String(issue.message ?? issue)
-        return Effect.fail(
-          new InvalidRequest({ detail: `${name}: ${message}`, instance, errors: [{ field: name, message }] })
-        )
-      })
-    )
+    Effect.catch((issue) => refused(name, String(issue.message ?? issue)))
+  )
+
+/** The position a cursor of ours names; any other cursor, an edited one included: 400 naming `cursor`. */
+const positionOfCursor = (cursors: CursorSeal["Service"], text: string) =>
+  Effect.flatMap(
+    decodeParameter("cursor", ListCursor, text),
+    (cursor) =>
+      openCursor(cursors, cursor, readListPosition).pipe(Effect.catch((invalid) => refused("cursor", invalid.reason)))
   )
 
 /** One generator function for every paged request (docs/DECISIONS.md, "No generator function made per request"). */
 const paged = Effect.fnUntraced(function*<E, R>(
+  cursors: CursorSeal["Service"],
   request: HttpServerRequest.HttpServerRequest,
   httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 ) {
@@ -86,7 +96,7 @@ const paged = Effect.fnUntraced(function*<E, R>(
   const limit = limitText === null ? defaultPageLimit : yield* decodeParameter("limit", LimitParameter, limitText)
   const position = cursor === null
     ? undefined
-    : listPositionOf(yield* decodeParameter("cursor", ListCursor, cursor))
+    : yield* positionOfCursor(cursors, cursor)
   const response = yield* httpEffect
   if (response.status !== 200) return response
   const bytes = yield* bytesOf(response)
@@ -97,7 +107,7 @@ const paged = Effect.fnUntraced(function*<E, R>(
   const answer = HttpServerResponse.text(JSON.stringify(page), { contentType: "application/json" })
   return next === undefined
     ? answer
-    : HttpServerResponse.setHeader(answer, "link", linkTo(url, listCursorOf(next), limit))
+    : HttpServerResponse.setHeader(answer, "link", linkTo(url, cursors.seal(listPositionText(next)), limit))
 })
 
 /**
@@ -108,11 +118,14 @@ const paged = Effect.fnUntraced(function*<E, R>(
  * read, as without paging, and no more. A request without a query (most of them) goes straight to
  * the handler, its URL not parsed.
  */
-export const PagedLive = Layer.succeed(
+export const PagedLive = Layer.effect(
   Paged,
-  (httpEffect) =>
-    Effect.flatMap(
-      Effect.service(HttpServerRequest.HttpServerRequest),
-      (request) => request.url.includes("?") ? paged(request, httpEffect) : httpEffect
-    )
+  Effect.gen(function*() {
+    const cursors = yield* CursorSeal
+    return (httpEffect) =>
+      Effect.flatMap(
+        Effect.service(HttpServerRequest.HttpServerRequest),
+        (request) => request.url.includes("?") ? paged(cursors, request, httpEffect) : httpEffect
+      )
+  })
 )

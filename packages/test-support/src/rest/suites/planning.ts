@@ -133,7 +133,47 @@ export const planningEndpoints = (club: () => Club) => {
         expectProblem(await club().coach.get(`/planning/sessions?cursor=${cursor}`), 400, { detail: /cursor/u })
       }
       expectProblem(await club().coach.get("/planning/sessions?from=tomorrow"), 400, { detail: /from/u })
+      expectProblem(await club().coach.get(`/planning/sessions?cursor=${"A".repeat(600)}`), 400, { detail: /cursor/u })
       expectProblem(await club().coach.get("/planning/sessions?coachId=07"), 400, { detail: /coachId/u })
+    })
+  })
+
+  describe("Cursors are sealed: one the API did not give, or one edited, is refused (issue 36)", () => {
+    /** `cursor` with the character at `at` replaced by another base64url character. */
+    const edited = (cursor: string, at: number) =>
+      `${cursor.slice(0, at)}${cursor[at] === "A" ? "B" : "A"}${cursor.slice(at + 1)}`
+    /** What a client could forge from a cursor's old shape: base64url of a position's JSON. */
+    const forged = (position: unknown) => Buffer.from(JSON.stringify(position)).toString("base64url")
+
+    it("GET /planning/sessions: the given cursor pages on; any edit of it, or a forged position, answers 400 naming cursor", async () => {
+      const groupe = unique("Sealed")
+      for (let i = 0; i < 3; i++) await createSession(club(), { groupe, creneau: `2026-10-0${i + 1}T10:00:00` })
+      const first = await pageOf(club().coach, { groupe, limit: 1 })
+      const cursor = first.nextCursor!
+      expect((await pageOf(club().coach, { groupe, limit: 1, cursor })).items).toHaveLength(1)
+      for (const at of [0, Math.floor(cursor.length / 2), cursor.length - 1]) {
+        const reply = await club().coach.get(`/planning/sessions?groupe=${groupe}&limit=1&cursor=${edited(cursor, at)}`)
+        expectProblem(reply, 400, { detail: /cursor/u })
+      }
+      for (const position of [[null, 1], ["2026-10-01T10:00:00", 1], [null, 9_007_199_254_740_991]]) {
+        expectProblem(await club().coach.get(`/planning/sessions?cursor=${forged(position)}`), 400, {
+          detail: /cursor/u
+        })
+      }
+    })
+
+    it("the seed's lists and GET /planning/conflicts refuse an edited or forged cursor alike", async () => {
+      for (let i = 0; i < 3; i++) await createSession(club())
+      const link = (await club().coach.get("/session/all?limit=1")).headers.get("link")!
+      const cursor = new URL(/^<([^>]+)>/u.exec(link)![1]!, "http://club.test").searchParams.get("cursor")!
+      expectStatus(await club().coach.get(`/session/all?limit=1&cursor=${cursor}`), 200)
+      expectProblem(await club().coach.get(`/session/all?limit=1&cursor=${edited(cursor, 3)}`), 400, {
+        detail: /cursor/u
+      })
+      expectProblem(await club().coach.get(`/session/all?cursor=${forged({ after: 0 })}`), 400, { detail: /cursor/u })
+      expectProblem(await club().coach.get(`/planning/conflicts?cursor=${forged([1, 2, 0, 1])}`), 400, {
+        detail: /cursor/u
+      })
     })
   })
 
