@@ -264,6 +264,27 @@ describe.skipIf(!postgresAnswers)("Tokens and roles across two instances on one 
     for (const client of [attacker.a, attacker.b, admin.a, admin.b]) client.close()
   })
 
+  it("a page's cursor given by A pages on at B (one secret, one seal); edited, both refuse it", async () => {
+    const coach = principals.token.COACH
+    for (let i = 0; i < 3; i++) {
+      expectStatus(
+        await caller(a, coach).post("/session/create", { name: `paged-${i}`, groupe: "two-instance-cursors" }),
+        201,
+        "session"
+      )
+    }
+    const path = "/planning/sessions?groupe=two-instance-cursors&limit=1"
+    const first = expectStatus(await caller(a, coach).get(path), 200, "page").body as { nextCursor: string }
+    const onB = expectStatus(await caller(b, coach).get(`${path}&cursor=${first.nextCursor}`), 200, "page on B")
+    expect((onB.body as { items: ReadonlyArray<unknown> }).items).toHaveLength(1)
+    const edited = `${first.nextCursor.slice(0, 5)}${first.nextCursor[5] === "A" ? "B" : "A"}${
+      first.nextCursor.slice(6)
+    }`
+    for (const server of [a, b]) {
+      expect((await caller(server, coach).get(`${path}&cursor=${edited}`)).status).toBe(400)
+    }
+  })
+
   it("no answer of this file carried password material or the signing secret", () => {
     expect(replies.length).toBeGreaterThan(50)
     for (const reply of replies) {
