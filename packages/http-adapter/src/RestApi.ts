@@ -25,19 +25,22 @@ import { PagedLive } from "./middleware/PagedLive.ts"
 import { RawInputLive } from "./middleware/RawInputLive.ts"
 import { RequestErrorsLive } from "./middleware/RequestErrorsLive.ts"
 import { RequestIdInProblemsLive } from "./problems/RequestIdInProblems.ts"
+import { ServiceIndexLive } from "./routing/ServiceIndex.ts"
 import { UnmatchedRequestsLive } from "./routing/UnmatchedRequests.ts"
 import { ServedApi } from "./ServedApi.ts"
 
 /**
- * The whole REST API as routes, with `GET /openapi.json` (OpenAPI 3.1) and `GET /docs` (an
- * interactive reference). Needs core's use-cases (IdempotentRequests included), core's `Readiness`,
+ * The whole REST API as routes, with `GET /openapi.json` (OpenAPI 3.1), `GET /docs` (an
+ * interactive reference) and `GET /` (where to go). Needs core's use-cases (IdempotentRequests included), core's `Readiness`,
  * and the ports of `CalendarFeedService` and `SeriesService`, which it provides itself.
  */
 export const RestApiLive = Layer.mergeAll(
   HttpApiBuilder.layer(ServedApi, { openapiPath: "/openapi.json" }),
   DocsPageLive,
-  UnmatchedRequestsLive,
-  RequestIdInProblemsLive
+  ServiceIndexLive,
+  // Outside the unmatched requests' middleware, so that the problems it answers carry the id too.
+  RequestIdInProblemsLive,
+  UnmatchedRequestsLive
 ).pipe(
   Layer.provide([
     ActivitiesHandlers,

@@ -113,7 +113,7 @@ await onEveryDatabase(
       await call("read a coach", "ADMIN", "GET", `/${coach}`, 200)
       await call("read a coach, unknown", "ADMIN", "GET", "/coaches/2147480001", 404)
       await call("read a coach, as an athlete", "ATHLETE", "GET", `/coaches/${coach}`, 403)
-      await call("read a coach, id not a number", "ADMIN", "GET", "/coaches/abc", 400, { input: "invalid" })
+      await call("read a coach, id not a positive integer", "ADMIN", "GET", "/coaches/0", 400, { input: "invalid" })
       await call("update a coach", "ADMIN", "PUT", `/update/${other}`, 200, {
         json: { name: "Renamed", unknownMember: true }
       })
@@ -284,7 +284,7 @@ await onEveryDatabase(
       await call("update an activity, unknown (500 text)", "COACH", "POST", "/activite/update/2147480001", 500, {
         json: { sessionId: session }
       })
-      await call("update an activity, id not a number (500 text)", "COACH", "POST", "/activite/update/x", 500, {
+      await call("update an activity, id zero (500 text)", "COACH", "POST", "/activite/update/0", 500, {
         json: { sessionId: session },
         input: "invalid"
       })
@@ -476,7 +476,7 @@ await onEveryDatabase(
       })
       await call("read a series", "ATHLETE", "GET", `/planning/series/${series}`, 200)
       await call("read a series, unknown", "ADMIN", "GET", "/planning/series/2147480001", 404)
-      await call("read a series, id not a number", "ADMIN", "GET", "/planning/series/abc", 400, { input: "invalid" })
+      await call("read a series, id zero", "ADMIN", "GET", "/planning/series/0", 400, { input: "invalid" })
 
       await call("change a series", "COACH", "PATCH", `/planning/series/${series}`, 200, {
         json: { name: "Renamed track", time: "07:00:00" }

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { HttpRouter, HttpServerError, HttpServerRespondable, HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerRespondable, HttpServerResponse } from "effect/http"
 import { HttpApi } from "effect/http-api"
 import { ClubApi } from "@club/contract/rest"
 import { MethodNotAllowed, NotFound } from "@club/contract/rest"
@@ -10,20 +10,50 @@ interface ServedPath {
   readonly methods: Set<string>
 }
 
-/** `/session/:id` → a pattern matching `/session/<one segment>`, as the router matches (case-sensitive). */
-const patternOf = (template: string) =>
-  new RegExp(
-    `^${
-      template.split("/").map((
-        segment
-      ) => (segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&"))).join("/")
-    }$`,
-    "u"
-  )
+/** A parameter that holds a record's id (`:id`, `:sessionId`): never a name. */
+const isIdParameter = (segment: string) => segment === ":id" || /^:[a-z]+Id$/u.test(segment)
 
-/** Every path of the contract, plus the two documents served beside it. */
-const servedPaths = (): Array<ServedPath> => {
-  const byTemplate = new Map<string, Set<string>>([["/openapi.json", new Set(["GET"])], ["/docs", new Set(["GET"])]])
+/** Any one segment, as the router matches a parameter. */
+const anySegment = "[^/]+"
+/** A segment where an id goes: anything but a name (a segment that starts with a letter). */
+const idSegment = "(?![A-Za-z])[^/]+"
+/** A name: `all`, `sessions`, `favicon.ico`. */
+const nameSegment = "[A-Za-z][^/]*"
+
+const escaped = (segment: string) => segment.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")
+
+/** The regular expression of a path template, `parameter` deciding what each parameter matches. */
+const sourceOf = (template: string, parameter: (segment: string, index: number) => string) =>
+  template.split("/").map((segment, index) => segment.startsWith(":") ? parameter(segment, index) : escaped(segment))
+    .join("/")
+
+/** `/session/:id` → `/session/<one segment, not a name>`, as the server takes it (case-sensitive). */
+const patternOf = (template: string) =>
+  new RegExp(`^${sourceOf(template, (segment) => isIdParameter(segment) ? idSegment : anySegment)}$`, "u")
+
+/**
+ * The paths the router would give to a route only by reading a name as its id (`GET /sessions` as
+ * the seed's `GET /{id}`, `GET /athletes/all` as `GET /athletes/{id}`): one expression, tested once
+ * per request.
+ */
+const nameAsIdPattern = (templates: ReadonlyArray<string>) => {
+  const variants = templates.flatMap((template) =>
+    template.split("/").flatMap((segment, at) =>
+      isIdParameter(segment)
+        ? [sourceOf(template, (other, index) => index === at ? nameSegment : anySegment)]
+        : []
+    )
+  )
+  return new RegExp(`^(?:${variants.join("|")})$`, "u")
+}
+
+/** Every path template of the contract, with its methods, plus the documents served beside it. */
+const servedTemplates = (): Map<string, Set<string>> => {
+  const byTemplate = new Map<string, Set<string>>([
+    ["/", new Set(["GET"])],
+    ["/openapi.json", new Set(["GET"])],
+    ["/docs", new Set(["GET"])]
+  ])
   HttpApi.reflect(ClubApi, {
     onGroup: () => undefined,
     onEndpoint: ({ endpoint }) => {
@@ -32,7 +62,7 @@ const servedPaths = (): Array<ServedPath> => {
       byTemplate.set(endpoint.path, methods)
     }
   })
-  return Array.from(byTemplate, ([template, methods]) => ({ pattern: patternOf(template), methods }))
+  return byTemplate
 }
 
 /** The methods the server takes at `path`; HEAD wherever GET (the router answers HEAD with GET's route). */
@@ -48,7 +78,7 @@ const allowedMethods = (paths: ReadonlyArray<ServedPath>, path: string): Array<s
 const routeNotFound = (error: unknown): HttpServerError.RouteNotFound | undefined =>
   HttpServerError.isHttpServerError(error) && error.reason._tag === "RouteNotFound" ? error.reason : undefined
 
-const answer = (paths: ReadonlyArray<ServedPath>, { request }: HttpServerError.RouteNotFound) => {
+const answer = (paths: ReadonlyArray<ServedPath>, request: HttpServerRequest.HttpServerRequest) => {
   const path = request.url.split("?")[0]!
   const allowed = allowedMethods(paths, path)
   if (allowed.length === 0 || allowed.includes(request.method)) {
@@ -64,15 +94,27 @@ const answer = (paths: ReadonlyArray<ServedPath>, { request }: HttpServerError.R
 /**
  * A request no route takes is answered as a problem, like every other failure: 405 with `Allow` when
  * its path is served under other methods (RFC 9110, section 15.5.6), 404 otherwise. The router alone
- * answers both with an empty 404.
+ * answers both with an empty 404. A name where a route has an id (`GET /sessions`, `/favicon.ico`)
+ * is no route either, answered so before any route's authentication or decoding; an id written
+ * wrong but not a name (`0`, `-1`, `07`) stays that route's bad input, 400 naming it.
  */
 export const UnmatchedRequestsLive = HttpRouter.middleware(
   Effect.sync(() => {
-    const paths = servedPaths()
+    const templates = servedTemplates()
+    const paths = Array.from(templates, ([template, methods]) => ({ pattern: patternOf(template), methods }))
+    const nameAsId = nameAsIdPattern(Array.from(templates.keys()))
+    const servedAsIs = (request: HttpServerRequest.HttpServerRequest, path: string) => {
+      const allowed = allowedMethods(paths, path)
+      return allowed.includes(request.method)
+    }
     return (httpEffect) =>
-      Effect.catch(httpEffect, (error) => {
-        const unmatched = routeNotFound(error)
-        return unmatched === undefined ? Effect.fail(error) : answer(paths, unmatched)
+      Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
+        const path = request.url.split("?")[0]!
+        if (nameAsId.test(path) && !servedAsIs(request, path)) return answer(paths, request)
+        return Effect.catch(httpEffect, (error) => {
+          const unmatched = routeNotFound(error)
+          return unmatched === undefined ? Effect.fail(error) : answer(paths, unmatched.request)
+        })
       })
   }),
   { global: true }

@@ -8,10 +8,21 @@ const club = clubForFile()
 /** Every method a REST client might send; the contract's own are the ones `Allow` lists. */
 const methods = ["GET", "POST", "PUT", "DELETE", "PATCH"] as const
 
-/** Whether the router's template (`/activite/:id`) matches `path`: a parameter takes any one segment. */
+/** Whether a segment is a name (it starts with a letter): never an id. */
+const isName = (segment: string) => /^[A-Za-z]/u.test(segment)
+
+/**
+ * Whether the router's template (`/activite/:id`) matches `path`: a parameter takes any one
+ * segment, except a name where an id goes (`:id`, `:sessionId`).
+ */
 const matches = (template: string, path: string) => {
   const [wanted, given] = [template.split("/"), path.split("/")]
-  return wanted.length === given.length && wanted.every((segment, i) => segment.startsWith(":") || segment === given[i])
+  return wanted.length === given.length &&
+    wanted.every((segment, i) =>
+      segment.startsWith(":")
+        ? !((segment === ":id" || segment.endsWith("Id")) && isName(given[i]!))
+        : segment === given[i]
+    )
 }
 
 /** The methods `path` is served with, whichever templates take it; HEAD wherever GET. */
@@ -43,6 +54,46 @@ describe("a request no route takes", () => {
     expectProblem(await club().anonymous.send("DELETE", "/session/1/extra"), 404, "No resource at /session/1/extra")
   })
 
+  it("a name where a route has an id is no route, before any token is asked for: 404, or 405 with Allow where the path is served", async () => {
+    for (const path of ["/favicon.ico", "/swagger", "/sessions", "/robots.txt", "/update/abc", "/session/abc"]) {
+      for (const caller of [club().anonymous, club().admin]) {
+        expectProblem(await caller.get(path), 404, `No resource at ${path}`)
+      }
+    }
+    expectProblem(await club().anonymous.send("DELETE", "/delete/all"), 404, "No resource at /delete/all")
+    for (const caller of [club().anonymous, club().admin]) {
+      const reply = await caller.get("/athletes/all")
+      expectProblem(reply, 405, "GET is not allowed on /athletes/all; allowed: POST")
+      expect(reply.headers.get("allow")).toBe("POST")
+    }
+    // The list itself, and an id written wrong but not a name, are the routes' as before.
+    expect((await club().admin.post("/athletes/all")).status).toBe(200)
+    for (const id of ["0", "-1", "07", "1.5", "9007199254740993"]) {
+      expectProblem(await club().admin.get(`/${id}`), 400, /id/u)
+      expectProblem(await club().coach.get(`/session/${id}`), 400, /id/u)
+    }
+  })
+
+  it("GET / answers without a token where to go: the docs, the OpenAPI document, health, login", async () => {
+    for (const caller of [club().anonymous, club().admin]) {
+      const reply = await caller.get("/")
+      expect(reply.status).toBe(200)
+      expect(reply.contentType).toBe("application/json")
+      expect(reply.body).toEqual({
+        name: "Club Training Service",
+        docs: "/docs",
+        openapi: "/openapi.json",
+        health: { live: "/health/live", ready: "/health/ready" },
+        login: "/auth/login"
+      })
+    }
+    for (const target of ["/docs", "/openapi.json", "/health/live", "/health/ready"]) {
+      expect((await club().anonymous.get(target)).status, target).toBe(200)
+    }
+    const post = await club().anonymous.post("/")
+    expectProblem(post, 405, "POST is not allowed on /; allowed: GET, HEAD")
+  })
+
   it("paths match exactly as the seed spells them (case-sensitive)", async () => {
     expectProblem(await club().admin.get("/Session/all"), 404)
   })
@@ -56,7 +107,7 @@ describe("problem+json answers carry the request's id", () => {
       await club().coach.get("/coaches/987654321", { headers: requestId }),
       await club().anonymous.get("/session/all", { headers: requestId }),
       await club().athlete.post("/session/create", { name: "x" }, { headers: requestId }),
-      await club().coach.get("/session/abc", { headers: requestId }),
+      await club().coach.get("/session/07", { headers: requestId }),
       await club().coach.send("PATCH", "/session/all", { headers: requestId }),
       await club().coach.get("/nothing/here", { headers: requestId })
     ]

@@ -59,6 +59,7 @@ const roles: ReadonlyArray<Role> = ["ADMIN", "COACH", "ATHLETE"]
 /** A value for each path parameter: ids that name no record, dates, a theme. */
 const pathValues: Readonly<Record<string, string>> = {
   id: String(missingId),
+  sessionId: String(missingId),
   date: "2026-01-01",
   startDate: "2026-01-01",
   endDate: "2026-12-31",
