@@ -23,7 +23,13 @@ describe("the schedule's configuration", () => {
           SCHEDULE_MAX_OCCURRENCES: "50",
           SCHEDULE_SEED_REFUSES_CONFLICTS: "true"
         }),
-        { timeZone: "Europe/Paris", horizonWeeks: 10, maxOccurrences: 50, seedRefusesConflicts: true }
+        {
+          ...defaultScheduleSettings,
+          timeZone: "Europe/Paris",
+          horizonWeeks: 10,
+          maxOccurrences: 50,
+          seedRefusesConflicts: true
+        }
       )
       assert.isFalse((yield* parse({ SCHEDULE_SEED_REFUSES_CONFLICTS: "off" })).seedRefusesConflicts)
     }))

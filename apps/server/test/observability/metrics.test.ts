@@ -310,7 +310,7 @@ describe.skipIf(database === undefined)("/metrics on PostgreSQL: the pool's conn
 })
 
 describe("METRICS and METRICS_PORT", { timeout: 120_000 }, () => {
-  it("METRICS=off: nothing is measured and /metrics is no exposition (the API's `GET /{id}`, which wants a token)", async () => {
+  it("METRICS=off: nothing is measured and /metrics is no exposition (no route: a name where the API's `GET /{id}` has an id)", async () => {
     const server = await startServer({
       DATA_DIR: "memory://",
       ADMIN_PASSWORD: adminPassword,
@@ -319,7 +319,7 @@ describe("METRICS and METRICS_PORT", { timeout: 120_000 }, () => {
     })
     try {
       const answer = await scrape(server.port)
-      expect(answer.status).toBe(401)
+      expect(answer.status).toBe(404)
       expect(answer.contentType).toBe("application/problem+json")
     } finally {
       await server.stop()
@@ -336,7 +336,7 @@ describe("METRICS and METRICS_PORT", { timeout: 120_000 }, () => {
       METRICS_HOST: "127.0.0.1"
     })
     try {
-      expect((await scrape(server.port)).status).toBe(401)
+      expect((await scrape(server.port)).status).toBe(404)
       const before = await exposition(metricsPort)
       expect(await send(server.port, "GET", "/health/live")).toBe(200)
       const after = await exposition(metricsPort)

@@ -1,7 +1,7 @@
 import { problemTitles } from "@club/test-support/expectations"
 import type { RawReply } from "../support/rawHttp.ts"
 import type { Outcome } from "./contract.ts"
-import type { FuzzRequest } from "./requests.ts"
+import { type FuzzRequest, nameAsIdVariant } from "./requests.ts"
 
 /** The seed's activity writes answer any failure with 500 `text/plain` `Error: <message>`; nothing else may be a 5xx. */
 const seedActivityFailure = new Set(["activities.create", "activities.update", "activities.delete"])
@@ -72,6 +72,9 @@ export const judge = (
   }
   if (request.endpoint === undefined && (reply.status === 404 || reply.status === 405) && json === undefined) {
     problems.push("an unrouted request answered without a problem")
+  }
+  if (request.variant === nameAsIdVariant && ![404, 405, 429].includes(reply.status)) {
+    problems.push(`a name where the route has an id answered ${reply.status}, not 404 or 405`)
   }
   if (reply.status === 405 && !/^[A-Z]+(, [A-Z]+)*$/u.test(String(reply.headers["allow"]))) {
     problems.push("405 without Allow")

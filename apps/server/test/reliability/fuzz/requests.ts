@@ -150,6 +150,17 @@ const pathOf = (endpoint: ContractEndpoint, pools: Pools, hostile: boolean) =>
     endpoint.paramNames.reduce((path, name, index) => path.replace(`:${name}`, values[index]!), endpoint.path)
   )
 
+/** The variant of a request whose path holds a name (a segment starting with a letter) where its route has an id. */
+export const nameAsIdVariant = "name-as-id"
+
+/** Whether `path`, built from `endpoint`'s template, holds a name where the template has an id parameter. */
+const namesAnId = (endpoint: ContractEndpoint, path: string) => {
+  const given = path.split("/")
+  return endpoint.path.split("/").some((segment, index) =>
+    (segment === ":id" || /^:[a-z]+Id$/u.test(segment)) && /^[A-Za-z]/u.test(given[index] ?? "")
+  )
+}
+
 const callers = fc.oneof(
   { arbitrary: fc.constantFrom<Caller>("ADMIN", "COACH"), weight: 6 },
   { arbitrary: fc.constant<Caller>("ATHLETE"), weight: 2 },
@@ -180,9 +191,11 @@ const requestsFor = (
   ) =>
     fc.tuple(pathOf(endpoint, pools, hostilePath), body, callers).map(([path, text, caller]) => ({
       ...base,
+      // A name where the route has an id is no route (404, or 405 where the path is served): judged as unrouted.
+      ...(hostilePath && namesAnId(endpoint, path) ? { endpoint: undefined, variant: nameAsIdVariant } : {}),
       path,
       caller,
-      variant: name,
+      variant: hostilePath && namesAnId(endpoint, path) ? nameAsIdVariant : name,
       ...(text === undefined ? {} : { body: text }),
       ...(contentType === undefined ? {} : { contentType }),
       hostile: hostile || !["ADMIN", "COACH", "ATHLETE"].includes(caller)
