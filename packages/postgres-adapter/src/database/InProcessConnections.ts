@@ -7,6 +7,13 @@ const protocolVersion3 = 196608
 /** The Terminate message's type, `X`. */
 const terminate = 0x58
 
+/** ReadyForQuery's type, `Z`: the backend has finished what it was sent and waits for more. */
+const readyForQuery = 0x5a
+/** ReadyForQuery's status outside a transaction block. */
+const idleStatus = 0x49
+/** A Sync message: ends an extended-protocol exchange, whatever state it left. */
+const sync = Buffer.from([0x53, 0, 0, 0, 4])
+
 interface Queued {
   readonly connection: Connection
   readonly message: Uint8Array
@@ -15,12 +22,14 @@ interface Queued {
 /**
  * Connections to PGlite inside this process, for a PostgreSQL driver that takes a stream
  * (`@effect/sql-pg`'s `stream` option): the protocol's bytes go straight to the backend, with no
- * socket that another client could open (docs/DECISIONS.md, "The embedded database has no socket").
+ * socket that another client could open (docs/decisions/0204-the-embedded-database-has-no-socket.md).
  *
- * PGlite is one backend, so the messages of all connections run one by one, in arrival order;
- * while a transaction is open, only its connection's messages run (others wait), and a connection
- * that closes inside its transaction has it rolled back. The same rules as pglite-socket's queue,
- * which is not exported.
+ * PGlite is one backend, so the messages of all connections run one by one. A connection owns the
+ * backend from its first message until the backend's ReadyForQuery says it is idle: a statement's
+ * Parse…Sync, a pipeline's failed statement skipped to its Sync, and a transaction block are never
+ * cut by another connection's messages, which wait in arrival order. A connection that closes while
+ * it owns the backend has its exchange ended (a Sync) and its transaction rolled back. pglite-socket
+ * keeps a transaction to its connection the same way; its queue is not exported.
  */
 export class InProcessConnections {
   readonly #db: PGlite
@@ -29,8 +38,8 @@ export class InProcessConnections {
   /** Settles when the messages being run are done; `close` waits for it. */
   #idle: Promise<void> = Promise.resolve()
   #closed = false
-  /** The connection whose message ran last: the owner of the transaction, if one is open. */
-  #last: Connection | undefined
+  /** The connection the backend is busy with, until a ReadyForQuery whose status is idle. */
+  #owner: Connection | undefined
 
   constructor(db: PGlite) {
     this.#db = db
@@ -45,7 +54,7 @@ export class InProcessConnections {
     this.#run()
   }
 
-  /** Drops what a closed connection left queued; its open transaction is rolled back before the next message runs. */
+  /** Drops what a closed connection left queued; if it owned the backend, the backend is freed before the next message runs. */
   closed(connection: Connection): void {
     this.#queue = this.#queue.filter((queued) => queued.connection !== connection)
     this.#run()
@@ -61,43 +70,105 @@ export class InProcessConnections {
   #run(): void {
     if (this.#running || this.#closed) return
     this.#running = true
-    this.#idle = this.#runQueued().finally(() => {
-      this.#running = false
-    })
+    this.#idle = this.#runQueued()
   }
 
+  /**
+   * Runs messages until none can run. `#running` is cleared in the same step as that is found (the
+   * `finally` of this function, not a callback on its promise): the driver writes its next message
+   * from its own microtasks after a ReadyForQuery, and a message written while `#running` was still
+   * set, one step too late, found the loop running and waited for ever.
+   */
   async #runQueued(): Promise<void> {
-    for (;;) {
-      if (this.#closed) return
-      if (this.#last?.destroyed === true) {
-        this.#last = undefined
-        if (this.#db.isInTransaction()) await this.#db.exec("ROLLBACK").catch(() => undefined)
-        continue
+    try {
+      for (;;) {
+        if (this.#closed) return
+        if (this.#owner?.destroyed === true) {
+          await this.#free()
+          continue
+        }
+        const queued = this.#next()
+        if (queued === undefined) return
+        await this.#execute(queued)
       }
-      const queued = this.#next()
-      if (queued === undefined) return
-      const { connection, message } = queued
-      try {
-        await this.#db.runExclusive(() =>
-          this.#db.execProtocolRawStream(message, {
-            // A view into PGlite's memory, reused by its next message: copied before it is queued.
-            onRawData: (data) => connection.answer(Buffer.from(data))
-          })
-        )
-        this.#last = connection
-      } catch (error) {
-        this.#last = connection
-        connection.destroy(error instanceof Error ? error : new Error(String(error)))
-      }
+    } finally {
+      this.#running = false
     }
+  }
+
+  async #execute({ connection, message }: Queued): Promise<void> {
+    this.#owner = connection
+    const watch = new ReadyForQueryWatch()
+    try {
+      await this.#db.runExclusive(() =>
+        this.#db.execProtocolRawStream(message, {
+          onRawData: (data) => {
+            if (watch.read(data)) this.#owner = undefined
+            // A view into PGlite's memory, reused by its next message: copied before it is queued.
+            connection.answer(Buffer.from(data))
+          }
+        })
+      )
+    } catch (error) {
+      connection.destroy(error instanceof Error ? error : new Error(String(error)))
+    }
+  }
+
+  /** Ends the exchange and the transaction a closed connection left open on the backend. */
+  async #free(): Promise<void> {
+    this.#owner = undefined
+    await this.#db.runExclusive(() => this.#db.execProtocolRawStream(sync, { onRawData: () => undefined }))
+      .catch(() => undefined)
+    if (this.#db.isInTransaction()) await this.#db.exec("ROLLBACK").catch(() => undefined)
   }
 
   #next(): Queued | undefined {
-    if (this.#last !== undefined && this.#db.isInTransaction()) {
-      const index = this.#queue.findIndex((queued) => queued.connection === this.#last)
-      return index === -1 ? undefined : this.#queue.splice(index, 1)[0]
+    const owner = this.#owner
+    if (owner === undefined) return this.#queue.shift()
+    const index = this.#queue.findIndex((queued) => queued.connection === owner)
+    return index === -1 ? undefined : this.#queue.splice(index, 1)[0]
+  }
+}
+
+/**
+ * Reads the backend's answers to one message for a ReadyForQuery, across chunks: `read` is true
+ * when a chunk ends an answer that said the backend is idle (not in a transaction block).
+ */
+class ReadyForQueryWatch {
+  /** The bytes of a message header (type and length) not complete yet. */
+  #header: Array<number> = []
+  /** Bytes of the current message's body still to skip. */
+  #skip = 0
+  /** The current message is a ReadyForQuery whose status byte is next. */
+  #statusNext = false
+  /** The status of the last ReadyForQuery read, if one was. */
+  #ready: number | undefined
+
+  read(data: Uint8Array): boolean {
+    this.#ready = undefined
+    let at = 0
+    while (at < data.length) {
+      if (this.#statusNext) {
+        this.#ready = data[at]!
+        this.#statusNext = false
+        this.#skip--
+        at++
+      } else if (this.#skip > 0) {
+        const skipped = Math.min(this.#skip, data.length - at)
+        this.#skip -= skipped
+        at += skipped
+      } else {
+        this.#header.push(data[at]!)
+        at++
+        if (this.#header.length === 5) {
+          const [type, a, b, c, d] = this.#header as [number, number, number, number, number]
+          this.#header = []
+          this.#skip = ((a << 24) | (b << 16) | (c << 8) | d) - 4
+          this.#statusNext = type === readyForQuery && this.#skip > 0
+        }
+      }
     }
-    return this.#queue.shift()
+    return this.#ready === idleStatus
   }
 }
 
