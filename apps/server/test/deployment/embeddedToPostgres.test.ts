@@ -87,7 +87,8 @@ describe.skipIf(database === undefined)("from the embedded database to PostgreSQ
         coachId: club.coachId,
         athleteIds: [club.athleteId],
         duree: 60,
-        start: "2099-03-24T18:00:00",
+        // Within the planning horizon, which a series must start in.
+        start: `${new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10)}T18:00:00`,
         rrule: "FREQ=WEEKLY;COUNT=3"
       })
       expect(series.status, series.text).toBe(201)
