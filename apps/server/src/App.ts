@@ -3,6 +3,7 @@ import { IdempotentRequests, UseCasesLive, UserService } from "@club/core"
 import { HmacCursorSeal, JwtTokenSigner, ScryptPasswordHasher } from "@club/crypto-adapter"
 import { RestApiLive } from "@club/http-adapter"
 import { Cause, Effect, Layer } from "effect"
+import { failureReason } from "./FailureReason.ts"
 import { AppConfig } from "./AppConfig.ts"
 import { AuthSettingsFromConfig } from "./AuthSettingsFromConfig.ts"
 import { PersistenceLive } from "./Database.ts"
@@ -121,13 +122,18 @@ const Settings = Layer.mergeAll(
   WebhookRegistrationFromConfig
 )
 
-/** The server until it is interrupted; failures are logged as JSON too. */
+/**
+ * The server until it is interrupted. A failure (one that stops the start, above all) is said in
+ * one line, on standard error for whoever started it and in the JSON log with its whole cause.
+ */
 export const program = Layer.launch(App).pipe(
   Effect.provide(Settings),
   Effect.provide(IdempotencySettingsFromConfig),
   Effect.provide(AppConfig.layer),
-  Effect.tapCause((cause) =>
-    Cause.hasInterruptsOnly(cause) ? Effect.void : Effect.logError("The server stopped on a failure", cause)
-  ),
+  Effect.tapCause((cause) => {
+    if (Cause.hasInterruptsOnly(cause)) return Effect.void
+    const line = `The server stopped: ${failureReason(cause)}`
+    return Effect.logError(line, cause).pipe(Effect.andThen(Effect.sync(() => process.stderr.write(`${line}\n`))))
+  }),
   Effect.provide(JsonLogger)
 )

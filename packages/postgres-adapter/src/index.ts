@@ -6,6 +6,8 @@ export {
   inMemory
 } from "./database/EmbeddedPostgres.ts"
 export { migrated, MigrationsLive } from "./database/MigrationsLive.ts"
+export { checkStore } from "./database/checkStore.ts"
+export { exportData, importData } from "./database/dataTransfer.ts"
 export { pingDatabase } from "./database/pingDatabase.ts"
 export { PostgresServer, type PostgresServerOptions } from "./database/PostgresServer.ts"
 export { migrations } from "./migrations/index.ts"

@@ -19,8 +19,11 @@ describe("every launch of the server gives Node the same arguments", () => {
     ])
   })
 
-  it("the workspace's start and the server package's start", () => {
-    expect(startScript("package.json")).toContain(`node ${serverNodeArguments.join(" ")} apps/server/dist/main.js`)
+  it("the workspace's start (its launcher reads the file) and the server package's start", () => {
+    expect(startScript("package.json")).toBe("node scripts/start.mjs")
+    expect(readFileSync(join(repo, "scripts/start.mjs"), "utf8")).toContain(
+      `join(root, "apps", "server", "nodeArguments.json")`
+    )
     expect(startScript("apps/server/package.json")).toBe(`node ${serverNodeArguments.join(" ")} dist/main.js`)
   })
 })

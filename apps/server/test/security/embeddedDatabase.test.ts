@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process"
-import { chmod, lstat, mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises"
+import { chmod, lstat, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { join } from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { listeningSockets } from "../support/listeningSockets.ts"
-import { nodeForAnyUser, type ServerProcess, startServer } from "@club/test-support"
+import { type ServerProcess, startServer } from "@club/test-support"
 
 const running: Array<ServerProcess> = []
 afterEach(async () => {
@@ -33,38 +32,17 @@ const openToOthers = async (root: string): Promise<Array<string>> => {
   return here.concat(below.flat())
 }
 
-/** Another OS account (nobody) tries to connect to a Unix socket; resolves with the error code, or "connected". */
-const connectAsNobody = (path: string): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const script = `require("node:net").connect(${JSON.stringify(path)})
-      .on("connect", () => { console.log("connected"); process.exit(0) })
-      .on("error", (error) => { console.log(error.code); process.exit(0) })`
-    const child = spawn(nodeForAnyUser(), ["-e", script], { uid: 65534, gid: 65534, stdio: ["ignore", "pipe", "pipe"] })
-    let output = ""
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk))
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk))
-    child.once("error", reject)
-    child.once("exit", () => resolve(output.trim()))
-  })
-
-const isRoot = process.getuid?.() === 0
-
 describe("the embedded database is the server's alone", { timeout: 180_000 }, () => {
   for (const where of ["memory://", "a DATA_DIR on disk"] as const) {
-    it(`listens on no TCP port but the service's, and another OS user cannot reach it (${where})`, async () => {
+    it(`listens on no TCP port but the service's and on no Unix socket: no other client can reach it (${where})`, async () => {
       const dataDir = where === "memory://" ? where : join(await freshParent(), "data")
       const server = await start({ DATA_DIR: dataDir })
+      // PGlite is one session shared by every connection, with no authentication: a client that
+      // could connect (pg_dump's first statement empties search_path) would break every request.
+      // The server reaches it by connections inside its own process.
       const { tcpPorts, unixPaths } = listeningSockets(server.child.pid!)
       expect(tcpPorts).toEqual([server.port])
-      // The database is reached on a Unix socket in a folder only the server's user may enter.
-      expect(unixPaths).toHaveLength(1)
-      const folder = await stat(dirname(unixPaths[0]!))
-      expect(folder.mode & 0o777).toBe(0o700)
-      expect(folder.uid).toBe(process.getuid?.())
-      if (isRoot) expect(await connectAsNobody(unixPaths[0]!)).toBe("EACCES")
-      // Nothing is left behind once the server has stopped.
-      await server.stop()
-      await expect(stat(dirname(unixPaths[0]!))).rejects.toThrow(/ENOENT/)
+      expect(unixPaths).toEqual([])
     })
   }
 

@@ -1,0 +1,126 @@
+import { temporaryTestDatabase } from "@club/postgres-adapter/testing"
+import { type ChildProcess, spawn } from "node:child_process"
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs"
+import { delimiter, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { afterAll, afterEach, describe, expect, it } from "vitest"
+import { eventually, freePort } from "@club/test-support"
+
+const repo = fileURLToPath(new URL("../../../../", import.meta.url))
+
+/** pnpm's own script: the one running these tests, or the one on PATH (npx puts it there). */
+const pnpm = (() => {
+  const running = process.env["npm_execpath"]
+  if (running !== undefined && /pnpm\.c?js$/u.test(running)) return running
+  for (const folder of (process.env["PATH"] ?? "").split(delimiter)) {
+    const candidate = join(folder, "pnpm")
+    if (folder !== "" && existsSync(candidate)) return realpathSync(candidate)
+  }
+  return undefined
+})()
+
+// A server on PostgreSQL starts faster than one that creates an embedded cluster.
+const database = await temporaryTestDatabase()
+afterAll(() => database?.drop())
+
+const parentOf = (pid: number): number | undefined => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+  } catch {
+    return undefined
+  }
+}
+const commandLineOf = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim()
+  } catch {
+    return ""
+  }
+}
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The process and its descendants, parent before child (`pnpm start` makes a chain: one child each). */
+const chainFrom = (pid: number): Array<{ pid: number; command: string }> => {
+  const all = readdirSync("/proc").filter((name) => /^\d+$/u.test(name)).map(Number)
+  const chain = [{ pid, command: commandLineOf(pid) }]
+  for (;;) {
+    const last = chain[chain.length - 1]!.pid
+    const child = all.find((candidate) => parentOf(candidate) === last)
+    if (child === undefined) return chain
+    chain.push({ pid: child, command: commandLineOf(child) })
+  }
+}
+
+const started: Array<ChildProcess> = []
+let serverPid: number | undefined
+afterEach(() => {
+  // A server left behind by a failed case is stopped by its own pid, never by name.
+  if (serverPid !== undefined && isAlive(serverPid)) process.kill(serverPid, "SIGKILL")
+  for (const child of started.splice(0)) if (child.exitCode === null) child.kill("SIGKILL")
+})
+
+/** `pnpm start --no-build` (the built server, as `pnpm start` runs it after its build), live. */
+const startChain = async () => {
+  const port = await freePort()
+  const child = spawn(process.execPath, [pnpm!, "--silent", "start", "--no-build"], {
+    cwd: repo,
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      DATABASE_URL: database!.url,
+      DATA_DIR: "memory://",
+      JWT_SECRET: "signal-test-secret-signal-test-secret-0123",
+      LOG_LEVEL: "info"
+    },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  started.push(child)
+  let output = ""
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk))
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk))
+  const live = await eventually(
+    async () => (await fetch(`http://127.0.0.1:${port}/health/live`).catch(() => undefined))?.status === 200,
+    120_000
+  )
+  expect(live, output).toBe(true)
+  const chain = chainFrom(child.pid!)
+  const server = chain[chain.length - 1]!
+  expect(server.command).toContain("apps/server/dist/main.js")
+  serverPid = server.pid
+  return { chain, server, output: () => output, port }
+}
+
+describe.skipIf(pnpm === undefined || database === undefined)("a supervisor's SIGTERM stops the server", {
+  timeout: 900_000
+}, () => {
+  it("sent to any process of `pnpm start`'s chain: pnpm, its shells, node_modules/.bin/node, the launcher", async () => {
+    let run = await startChain()
+    const { chain } = run
+    // pnpm, then the script's shell and the .bin/node wrapper (shell scripts), the launcher, the server.
+    expect(chain[0]!.command).toContain(pnpm)
+    expect(chain.some((process) => process.command.includes("node_modules/.bin/node"))).toBe(true)
+    expect(chain.some((process) => process.command.includes("scripts/start.mjs"))).toBe(true)
+
+    for (let position = 0; position < chain.length - 1; position++) {
+      if (position > 0) run = await startChain()
+      const target = run.chain[position]!
+      process.kill(target.pid, "SIGTERM")
+      const gone = await eventually(async () => !isAlive(run.server.pid), 30_000)
+      expect(gone, `SIGTERM to ${target.command} left the server running:\n${run.output()}`).toBe(true)
+      // It drained: the server's own shutdown, not a kill.
+      expect(run.output(), target.command).toContain("Shutting down")
+      for (const { pid } of run.chain) {
+        expect(await eventually(async () => !isAlive(pid), 10_000), `${commandLineOf(pid)} left running`).toBe(true)
+      }
+    }
+  })
+})

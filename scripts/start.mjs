@@ -1,0 +1,96 @@
+// `pnpm start`: builds what is needed (scripts/build-server.mjs; `pnpm start --no-build` does not), then runs the server as a child
+// of this process and makes sure that a supervisor's signal reaches it, whichever process of the
+// chain it was sent to. pnpm runs `sh -c "node scripts/start.mjs"`, and `node` there is
+// node_modules/.bin/node, itself a shell script that runs the pinned Node without `exec`: a
+// SIGTERM sent to pnpm or to either shell ends that process and leaves its children running,
+// orphaned. So this launcher
+//   - forwards SIGTERM, SIGINT and SIGHUP to the server, which drains and exits;
+//   - watches the processes above it up to pnpm's own, and stops the server as SIGTERM would as
+//     soon as one of them is gone;
+//   - exits with the server's exit code (or its signal).
+// docs/DECISIONS.md, "What a supervisor signals".
+import { spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { join, resolve } from "node:path"
+
+const root = resolve(import.meta.dirname, "..")
+const nodeArguments = JSON.parse(readFileSync(join(root, "apps", "server", "nodeArguments.json"), "utf8"))
+const forwarded = ["SIGTERM", "SIGINT", "SIGHUP"]
+const watchEveryMs = 500
+
+/** The parent of a process, from Linux's /proc; undefined where there is none to read. */
+const parentOf = (pid) => {
+  try {
+    // The command name (field 2) may hold spaces and parentheses: the fields after its last ")" are fixed.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+  } catch {
+    return undefined
+  }
+}
+const commandLineOf = (pid) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ")
+  } catch {
+    return ""
+  }
+}
+
+/**
+ * The processes between this one and the package manager that started it, that one included: the
+ * shells and wrappers of `pnpm start`. Run without pnpm (no `npm_execpath`), only the parent.
+ */
+const chainAbove = () => {
+  const manager = process.env["npm_execpath"]
+  const chain = []
+  for (let pid = process.ppid; pid !== undefined && pid > 1 && chain.length < 8; pid = parentOf(pid)) {
+    chain.push(pid)
+    if (manager === undefined || commandLineOf(pid).includes(manager)) return chain
+  }
+  return manager === undefined ? chain : chain.slice(0, 1)
+}
+
+const isAlive = (pid) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return error.code === "EPERM"
+  }
+}
+
+const watched = chainAbove()
+let child
+let stopping
+const stop = (signal) => {
+  stopping ??= signal
+  if (child !== undefined && child.exitCode === null) child.kill(signal)
+  // During the build there is no server yet: stop the build and go.
+  if (child === undefined) process.exit(128 + (signal === "SIGINT" ? 2 : signal === "SIGHUP" ? 1 : 15))
+}
+for (const signal of forwarded) process.on(signal, () => stop(signal))
+const watcher = setInterval(() => {
+  if (watched.some((pid) => !isAlive(pid)) || (watched.length > 0 && process.ppid !== watched[0])) {
+    stop("SIGTERM")
+  }
+}, watchEveryMs)
+
+const run = (args) => {
+  child = spawn(process.execPath, args, { cwd: root, stdio: "inherit" })
+  return new Promise((resolvePromise) => child.once("exit", (code, signal) => resolvePromise({ code, signal })))
+}
+
+// `--no-build`: a checkout built already (a deployment) starts the server as it is.
+const skipBuild = process.argv[2] === "--no-build"
+if (!skipBuild) {
+  const build = await run([join(root, "scripts", "build-server.mjs")])
+  if (build.code !== 0 || stopping !== undefined) process.exit(build.code ?? 1)
+}
+const server = await run([...nodeArguments, join(root, "apps", "server", "dist", "main.js")])
+clearInterval(watcher)
+if (server.signal !== null) {
+  // Exit as the server did: by its signal, with this process's own handlers out of the way.
+  for (const signal of forwarded) process.removeAllListeners(signal)
+  process.kill(process.pid, server.signal)
+}
+process.exit(server.code ?? 1)
