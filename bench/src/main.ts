@@ -14,6 +14,7 @@ import { queryCountPhase } from "./phases/queryCounts.ts"
 import { attendancePhase } from "./phases/attendance.ts"
 import { schedulePhase } from "./phases/schedule.ts"
 import { throughputPhase } from "./phases/throughput.ts"
+import { worstInputsPhase } from "./phases/worstInputs.ts"
 import { installSignalHandlers, runCleanups } from "./process/cleanup.ts"
 import { ensureDir, serverMain, tmpDir } from "./process/paths.ts"
 import { planStability } from "./queries/planStability.ts"
@@ -132,6 +133,12 @@ const main = async () => {
     console.log("allocations: bytes allocated per request of each throughput scenario, project vs baseline")
     const rows = await allocationsPhase()
     results = { ...results, allocations: rows.map((r) => ({ ...r, scenario: ref(r.scenario) })) }
+  }
+  if (settings.phases.includes("worstInputs")) {
+    console.log(
+      "worst inputs: each endpoint's worst documented input, /health/live and an unrelated coach's write meanwhile"
+    )
+    results = { ...results, worstInputs: await worstInputsPhase() }
   }
   const written = writeResults(results, settings.writeResults ? undefined : join(tmpDir, "results"))
   console.log(`\ndone in ${((Date.now() - started) / 60_000).toFixed(1)} min; wrote ${written.join(", ")}`)

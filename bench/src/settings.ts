@@ -14,7 +14,8 @@ export const phaseNames = [
   "schedule",
   "attendance",
   "observability",
-  "allocations"
+  "allocations",
+  "worstInputs"
 ] as const
 export type PhaseName = (typeof phaseNames)[number]
 
@@ -28,7 +29,8 @@ export const defaultPhases: ReadonlyArray<PhaseName> = [
   "embedded",
   "schedule",
   "attendance",
-  "allocations"
+  "allocations",
+  "worstInputs"
 ]
 
 /** What a run measures; every knob has an environment variable, for quick partial runs. */

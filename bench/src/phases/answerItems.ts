@@ -86,3 +86,45 @@ export const expectSameAnswer = async (
     await answerOf(servers.project, scenario, context, request)
   )
 }
+
+/** A write's answer with the id it gave set aside (each server numbers its own rows). */
+const withoutId = (text: string): unknown => {
+  if (text.length === 0) return ""
+  try {
+    const { id: _id, ...rest } = JSON.parse(text) as Record<string, unknown>
+    return rest
+  } catch {
+    return text
+  }
+}
+
+/**
+ * A write sent once to each server (both write to the same database: the baseline's row is a row
+ * more), and the run fails unless both answered the scenario's status and the same answer but
+ * for the new row's id: the baseline's write is a yardstick only while it answers what the
+ * project answers.
+ */
+export const expectSameWriteAnswer = async (
+  servers: { readonly baseline: ServerProcess; readonly project: ServerProcess },
+  scenario: Scenario,
+  context: LoadContext
+) => {
+  const request = scenario.request(context)
+  const answers: Array<unknown> = []
+  for (const server of [servers.baseline, servers.project]) {
+    const response = await fetch(`${server.url}${request.path}`, {
+      method: request.method,
+      headers: requestHeaders(scenario, context, request),
+      ...(request.body === undefined ? {} : { body: request.body }),
+      signal: AbortSignal.timeout(30_000)
+    })
+    const text = await response.text()
+    if (response.status !== scenario.expectedStatus) {
+      throw new Error(
+        `${server.name} ${request.method} ${request.path}: status ${response.status}: ${text.slice(0, 200)}`
+      )
+    }
+    answers.push(withoutId(text))
+  }
+  expectSameAnswers(scenario, answers[0], answers[1])
+}

@@ -3,7 +3,7 @@ import { createTemporaryDatabase } from "../database/temporaryDatabase.ts"
 import type { Measurement } from "../load/LoadResult.ts"
 import { type Scenario, scenarios } from "../scenarios.ts"
 import { settings } from "../settings.ts"
-import { expectSameAnswer } from "./answerItems.ts"
+import { expectSameAnswer, expectSameWriteAnswer } from "./answerItems.ts"
 import { prepareCallers } from "./callers.ts"
 import { startSideBySide } from "./sideBySide.ts"
 
@@ -19,8 +19,8 @@ export const selectedScenarios = (): ReadonlyArray<Scenario> =>
 /**
  * Every scenario against the project's server and the baseline, side by side on the same fresh
  * database (see measureSideBySide). Reads run before writes, so that every read scenario sees the
- * seeded data set as it is. A GET is first sent once to both, and the run fails unless both
- * answer the same.
+ * seeded data set as it is. A GET, and a write, is first sent once to both, and the run fails
+ * unless both answer the same (a write: but for the new row's id).
  */
 export const throughputPhase = async (): Promise<ReadonlyArray<ScenarioResult>> => {
   const database = await createTemporaryDatabase(settings.serverUrl, "load")
@@ -30,6 +30,9 @@ export const throughputPhase = async (): Promise<ReadonlyArray<ScenarioResult>> 
     const results: Array<ScenarioResult> = []
     for (const scenario of selectedScenarios()) {
       if (scenario.request(context).method === "GET") await expectSameAnswer(servers, scenario, context)
+      else if (scenario.kind === "write" || scenario.name === "connect-create") {
+        await expectSameWriteAnswer(servers, scenario, context)
+      }
       results.push({ scenario, ...(await servers.measure(scenario, context)) })
     }
     await servers.stop()

@@ -4,6 +4,7 @@ import type { Measurement } from "../load/LoadResult.ts"
 import type { ListingStep } from "../phases/memory.ts"
 import type { PlanDataSet } from "../phases/plans.ts"
 import type { ProbeCount } from "../phases/queryCounts.ts"
+import type { WorstInputRun } from "../phases/worstInputs.ts"
 import type { ScenarioKind } from "../scenarios.ts"
 import type { Environment } from "./environment.ts"
 
@@ -23,6 +24,13 @@ export interface ListScenarioRef extends ScenarioRef {
 /** Everything one run measured, as written to results/results.json. */
 export interface Results {
   readonly environment: Environment
+  /**
+   * Sections measured again by a partial run and merged into the full run's results: what, when,
+   * at which commit and with which settings (the rest of the file is the full run's).
+   */
+  readonly remeasured?: ReadonlyArray<
+    { readonly what: string; readonly environment: Environment; readonly settings: string }
+  >
   readonly settings: {
     readonly connections: number
     readonly warmupSeconds: number
@@ -61,6 +69,8 @@ export interface Results {
   >
   /** Issue 18's bursts of replies to one full session, on the project alone. */
   readonly attendance?: AttendanceResult
+  /** Issue 37: each endpoint's worst documented input, and what the other clients met meanwhile. */
+  readonly worstInputs?: ReadonlyArray<WorstInputRun>
   readonly embedded?: {
     readonly peakRssMiB: number
     readonly results: ReadonlyArray<{ readonly scenario: ScenarioRef; readonly project: Measurement }>

@@ -1,5 +1,6 @@
 import { type ProbeCount, relatedRows } from "../phases/queryCounts.ts"
 import { statementSummary } from "../queries/statementSummary.ts"
+import { worstInputTargets } from "../phases/worstInputs.ts"
 import type { Results } from "./Results.ts"
 import { linearity, perEntryVerdict, targets, throughputVerdict } from "./targets.ts"
 
@@ -408,6 +409,48 @@ const scheduleTable = (rows: NonNullable<Results["schedule"]>) => {
 }
 
 /** results/results.md: the tables of one run. */
+const worstInputsTable = (runs: NonNullable<Results["worstInputs"]>) => {
+  const lines = [
+    row([
+      "Database",
+      "Worst input",
+      "documented bound",
+      "status",
+      "answer",
+      "request ms",
+      "event loop max ms",
+      "lock wait max ms",
+      "/health/live max ms (probes)",
+      "writer max ms (probes)",
+      "runs",
+      `event loop ≤ ${worstInputTargets.eventLoopMs} ms`,
+      `shared locks ≤ ${worstInputTargets.sharedLockMs} ms`
+    ]),
+    row(["---", "---", "---", "---", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---", "---"])
+  ]
+  for (const run of runs) {
+    for (const r of run.rows) {
+      const idle = r.name === "idle"
+      lines.push(row([
+        run.database,
+        r.title,
+        r.bound,
+        r.statuses.join(", ") || "—",
+        r.answer || "—",
+        idle ? "—" : n0(r.requestMillis),
+        n0(r.eventLoopMaxMillis),
+        r.lockWaitMaxMillis === undefined ? "—" : n0(r.lockWaitMaxMillis),
+        `${n0(r.liveMaxMillis)} (${r.liveProbes})`,
+        `${n0(r.writerMaxMillis)} (${r.writerProbes})`,
+        r.runs,
+        idle ? "—" : mark(r.eventLoopPass),
+        idle ? "—" : mark(r.sharedLockPass)
+      ]))
+    }
+  }
+  return lines.join("\n")
+}
+
 export const renderMarkdown = (results: Results): string => {
   const { environment: env, settings } = results
   const sections = [
@@ -424,6 +467,9 @@ export const renderMarkdown = (results: Results): string => {
       Object.entries(settings.dataSet).map(([k, v]) => `${n0(v)} ${k}`).join(", ")
     } (10 athletes and 5 activities per session).`,
     "Produced by `pnpm bench`; see bench/README.md.",
+    ...(results.remeasured ?? []).map((r) =>
+      `Measured again by a partial run on ${r.environment.date} (commit ${r.environment.commit}, ${r.settings}): ${r.what}.`
+    ),
     ""
   ]
   if (results.throughput !== undefined) {
@@ -535,6 +581,33 @@ export const renderMarkdown = (results: Results): string => {
         "(after half as many to warm up), counting what the garbage collector freed meanwhile: nearly all of a " +
         "request's objects are garbage once it is answered (`src/load/allocationSampler.ts`). A sample every 512 " +
         "bytes on average, so the figures are estimates; runs agree within about 5%.",
+      ""
+    )
+  }
+  if (results.worstInputs !== undefined) {
+    sections.push(
+      "## Worst documented inputs (issue 37): what another client meets meanwhile",
+      "",
+      worstInputsTable(results.worstInputs),
+      "",
+      ...results.worstInputs.flatMap((run) =>
+        run.rows.filter((r) => (r.lockWaiter ?? "") !== "").map((r) =>
+          `- Longest lock wait, ${run.database}, ${r.name}: ${n0(r.lockWaitMaxMillis ?? 0)} ms on \`${r.lockWaiter}\``
+        )
+      ),
+      "",
+      "Each case on the throughput data set, one server per database, the cases in turn. The targets are judged " +
+        "on two figures: **event loop max**, the server's own longest event-loop delay while the case ran " +
+        "(prom-client's `nodejs_eventloop_lag_max_seconds`, node's monitorEventLoopDelay at 10 ms resolution, " +
+        "reset by a scrape of `/metrics` just before and read just after), and on PostgreSQL **lock wait max**, " +
+        "the longest any statement of the database was seen waiting for a lock (`pg_stat_activity`, " +
+        "`wait_event_type = 'Lock'`, sampled every 10 ms). Meanwhile, from a process of their own, another " +
+        "client asks `/health/live` back to back and an unrelated coach writes `POST /planning/sessions` back to " +
+        "back (for itself alone, at a new time each: the write takes the locks every session create takes, so " +
+        "there is a waiter to see); their slowest answers are what a client met, machine noise included (compare " +
+        "the idle row). A read is run three times (`BENCH_WORST_REPEATS`) and its least disturbed run kept: a " +
+        "real hold shows in every run, the noise of a shared machine not. The lock target applies on " +
+        "PostgreSQL; the embedded database has one connection, which every request takes in turn.",
       ""
     )
   }

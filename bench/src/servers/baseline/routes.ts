@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { SqlClient } from "effect/sql"
+import { type SqlClient, SqlError } from "effect/sql"
 import { type Answer, answer } from "./Answer.ts"
 import { signToken, verifyPassword } from "./credentials.ts"
 import { athleteDto, sessionDto, summary, taskResponse, userDto } from "./rows.ts"
@@ -17,22 +17,13 @@ export interface Route {
 
 const int8 = (ids: ReadonlyArray<number>) => Array.from(new Set(ids), (id) => BigInt(id))
 
-const unknownAmong = (sql: SqlClient.SqlClient, table: Parameters<typeof Q.knownIds>[0], ids: ReadonlyArray<number>) =>
-  ids.length === 0
-    ? Effect.succeed([])
-    : Effect.map(sql.unsafe<Row>(Q.knownIds(table), [int8(ids)]), (rows) => {
-      const found = new Set(rows.map((row) => Number(row["id"])))
-      return ids.filter((id) => !found.has(id))
-    })
+/** PostgreSQL's foreign key violation: the write named a row that does not exist, and kept nothing. */
+const isForeignKeyViolation = (error: unknown) =>
+  SqlError.isSqlError(error) && (error.reason.cause as { readonly code?: unknown } | undefined)?.code === "23503"
 
-const readSession = (sql: SqlClient.SqlClient, id: number) =>
-  Effect.map(sql.unsafe<Row>(Q.sessionsById, [[BigInt(id)]]), (rows) => sessionDto(rows[0]!))
-
-const replaceAthletes = (sql: SqlClient.SqlClient, id: number, athleteIds: ReadonlyArray<number>) =>
-  Effect.andThen(
-    sql.unsafe(Q.removeOtherAthletes, [id, int8(athleteIds)]),
-    athleteIds.length === 0 ? Effect.void : Effect.asVoid(sql.unsafe(Q.addAthletes, [id, int8(athleteIds)]))
-  )
+/** The endpoint's refusal when the write named an unknown row. */
+const refusedWhenUnknown = (refusal: Answer) => <E, R>(write: Effect.Effect<Answer, E, R>) =>
+  Effect.catchIf(write, isForeignKeyViolation, () => Effect.succeed(refusal))
 
 const loginTtlSeconds = 3600
 /** Core's default delays after the free failures: 1 s doubling up to 300 s. */
@@ -106,59 +97,50 @@ export const routes: ReadonlyArray<Route> = [
     method: "POST",
     pattern: /^\/session\/create$/,
     handle: (sql, _, body) =>
-      sql.withTransaction(Effect.gen(function*() {
-        const athleteIds: Array<number> = body["athleteIds"] ?? []
-        const unknownAthletes = yield* unknownAmong(sql, "athletes", athleteIds)
-        const unknownCoach = body["coachId"] == null ? [] : yield* unknownAmong(sql, "coaches", [body["coachId"]])
-        if (unknownAthletes.length + unknownCoach.length > 0) return answer(400, "Unknown athletes or coach")
-        const [inserted] = yield* sql.unsafe<Row>(Q.insertSession, [
-          body["name"] ?? null,
-          body["isRecurrent"] ?? null,
-          body["creneau"] ?? null,
-          body["duree"] ?? null,
-          body["groupe"] ?? null,
-          body["coachId"] ?? null
-        ])
-        const id = Number(inserted!["id"])
-        if (athleteIds.length > 0) yield* sql.unsafe(Q.addAthletes, [id, int8(athleteIds)])
-        return answer(201, yield* readSession(sql, id))
-      }))
+      sql.unsafe<Row>(Q.createSession, [
+        body["name"] ?? null,
+        body["isRecurrent"] ?? null,
+        body["creneau"] ?? null,
+        body["duree"] ?? null,
+        body["groupe"] ?? null,
+        body["coachId"] ?? null,
+        int8(body["athleteIds"] ?? [])
+      ]).pipe(
+        Effect.map(([row]) => answer(201, sessionDto(row!))),
+        refusedWhenUnknown(answer(400, "Unknown athletes or coach"))
+      )
   },
   {
     method: "PUT",
     pattern: /^\/session\/update\/(\d+)$/,
-    handle: (sql, [idText], body) =>
-      sql.withTransaction(Effect.gen(function*() {
-        const id = Number(idText)
-        const locked = yield* sql.unsafe(Q.lockSession, [id])
-        if (locked.length === 0) return answer(404, { detail: `Session not found with id ${id}` })
-        const athleteIds: Array<number> | undefined = body["athleteIds"] ?? undefined
-        if (athleteIds !== undefined && (yield* unknownAmong(sql, "athletes", athleteIds)).length > 0) {
-          return answer(400, { detail: "Unknown athletes" })
-        }
-        if (body["duree"] !== undefined) yield* sql.unsafe(Q.updateDuree, [body["duree"], id])
-        if (athleteIds !== undefined) yield* replaceAthletes(sql, id, athleteIds)
-        yield* readSession(sql, id)
+    handle: (sql, [idText], body) => {
+      const id = Number(idText)
+      const athleteIds: Array<number> | undefined = body["athleteIds"] ?? undefined
+      const update = sql.unsafe(Q.updateSession, [body["duree"] ?? null, id])
+      const notFound = answer(404, { detail: `Session not found with id ${id}` })
+      // Without athletes the update is one statement; with them, a transaction of two.
+      if (athleteIds === undefined) return Effect.map(update, (rows) => rows.length === 0 ? notFound : answer(204))
+      return sql.withTransaction(Effect.gen(function*() {
+        if ((yield* update).length === 0) return notFound
+        yield* sql.unsafe(Q.replaceAthletes, [id, int8(athleteIds)])
         return answer(204)
-      }))
+      })).pipe(refusedWhenUnknown(answer(400, { detail: "Unknown athletes" })))
+    }
   },
   {
     method: "POST",
     pattern: /^\/activite\/create$/,
     handle: (sql, _, body) =>
-      sql.withTransaction(Effect.gen(function*() {
-        if ((yield* unknownAmong(sql, "sessions", [body["sessionId"]])).length > 0) {
-          return answer(500, "Error: Unknown session")
-        }
-        yield* sql.unsafe(Q.insertActivity, [
-          body["name"] ?? null,
-          body["theme"] ?? null,
-          body["duree"] ?? null,
-          body["dataActivite"] ?? [],
-          body["sessionId"]
-        ])
-        return answer(201, "Activity created")
-      }))
+      sql.unsafe(Q.insertActivity, [
+        body["name"] ?? null,
+        body["theme"] ?? null,
+        body["duree"] ?? null,
+        body["dataActivite"] ?? [],
+        body["sessionId"]
+      ]).pipe(
+        Effect.as(answer(201, "Activity created")),
+        refusedWhenUnknown(answer(500, "Error: Unknown session"))
+      )
   },
   {
     method: "POST",

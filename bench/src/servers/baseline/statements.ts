@@ -2,8 +2,11 @@
  * The SQL the project runs for the benchmarked endpoints (packages/postgres-adapter/src/repositories),
  * statement for statement, so that the baseline measures everything but the framework around it.
  * The athlete's sessions are sent unprepared, as the project sends them (docs/DECISIONS.md,
- * "Statements on PostgreSQL"). The writes are the project's statements from before issue 16 folded
- * their checks into fewer statements: the baseline sends what a plain client would.
+ * "Statements on PostgreSQL"). The writes are what a careful engineer would hand-write (issue 38,
+ * item 7): the fewest statements that keep the project's guarantees. The foreign keys check the
+ * references in the write itself (a violation rolls the statement back: the endpoint's refusal),
+ * a write that is one statement runs alone (a statement is its own transaction), and a write of
+ * several statements is one transaction whose first statement locks what the others change.
  */
 
 export const selectSessions = `SELECT s.id, s.name, s.is_recurrent AS "isRecurrent",
@@ -44,23 +47,38 @@ export const allCoaches = `SELECT id, name FROM "coaches" ORDER BY id`
 export const allUsers =
   `SELECT id, name, email, role, coach_id AS "coachId", athlete_id AS "athleteId", admin_id AS "adminId" FROM users ORDER BY id`
 
-export const knownIds = (table: "athletes" | "coaches" | "sessions" | "activities") =>
-  `SELECT id FROM "${table}" WHERE id = ANY($1::bigint[]) FOR KEY SHARE`
+/**
+ * POST /session/create in one statement: the session, its athletes, and the session as written
+ * (the WITH's reads see the tables as they were before it, so the athletes are answered from the
+ * input: ascending, without repeats, as the project answers them). An unknown coach or athlete
+ * violates a foreign key, and nothing is kept.
+ */
+export const createSession = `WITH written AS (
+    INSERT INTO sessions (name, is_recurrent, creneau, duree, groupe, coach_id) VALUES ($1, $2, $3, $4, $5, $6)
+    RETURNING *),
+  added AS (INSERT INTO session_athletes (session_id, athlete_id)
+    SELECT written.id, athlete_id FROM written, unnest($7::bigint[]) AS athlete_id ON CONFLICT DO NOTHING)
+  SELECT s.id, s.name, s.is_recurrent AS "isRecurrent",
+    to_char(s.creneau, 'YYYY-MM-DD"T"HH24:MI:SS') AS creneau, s.duree, s.groupe, s.coach_id AS "coachId",
+    ARRAY(SELECT DISTINCT x FROM unnest($7::bigint[]) AS x ORDER BY x) AS "athleteIds",
+    '{}'::bigint[] AS "activiteIds"
+  FROM written s`
 
-export const insertSession = `INSERT INTO "sessions" ("name","is_recurrent","creneau","duree","groupe","coach_id")
-  VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT (id) DO NOTHING RETURNING *`
+/**
+ * PUT /session/update/{id}, first statement: the session's row locked by its update (no row: 404),
+ * so that the athletes' statement, which reads after the lock, replaces what the last writer left.
+ */
+export const updateSession = `UPDATE sessions SET duree = COALESCE($1, duree) WHERE id = $2 RETURNING id`
 
-export const addAthletes = `INSERT INTO session_athletes (session_id, athlete_id)
-        SELECT $1, athlete_id FROM unnest($2::bigint[]) AS athlete_id
-        ON CONFLICT DO NOTHING`
+/** Then its athletes replaced in one statement; an unknown athlete violates a foreign key. */
+export const replaceAthletes = `WITH removed AS (DELETE FROM session_athletes
+    WHERE session_id = $1 AND NOT (athlete_id = ANY($2::bigint[])))
+  INSERT INTO session_athletes (session_id, athlete_id)
+    SELECT $1, athlete_id FROM unnest($2::bigint[]) AS athlete_id ON CONFLICT DO NOTHING`
 
-export const lockSession = `SELECT id FROM sessions WHERE id = $1 FOR UPDATE`
-export const updateDuree = `UPDATE sessions SET duree = $1 WHERE id = $2`
-export const removeOtherAthletes = `DELETE FROM session_athletes
-        WHERE session_id = $1 AND NOT (athlete_id = ANY($2::bigint[]))`
-
+/** POST /activite/create in one statement; an unknown session violates the foreign key. */
 export const insertActivity = `INSERT INTO activities ("name","theme","duree","data_activite","session_id")
-  VALUES ($1,$2,$3,$4,$5) RETURNING id, name, theme, duree, data_activite AS "dataActivite", session_id AS "sessionId"`
+  VALUES ($1,$2,$3,$4,$5)`
 
 const waitAfter = (t: string, free: string) =>
   `CASE WHEN ${t}.failures < ${free} THEN 0
