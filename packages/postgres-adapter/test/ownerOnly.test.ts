@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process"
+import { once } from "node:events"
 import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -49,7 +50,10 @@ describe("owner-only folders", () => {
       while (readdirSync(path).length === 0) await new Promise((resolve) => setTimeout(resolve, 5))
       for (let i = 0; i < 300; i++) await restrictToOwner(path)
     } finally {
-      writer.kill()
+      // Gone before the folder is removed: a writer still at work would refill it under `rmSync`.
+      const exited = once(writer, "exit")
+      writer.kill("SIGKILL")
+      await exited
     }
     expect(statSync(path).mode & 0o777).toBe(0o700)
   })
