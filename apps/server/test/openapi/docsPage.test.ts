@@ -27,10 +27,7 @@ describe("the /docs page in Chromium", { timeout: 180_000 }, () => {
       await page.getByRole("button", { name: "Open Group Sessions" }).click()
       const samples = page.locator("pre, code").filter({ hasText: "/session/create" })
       await samples.first().waitFor()
-      const texts = await page.evaluate(() =>
-        [...document.querySelectorAll("pre, code")].map((element) => element.textContent ?? "")
-          .filter((text) => text.includes("curl"))
-      )
+      const texts = (await page.locator("pre, code").allTextContents()).filter((text) => text.includes("curl"))
       const create = texts.find((text) => text.includes("/session/create"))
       expect(create).toContain("--header 'Authorization: Bearer ")
       expect(texts.join("\n")).not.toMatch(/Authorization: Basic|--user /u)
