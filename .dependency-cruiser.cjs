@@ -25,6 +25,17 @@ module.exports = {
       to: { couldNotResolve: true }
     },
     {
+      name: "no-dependency-internals",
+      severity: "error",
+      comment:
+        "No import reaches into a dependency's internals: its src/, internal/ or private/ folders, which follow no " +
+        "semantic versioning (patches/README.md). A subpath a package's `exports` does not list does not resolve " +
+        "(exportsFields below), so not-to-unresolvable refuses it, a dist/ path included; exports marked @private " +
+        "in a public entry point are listed, and kept to a list, by patches/README.md and its test.",
+      from: {},
+      to: { path: "/node_modules/[^.]+/(src|internal|_internal|private)/" }
+    },
+    {
       name: "no-circular",
       severity: "error",
       comment: "No import cycle between files, type-only imports included: a cycle is a file split at the wrong place.",
