@@ -8,6 +8,7 @@ import { allocationsPhase } from "./phases/allocations.ts"
 import { embeddedPhase } from "./phases/embedded.ts"
 import { listsPhase } from "./phases/lists.ts"
 import { memoryPhase } from "./phases/memory.ts"
+import { smallWorkloadPhase, smallWorkloadSessions } from "./phases/smallWorkload.ts"
 import { observabilityPhase } from "./phases/observability.ts"
 import { plansFailed, plansPhase } from "./phases/plans.ts"
 import { queryCountPhase } from "./phases/queryCounts.ts"
@@ -88,6 +89,12 @@ const main = async () => {
     results = { ...results, plans: { ...planStability, dataSets: await plansPhase() } }
   }
   if (settings.phases.includes("memory")) {
+    console.log(`resident memory after a small workload (${smallWorkloadSessions} sessions), embedded and PostgreSQL`)
+    const smallWorkload = await smallWorkloadPhase()
+    for (const run of smallWorkload) {
+      console.log(`  ${run.database}: ${run.rssMiB.toFixed(0)} MiB after, peak ${run.peakRssMiB.toFixed(0)} MiB`)
+    }
+    results = { ...results, smallWorkload }
     console.log("GET /session/all: time and peak memory by number of sessions")
     results = { ...results, listing: await memoryPhase() }
   }

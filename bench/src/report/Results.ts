@@ -1,3 +1,4 @@
+import type { SmallWorkloadRun } from "../phases/smallWorkload.ts"
 import type { AllocationSample } from "../load/allocationSampler.ts"
 import type { AttendanceResult } from "../phases/attendance.ts"
 import type { Measurement } from "../load/LoadResult.ts"
@@ -53,6 +54,8 @@ export interface Results {
     readonly dataSets: ReadonlyArray<PlanDataSet>
   }
   readonly listing?: ReadonlyArray<ListingStep>
+  /** Resident memory after a small workload (phase memory), embedded and PostgreSQL. */
+  readonly smallWorkload?: ReadonlyArray<SmallWorkloadRun>
   readonly observability?: ReadonlyArray<{
     readonly scenario: ScenarioRef
     readonly variants: ReadonlyArray<

@@ -1,3 +1,4 @@
+import { smallWorkloadSessions } from "../phases/smallWorkload.ts"
 import { type ProbeCount, relatedRows } from "../phases/queryCounts.ts"
 import { statementSummary } from "../queries/statementSummary.ts"
 import { worstInputTargets } from "../phases/worstInputs.ts"
@@ -240,6 +241,21 @@ const listingTable = (steps: NonNullable<Results["listing"]>) => {
     `- Time grows linearly (time per session at the largest size within ${targets.listing.maxPerSessionTimeSpread}× of the smallest): ` +
     `${n2(linear.spread)}×, ${mark(linear.pass)}`
   ].join("\n")
+}
+
+const smallWorkloadTable = (runs: NonNullable<Results["smallWorkload"]>) => {
+  const { maxPeakRssMiB } = targets.smallWorkload
+  const lines = [row(["Database", "RSS after", "peak RSS", `peak ≤ ${maxPeakRssMiB} MiB (embedded)`])]
+  lines.push(row(["---", "---:", "---:", "---"]))
+  for (const run of runs) {
+    lines.push(row([
+      run.database,
+      `${n0(run.rssMiB)} MiB`,
+      `${n0(run.peakRssMiB)} MiB`,
+      run.database === "embedded" ? mark(run.peakRssMiB <= maxPeakRssMiB) : "no target"
+    ]))
+  }
+  return lines.join("\n")
 }
 
 const embeddedTable = (embedded: NonNullable<Results["embedded"]>) => {
@@ -540,6 +556,14 @@ export const renderMarkdown = (results: Results): string => {
         "**FAIL**s (PostgreSQL may run it with that plan after five executions); one sent unprepared is flagged but " +
         "does not fail, as PostgreSQL plans it with its values on every call and never runs the generic plan; a " +
         "statement that could not be replayed is not checked and fails.",
+      ""
+    )
+  }
+  if (results.smallWorkload !== undefined) {
+    sections.push(
+      `## Resident memory after a small workload (${smallWorkloadSessions} sessions, a new database)`,
+      "",
+      smallWorkloadTable(results.smallWorkload),
       ""
     )
   }

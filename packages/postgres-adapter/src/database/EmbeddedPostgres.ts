@@ -31,11 +31,24 @@ export const embeddedDataDir = (dataDir: string): string => dataDir === inMemory
  */
 const poolSize = 1
 
+/**
+ * PostgreSQL's settings for the embedded backend, after PGlite's own. Its shared buffers live in
+ * PGlite's WASM memory, which is touched in full at start and never given back: PostgreSQL's
+ * default (128MB) more than doubles the server's resident memory. A club's working set fits in
+ * far fewer pages, and a page that misses them is read through the operating system's file cache.
+ * docs/decisions/0230-embedded-database-memory.md.
+ */
+export const embeddedSettings: ReadonlyArray<string> = ["-c", "shared_buffers=16MB"]
+
 const openPGlite = ({ dataDir, startFrom }: EmbeddedPostgresOptions) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       if (dataDir !== inMemory) await ownerOnlyFolder(dataDir)
-      const db = await PGlite.create(dataDir, startFrom === undefined ? {} : { loadDataDir: startFrom })
+      const startParams = [...PGlite.defaultStartParams, ...embeddedSettings]
+      const db = await PGlite.create(
+        dataDir,
+        startFrom === undefined ? { startParams } : { startParams, loadDataDir: startFrom }
+      )
       // A new cluster is copied from PGlite's image with its modes; PostgreSQL's own files are private already.
       if (dataDir !== inMemory) await restrictToOwner(dataDir)
       return db
