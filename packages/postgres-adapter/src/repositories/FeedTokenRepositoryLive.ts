@@ -18,9 +18,11 @@ export const FeedTokenRepositoryLive = Layer.effect(
     const rotate = traced("FeedTokenRepository.rotate")(function*(userId: UserId) {
       const token = randomBytes(32).toString("base64url") as FeedToken
       // Issued no earlier than the user's bound, which a change made this very second sets to the next one.
+      // The whole second it was issued in, as a bearer token's `iat`: a cast alone would round a late
+      // fraction up to the next second, and a change made in the same second would not end the token.
       yield* sql`INSERT INTO feed_tokens (user_id, token_hash, issued_at)
         SELECT ${userId}, ${hashOf(token)},
-          GREATEST(extract(epoch FROM now())::bigint, (SELECT tokens_valid_after FROM users WHERE id = ${userId}))
+          GREATEST(floor(extract(epoch FROM now()))::bigint, (SELECT tokens_valid_after FROM users WHERE id = ${userId}))
         ON CONFLICT (user_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, issued_at = EXCLUDED.issued_at`
       return token
     }, dieOnInfrastructureError)
