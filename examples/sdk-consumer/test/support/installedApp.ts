@@ -80,7 +80,9 @@ export const sdkOnlySources = ["check.ts", "promiseFace.ts", "effectFace.ts", "r
  * registry (`npm install @club/client-sdk effect`), then TypeScript to type-check it, and the
  * template's sources that use only the SDK.
  */
-export const installFromRegistry = async (registry: { readonly url: string; readonly npmrc: string }) => {
+export const installFromRegistry = async (
+  registry: { readonly url: string; readonly npmrc: string; readonly cache: string }
+) => {
   const dir = mkdtempSync(join(tmpdir(), "club-fresh-"))
   writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: "fresh-app", private: true, type: "module" })}\n`)
   cpSync(join(appTemplate, "tsconfig.json"), join(dir, "tsconfig.json"))
@@ -92,6 +94,8 @@ export const installFromRegistry = async (registry: { readonly url: string; read
     registry.url,
     "--userconfig",
     registry.npmrc,
+    "--cache",
+    registry.cache,
     "--prefer-offline",
     "--no-audit",
     "--no-fund"

@@ -14,6 +14,11 @@ export interface LocalRegistry {
   readonly url: string
   /** An npm user config that holds the registry's token (never the user's own ~/.npmrc). */
   readonly npmrc: string
+  /**
+   * An npm cache of its own: what another test packed and installed under the same name and version
+   * (installedPackages.test.ts) is never taken from the machine's cache in place of the registry's.
+   */
+  readonly cache: string
   /** `npm publish` of one tarball to it, as a release would publish the package to the public registry. */
   readonly publish: (packed: Packed) => Promise<void>
   readonly stop: () => Promise<void>
@@ -95,7 +100,7 @@ export const startLocalRegistry = async (): Promise<LocalRegistry> => {
         env: { ...process.env, npm_config_userconfig: npmrc }
       })
     }
-    return { url, npmrc, publish, stop }
+    return { url, npmrc, cache: join(dir, "npm-cache"), publish, stop }
   } catch (error) {
     await stop()
     throw error
