@@ -51,13 +51,21 @@ export const installApp = async (packed: ReadonlyArray<Packed>, effectVersion?: 
   return appIn(dir)
 }
 
+/**
+ * The environment without the `npm_config_*` settings of the npm or pnpm that started the tests
+ * (`npx pnpm test` passes on npx's, `omit-lockfile-registry-resolved` among them): the app's npm
+ * runs as another team's would, with its own configuration.
+ */
+const ownEnvironment = () =>
+  Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_config_/iu.test(name)))
+
 /** Runs commands in an app's folder. */
 const appIn = (dir: string): InstalledApp => {
   const exec = async (command: string, args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
     try {
       const { stderr, stdout } = await run(command, args, {
         cwd: dir,
-        env: { ...process.env, ...env },
+        env: { ...ownEnvironment(), ...env },
         maxBuffer: 64 * 1024 * 1024
       })
       void stderr
