@@ -12,12 +12,13 @@ const itemsOf = (answer: unknown): number | undefined => {
 }
 
 /** Sends `request` once as the scenario sends it; the parsed answer, or a failure naming what came back. */
-const answerOf = async (
+/** The text of one server's answer to `request`, failing unless its status is the scenario's. */
+const answerTextOf = async (
   server: ServerProcess,
   scenario: Scenario,
   context: LoadContext,
   request: BenchRequest
-): Promise<unknown> => {
+): Promise<string> => {
   const response = await fetch(`${server.url}${request.path}`, {
     method: request.method,
     headers: requestHeaders(scenario, context, request),
@@ -30,8 +31,15 @@ const answerOf = async (
       `${server.name} ${request.method} ${request.path}: status ${response.status}: ${text.slice(0, 200)}`
     )
   }
-  return JSON.parse(text)
+  return text
 }
+
+const answerOf = async (
+  server: ServerProcess,
+  scenario: Scenario,
+  context: LoadContext,
+  request: BenchRequest
+): Promise<unknown> => JSON.parse(await answerTextOf(server, scenario, context, request))
 
 /**
  * Sends the scenario's request once and fails unless the answer holds exactly the scenario's
@@ -112,19 +120,7 @@ export const expectSameWriteAnswer = async (
   const request = scenario.request(context)
   const answers: Array<unknown> = []
   for (const server of [servers.baseline, servers.project]) {
-    const response = await fetch(`${server.url}${request.path}`, {
-      method: request.method,
-      headers: requestHeaders(scenario, context, request),
-      ...(request.body === undefined ? {} : { body: request.body }),
-      signal: AbortSignal.timeout(30_000)
-    })
-    const text = await response.text()
-    if (response.status !== scenario.expectedStatus) {
-      throw new Error(
-        `${server.name} ${request.method} ${request.path}: status ${response.status}: ${text.slice(0, 200)}`
-      )
-    }
-    answers.push(withoutId(text))
+    answers.push(withoutId(await answerTextOf(server, scenario, context, request)))
   }
   expectSameAnswers(scenario, answers[0], answers[1])
 }
