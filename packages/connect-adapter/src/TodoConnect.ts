@@ -3,9 +3,7 @@ import type { ConnectRouter, Interceptor } from "@connectrpc/connect"
 import { Effect } from "effect"
 import { makeAuthInterceptor } from "./authInterceptor.ts"
 import { type EdgeRunner, makeEdgeRunner } from "./EdgeRunner.ts"
-import { todoFastRoutes } from "./todoFastRoutes.ts"
 import { makeTodoRoutes } from "./todoRoutes.ts"
-import type { FastUnaryRoute } from "./FastCall.ts"
 
 /** TodoService for any Connect adapter: the routes, and the interceptors they rely on (auth). */
 export interface TodoConnect {
@@ -13,8 +11,6 @@ export interface TodoConnect {
   readonly routes: (router: ConnectRouter) => void
   /** The interceptors `routes` applies (authentication); a router given them too runs them once. */
   readonly interceptors: Array<Interceptor>
-  /** The same RPCs with authentication folded in, for the node handler's unary fast path. */
-  readonly fastRoutes: ReadonlyArray<FastUnaryRoute<TaskService | AuthService>>
   readonly run: EdgeRunner<TaskService | AuthService>
 }
 
@@ -22,5 +18,5 @@ export interface TodoConnect {
 export const makeTodoConnect: Effect.Effect<TodoConnect, never, TaskService | AuthService> = Effect.gen(function*() {
   const run = makeEdgeRunner(yield* Effect.context<TaskService | AuthService>())
   const interceptors = [makeAuthInterceptor(run)]
-  return { routes: makeTodoRoutes(run, interceptors), interceptors, fastRoutes: todoFastRoutes, run }
+  return { routes: makeTodoRoutes(run, interceptors), interceptors, run }
 })

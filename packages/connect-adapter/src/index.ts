@@ -10,11 +10,10 @@ export {
   makeTodoNodeHandler,
   makeTodoNodeHandlerFactory,
   type TodoNodeHandler,
+  servedServicePaths,
   servedServices,
   type TodoNodeHandlerOptions,
   todoServicePathPrefix
 } from "./todoNodeHandler.ts"
 export { makeTodoRoutes } from "./todoRoutes.ts"
 export { todoOperations } from "./todoOperations.ts"
-export type { FastUnaryRoute } from "./FastCall.ts"
-export { type FastPathOptions, makeUnaryFastPath } from "./unaryFastPath.ts"

@@ -12,9 +12,7 @@ import type { Http2ServerRequest, Http2ServerResponse } from "node:http2"
 import { TodoService } from "@club/contract/todo"
 import { GrpcHealth, type GrpcHealthOptions, Health } from "./grpcHealth.ts"
 import { makeReflection, reflectionServices } from "./grpcReflection.ts"
-import { makeHandOver } from "./handOver.ts"
 import { makeTodoConnect } from "./TodoConnect.ts"
-import { makeUnaryFastPath } from "./unaryFastPath.ts"
 import { answerUnknownMethods } from "./unknownMethods.ts"
 
 /** Requests whose path starts with this belong to the handler below. */
@@ -22,6 +20,9 @@ export const todoServicePathPrefix = `/${TodoService.typeName}/`
 
 /** Every service the handler serves: TodoService, gRPC health checking, gRPC reflection (v1, v1alpha). */
 export const servedServices = [TodoService, Health, ...reflectionServices]
+
+/** The path of every served service's calls: `/todo.TodoService/`, `/grpc.health.v1.Health/`, … */
+export const servedServicePaths: ReadonlyArray<string> = servedServices.map((service) => `/${service.typeName}/`)
 
 /** The request body limit of CONTRACT.md ("Limits"): 1 MiB. */
 const readMaxBytes = 1024 * 1024
@@ -35,11 +36,11 @@ export type TodoNodeHandler = (
 export type TodoNodeHandlerOptions =
   & Partial<Omit<ConnectNodeAdapterOptions, "routes" | "interceptors" | "fallback">>
   & {
-    /** Serve plain unary calls (Connect, gRPC-Web, gRPC) without connect-node (see unaryFastPath.ts); on by default. */
-    readonly fastPath?: boolean
     /**
-     * Every request TodoService does not serve, but calls of unknown methods (gRPC and gRPC-Web ones,
-     * and Connect ones under `/todo.TodoService/`), which are answered `unimplemented`. A 404 by default.
+     * Every request the served services do not serve, but calls of unknown methods (gRPC and gRPC-Web
+     * ones, and Connect ones under a served service's path), which are answered `unimplemented`. A
+     * 404 by default. The server's listener sends this handler no other request (`isRpcRequest`), so
+     * there it is never called.
      */
     readonly fallback?: TodoNodeHandler | undefined
     /**
@@ -80,15 +81,14 @@ export const makeTodoNodeHandlerFactory: Effect.Effect<
   never,
   TaskService | AuthService | Readiness
 > = Effect.gen(function*() {
-  const { fastRoutes, routes, run } = yield* makeTodoConnect
+  const { routes } = yield* makeTodoConnect
   const readiness = yield* Readiness
   // The readiness check runs with the application's services (its logger).
   const runWithServices = Effect.runPromiseWith(yield* Effect.context<never>())
   const checkReadiness = () => runWithServices(readiness.check)
   const reflection = makeReflection(servedServices)
   return (options: TodoNodeHandlerOptions = {}): TodoNodeHandler => {
-    const { draining, fallback = notFound, fastPath: useFastPath = true, health: healthOptions, ...adapterOptions } =
-      options
+    const { draining, fallback = notFound, health: healthOptions, ...adapterOptions } = options
     const health = new GrpcHealth(checkReadiness, ["", TodoService.typeName], healthOptions)
     draining?.addEventListener("abort", () => health.drain(), { once: true })
     if (draining?.aborted === true) health.drain()
@@ -98,14 +98,11 @@ export const makeTodoNodeHandlerFactory: Effect.Effect<
       textDecoder: strictUtf8,
       ...adapterOptions.jsonOptions
     }
-    const routerOptions = {
+    return connectNodeAdapter({
       readMaxBytes,
       acceptCompression: [compressionGzip, compressionBrotli],
       ...adapterOptions,
-      jsonOptions
-    }
-    const stock = connectNodeAdapter({
-      ...routerOptions,
+      jsonOptions,
       routes: (router) => {
         // TodoService authenticates every call itself (its interceptors are on the service); health
         // and reflection need no credentials.
@@ -114,20 +111,10 @@ export const makeTodoNodeHandlerFactory: Effect.Effect<
         reflection(router, draining)
       },
       // The same objects connect-node hands its fallback, typed by it without `write`.
-      fallback: answerUnknownMethods(servedServices.map((service) => `/${service.typeName}/`), fallback) as NonNullable<
+      fallback: answerUnknownMethods(servedServicePaths, fallback) as NonNullable<
         ConnectNodeAdapterOptions["fallback"]
       >
     })
-    if (!useFastPath) return stock
-    const fast = makeUnaryFastPath(fastRoutes, run, {
-      readMaxBytes: routerOptions.readMaxBytes,
-      jsonOptions,
-      // TodoService's routes alone: the fast path serves nothing else.
-      handOver: makeHandOver(routerOptions, routes, adapterOptions.contextValues)
-    })
-    return (request, response) => {
-      if (!fast(request, response)) stock(request, response)
-    }
   }
 })
 

@@ -13,8 +13,7 @@ import { nothingDeleted, type TaskResponseInit, taskResponse } from "./taskRespo
 type Operation<I, O> = (request: I) => Effect.Effect<O, DomainError, TaskService | CurrentActor>
 
 /**
- * What each RPC of TodoService does, as core's TaskService run for the current actor. Both ways
- * a call arrives (connect-node's router, and the unary fast path) run these same effects. Each is
+ * What each RPC of TodoService does, as core's TaskService run for the current actor. Each is
  * one generator function for every call, not an `Effect.gen` of a new one per call
  * (docs/DECISIONS.md, "No generator function made per request").
  */

@@ -1,13 +1,48 @@
 import { Code } from "@connectrpc/connect"
-import {
-  codeFromHttpStatus as connectCodeFromHttpStatus,
-  codeFromString,
-  codeToString
-} from "@connectrpc/connect/protocol-connect"
-import { codeFromHttpStatus as grpcCodeFromHttpStatus } from "@connectrpc/connect/protocol-grpc"
-import { trailerFlag, trailerParse } from "@connectrpc/connect/protocol-grpc-web"
 import type { NodeResponse } from "../Listener.ts"
 import type { RpcCall } from "./Routes.ts"
+
+/** A code's name in the Connect protocol: `Code.InvalidArgument` is `invalid_argument`. */
+const codeToString = (code: Code): string =>
+  Code[code].replace(/^[A-Z]/u, (first) => first.toLowerCase()).replace(/[A-Z]/gu, (upper) => `_${upper.toLowerCase()}`)
+
+const codeNames = new Set(Object.values(Code).filter((code) => typeof code === "number").map(codeToString))
+
+/**
+ * The code of an answer that carries none but its HTTP status, the same table in the Connect
+ * protocol ("HTTP to Error Code") and in gRPC's HTTP to gRPC status mapping.
+ */
+const codeOfHttpStatus = (status: number): string => {
+  switch (status) {
+    case 400:
+      return "internal"
+    case 401:
+      return "unauthenticated"
+    case 403:
+      return "permission_denied"
+    case 404:
+      return "unimplemented"
+    case 429:
+    case 502:
+    case 503:
+    case 504:
+      return "unavailable"
+    default:
+      return "unknown"
+  }
+}
+
+/** The flag of gRPC-Web's trailer frame (the gRPC-Web protocol: the most significant bit of the frame's first byte). */
+const trailerFlag = 0x80
+
+/** The `grpc-status` of a gRPC-Web trailer frame's text: header fields, each `name: value`, separated by CRLF. */
+const trailerStatus = (bytes: Uint8Array): string | undefined => {
+  for (const line of Buffer.from(bytes).toString("utf8").split("\r\n")) {
+    const colon = line.indexOf(":")
+    if (colon > 0 && line.slice(0, colon).trim().toLowerCase() === "grpc-status") return line.slice(colon + 1).trim()
+  }
+  return undefined
+}
 
 /** The code of a call whose client went away before any status was sent. */
 const gone = "canceled"
@@ -16,8 +51,7 @@ type Chunk = string | Uint8Array | undefined
 
 /**
  * The last chunk of the answer and its trailers, kept for reading the call's code once it is
- * answered: whatever served it (the Connect fast path, connect-node, the answer to an unknown
- * method), the code is read from what went to the client.
+ * answered: whatever served it (connect-node, or the answer to an unknown method), the code is read from what went to the client.
  */
 export interface RpcAnswer {
   last: Chunk
@@ -62,7 +96,7 @@ const grpcCode = (value: unknown): string | undefined => {
 const grpcWebTrailerStatus = (chunk: Chunk): string | undefined => {
   const bytes = asBytes(chunk)
   if (bytes === undefined || bytes.byteLength < 5 || bytes[0] !== trailerFlag) return undefined
-  return trailerParse(bytes.subarray(5)).get("grpc-status") ?? undefined
+  return trailerStatus(bytes.subarray(5))
 }
 
 const connectErrorCode = (chunk: Chunk): string | undefined => {
@@ -70,7 +104,7 @@ const connectErrorCode = (chunk: Chunk): string | undefined => {
   if (bytes === undefined) return undefined
   try {
     const code = (JSON.parse(Buffer.from(bytes).toString("utf8")) as { readonly code?: unknown }).code
-    return typeof code === "string" && codeFromString(code) !== undefined ? code : undefined
+    return typeof code === "string" && codeNames.has(code) ? code : undefined
   } catch {
     return undefined
   }
@@ -87,13 +121,13 @@ export const rpcCode = (call: RpcCall, response: NodeResponse, answer: RpcAnswer
   const status = response.statusCode
   if (call.protocol === "connect") {
     if (status === 200) return "ok"
-    return connectErrorCode(answer.last) ?? codeToString(connectCodeFromHttpStatus(status))
+    return connectErrorCode(answer.last) ?? codeOfHttpStatus(status)
   }
   const code = grpcCode(answer.trailers?.["grpc-status"]) ??
     grpcCode(response.getHeader("grpc-status")) ??
     (call.protocol === "grpc_web" ? grpcCode(grpcWebTrailerStatus(answer.last)) : undefined)
   if (code !== undefined) return code
   // Sent without a status: a non-200 answer as gRPC maps it, a 200 cut off before its trailers as the client sees it.
-  if (status !== 200) return codeToString(grpcCodeFromHttpStatus(status))
+  if (status !== 200) return codeOfHttpStatus(status)
   return response.writableFinished ? "unknown" : gone
 }
