@@ -1,4 +1,4 @@
-import { makeTodoNodeHandlerFactory } from "@club/connect-adapter"
+import { makeTodoNodeHandlerFactory, servedServicePaths } from "@club/connect-adapter"
 import { IdempotentRequests, UseCasesLive, UserService } from "@club/core"
 import { HmacCursorSeal, JwtTokenSigner, ScryptPasswordHasher } from "@club/crypto-adapter"
 import { RestApiLive } from "@club/http-adapter"
@@ -58,15 +58,19 @@ export const maxHealthWatches = (limits: ServingLimits) =>
 
 /**
  * TodoService over Connect, gRPC-Web and gRPC, with gRPC health (on the same readiness as REST's
- * `/health/ready`) and reflection, in front of the Effect app, which serves every other request.
- * Health answers NOT_SERVING and ends its watches once the listener starts draining.
+ * `/health/ready`) and reflection, beside the Effect app: the listener sends it the calls of these
+ * services and gRPC calls, and every other request to the app. Health answers NOT_SERVING and ends
+ * its watches once the listener starts draining.
  */
 export const ConnectLive = Layer.effect(
   Listener.ConnectHandler,
   Effect.gen(function*() {
     const make = yield* makeTodoNodeHandlerFactory
     const { servingLimits } = yield* AppConfig
-    return (fallback, draining) => make({ fallback, draining, health: { maxWatches: maxHealthWatches(servingLimits) } })
+    return {
+      servicePaths: servedServicePaths,
+      handler: (draining) => make({ draining, health: { maxWatches: maxHealthWatches(servingLimits) } })
+    }
   })
 ).pipe(Layer.provide(ReadinessLive), Layer.provide(PersistenceLive))
 

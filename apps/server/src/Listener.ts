@@ -23,7 +23,7 @@ export type { NodeRequest, NodeRequestHandler, NodeResponse } from "./listener/N
 export { type RequestMetrics } from "./listener/RequestMetrics.ts"
 export { defaultServingLimits, type ServingLimits } from "./listener/ServingLimits.ts"
 
-/** The Connect handler in front of the Effect app (App.ts's `ConnectLive`); without one, every request goes to the app. */
+/** The Connect handler beside the Effect app (App.ts's `ConnectLive`); without one, every request goes to the app. */
 export const ConnectHandler = Context.Reference<ConnectFront>("@club/server/ConnectHandler", {
   defaultValue: () => withoutConnect
 })

@@ -19,8 +19,10 @@ const connectStub: Listener.NodeRequestHandler = (request, response) => {
 }
 
 /** The stub serves `/todo.TodoService/`, as the real Connect handler serves its RPCs; the rest goes to the app. */
-const inFrontOf = (connect: Listener.NodeRequestHandler): Listener.ConnectFront => (fallback) => (request, response) =>
-  request.url?.startsWith("/todo.TodoService/") === true ? connect(request, response) : fallback(request, response)
+const besideTheApp = (connect: Listener.NodeRequestHandler): Listener.ConnectFront => ({
+  servicePaths: ["/todo.TodoService/"],
+  handler: () => connect
+})
 
 const Routes = Layer.mergeAll(
   HttpRouter.add("GET", "/hello", Effect.succeed(HttpServerResponse.text("hello from effect"))),
@@ -50,7 +52,9 @@ const start = async (
     ),
     Layer.provide(NodeHttpServer.layerHttpServices),
     Layer.provide(
-      options.connect === undefined ? Layer.empty : Layer.succeed(Listener.ConnectHandler, inFrontOf(options.connect))
+      options.connect === undefined
+        ? Layer.empty
+        : Layer.succeed(Listener.ConnectHandler, besideTheApp(options.connect))
     )
   )
   const scope = Effect.runSync(Scope.make())

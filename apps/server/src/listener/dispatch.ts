@@ -1,23 +1,35 @@
 import type { CorsStep } from "./cors.ts"
 import type { NodeRequestHandler } from "./NodeHandler.ts"
+import { makeIsRpcRequest } from "./protocolRouting.ts"
 import type { RequestMetrics } from "./RequestMetrics.ts"
 
 /**
- * The Connect handler (Connect, gRPC-Web and gRPC), given the handler of every request it does not
- * serve: connect-node's documented `fallback` option. `draining` is aborted when shutdown begins,
- * before the listener waits for the requests it has: answers that last as long as their client
- * (gRPC health's Watch streams) end then, so that they do not hold it open.
+ * The Connect handler (Connect, gRPC-Web and gRPC) and the path of every service it serves
+ * (`/todo.TodoService/`, …), by which the listener routes calls to it (`makeIsRpcRequest`).
+ * `draining` is aborted when shutdown begins, before the listener waits for the requests it has:
+ * answers that last as long as their client (gRPC health's Watch streams) end then, so that they
+ * do not hold it open.
  */
-export type ConnectFront = (fallback: NodeRequestHandler, draining: AbortSignal) => NodeRequestHandler
+export interface ConnectFront {
+  readonly servicePaths: ReadonlyArray<string>
+  readonly handler: (draining: AbortSignal) => NodeRequestHandler
+}
 
-/** No Connect handler: every request goes to the fallback, the Effect app. */
-export const withoutConnect: ConnectFront = (fallback) => fallback
+/** No Connect handler: no request is a call, every request goes to the Effect app. */
+export const withoutConnect: ConnectFront = {
+  servicePaths: [],
+  handler: () => (_request, response) => {
+    response.statusCode = 404
+    response.end()
+  }
+}
 
 /**
  * The one chain every admitted request takes: a scrape of `/metrics` is answered first (and not
  * counted: it would show up between every two scrapes); every other request is observed once,
  * before anything answers it; then CORS, in front of routing, so that a preflight is answered here
- * for REST and Connect alike; then the Connect handler, whose fallback is the Effect app.
+ * for REST and Connect alike; then the request goes by its protocol either to the Connect handler
+ * or to the Effect app, never through one to the other.
  */
 export const makeDispatch = (chain: {
   readonly metrics: RequestMetrics
@@ -26,11 +38,14 @@ export const makeDispatch = (chain: {
   readonly app: NodeRequestHandler
   readonly draining: AbortSignal
 }): NodeRequestHandler => {
-  const { cors, metrics } = chain
-  const connect = chain.connect(chain.app, chain.draining)
+  const { app, cors, metrics } = chain
+  const connect = chain.connect.handler(chain.draining)
+  const isRpcRequest = makeIsRpcRequest(chain.connect.servicePaths)
+  const route: NodeRequestHandler = (request, response) =>
+    isRpcRequest(request) ? connect(request, response) : app(request, response)
   const routed: NodeRequestHandler = cors === undefined
-    ? connect
-    : (request, response) => cors(request, response, () => connect(request, response))
+    ? route
+    : (request, response) => cors(request, response, () => route(request, response))
   return (request, response) => {
     if (metrics.scrape(request, response)) return
     metrics.observe(request, response)

@@ -1,7 +1,8 @@
-import { servedServices } from "@club/connect-adapter"
+import { servedServicePaths, servedServices } from "@club/connect-adapter"
 import { ClubApi } from "@club/contract/rest"
 import { FindMyWay } from "effect/http"
 import { HttpApi } from "effect/http-api"
+import { grpcContentType } from "../listener/protocolRouting.ts"
 
 /** The label of every request whose path no route serves, whatever the path. */
 export const unmatchedRoute = "unmatched"
@@ -31,9 +32,6 @@ export interface RequestRoute {
 
 /** `/session/:id` as OpenAPI writes it: `/session/{id}`. */
 const templateLabel = (path: string) => path.replace(/:([A-Za-z0-9_]+)/gu, "{$1}")
-
-/** gRPC and gRPC-Web by content type (`application/grpc`, `application/grpc+proto`, `application/grpc-web+json`, …). */
-const grpcContentType = /^application\/grpc(-web(-text)?)?(\+[a-z]+)?\s*(;|$)/iu
 
 const unknownRpc = "unknown"
 
@@ -72,9 +70,8 @@ export const makeRouteClassifier = (options: { readonly maxParamLength: number; 
       )
     )
   )
-  const servedPrefixes = servedServices.map((service) => `/${service.typeName}/`)
   const servedServiceOf = (path: string) =>
-    servedServices.find((_, index) => path.startsWith(servedPrefixes[index]!))?.typeName
+    servedServices.find((_, index) => path.startsWith(servedServicePaths[index]!))?.typeName
 
   const restRoute = (method: string, url: string): string => {
     const found = router.find(method, url) ?? (method === "HEAD" ? router.find("GET", url) : undefined)
