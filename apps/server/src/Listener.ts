@@ -28,7 +28,7 @@ export const ConnectHandler = Context.Reference<ConnectFront>("@club/server/Conn
   defaultValue: () => withoutConnect
 })
 
-/** The request metrics (`metrics/MetricsLive.ts`); without them, nothing is measured. */
+/** The request metrics (`observability/metrics/MetricsLive.ts`); without them, nothing is measured. */
 export const Metrics = Context.Reference<RequestMetrics>("@club/server/Metrics", { defaultValue: () => unmeasured })
 
 export interface ListenerOptions {

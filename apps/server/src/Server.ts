@@ -1,11 +1,11 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Console, Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import { logDefects, logsEveryRequest } from "./AccessLog.ts"
+import { logDefects, logsEveryRequest } from "./observability/AccessLog.ts"
 import { AppConfig } from "./AppConfig.ts"
-import { describeDatabase } from "./DatabaseDescription.ts"
+import { describeDatabase } from "./database/DatabaseDescription.ts"
 import * as Listener from "./Listener.ts"
-import { readyNotice } from "./ReadyNotice.ts"
+import { readyNotice } from "./shared/ReadyNotice.ts"
 
 const announce = Effect.gen(function*() {
   const server = yield* HttpServer.HttpServer

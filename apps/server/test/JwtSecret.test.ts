@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { appConfig, type AppConfigShape } from "../src/AppConfig.ts"
-import { loadJwtSecret, secretFileName } from "../src/JwtSecret.ts"
+import { loadJwtSecret, secretFileName } from "../src/auth/JwtSecret.ts"
 
 /** The configuration of an environment that sets only DATA_DIR=memory://, with `overrides`. */
 const config = (overrides: Partial<AppConfigShape>): AppConfigShape => ({

@@ -4,7 +4,7 @@ import { HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "e
 import * as Http from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Listener from "../src/Listener.ts"
-import { RequestLimits } from "../src/RequestLimits.ts"
+import { RequestLimits } from "../src/shared/RequestLimits.ts"
 
 const Echo = HttpRouter.add(
   "POST",

@@ -9,7 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../src/AppConfig.ts"
-import { PersistenceLive } from "../src/Database.ts"
+import { PersistenceLive } from "../src/database/Database.ts"
 
 const serverUrl = testServerUrl()
 const serverAvailable = serverUrl !== undefined && await Effect.runPromise(serverAnswers(serverUrl))

@@ -3,7 +3,7 @@ import { InMemoryRepositories } from "@club/core/testing"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
-import { SeriesExtensionLive } from "../src/SeriesExtension.ts"
+import { SeriesExtensionLive } from "../src/planning/SeriesExtension.ts"
 
 const settings = { timeZone: "Europe/Paris", horizonWeeks: 1, maxOccurrences: 500 }
 

@@ -12,7 +12,8 @@ interface ServerMetrics {
 
 // The server's sources, loaded as they are (Node strips their types); by a computed path, so that
 // the bench's type check stays within bench/.
-const source = (path: string) => import(new URL(`../../../apps/server/src/metrics/${path}`, import.meta.url).href)
+const source = (path: string) =>
+  import(new URL(`../../../apps/server/src/observability/metrics/${path}`, import.meta.url).href)
 const { makeRouteClassifier } = await source("Routes.ts")
 const { makeServerMetrics } = await source("ServerMetrics.ts")
 

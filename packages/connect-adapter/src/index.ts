@@ -1,11 +1,11 @@
-export { actorKey } from "./actorKey.ts"
-export { makeAuthInterceptor } from "./authInterceptor.ts"
-export { bearerToken } from "./bearerToken.ts"
-export { categoryToCode } from "./categoryToCode.ts"
-export { type Call, type EdgeRunner, makeEdgeRunner, rpcSpanKey } from "./EdgeRunner.ts"
-export { makeTodoConnect, type TodoConnect } from "./TodoConnect.ts"
-export { defaultMaxWatches, defaultWatchIntervalMs, GrpcHealth, type GrpcHealthOptions } from "./grpcHealth.ts"
-export { makeReflection, reflectionServices } from "./grpcReflection.ts"
+export { actorKey } from "./auth/actorKey.ts"
+export { makeAuthInterceptor } from "./auth/authInterceptor.ts"
+export { bearerToken } from "./auth/bearerToken.ts"
+export { categoryToCode } from "./shared/categoryToCode.ts"
+export { type Call, type EdgeRunner, makeEdgeRunner, rpcSpanKey } from "./shared/EdgeRunner.ts"
+export { makeTodoConnect, type TodoConnect } from "./todo/TodoConnect.ts"
+export { defaultMaxWatches, defaultWatchIntervalMs, GrpcHealth, type GrpcHealthOptions } from "./health/grpcHealth.ts"
+export { makeReflection, reflectionServices } from "./reflection/grpcReflection.ts"
 export {
   makeTodoNodeHandler,
   makeTodoNodeHandlerFactory,
@@ -15,5 +15,5 @@ export {
   type TodoNodeHandlerOptions,
   todoServicePathPrefix
 } from "./todoNodeHandler.ts"
-export { makeTodoRoutes } from "./todoRoutes.ts"
-export { todoOperations } from "./todoOperations.ts"
+export { makeTodoRoutes } from "./todo/todoRoutes.ts"
+export { todoOperations } from "./todo/todoOperations.ts"

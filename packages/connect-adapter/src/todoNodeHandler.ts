@@ -10,10 +10,10 @@ import { Effect } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2"
 import { TodoService } from "@club/contract/todo"
-import { GrpcHealth, type GrpcHealthOptions, Health } from "./grpcHealth.ts"
-import { makeReflection, reflectionServices } from "./grpcReflection.ts"
-import { makeTodoConnect } from "./TodoConnect.ts"
-import { answerUnknownMethods } from "./unknownMethods.ts"
+import { GrpcHealth, type GrpcHealthOptions, Health } from "./health/grpcHealth.ts"
+import { makeReflection, reflectionServices } from "./reflection/grpcReflection.ts"
+import { makeTodoConnect } from "./todo/TodoConnect.ts"
+import { answerUnknownMethods } from "./shared/unknownMethods.ts"
 
 /** Requests whose path starts with this belong to the handler below. */
 export const todoServicePathPrefix = `/${TodoService.typeName}/`

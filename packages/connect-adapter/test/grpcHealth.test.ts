@@ -4,7 +4,7 @@ import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } f
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Health, HealthCheckResponse_ServingStatus as Status } from "../src/gen/grpc/health/v1/health_pb.ts"
-import { GrpcHealth } from "../src/grpcHealth.ts"
+import { GrpcHealth } from "../src/health/grpcHealth.ts"
 import { MemoryTaskRepository } from "./fixtures/MemoryTaskRepository.ts"
 import { serveTodo, type TodoServers } from "./fixtures/serveTodo.ts"
 import { TestAuthService } from "./fixtures/TestAuthService.ts"

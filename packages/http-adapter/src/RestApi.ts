@@ -1,32 +1,31 @@
-import { AdminService, AdminTable, CoachService, CoachTable } from "@club/core"
 import { CalendarFeedService, PlannedSessionService, SeriesService } from "@club/core/calendar"
 import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { DocsPageLive } from "./docs/DocsPage.ts"
-import { ActivitiesHandlers } from "./handlers/activities.ts"
-import { AthletesHandlers } from "./handlers/athletes.ts"
-import { AttendanceHandlers } from "./handlers/attendance.ts"
-import { WebhookHandlers } from "./handlers/webhooks.ts"
-import { AuthHandlers } from "./handlers/auth.ts"
-import { HealthHandlers } from "./handlers/health.ts"
-import { SeriesHandlers } from "./handlers/series.ts"
-import { FeedsHandlers, FeedTokenHandlers } from "./handlers/feeds.ts"
-import { PlanningHandlers } from "./handlers/planning.ts"
-import { recordHandlers } from "./handlers/recordHandlers.ts"
-import { ScheduleHandlers } from "./handlers/schedule.ts"
-import { SessionsHandlers } from "./handlers/sessions.ts"
-import { UsersHandlers } from "./handlers/users.ts"
-import { AuthenticationLive } from "./middleware/AuthenticationLive.ts"
-import { AvailabilityLive } from "./middleware/AvailabilityLive.ts"
-import { BodyLimitLive } from "./middleware/BodyLimitLive.ts"
-import { IdempotencyLive } from "./middleware/IdempotencyLive.ts"
-import { MediaTypeLive } from "./middleware/MediaTypeLive.ts"
-import { PagedLive } from "./middleware/PagedLive.ts"
-import { RawInputLive } from "./middleware/RawInputLive.ts"
-import { RequestErrorsLive } from "./middleware/RequestErrorsLive.ts"
-import { RequestIdInProblemsLive } from "./problems/RequestIdInProblems.ts"
-import { ServiceIndexLive } from "./routing/ServiceIndex.ts"
-import { UnmatchedRequestsLive } from "./routing/UnmatchedRequests.ts"
+import { ActivitiesHandlers } from "./records/activities.ts"
+import { AthletesHandlers } from "./records/athletes.ts"
+import { AttendanceHandlers } from "./attendance/attendance.ts"
+import { WebhookHandlers } from "./webhooks/webhooks.ts"
+import { AuthHandlers } from "./auth/auth.ts"
+import { HealthHandlers } from "./health/health.ts"
+import { SeriesHandlers } from "./planning/series.ts"
+import { FeedsHandlers, FeedTokenHandlers } from "./planning/feeds.ts"
+import { PlanningHandlers } from "./planning/planning.ts"
+import { RecordGroupsHandlers } from "./records/recordGroups.ts"
+import { ScheduleHandlers } from "./sessions/schedule.ts"
+import { SessionsHandlers } from "./sessions/sessions.ts"
+import { UsersHandlers } from "./records/users.ts"
+import { AuthenticationLive } from "./auth/AuthenticationLive.ts"
+import { AvailabilityLive } from "./shared/AvailabilityLive.ts"
+import { BodyLimitLive } from "./shared/BodyLimitLive.ts"
+import { IdempotencyLive } from "./shared/IdempotencyLive.ts"
+import { MediaTypeLive } from "./shared/MediaTypeLive.ts"
+import { PagedLive } from "./shared/PagedLive.ts"
+import { RawInputLive } from "./shared/RawInputLive.ts"
+import { RequestErrorsLive } from "./shared/RequestErrorsLive.ts"
+import { RequestIdInProblemsLive } from "./shared/RequestIdInProblems.ts"
+import { ServiceIndexLive } from "./docs/ServiceIndex.ts"
+import { UnmatchedRequestsLive } from "./shared/UnmatchedRequests.ts"
 import { ServedApi } from "./ServedApi.ts"
 
 /**
@@ -56,10 +55,7 @@ export const RestApiLive = Layer.mergeAll(
     ScheduleHandlers,
     SessionsHandlers,
     UsersHandlers,
-    // The groups `recordEndpoints` makes: one line each.
-    recordHandlers("admins", { table: AdminTable, service: AdminService }),
-    recordHandlers("coaches", { table: CoachTable, service: CoachService }),
-    recordHandlers("rootCoaches", { table: CoachTable, service: CoachService })
+    RecordGroupsHandlers
   ]),
   Layer.provide([
     AuthenticationLive,

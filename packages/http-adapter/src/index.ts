@@ -1,2 +1,2 @@
-export { TrustedProxies, trustingProxies } from "./handlers/clientAddress.ts"
+export { TrustedProxies, trustingProxies } from "./auth/clientAddress.ts"
 export { RestApiLive } from "./RestApi.ts"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { resolveClientAddress, trustingProxies } from "../src/handlers/clientAddress.ts"
+import { resolveClientAddress, trustingProxies } from "../src/auth/clientAddress.ts"
 
 const none = trustingProxies([])
 const local = trustingProxies(["127.0.0.1", "10.0.0.0/8"])

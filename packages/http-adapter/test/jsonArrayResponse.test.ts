@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope, Stream } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { jsonArrayResponse } from "../src/handlers/jsonArrayResponse.ts"
+import { jsonArrayResponse } from "../src/shared/jsonArrayResponse.ts"
 
 class DatabaseGone extends Error {}
 

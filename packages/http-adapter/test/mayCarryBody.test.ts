@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { HttpServerRequest } from "effect/http"
-import { mayCarryBody } from "../src/middleware/mayCarryBody.ts"
+import { mayCarryBody } from "../src/shared/mayCarryBody.ts"
 
 /** The parts of a request `mayCarryBody` reads: its method, headers, and the platform's message. */
 const request = (method: string, headers: Record<string, string>, source: object) =>

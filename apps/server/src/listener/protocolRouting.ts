@@ -12,9 +12,9 @@ export const grpcContentType = /^application\/grpc(-web(-text)?)?(\+[a-z]+)?\s*(
  * Effect app without passing through Connect: a Connect streaming content type at another path
  * too, which connect-node would not serve either. With no service, no request is a call.
  */
-export const makeIsRpcRequest = (servicePaths: ReadonlyArray<string>) => {
-  if (servicePaths.length === 0) return (_request: NodeRequest) => false
-  return (request: NodeRequest): boolean => {
+export const makeIsRpcRequest = (servicePaths: ReadonlyArray<string>): (request: NodeRequest) => boolean => {
+  if (servicePaths.length === 0) return () => false
+  return (request) => {
     const url = request.url ?? ""
     for (const path of servicePaths) if (url.startsWith(path)) return true
     const contentType = request.headers["content-type"]

@@ -11,7 +11,7 @@ import { appendEvents, InMemoryOutbox, InMemoryWebhookRepository } from "@club/c
 import { eventually } from "@club/test-support"
 import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { WebhookDeliveryLive } from "../../src/WebhookDelivery.ts"
+import { WebhookDeliveryLive } from "../../src/webhooks/WebhookDelivery.ts"
 import { startReceiver } from "./Receiver.ts"
 
 /**

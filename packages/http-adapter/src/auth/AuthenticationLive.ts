@@ -1,0 +1,41 @@
+import { AuthService, CurrentActor, type Unauthenticated } from "@club/core"
+import { type Context, Effect, Layer, Redacted } from "effect"
+import { type HttpRouter, HttpServerRequest, HttpServerRespondable } from "effect/http"
+import { Authentication } from "@club/contract/rest"
+import { Unauthorized } from "@club/contract/rest"
+import { respondWithHeaders } from "../shared/respond.ts"
+import { roleRefusal } from "./RoleGate.ts"
+
+/** A refused token: a 401 problem with `WWW-Authenticate: Bearer`. */
+const refuseToken = (error: Unauthenticated) =>
+  Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
+    respondWithHeaders(
+      new Unauthorized({ detail: error.message, instance: request.url.split("?")[0]! }),
+      { "www-authenticate": error.reason === "missing" ? "Bearer" : "Bearer error=\"invalid_token\"" }
+    ))
+
+/**
+ * Checks the bearer token with core's AuthService; a refusal is a 401 problem with `WWW-Authenticate: Bearer`.
+ * A caller whose role may not perform the endpoint's operation is refused (403) before the request is decoded.
+ */
+export const AuthenticationLive = Layer.effect(
+  Authentication,
+  Effect.gen(function*() {
+    const auth = yield* AuthService
+    return Authentication.of({
+      bearer: (httpEffect, { credential, endpoint }) =>
+        Effect.matchEffect(auth.authenticate(Redacted.value(credential)), {
+          onFailure: refuseToken,
+          onSuccess: (actor) =>
+            Effect.contextWith(
+              (context: Context.Context<HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest>) => {
+                const refusal = roleRefusal(endpoint, actor, context)
+                return refusal === undefined
+                  ? Effect.provideService(httpEffect, CurrentActor, actor)
+                  : HttpServerRespondable.toResponse(refusal)
+              }
+            )
+        })
+    })
+  })
+)
