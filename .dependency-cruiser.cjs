@@ -30,8 +30,9 @@ module.exports = {
       comment:
         "No import reaches into a dependency's internals: its src/, internal/ or private/ folders, which follow no " +
         "semantic versioning (patches/README.md). A subpath a package's `exports` does not list does not resolve " +
-        "(exportsFields below), so not-to-unresolvable refuses it, a dist/ path included; exports marked @private " +
-        "in a public entry point are listed, and kept to a list, by patches/README.md and its test.",
+        "(exportsFields below), so not-to-unresolvable refuses it, a dist/ path included. Exports marked @private " +
+        "in a public entry point, which a path cannot show, are refused by " +
+        "packages/connect-adapter/test/privateConnectApis.test.ts (patches/README.md, Private APIs).",
       from: {},
       to: { path: "/node_modules/[^.]+/(src|internal|_internal|private)/" }
     },

@@ -207,7 +207,7 @@ describe.skipIf(database === undefined)(
       const rest = await send(server.port, "GET", "/session/all", { ...auth, "x-request-id": "outage-rest-1" })
       expect(rest.status).toBe(503)
       expect(JSON.parse(rest.text)).toMatchObject({ status: 503, requestId: "outage-rest-1" })
-      // The unary fast path (Connect JSON over HTTP/1.1), and connect-node's routes with the auth interceptor (gRPC).
+      // Connect JSON over HTTP/1.1 and gRPC: connect-node's routes with the auth interceptor.
       const connect = await send(server.port, "POST", "/todo.TodoService/ListTasks", {
         ...auth,
         "content-type": "application/json",

@@ -201,7 +201,7 @@ describe("/metrics: every answer counted once, by route template and status, RPC
     for (const key of added) expect(expected.has(key), key).toBe(true)
   })
 
-  it("TodoService calls: each once by method, protocol and code, over Connect (fast path and connect-node), gRPC-Web and gRPC", async () => {
+  it("TodoService calls: each once by method, protocol and code, over Connect (HTTP/1.1 and HTTP/2), gRPC-Web and gRPC", async () => {
     const baseUrl = `http://127.0.0.1:${server.port}`
     const client = (transport: (interceptors: Array<Interceptor>) => Transport, withToken = true) =>
       createClient(TodoService, transport(withToken ? [bearer(token)] : []))

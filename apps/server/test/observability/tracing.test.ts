@@ -73,7 +73,7 @@ describe("OTLP traces: OTEL_EXPORTER_OTLP_ENDPOINT set (protobuf, the default)",
       headers: { authorization: `Bearer ${token}`, traceparent: restUnknown.traceparent }
     })
     expect(unknown.status).toBe(404)
-    // Connect JSON over HTTP/1.1: the unary fast path; gRPC over h2c: connect-node, its interceptor and handler.
+    // Connect JSON over HTTP/1.1 and gRPC over h2c: connect-node, its interceptor and handler.
     await createClient(
       TodoService,
       createConnectTransport({
@@ -135,7 +135,7 @@ describe("OTLP traces: OTEL_EXPORTER_OTLP_ENDPOINT set (protobuf, the default)",
     ]])
   })
 
-  it("a Connect call (fast path): one server span `todo.TodoService/ListTasks`, parent of the call's spans", () => {
+  it("a Connect call: one server span `todo.TodoService/ListTasks`, parent of the call's spans", () => {
     const { trace, servers } = traceOf(receiver.spans, connectCall)
     expect(servers.map((span) => [span.name, span.kind])).toEqual([["todo.TodoService/ListTasks", SpanKind.server]])
     const call = servers[0]!
