@@ -4,6 +4,7 @@ import * as grpc from "@grpc/grpc-js"
 import http2 from "node:http2"
 import { describe, expect, it } from "vitest"
 import { TodoService } from "@club/contract/todo"
+import { answerUnknownMethods } from "../src/shared/unknownMethods.ts"
 import { serveForFile } from "./fixtures/serveTodo.ts"
 
 /**
@@ -32,14 +33,21 @@ const servers = serveForFile(() =>
   })
 )
 
-/** The raw `grpc-message` trailer of a gRPC call over HTTP/2. */
-const rawGrpcMessage = (title: string) =>
+// Our own `unimplemented` answer, for every call it is given.
+const unknownMethods = serveForFile(() =>
+  answerUnknownMethods([], () => {
+    throw new Error("every gRPC call is answered")
+  })
+)
+
+/** The raw `grpc-message` trailer of a gRPC call over HTTP/2: CreateTask with this title, or a call of `path`. */
+const rawGrpcMessage = (title: string, path = "/todo.TodoService/CreateTask", url = servers().http2Url) =>
   new Promise<string | undefined>((resolve, reject) => {
-    const session = http2.connect(servers().http2Url)
+    const session = http2.connect(url)
     session.on("error", reject)
     const stream = session.request({
       ":method": "POST",
-      ":path": "/todo.TodoService/CreateTask",
+      ":path": path,
       "content-type": "application/grpc",
       te: "trailers"
     })
@@ -65,6 +73,14 @@ describe("grpc-message is percent-encoded as the gRPC protocol says", () => {
       expect(await rawGrpcMessage(message)).toBe(messages[message])
     })
   }
+
+  it("our own unimplemented answer encodes its message as connect-es does", async () => {
+    for (const path of ["/foo.Bar/Baz", "/foo.Bar/100%25:done", "/foo.Bar/!$&'()*+,;=@~"]) {
+      const ours = await rawGrpcMessage("", path, unknownMethods().http2Url)
+      expect(ours, path).toBe(await rawGrpcMessage(`unknown method ${path}`))
+      expect(decodeURIComponent(ours!)).toBe(`unknown method ${path}`)
+    }
+  })
 
   it("@grpc/grpc-js shows every message as it was thrown, the printable ones unencoded", async () => {
     const Client = grpc.makeGenericClientConstructor({
