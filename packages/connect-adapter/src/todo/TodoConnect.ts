@@ -11,6 +11,7 @@ export interface TodoConnect {
   readonly routes: (router: ConnectRouter) => void
   /** The interceptors `routes` applies (authentication); a router given them too runs them once. */
   readonly interceptors: Array<Interceptor>
+  /** The runner the routes and the interceptors use, for routes of one's own on the same services. */
   readonly run: EdgeRunner<TaskService | AuthService>
 }
 
