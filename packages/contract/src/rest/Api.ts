@@ -1,16 +1,13 @@
 import { HttpApi, OpenApi } from "effect/http-api"
-import {
-  ActivitiesGroup,
-  AdminsGroup,
-  AthletesGroup,
-  AuthGroup,
-  CoachesGroup,
-  HealthGroup,
-  RootCoachesGroup,
-  ScheduleGroup,
-  SessionsGroup,
-  UsersGroup
-} from "./Groups.ts"
+import { ActivitiesGroup } from "./ActivitiesGroup.ts"
+import { AdminsGroup } from "./AdminsGroup.ts"
+import { AthletesGroup } from "./AthletesGroup.ts"
+import { AuthGroup } from "./AuthGroup.ts"
+import { CoachesGroup, RootCoachesGroup } from "./CoachesGroup.ts"
+import { HealthGroup } from "./HealthGroup.ts"
+import { ScheduleGroup } from "./ScheduleGroup.ts"
+import { SessionsGroup } from "./SessionsGroup.ts"
+import { UsersGroup } from "./UsersGroup.ts"
 import { FeedsGroup, FeedTokenGroup } from "./FeedsGroup.ts"
 import { PlanningGroup } from "./PlanningGroup.ts"
 import { Availability } from "./Availability.ts"
