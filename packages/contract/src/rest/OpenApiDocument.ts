@@ -1,7 +1,7 @@
 import { idempotencyKeyPattern, Limits } from "@club/core"
 import type { OpenApi } from "effect/http-api"
-import { idempotentReplayedHeader } from "./Idempotency.ts"
-import { listLinkHeader, listPagingParameters } from "./Paged.ts"
+import { idempotentReplayedHeader } from "./shared/Idempotency.ts"
+import { listLinkHeader, listPagingParameters } from "./shared/Paged.ts"
 
 /**
  * What the OpenAPI document says of the whole API: the `info` description, the servers, the license.

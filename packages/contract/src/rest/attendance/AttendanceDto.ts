@@ -13,8 +13,8 @@ import {
   SessionPresence,
   SessionReplies
 } from "@club/core"
-import { documented } from "./Documented.ts"
-import { seedFields } from "./SeedInput.ts"
+import { documented } from "../shared/Documented.ts"
+import { seedFields } from "../shared/SeedInput.ts"
 
 const replyExample = {
   sessionId: 7,

@@ -1,6 +1,6 @@
 import { AdminTable } from "@club/core"
-import { tag } from "./EndpointParts.ts"
-import { AdminCreateInput, AdminDto, AdminInput } from "./Dto.ts"
+import { tag } from "../shared/EndpointParts.ts"
+import { AdminCreateInput, AdminDto, AdminInput } from "../shared/Dto.ts"
 import { recordEndpoints } from "./RecordGroup.ts"
 
 export class AdminsGroup extends recordEndpoints("admins", {

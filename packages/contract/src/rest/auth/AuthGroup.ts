@@ -1,10 +1,10 @@
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { Authentication } from "./Authentication.ts"
-import { tag } from "./EndpointParts.ts"
-import { LoginDto, LoginInput, MeDto } from "./Dto.ts"
-import { Forbidden, NotFound, TooManyRequestsWithRetryAfter, Unauthorized } from "./Problems.ts"
-import { RawInput } from "./RawInput.ts"
-import { operation } from "./Operation.ts"
+import { Authentication } from "../shared/Authentication.ts"
+import { tag } from "../shared/EndpointParts.ts"
+import { LoginDto, LoginInput, MeDto } from "../shared/Dto.ts"
+import { Forbidden, NotFound, TooManyRequestsWithRetryAfter, Unauthorized } from "../shared/Problems.ts"
+import { RawInput } from "../shared/RawInput.ts"
+import { operation } from "../shared/Operation.ts"
 
 export class AuthGroup extends HttpApiGroup.make("auth").add(
   HttpApiEndpoint.get("me", "/auth/me", { success: MeDto, error: [NotFound, Forbidden] })

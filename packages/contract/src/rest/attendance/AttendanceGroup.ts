@@ -10,14 +10,14 @@ import {
   SessionPresenceDto,
   SessionRepliesDto
 } from "./AttendanceDto.ts"
-import { Authentication } from "./Authentication.ts"
-import { idempotent, listOf, tag } from "./EndpointParts.ts"
-import { Idempotency } from "./Idempotency.ts"
-import { operation } from "./Operation.ts"
-import { pathId } from "./PathId.ts"
-import { Conflict, Forbidden, InvalidRequest, NotFound } from "./Problems.ts"
-import { RawInput } from "./RawInput.ts"
-import { strictBodies } from "./StrictBodies.ts"
+import { Authentication } from "../shared/Authentication.ts"
+import { idempotent, listOf, tag } from "../shared/EndpointParts.ts"
+import { Idempotency } from "../shared/Idempotency.ts"
+import { operation } from "../shared/Operation.ts"
+import { pathId } from "../shared/PathId.ts"
+import { Conflict, Forbidden, InvalidRequest, NotFound } from "../shared/Problems.ts"
+import { RawInput } from "../shared/RawInput.ts"
+import { strictBodies } from "../shared/StrictBodies.ts"
 
 /** A period of sessions by their `creneau`: both days included. */
 const period = {

@@ -25,7 +25,7 @@ import {
   UserUpdate
 } from "@club/core"
 import { documented } from "./Documented.ts"
-import { recordDtos } from "./RecordDtos.ts"
+import { recordDtos } from "../records/RecordDtos.ts"
 import { seedFields } from "./SeedInput.ts"
 
 /** Absent and null mean the same on input: nothing given. For the seed's fields that core does not take. */

@@ -1,7 +1,7 @@
 import type { RecordClass, RecordTable } from "@club/core"
 import { Schema } from "effect"
-import { documented } from "./Documented.ts"
-import { seedFields } from "./SeedInput.ts"
+import { documented } from "../shared/Documented.ts"
+import { seedFields } from "../shared/SeedInput.ts"
 
 /** A record class whose `id` is a branded id schema of core. */
 export type RecordWithId = RecordClass<{ readonly id: number }> & {

@@ -8,8 +8,8 @@ import {
   SeriesChange,
   SeriesCreate
 } from "@club/core"
-import { documented } from "./Documented.ts"
-import { seedFields } from "./SeedInput.ts"
+import { documented } from "../shared/Documented.ts"
+import { seedFields } from "../shared/SeedInput.ts"
 
 /** The series every example of the document shows, as its create body gives it. */
 const seriesCreateExample = {

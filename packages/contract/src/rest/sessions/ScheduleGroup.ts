@@ -1,13 +1,13 @@
 import { AthleteId, CalendarDate, SessionId } from "@club/core"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { Authentication } from "./Authentication.ts"
-import { listOf, tag } from "./EndpointParts.ts"
-import { ActivitySummaryDto, SessionSummaryDto } from "./Dto.ts"
-import { Forbidden } from "./Problems.ts"
-import { RawInput } from "./RawInput.ts"
-import { operation } from "./Operation.ts"
-import { Paged } from "./Paged.ts"
-import { pathId } from "./PathId.ts"
+import { Authentication } from "../shared/Authentication.ts"
+import { listOf, tag } from "../shared/EndpointParts.ts"
+import { ActivitySummaryDto, SessionSummaryDto } from "../shared/Dto.ts"
+import { Forbidden } from "../shared/Problems.ts"
+import { RawInput } from "../shared/RawInput.ts"
+import { operation } from "../shared/Operation.ts"
+import { Paged } from "../shared/Paged.ts"
+import { pathId } from "../shared/PathId.ts"
 
 const athleteIdParameter = pathId(AthleteId)
 

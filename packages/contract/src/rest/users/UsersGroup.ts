@@ -1,14 +1,14 @@
 import { UserId } from "@club/core"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { Authentication } from "./Authentication.ts"
-import { created, idempotent, listOf, noContent, tag } from "./EndpointParts.ts"
-import { UserCreateInput, UserDto, UserUpdateInput } from "./Dto.ts"
-import { Conflict, Forbidden, InvalidRequest, NotFound } from "./Problems.ts"
-import { RawInput } from "./RawInput.ts"
-import { operation } from "./Operation.ts"
-import { Paged } from "./Paged.ts"
-import { pathId } from "./PathId.ts"
-import { Idempotency } from "./Idempotency.ts"
+import { Authentication } from "../shared/Authentication.ts"
+import { created, idempotent, listOf, noContent, tag } from "../shared/EndpointParts.ts"
+import { UserCreateInput, UserDto, UserUpdateInput } from "../shared/Dto.ts"
+import { Conflict, Forbidden, InvalidRequest, NotFound } from "../shared/Problems.ts"
+import { RawInput } from "../shared/RawInput.ts"
+import { operation } from "../shared/Operation.ts"
+import { Paged } from "../shared/Paged.ts"
+import { pathId } from "../shared/PathId.ts"
+import { Idempotency } from "../shared/Idempotency.ts"
 
 export class UsersGroup extends HttpApiGroup.make("users").add(
   HttpApiEndpoint.post("create", "/users/create", {

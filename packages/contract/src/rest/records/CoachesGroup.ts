@@ -1,7 +1,7 @@
 import { CoachTable } from "@club/core"
-import { tag } from "./EndpointParts.ts"
-import { CoachCreateInput, CoachDto, CoachInput } from "./Dto.ts"
-import { Conflict, Forbidden, NotFound } from "./Problems.ts"
+import { tag } from "../shared/EndpointParts.ts"
+import { CoachCreateInput, CoachDto, CoachInput } from "../shared/Dto.ts"
+import { Conflict, Forbidden, NotFound } from "../shared/Problems.ts"
 import { recordEndpoints } from "./RecordGroup.ts"
 
 const coachEndpoints = <const Name extends string>(name: Name, prefix: "" | "/coaches") => {

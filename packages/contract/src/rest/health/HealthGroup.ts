@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { tag } from "./EndpointParts.ts"
-import { HealthDto } from "./Dto.ts"
-import { Unavailable } from "./Problems.ts"
-import { operation } from "./Operation.ts"
+import { tag } from "../shared/EndpointParts.ts"
+import { HealthDto } from "../shared/Dto.ts"
+import { Unavailable } from "../shared/Problems.ts"
+import { operation } from "../shared/Operation.ts"
 
 export class HealthGroup extends HttpApiGroup.make("health").add(
   HttpApiEndpoint.get("live", "/health/live", { success: HealthDto })
