@@ -4,5 +4,5 @@ export type { CallOptions, ClientHooks, ClientOptions, RetryOptions } from "./Cl
 export type { ConnectCodeName, ConnectCodeTag } from "./ConnectCodeNames.ts"
 export * from "./Ids.ts"
 export { calendarDate, localDateTime, toDate } from "./LocalDateTime.ts"
-export { ClubApiError, type ClubApiErrorOptions, isClubApiError, type Problem } from "../errors/ClubApiError.ts"
-export type { ClubApiErrorTag, ConnectErrorTag, ContractErrorTag } from "../errors/ClubApiErrorTag.ts"
+export { ClubApiError, type ClubApiErrorOptions, isClubApiError, type Problem } from "./ClubApiError.ts"
+export type { ClubApiErrorTag, ConnectErrorTag, ContractErrorTag } from "./ClubApiErrorTag.ts"

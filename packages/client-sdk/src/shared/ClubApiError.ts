@@ -1,4 +1,4 @@
-import type { ConnectCodeName } from "../shared/ConnectCodeNames.ts"
+import type { ConnectCodeName } from "./ConnectCodeNames.ts"
 import type { ClubApiErrorTag } from "./ClubApiErrorTag.ts"
 
 /** The RFC 9457 problem a REST failure answered with, as the server wrote it. */

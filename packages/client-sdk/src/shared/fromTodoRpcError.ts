@@ -1,6 +1,6 @@
-import { TOKEN_EXPIRED_MESSAGE } from "../shared/AccessToken.ts"
-import type { SeenAnswer } from "../shared/CallSettings.ts"
-import { connectCodeTag } from "../shared/ConnectCodeNames.ts"
+import { TOKEN_EXPIRED_MESSAGE } from "./AccessToken.ts"
+import type { SeenAnswer } from "./CallSettings.ts"
+import { connectCodeTag } from "./ConnectCodeNames.ts"
 import type { TodoRpcError } from "../todo/TodoRpcError.ts"
 import { ClubApiError } from "./ClubApiError.ts"
 

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { HttpClientError } from "effect/http"
-import type { SeenAnswer } from "../shared/CallSettings.ts"
+import type { SeenAnswer } from "./CallSettings.ts"
 import { ClubApiError } from "./ClubApiError.ts"
 
 /** The problem's `detail`, or the plain-text body, when the server gave either. */

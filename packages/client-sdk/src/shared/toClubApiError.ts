@@ -1,7 +1,7 @@
 import { Cause, Effect, Option, Schema } from "effect"
 import { HttpClientError } from "effect/http"
 import type { RestError } from "../rest/RestError.ts"
-import type { SeenAnswer } from "../shared/CallSettings.ts"
+import type { SeenAnswer } from "./CallSettings.ts"
 import type { TodoRpcError } from "../todo/TodoRpcError.ts"
 import { CallTimedOut } from "./CallEnded.ts"
 import { ClubApiError } from "./ClubApiError.ts"

@@ -1,8 +1,8 @@
 import type { Schema } from "effect"
 import type { HttpClientError } from "effect/http"
 import type { RestError } from "../rest/RestError.ts"
-import { TOKEN_EXPIRED_MESSAGE } from "../shared/AccessToken.ts"
-import type { SeenAnswer } from "../shared/CallSettings.ts"
+import { TOKEN_EXPIRED_MESSAGE } from "./AccessToken.ts"
+import type { SeenAnswer } from "./CallSettings.ts"
 import { ClubApiError } from "./ClubApiError.ts"
 
 type ContractError = Exclude<RestError, HttpClientError.HttpClientError | Schema.SchemaError>

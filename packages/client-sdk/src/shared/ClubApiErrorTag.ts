@@ -1,7 +1,7 @@
 import type { Schema } from "effect"
 import type { HttpClientError } from "effect/http"
 import type { RestError } from "../rest/RestError.ts"
-import type { ConnectCodeTag } from "../shared/ConnectCodeNames.ts"
+import type { ConnectCodeTag } from "./ConnectCodeNames.ts"
 
 /** The `_tag` of every error the REST contract declares (`NotFound`, `NotFoundEmpty`, `ActivityFailed`, ...). */
 export type ContractErrorTag = Exclude<RestError, HttpClientError.HttpClientError | Schema.SchemaError>["_tag"]
