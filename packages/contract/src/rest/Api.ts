@@ -18,7 +18,7 @@ import { BodyLimit } from "./shared/BodyLimit.ts"
 import { Idempotency } from "./shared/Idempotency.ts"
 import { MediaType } from "./shared/MediaType.ts"
 import { Paged } from "./shared/Paged.ts"
-import { apiDescription, completeDocument, license, servers } from "./OpenApiDocument.ts"
+import { apiDescription, completeDocument, license, servers } from "./openApiDocument.ts"
 import { RequestErrors } from "./shared/RequestErrors.ts"
 
 const api = HttpApi.make("club")

@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { AttendanceSettings, ReplyInput, ReplyScope } from "./Attendance.ts"
-import { plusDays, wallClockAt } from "../shared/ClubTime.ts"
+import { plusDays, wallClockAt } from "../shared/clubTime.ts"
 import { EntityNotFound, InvalidValue, SessionNotStarted } from "../shared/Errors.ts"
 import { type CalendarDate, startOfDay } from "../shared/LocalDateTime.ts"
 import { AttendanceFigures, presenceCsv, type PresenceInput } from "./Presence.ts"

@@ -1,7 +1,7 @@
 import ical, { ICalEventStatus } from "ical-generator"
 import { tzlib_get_ical_block } from "timezones-ical-library"
 import type { LocalDateTime } from "../shared/LocalDateTime.ts"
-import { addMinutes, instantOf } from "./ZonedTime.ts"
+import { addMinutes, instantOf } from "./zonedTime.ts"
 
 /** What one occurrence shows: when (a wall-clock time of the feed's zone), for how long, and its text. */
 export interface FeedOccurrence {

@@ -6,7 +6,7 @@ import {
   type FeedSeries,
   renderFeed
 } from "./CalendarFeed.ts"
-import { plusSeconds } from "../shared/ClubTime.ts"
+import { plusSeconds } from "../shared/clubTime.ts"
 import type { SeriesId } from "../shared/Ids.ts"
 import { occurrencesOf, parseRecurrenceRule, type RecurrenceRule } from "../series/Recurrence.ts"
 import type { Series, SeriesCancellation } from "../series/Series.ts"

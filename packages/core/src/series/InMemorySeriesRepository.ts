@@ -10,7 +10,7 @@ import {
   type SeriesCreate,
   type SeriesRewrite
 } from "./Series.ts"
-import { plusSeconds } from "../shared/ClubTime.ts"
+import { plusSeconds } from "../shared/clubTime.ts"
 import type { AthleteId } from "../shared/Ids.ts"
 import { ScheduleConflict } from "../shared/Errors.ts"
 import { SeriesRepository } from "./SeriesRepository.ts"

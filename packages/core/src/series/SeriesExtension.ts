@@ -1,5 +1,5 @@
 import { Clock, Context, Effect } from "effect"
-import { plusDays, wallClockAt } from "../shared/ClubTime.ts"
+import { plusDays, wallClockAt } from "../shared/clubTime.ts"
 import type { LocalDateTime } from "../shared/LocalDateTime.ts"
 import { occurrencesOf, parseRecurrenceRule, type RecurrenceRule } from "./Recurrence.ts"
 import type { Series } from "./Series.ts"

@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { plusSeconds, wallClockAt } from "../shared/ClubTime.ts"
+import { plusSeconds, wallClockAt } from "../shared/clubTime.ts"
 import {
   bookingPositionText,
   type DoubleBookingCursor,

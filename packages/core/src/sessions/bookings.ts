@@ -1,4 +1,4 @@
-import { instantOf } from "../shared/ClubTime.ts"
+import { instantOf } from "../shared/clubTime.ts"
 import type { AthleteId, CoachId, SessionId } from "../shared/Ids.ts"
 import type { LocalDateTime } from "../shared/LocalDateTime.ts"
 import type { Booking, InMemoryTables } from "../shared/InMemoryStore.ts"

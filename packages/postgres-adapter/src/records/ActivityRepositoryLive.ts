@@ -9,7 +9,7 @@ import {
 } from "@club/core"
 import { Array as Arr, Effect, Layer, Order } from "effect"
 import { SqlClient } from "effect/sql"
-import { activityFromRow } from "./ActivityRow.ts"
+import { activityFromRow } from "./activityRow.ts"
 import { readRows } from "../shared/rowReader.ts"
 import { byColumn, selectListOf } from "../shared/snakeCase.ts"
 import { dieOnInfrastructureError } from "../shared/dieOnInfrastructureError.ts"

@@ -2,9 +2,9 @@ import { traced } from "@club/core"
 import { type CoachId, CoachRepository, CoachStillOwnsSessions, CoachTable, EntityNotFound } from "@club/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { countFromRow } from "../shared/CountRow.ts"
+import { countFromRow } from "../shared/countRow.ts"
 import { dieOnInfrastructureError } from "../shared/dieOnInfrastructureError.ts"
-import { CredentialsCache } from "../users/credentialsCache.ts"
+import { CredentialsCache } from "../users/CredentialsCache.ts"
 import { recordRepository } from "./recordRepository.ts"
 
 export const CoachRepositoryLive = Layer.effect(

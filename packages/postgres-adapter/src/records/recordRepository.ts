@@ -18,7 +18,7 @@ import { int8Array } from "../shared/int8Array.ts"
 import { readsById, readsShared } from "../shared/readsGathered.ts"
 import { byColumn, selectListOf } from "../shared/snakeCase.ts"
 import { transaction } from "../shared/transaction.ts"
-import { CredentialsCache } from "../users/credentialsCache.ts"
+import { CredentialsCache } from "../users/CredentialsCache.ts"
 
 /**
  * The record repository of a kind of record in its table (`RecordTable.table`, a column per field

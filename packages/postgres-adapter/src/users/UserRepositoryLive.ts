@@ -13,18 +13,18 @@ import {
 } from "@club/core"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
-import { countFromRow } from "../shared/CountRow.ts"
+import { countFromRow } from "../shared/countRow.ts"
 import { readRows, type Row } from "../shared/rowReader.ts"
-import { credentialsFromRow, userFromRow } from "./UserRow.ts"
+import { credentialsFromRow, userFromRow } from "./userRow.ts"
 import { dieOnInfrastructureError } from "../shared/dieOnInfrastructureError.ts"
-import { idFromRow } from "../shared/IdRow.ts"
+import { idFromRow } from "../shared/idRow.ts"
 import { insertWithGeneratedId } from "../shared/insertWithId.ts"
 import { int8Array } from "../shared/int8Array.ts"
 import { readsById, readsShared } from "../shared/readsGathered.ts"
 import { requireKnownIds } from "../shared/requireKnownIds.ts"
 import { onUniqueViolation } from "../shared/onUniqueViolation.ts"
 import { selectListOf } from "../shared/snakeCase.ts"
-import { CredentialsCache } from "./credentialsCache.ts"
+import { CredentialsCache } from "./CredentialsCache.ts"
 import {
   alreadyLinkedErrors,
   type LinkColumns,

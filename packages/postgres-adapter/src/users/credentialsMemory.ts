@@ -28,7 +28,7 @@ interface Entry {
 /**
  * The entries, and whether they may be used. Disabled, a lookup reads the database and keeps
  * nothing: that is the state of a process on a shared database whose LISTEN is not known to be
- * in place, since another instance's write could then go unheard. The cache (credentialsCache.ts)
+ * in place, since another instance's write could then go unheard. The cache (CredentialsCache.ts)
  * reads and clears it; the listener (credentialsListener.ts) turns it on and off with its LISTEN.
  */
 export class CredentialsMemory {

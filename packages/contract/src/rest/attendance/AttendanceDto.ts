@@ -13,7 +13,7 @@ import {
   SessionPresence,
   SessionReplies
 } from "@club/core"
-import { documented } from "../shared/Documented.ts"
+import { documented } from "../shared/documented.ts"
 import { seedFields } from "../shared/SeedInput.ts"
 
 const replyExample = {

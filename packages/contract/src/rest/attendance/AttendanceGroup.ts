@@ -11,13 +11,13 @@ import {
   SessionRepliesDto
 } from "./AttendanceDto.ts"
 import { Authentication } from "../shared/Authentication.ts"
-import { idempotent, listOf, tag } from "../shared/EndpointParts.ts"
+import { idempotent, listOf, tag } from "../shared/endpointParts.ts"
 import { Idempotency } from "../shared/Idempotency.ts"
-import { operation } from "../shared/Operation.ts"
-import { pathId } from "../shared/PathId.ts"
+import { operation } from "../shared/operation.ts"
+import { pathId } from "../shared/pathId.ts"
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "../shared/Problems.ts"
 import { RawInput } from "../shared/RawInput.ts"
-import { strictBodies } from "../shared/StrictBodies.ts"
+import { strictBodies } from "../shared/strictBodies.ts"
 
 /** A period of sessions by their `creneau`: both days included. */
 const period = {

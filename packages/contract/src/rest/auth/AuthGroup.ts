@@ -1,10 +1,10 @@
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { Authentication } from "../shared/Authentication.ts"
-import { tag } from "../shared/EndpointParts.ts"
+import { tag } from "../shared/endpointParts.ts"
 import { LoginDto, LoginInput, MeDto } from "../shared/Dto.ts"
 import { Forbidden, NotFound, TooManyRequestsWithRetryAfter, Unauthorized } from "../shared/Problems.ts"
 import { RawInput } from "../shared/RawInput.ts"
-import { operation } from "../shared/Operation.ts"
+import { operation } from "../shared/operation.ts"
 
 export class AuthGroup extends HttpApiGroup.make("auth").add(
   HttpApiEndpoint.get("me", "/auth/me", { success: MeDto, error: [NotFound, Forbidden] })

@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { tag } from "../shared/EndpointParts.ts"
+import { tag } from "../shared/endpointParts.ts"
 import { HealthDto } from "../shared/Dto.ts"
 import { Unavailable } from "../shared/Problems.ts"
-import { operation } from "../shared/Operation.ts"
+import { operation } from "../shared/operation.ts"
 
 export class HealthGroup extends HttpApiGroup.make("health").add(
   HttpApiEndpoint.get("live", "/health/live", { success: HealthDto })

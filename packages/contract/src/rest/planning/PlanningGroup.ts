@@ -13,17 +13,17 @@ import {
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { Authentication } from "../shared/Authentication.ts"
-import { documented } from "../shared/Documented.ts"
+import { documented } from "../shared/documented.ts"
 import { SessionDto, sessionExample } from "../shared/Dto.ts"
-import { created, idempotent, tag } from "../shared/EndpointParts.ts"
+import { created, idempotent, tag } from "../shared/endpointParts.ts"
 import { Idempotency } from "../shared/Idempotency.ts"
 import { seedFields } from "../shared/SeedInput.ts"
-import { operation } from "../shared/Operation.ts"
-import { pathId } from "../shared/PathId.ts"
+import { operation } from "../shared/operation.ts"
+import { pathId } from "../shared/pathId.ts"
 import { LimitParameter } from "../shared/LimitParameter.ts"
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "../shared/Problems.ts"
 import { RawInput } from "../shared/RawInput.ts"
-import { strictBodies } from "../shared/StrictBodies.ts"
+import { strictBodies } from "../shared/strictBodies.ts"
 
 /** The paging parameters a listing takes: at most `limit` items, after `cursor`. */
 export const pagingParameters = {

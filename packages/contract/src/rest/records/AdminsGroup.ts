@@ -1,5 +1,5 @@
 import { AdminTable } from "@club/core"
-import { tag } from "../shared/EndpointParts.ts"
+import { tag } from "../shared/endpointParts.ts"
 import { AdminCreateInput, AdminDto, AdminInput } from "../shared/Dto.ts"
 import { recordEndpoints } from "./RecordGroup.ts"
 

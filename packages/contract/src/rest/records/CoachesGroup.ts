@@ -1,5 +1,5 @@
 import { CoachTable } from "@club/core"
-import { tag } from "../shared/EndpointParts.ts"
+import { tag } from "../shared/endpointParts.ts"
 import { CoachCreateInput, CoachDto, CoachInput } from "../shared/Dto.ts"
 import { Conflict, Forbidden, NotFound } from "../shared/Problems.ts"
 import { recordEndpoints } from "./RecordGroup.ts"

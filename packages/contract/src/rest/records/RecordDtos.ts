@@ -1,6 +1,6 @@
 import type { RecordClass, RecordTable } from "@club/core"
 import { Schema } from "effect"
-import { documented } from "../shared/Documented.ts"
+import { documented } from "../shared/documented.ts"
 import { seedFields } from "../shared/SeedInput.ts"
 
 /** A record class whose `id` is a branded id schema of core. */

@@ -8,7 +8,7 @@ import {
   SeriesChange,
   SeriesCreate
 } from "@club/core"
-import { documented } from "../shared/Documented.ts"
+import { documented } from "../shared/documented.ts"
 import { seedFields } from "../shared/SeedInput.ts"
 
 /** The series every example of the document shows, as its create body gives it. */

@@ -2,14 +2,14 @@ import { defaultPageLimit, DoubleBookingCursor, maxPageLimit, SeriesId, SessionI
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { Authentication } from "../shared/Authentication.ts"
-import { created, idempotent, noContent, tag } from "../shared/EndpointParts.ts"
+import { created, idempotent, noContent, tag } from "../shared/endpointParts.ts"
 import { pagingParameters } from "../planning/PlanningGroup.ts"
 import { Idempotency } from "../shared/Idempotency.ts"
-import { operation } from "../shared/Operation.ts"
-import { pathId } from "../shared/PathId.ts"
+import { operation } from "../shared/operation.ts"
+import { pathId } from "../shared/pathId.ts"
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "../shared/Problems.ts"
 import { RawInput } from "../shared/RawInput.ts"
-import { strictBodies } from "../shared/StrictBodies.ts"
+import { strictBodies } from "../shared/strictBodies.ts"
 import {
   DoubleBookingPageDto,
   OccurrenceChangeInput,

@@ -1,13 +1,13 @@
 import { AthleteId, CalendarDate, SessionId } from "@club/core"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { Authentication } from "../shared/Authentication.ts"
-import { listOf, tag } from "../shared/EndpointParts.ts"
+import { listOf, tag } from "../shared/endpointParts.ts"
 import { ActivitySummaryDto, SessionSummaryDto } from "../shared/Dto.ts"
 import { Forbidden } from "../shared/Problems.ts"
 import { RawInput } from "../shared/RawInput.ts"
-import { operation } from "../shared/Operation.ts"
+import { operation } from "../shared/operation.ts"
 import { Paged } from "../shared/Paged.ts"
-import { pathId } from "../shared/PathId.ts"
+import { pathId } from "../shared/pathId.ts"
 
 const athleteIdParameter = pathId(AthleteId)
 

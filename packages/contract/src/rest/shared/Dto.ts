@@ -24,7 +24,7 @@ import {
   UserCreate,
   UserUpdate
 } from "@club/core"
-import { documented } from "./Documented.ts"
+import { documented } from "./documented.ts"
 import { recordDtos } from "../records/RecordDtos.ts"
 import { seedFields } from "./SeedInput.ts"
 

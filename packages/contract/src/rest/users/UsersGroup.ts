@@ -1,13 +1,13 @@
 import { UserId } from "@club/core"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { Authentication } from "../shared/Authentication.ts"
-import { created, idempotent, listOf, noContent, tag } from "../shared/EndpointParts.ts"
+import { created, idempotent, listOf, noContent, tag } from "../shared/endpointParts.ts"
 import { UserCreateInput, UserDto, UserUpdateInput } from "../shared/Dto.ts"
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "../shared/Problems.ts"
 import { RawInput } from "../shared/RawInput.ts"
-import { operation } from "../shared/Operation.ts"
+import { operation } from "../shared/operation.ts"
 import { Paged } from "../shared/Paged.ts"
-import { pathId } from "../shared/PathId.ts"
+import { pathId } from "../shared/pathId.ts"
 import { Idempotency } from "../shared/Idempotency.ts"
 
 export class UsersGroup extends HttpApiGroup.make("users").add(

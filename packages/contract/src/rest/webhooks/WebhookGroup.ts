@@ -2,14 +2,14 @@ import { DeliveryAttempt, EventId, Webhook, WebhookCreate, WebhookId } from "@cl
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { Authentication } from "../shared/Authentication.ts"
-import { documented } from "../shared/Documented.ts"
-import { created, idempotent, listOf, noContent, tag } from "../shared/EndpointParts.ts"
+import { documented } from "../shared/documented.ts"
+import { created, idempotent, listOf, noContent, tag } from "../shared/endpointParts.ts"
 import { Idempotency } from "../shared/Idempotency.ts"
-import { operation } from "../shared/Operation.ts"
-import { pathId } from "../shared/PathId.ts"
+import { operation } from "../shared/operation.ts"
+import { pathId } from "../shared/pathId.ts"
 import { Conflict, Forbidden, InvalidRequest, NotFound } from "../shared/Problems.ts"
 import { RawInput } from "../shared/RawInput.ts"
-import { strictBodies } from "../shared/StrictBodies.ts"
+import { strictBodies } from "../shared/strictBodies.ts"
 
 export const WebhookCreateBody = documented(
   Schema.Struct(WebhookCreate.fields),

@@ -1,4 +1,4 @@
-import { instantOf as clubInstantOf, wallClockAt } from "../shared/ClubTime.ts"
+import { instantOf as clubInstantOf, wallClockAt } from "../shared/clubTime.ts"
 import type { LocalDateTime } from "../shared/LocalDateTime.ts"
 
 /** The wall-clock fields of `instant` in `timeZone`, as a local date-time. */
