@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url"
 const root = fileURLToPath(new URL("..", import.meta.url))
 
 // The packages the rule is on for. connect-adapter, http-adapter and apps/server join once their
-// files are renamed (the list of renames is in decision 0246).
+// files are renamed (the list of renames is in decision 0247).
 const checked = [
   "packages/core",
   "packages/postgres-adapter",
