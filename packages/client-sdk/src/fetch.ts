@@ -19,6 +19,6 @@ export type {
   TaskId,
   UserId
 } from "@club/contract/rest"
-export { ClubApiError, type ClubApiErrorOptions, isClubApiError, type Problem } from "./errors/ClubApiError.ts"
-export type { ClubApiErrorTag } from "./errors/ClubApiErrorTag.ts"
+export { ClubApiError, type ClubApiErrorOptions, isClubApiError, type Problem } from "./shared/ClubApiError.ts"
+export type { ClubApiErrorTag } from "./shared/ClubApiErrorTag.ts"
 export { activityId, adminId, athleteId, calendarDate, coachId, localDateTime, sessionId, userId } from "./fetch/ids.ts"

@@ -1,7 +1,7 @@
 import { Effect, ErrorReporter, Schema } from "effect"
 import { HttpServerRespondable } from "effect/http"
 import { describe, expect, it } from "vitest"
-import { NotFound, TooManyRequests, Unavailable } from "../src/rest/Problems.ts"
+import { NotFound, TooManyRequests, Unavailable } from "../src/rest/shared/Problems.ts"
 
 const decode = Schema.decodeUnknownEffect(NotFound)
 const encode = Schema.encodeUnknownEffect(NotFound)

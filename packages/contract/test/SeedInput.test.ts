@@ -1,7 +1,7 @@
 import { ActivityWrite, AthleteUpdate, CoachUpdate, Duree, SessionCreate, SessionUpdate, UserUpdate } from "@club/core"
 import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import { seedFields, toCoreInput } from "../src/rest/SeedInput.ts"
+import { seedFields, toCoreInput } from "../src/rest/shared/SeedInput.ts"
 
 const decodeWire = <F extends Schema.Struct.Fields>(fields: F) =>
   Schema.decodeUnknownSync(Schema.Struct(seedFields(fields)) as unknown as Schema.Codec<object, unknown>)

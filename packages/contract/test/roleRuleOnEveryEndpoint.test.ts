@@ -3,8 +3,8 @@ import { Context } from "effect"
 import { HttpApi } from "effect/http-api"
 import { describe, expect, it } from "vitest"
 import { ClubApi } from "../src/rest/Api.ts"
-import { Authentication } from "../src/rest/Authentication.ts"
-import { RequiredOperation } from "../src/rest/RequiredOperation.ts"
+import { Authentication } from "../src/rest/shared/Authentication.ts"
+import { RequiredOperation } from "../src/rest/shared/RequiredOperation.ts"
 
 /**
  * The endpoints anyone may call, without a token: the probes and the login itself. An endpoint

@@ -5,9 +5,9 @@
  * zone data. The server provides `CalendarFeedService.layer` and `SeriesService.layer` beside
  * `UseCasesLive`.
  */
-export * from "./calendar/CalendarFeed.ts"
-export * from "./domain/Recurrence.ts"
-export * from "./usecases/CalendarFeedService.ts"
-export * from "./usecases/PlannedSessionService.ts"
-export * from "./usecases/SeriesExtension.ts"
-export * from "./usecases/SeriesService.ts"
+export * from "./feeds/CalendarFeed.ts"
+export * from "./series/Recurrence.ts"
+export * from "./feeds/CalendarFeedService.ts"
+export * from "./planning/PlannedSessionService.ts"
+export * from "./series/SeriesExtension.ts"
+export * from "./series/SeriesService.ts"

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { AthleteId, CoachId } from "../src/index.ts"
 import { InvalidValue } from "../src/index.ts"
-import { resolveLink } from "../src/usecases/UserLinks.ts"
+import { resolveLink } from "../src/users/UserLinks.ts"
 
 describe("user links", () => {
   it("creates a record of the role's kind when none is named", () => {

@@ -3,7 +3,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { instanceB, Instances, instancesLive, type InstanceServices, serverAvailable } from "./support/twoInstances.ts"
 import { Context, Effect, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { CredentialsCache } from "../src/repositories/credentialsCache.ts"
+import { CredentialsCache } from "../src/users/CredentialsCache.ts"
 import { countStatements } from "../src/testing/index.ts"
 import { newUser } from "../../core/test/repositoryContract/fixtures.ts"
 

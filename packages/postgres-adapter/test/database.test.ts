@@ -10,7 +10,7 @@ import { migrated } from "../src/database/MigrationsLive.ts"
 import { pingDatabase } from "../src/database/pingDatabase.ts"
 import { PostgresServer } from "../src/database/PostgresServer.ts"
 import { migrations } from "../src/migrations/index.ts"
-import { RepositoriesLive } from "../src/repositories/RepositoriesLive.ts"
+import { RepositoriesLive } from "../src/RepositoriesLive.ts"
 import { serverAnswers, TemporaryServerDatabase, testServerUrl } from "../src/testing/index.ts"
 
 const serverUrl = testServerUrl()

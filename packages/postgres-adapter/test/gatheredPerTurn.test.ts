@@ -10,9 +10,9 @@ import {
 import { describe, expect, it } from "@effect/vitest"
 import { type Cause, Effect, Exit, Option, Result } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
-import { maxLabelsGathered } from "../src/repositories/ActivityRepositoryLive.ts"
-import { gatheredPerTurn } from "../src/sql/gatheredPerTurn.ts"
-import { refusedByServer } from "../src/sql/refusedByServer.ts"
+import { maxLabelsGathered } from "../src/records/ActivityRepositoryLive.ts"
+import { gatheredPerTurn } from "../src/shared/gatheredPerTurn.ts"
+import { refusedByServer } from "../src/shared/refusedByServer.ts"
 import { countStatements } from "../src/testing/index.ts"
 import { onEachDatabase } from "./support/onEachDatabase.ts"
 

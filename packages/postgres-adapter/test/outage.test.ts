@@ -2,8 +2,8 @@ import { isUnavailable, StoreUnavailable } from "@club/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Option, Schema } from "effect"
 import { SqlError } from "effect/sql"
-import { dieOnInfrastructureError } from "../src/sql/dieOnInfrastructureError.ts"
-import { isOutage, toDefect } from "../src/sql/outage.ts"
+import { dieOnInfrastructureError } from "../src/shared/dieOnInfrastructureError.ts"
+import { isOutage, toDefect } from "../src/shared/outage.ts"
 
 const props = { cause: new Error("boom"), message: "PgConnection: Query failed", operation: "query" }
 const withState = (code: string) => ({ ...props, cause: Object.assign(new Error("server said no"), { code }) })

@@ -13,12 +13,12 @@ import {
 } from "@club/core"
 import { Equal, Hash, Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import { activityFromRow } from "../src/rows/ActivityRow.ts"
-import { columnReaderOf } from "../src/rows/columnReaderOf.ts"
-import { recordFromRow, valuesFromRow } from "../src/rows/rowReader.ts"
-import { sessionFromRow } from "../src/rows/SessionRow.ts"
-import { taskFromRow } from "../src/rows/TaskRow.ts"
-import { userFromRow } from "../src/rows/UserRow.ts"
+import { activityFromRow } from "../src/records/activityRow.ts"
+import { columnReaderOf } from "../src/shared/columnReaderOf.ts"
+import { recordFromRow, valuesFromRow } from "../src/shared/rowReader.ts"
+import { sessionFromRow } from "../src/sessions/sessionRow.ts"
+import { taskFromRow } from "../src/todo/taskRow.ts"
+import { userFromRow } from "../src/users/userRow.ts"
 
 const sessionRow = {
   id: 7n,

@@ -2,7 +2,7 @@ import { isOutcomeUnknown } from "@club/core"
 import { describe, expect, it as plain } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
-import { autocommitWrite, transaction } from "../src/sql/transaction.ts"
+import { autocommitWrite, transaction } from "../src/shared/transaction.ts"
 import { onEachDatabase } from "./support/onEachDatabase.ts"
 
 const defectOf = <A, E>(exit: Exit.Exit<A, E>): unknown =>

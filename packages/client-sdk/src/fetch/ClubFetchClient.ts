@@ -1,5 +1,5 @@
 import type { UserDto } from "@club/contract/rest"
-import { ClubApiError } from "../errors/ClubApiError.ts"
+import { ClubApiError } from "../shared/ClubApiError.ts"
 import type { PromiseRestGroups } from "../promise/PromiseRest.ts"
 import { type AccessToken, isExpired } from "../shared/AccessToken.ts"
 import type { ClientOptions } from "../shared/ClientOptions.ts"

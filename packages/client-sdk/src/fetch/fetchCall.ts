@@ -1,4 +1,4 @@
-import { ClubApiError, type Problem } from "../errors/ClubApiError.ts"
+import { ClubApiError, type Problem } from "../shared/ClubApiError.ts"
 import { type AccessToken, isExpired, TOKEN_EXPIRED_MESSAGE } from "../shared/AccessToken.ts"
 import type { CallOptions, ClientOptions } from "../shared/ClientOptions.ts"
 import { fetchWithHooks } from "../shared/fetchWithHooks.ts"

@@ -1,7 +1,7 @@
 import type { ClubApi } from "@club/contract/rest"
 import { Effect } from "effect"
 import type { HttpApiClient, HttpApiEndpoint } from "effect/http-api"
-import type { CallError } from "../errors/toClubApiError.ts"
+import type { CallError } from "../shared/toClubApiError.ts"
 import { checkRequest, takesRequest } from "../rest/checkRequest.ts"
 import type { RestClient } from "../rest/RestClient.ts"
 import type { CallOptions } from "../shared/ClientOptions.ts"

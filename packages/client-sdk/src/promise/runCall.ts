@@ -1,6 +1,6 @@
 import { Effect, Exit } from "effect"
-import { CallTimedOut } from "../errors/CallEnded.ts"
-import { type CallError, toClubApiError } from "../errors/toClubApiError.ts"
+import { CallTimedOut } from "../shared/CallEnded.ts"
+import { type CallError, toClubApiError } from "../shared/toClubApiError.ts"
 import { CallSettings, type SeenAnswer } from "../shared/CallSettings.ts"
 import type { CallOptions } from "../shared/ClientOptions.ts"
 

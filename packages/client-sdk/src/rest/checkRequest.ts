@@ -1,6 +1,6 @@
 import { ClubApi } from "@club/contract/rest"
 import { Effect, Schema } from "effect"
-import { InvalidInput } from "../errors/InvalidInput.ts"
+import { InvalidInput } from "../shared/InvalidInput.ts"
 
 interface DeclaredEndpoint {
   readonly params: Schema.Top | undefined

@@ -1,7 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect"
 import { Data } from "effect"
 import type { ConnectCodeName } from "../shared/ConnectCodeNames.ts"
-import { connectCodeName } from "./ConnectCodeName.ts"
+import { connectCodeName } from "./connectCodeName.ts"
 
 // connect-web reports a failed `fetch` (server unreachable, connection reset) as `unknown`;
 // gRPC and connect-node call that `unavailable`, which tells the caller a retry may help.

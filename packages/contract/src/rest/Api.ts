@@ -1,28 +1,25 @@
 import { HttpApi, OpenApi } from "effect/http-api"
-import {
-  ActivitiesGroup,
-  AdminsGroup,
-  AthletesGroup,
-  AuthGroup,
-  CoachesGroup,
-  HealthGroup,
-  RootCoachesGroup,
-  ScheduleGroup,
-  SessionsGroup,
-  UsersGroup
-} from "./Groups.ts"
-import { FeedsGroup, FeedTokenGroup } from "./FeedsGroup.ts"
-import { PlanningGroup } from "./PlanningGroup.ts"
-import { Availability } from "./Availability.ts"
-import { SeriesGroup } from "./SeriesGroup.ts"
-import { AttendanceGroup } from "./AttendanceGroup.ts"
-import { WebhookGroup } from "./WebhookGroup.ts"
-import { BodyLimit } from "./BodyLimit.ts"
-import { Idempotency } from "./Idempotency.ts"
-import { MediaType } from "./MediaType.ts"
-import { Paged } from "./Paged.ts"
-import { apiDescription, completeDocument, license, servers } from "./OpenApiDocument.ts"
-import { RequestErrors } from "./RequestErrors.ts"
+import { ActivitiesGroup } from "./records/ActivitiesGroup.ts"
+import { AdminsGroup } from "./records/AdminsGroup.ts"
+import { AthletesGroup } from "./records/AthletesGroup.ts"
+import { AuthGroup } from "./auth/AuthGroup.ts"
+import { CoachesGroup, RootCoachesGroup } from "./records/CoachesGroup.ts"
+import { HealthGroup } from "./health/HealthGroup.ts"
+import { ScheduleGroup } from "./sessions/ScheduleGroup.ts"
+import { SessionsGroup } from "./sessions/SessionsGroup.ts"
+import { UsersGroup } from "./users/UsersGroup.ts"
+import { FeedsGroup, FeedTokenGroup } from "./feeds/FeedsGroup.ts"
+import { PlanningGroup } from "./planning/PlanningGroup.ts"
+import { Availability } from "./shared/Availability.ts"
+import { SeriesGroup } from "./series/SeriesGroup.ts"
+import { AttendanceGroup } from "./attendance/AttendanceGroup.ts"
+import { WebhookGroup } from "./webhooks/WebhookGroup.ts"
+import { BodyLimit } from "./shared/BodyLimit.ts"
+import { Idempotency } from "./shared/Idempotency.ts"
+import { MediaType } from "./shared/MediaType.ts"
+import { Paged } from "./shared/Paged.ts"
+import { apiDescription, completeDocument, license, servers } from "./openApiDocument.ts"
+import { RequestErrors } from "./shared/RequestErrors.ts"
 
 const api = HttpApi.make("club")
   .add(

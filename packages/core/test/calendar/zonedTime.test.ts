@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import type { LocalDateTime } from "../../src/index.ts"
-import { addMinutes, instantOf, localAt } from "../../src/calendar/ZonedTime.ts"
+import { addMinutes, instantOf, localAt } from "../../src/feeds/zonedTime.ts"
 
 const referenceFormatters = new Map<string, Intl.DateTimeFormat>()
 

@@ -16,7 +16,7 @@ export const connectTimeout = Duration.seconds(3)
 
 /**
  * A PostgreSQL server given by its `postgres://` URL, shared with the other instances. The
- * repositories hold one connection of its pool for LISTEN (see `credentialsCache.ts`).
+ * repositories hold one connection of its pool for LISTEN (see `CredentialsCache.ts`).
  */
 export const PostgresServer = (url: Redacted.Redacted<string>, options: PostgresServerOptions = {}) =>
   Layer.merge(

@@ -1,6 +1,6 @@
 import { describe, layer, type Vitest } from "@effect/vitest"
 import { Layer } from "effect"
-import { RepositoriesLive } from "../../src/repositories/RepositoriesLive.ts"
+import { RepositoriesLive } from "../../src/RepositoriesLive.ts"
 import type { TestDatabase } from "../../src/testing/index.ts"
 import { databases } from "./databases.ts"
 

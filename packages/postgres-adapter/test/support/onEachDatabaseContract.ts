@@ -7,7 +7,7 @@ import {
   StoredIdempotencyKeys,
   StoredLoginFailures
 } from "../../../core/test/repositoryContract/Contract.ts"
-import { RepositoriesLive } from "../../src/repositories/RepositoriesLive.ts"
+import { RepositoriesLive } from "../../src/RepositoriesLive.ts"
 import type { TestDatabase } from "../../src/testing/index.ts"
 import { databases } from "./databases.ts"
 

@@ -3,7 +3,7 @@ import { Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import type { DatabaseSharing } from "../../src/database/DatabaseSharing.ts"
 import { PostgresServer } from "../../src/database/PostgresServer.ts"
-import { RepositoriesLive } from "../../src/repositories/RepositoriesLive.ts"
+import { RepositoriesLive } from "../../src/RepositoriesLive.ts"
 import { serverAnswers, TemporaryServerDatabase, testServerUrl } from "../../src/testing/index.ts"
 
 const serverUrl = testServerUrl()

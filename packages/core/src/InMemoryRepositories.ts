@@ -1,0 +1,41 @@
+import { Layer } from "effect"
+import { InMemoryActivityRepository } from "./records/InMemoryActivityRepository.ts"
+import { InMemoryAthleteRepository } from "./records/InMemoryAthleteRepository.ts"
+import { InMemoryAttendanceRepository } from "./attendance/InMemoryAttendanceRepository.ts"
+import { InMemoryCoachRepository } from "./records/InMemoryCoachRepository.ts"
+import { InMemoryFeedTokenRepository } from "./feeds/InMemoryFeedTokenRepository.ts"
+import { InMemoryIdempotencyKeys } from "./idempotency/InMemoryIdempotencyKeys.ts"
+import { InMemoryLoginAttempts } from "./auth/InMemoryLoginAttempts.ts"
+import { InMemoryRecordRepositories } from "./records/InMemoryRecordRepositories.ts"
+import { InMemorySeriesRepository } from "./series/InMemorySeriesRepository.ts"
+import { InMemorySessionRepository } from "./sessions/InMemorySessionRepository.ts"
+import { InMemoryOutbox } from "./webhooks/InMemoryOutbox.ts"
+import { InMemoryStore } from "./shared/InMemoryStore.ts"
+import { InMemoryHostResolver } from "./webhooks/InMemoryHostResolver.ts"
+import { InMemoryCursorSeal } from "./shared/InMemoryCursorSeal.ts"
+import { InMemoryWebhookRepository } from "./webhooks/InMemoryWebhookRepository.ts"
+import { InMemoryTaskRepository } from "./todo/InMemoryTaskRepository.ts"
+import { InMemoryUserRepository } from "./users/InMemoryUserRepository.ts"
+
+/**
+ * Every repository port of core, the login attempts, the idempotency keys and the cursor seal
+ * (a table of the cursors handed out), on one fresh in-memory store per build of the layer (provided too, for tests to look at). With a
+ * `PasswordHasher` and a `TokenSigner`, enough for every use-case, `IdempotentRequests` included.
+ */
+export const InMemoryRepositories = Layer.mergeAll(
+  InMemoryAthleteRepository,
+  InMemoryAttendanceRepository,
+  InMemoryCoachRepository,
+  InMemoryUserRepository,
+  InMemorySessionRepository,
+  InMemorySeriesRepository,
+  InMemoryActivityRepository,
+  InMemoryTaskRepository,
+  InMemoryFeedTokenRepository,
+  InMemoryLoginAttempts,
+  InMemoryIdempotencyKeys,
+  InMemoryRecordRepositories,
+  InMemoryWebhookRepository,
+  InMemoryHostResolver,
+  InMemoryCursorSeal
+).pipe(Layer.provideMerge(InMemoryStore.layer), Layer.provideMerge(InMemoryOutbox.layer))

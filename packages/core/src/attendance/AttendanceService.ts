@@ -1,0 +1,132 @@
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import type { AttendanceSettings, ReplyInput, ReplyScope } from "./Attendance.ts"
+import { plusDays, wallClockAt } from "../shared/clubTime.ts"
+import { EntityNotFound, InvalidValue, SessionNotStarted } from "../shared/Errors.ts"
+import { type CalendarDate, startOfDay } from "../shared/LocalDateTime.ts"
+import { AttendanceFigures, presenceCsv, type PresenceInput } from "./Presence.ts"
+import type { AthleteId, SessionId } from "../shared/Ids.ts"
+import { CurrentActor } from "../shared/Actor.ts"
+import { authorize, type Operation } from "../shared/Permissions.ts"
+import { AttendanceRepository } from "./AttendanceRepository.ts"
+import { SessionRepository } from "../sessions/SessionRepository.ts"
+import { traced } from "../shared/traced.ts"
+import { ScheduleSettings } from "../series/ScheduleSettings.ts"
+
+const make = Effect.gen(function*() {
+  const repository = yield* AttendanceRepository
+  const sessions = yield* SessionRepository
+
+  const clubNow = Effect.gen(function*() {
+    const { timeZone } = yield* ScheduleSettings
+    return wallClockAt(timeZone, yield* Clock.currentTimeMillis)
+  })
+
+  /**
+   * The role table's rule on the session acted on: a coach acts on the sessions it coaches (and on
+   * those without a coach), not on another coach's (`coachOwns` in the table).
+   */
+  const authorizeOnSession = (operation: Operation, sessionId: SessionId) =>
+    Effect.gen(function*() {
+      // The role first, before anything is read; then whose the session is.
+      yield* authorize(operation)
+      const session = yield* sessions.findById(sessionId)
+      const subject = `session ${sessionId}`
+      yield* authorize(operation, Option.isSome(session) ? { coachId: session.value.coachId, subject } : {})
+      if (Option.isNone(session)) return yield* new EntityNotFound({ entity: "Session", id: sessionId })
+      return session.value
+    })
+
+  /** The period `[from, to]` as the wall-clock times `[from 00:00, the day after to 00:00)`; `to` before `from` is refused. */
+  const period = (from: CalendarDate, to: CalendarDate) =>
+    to < from
+      ? Effect.fail(new InvalidValue({ field: "to", reason: `${to} is before from (${from})` }))
+      : Effect.succeed({ from: startOfDay(from), until: plusDays(startOfDay(to), 1) })
+
+  return {
+    /**
+     * Records who came (the session's coach), once the session has started (a session without a
+     * `creneau` has no start to wait for). An athlete marked twice in one request is refused.
+     */
+    mark: traced("AttendanceService.mark")(function*(sessionId: SessionId, input: PresenceInput) {
+      const session = yield* authorizeOnSession("attendance.mark", sessionId)
+      const actor = yield* CurrentActor
+      const seen = new Set<number>()
+      for (const mark of input.marks) {
+        if (seen.has(mark.athleteId)) {
+          return yield* new InvalidValue({ field: "marks", reason: `athlete ${mark.athleteId} is marked twice` })
+        }
+        seen.add(mark.athleteId)
+      }
+      const now = yield* clubNow
+      if (session.creneau !== null && session.creneau > now) {
+        return yield* new SessionNotStarted({ sessionId, startsAt: session.creneau })
+      }
+      return yield* repository.mark(sessionId, input.marks, actor.userId, yield* Clock.currentTimeMillis)
+    }),
+    /** A session's marks and their history. */
+    presence: traced("AttendanceService.presence")(function*(sessionId: SessionId) {
+      yield* authorize("attendance.presence")
+      const found = yield* repository.presence(sessionId)
+      if (Option.isNone(found)) return yield* new EntityNotFound({ entity: "Session", id: sessionId })
+      return found.value
+    }),
+    /** Attendance rates by athlete and by group over a period. */
+    figures: traced("AttendanceService.figures")(function*(from: CalendarDate, to: CalendarDate) {
+      yield* authorize("attendance.figures")
+      const bounds = yield* period(from, to)
+      const counted = yield* repository.figures(bounds.from, bounds.until, null)
+      return new AttendanceFigures({ from, to, ...counted })
+    }),
+    /** One athlete's attendance over a period (coaches, admins, and the athlete itself). */
+    athleteFigures: traced("AttendanceService.athleteFigures")(
+      function*(athleteId: AthleteId, from: CalendarDate, to: CalendarDate) {
+        yield* authorize("attendance.athleteFigures", { athleteId })
+        const bounds = yield* period(from, to)
+        const counted = yield* repository.figures(bounds.from, bounds.until, athleteId)
+        return new AttendanceFigures({ from, to, ...counted })
+      }
+    ),
+    /** Every mark of a season (the sessions of a period) as CSV. */
+    exportSeason: traced("AttendanceService.exportSeason")(function*(from: CalendarDate, to: CalendarDate) {
+      yield* authorize("attendance.export")
+      const bounds = yield* period(from, to)
+      return presenceCsv(yield* repository.presenceLines(bounds.from, bounds.until))
+    }),
+    /** Sets a session's capacity and reply cut-off (its coach); a grown capacity confirms the first waiting. */
+    configure: traced("AttendanceService.configure")(function*(sessionId: SessionId, settings: AttendanceSettings) {
+      yield* authorizeOnSession("attendance.configure", sessionId)
+      return yield* repository.configure(sessionId, settings)
+    }),
+    /** A session's replies, its waiting list in order. */
+    replies: traced("AttendanceService.replies")(function*(sessionId: SessionId) {
+      yield* authorize("attendance.read")
+      const found = yield* repository.replies(sessionId)
+      if (Option.isNone(found)) return yield* new EntityNotFound({ entity: "Session", id: sessionId })
+      return found.value
+    }),
+    /**
+     * An athlete's reply, by the athlete itself or by a coach, to the session, or to it and the
+     * following occurrences of its series (`AttendanceRepository.reply`).
+     */
+    reply: traced("AttendanceService.reply")(
+      function*(athleteId: AthleteId, sessionId: SessionId, input: ReplyInput, scope: ReplyScope) {
+        // The athlete replies for itself; a coach for the athletes of the sessions it coaches.
+        yield* authorize("attendance.reply", { athleteId })
+        const session = yield* sessions.findById(sessionId)
+        const actor = yield* authorize("attendance.reply", {
+          athleteId,
+          ...(Option.isSome(session) ? { coachId: session.value.coachId, subject: `session ${sessionId}` } : {})
+        })
+        const now = yield* clubNow
+        return yield* repository.reply({ sessionId, athleteId, input, scope, now, by: actor.userId })
+      }
+    )
+  }
+})
+
+/** Replies, capacity and waiting list of sessions (issue 18). */
+export class AttendanceService extends Context.Service<AttendanceService, Effect.Success<typeof make>>()(
+  "@club/core/AttendanceService"
+) {
+  static readonly layer = Layer.effect(AttendanceService, make)
+}

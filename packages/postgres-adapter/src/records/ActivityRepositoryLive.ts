@@ -1,0 +1,148 @@
+import { traced } from "@club/core"
+import {
+  Activity,
+  type ActivityId,
+  type ActivityWrite,
+  ActivityRepository,
+  EntityNotFound,
+  UnknownReferences
+} from "@club/core"
+import { Array as Arr, Effect, Layer, Order } from "effect"
+import { SqlClient } from "effect/sql"
+import { activityFromRow } from "./activityRow.ts"
+import { readRows } from "../shared/rowReader.ts"
+import { byColumn, selectListOf } from "../shared/snakeCase.ts"
+import { dieOnInfrastructureError } from "../shared/dieOnInfrastructureError.ts"
+import { gatheredPerTurn } from "../shared/gatheredPerTurn.ts"
+import { int8Array } from "../shared/int8Array.ts"
+import { onForeignKeyViolation } from "../shared/onForeignKeyViolation.ts"
+import { readsById, readsShared } from "../shared/readsGathered.ts"
+import { refusedByServer } from "../shared/refusedByServer.ts"
+import { requireKnownIds } from "../shared/requireKnownIds.ts"
+import { transaction } from "../shared/transaction.ts"
+
+/** `String.prototype.toWellFormed` (ES2024, in every Node this runs on), which the ES2023 library this compiles against lacks. */
+const wellFormed = (text: string): string => (text as unknown as { toWellFormed(): string }).toWellFormed()
+
+/** The most labels (`dataActivite`) an activity create may hold and be gathered with others. */
+export const maxLabelsGathered = 16
+
+export const ActivityRepositoryLive = Layer.effect(
+  ActivityRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const byId = Order.mapInput(Order.Number, (row: Record<string, unknown>) => Number(row["id"]))
+    const decodeActivity = (row: Record<string, unknown> | undefined) => Effect.sync(() => activityFromRow(row ?? {}))
+    const activitiesOf = (rows: ReadonlyArray<Record<string, unknown>>) =>
+      Effect.sync(() => readRows(activityFromRow)(rows))
+
+    // Each field of core's Activity from its column, under its field's name.
+    const activityColumns = sql.literal(selectListOf(Object.keys(Activity.fields)))
+
+    const findOne = readsById(
+      sql,
+      (ids) =>
+        Effect.flatMap(
+          sql<Record<string, unknown>>`SELECT ${activityColumns} FROM activities WHERE id = ANY(${
+            int8Array(ids)
+          }::bigint[])`,
+          activitiesOf
+        )
+    )
+
+    const listAll = readsShared(
+      sql,
+      Effect.flatMap(sql<Record<string, unknown>>`SELECT ${activityColumns} FROM activities ORDER BY id`, activitiesOf)
+    )
+
+    const listWithTheme = (theme: string) =>
+      Effect.flatMap(
+        sql<Record<string, unknown>>`SELECT ${activityColumns} FROM activities WHERE theme = ${theme} ORDER BY id`,
+        activitiesOf
+      )
+
+    /** The input's values and session, each in its column. */
+    const columnsOf = (input: ActivityWrite) => byColumn({ ...input })
+
+    /**
+     * The creates' columns as one JSON array. A lone surrogate, which JSON would carry as an escape
+     * PostgreSQL refuses, becomes U+FFFD, as the driver's UTF-8 encoding of a text parameter makes it.
+     */
+    const batchJson = (inputs: ReadonlyArray<ActivityWrite>) =>
+      JSON.stringify(
+        inputs.map(columnsOf),
+        (_, value: unknown) => typeof value === "string" ? wellFormed(value) : value
+      )
+
+    /** The session stays locked until the transaction ends, so it cannot be deleted under the write. */
+    const requireSession = (input: ActivityWrite) =>
+      requireKnownIds(sql, { field: "sessionId", entity: "Session", table: "sessions", ids: [input.sessionId] })
+
+    // The creates of one turn are one INSERT in one transaction with the reading back of their
+    // rows: the foreign key checks each session and locks it while the rows are written, and a row
+    // that does not decode rolls the whole statement back. A refusal by the server (an unknown
+    // session, data it refuses) of several creates sends each again alone, so that it is only its
+    // own create's failure; any other failure is every create's (it may have been kept). The ids are drawn in the order the rows are inserted, which is the order asked.
+    const insertGathered = gatheredPerTurn({
+      sql,
+      sendMany: (inputs: ReadonlyArray<ActivityWrite>) =>
+        sql<Record<string, unknown>>`INSERT INTO activities (name, theme, duree, data_activite, session_id)
+          SELECT name, theme, duree, data_activite, session_id
+          FROM jsonb_populate_recordset(NULL::activities, ${batchJson(inputs)}::jsonb)
+          WITH ORDINALITY AS asked ORDER BY ordinality
+          RETURNING ${activityColumns}`.pipe(
+          Effect.flatMap((rows) => activitiesOf(Arr.sort(rows, byId))),
+          onForeignKeyViolation({
+            activities_session_id_fkey: () =>
+              new UnknownReferences({
+                field: "sessionId",
+                entity: "Session",
+                ids: inputs.map((input) => input.sessionId)
+              })
+          }),
+          transaction(sql)
+        ),
+      keyOf: () => "",
+      // An activity of many labels (up to a request body's worth) is its own statement, so one
+      // statement's parameter stays a few megabytes however many such creates come at once.
+      alone: (input) => input.dataActivite.length > maxLabelsGathered,
+      eachAloneWhen: refusedByServer((error) => error._tag === "UnknownReferences")
+    })
+
+    const create = traced("ActivityRepository.create")(function*(input: ActivityWrite) {
+      return yield* insertGathered(input)
+    }, dieOnInfrastructureError)
+
+    const findById = traced("ActivityRepository.findById")(function*(id: ActivityId) {
+      return yield* findOne(id)
+    }, dieOnInfrastructureError)
+
+    const list = traced("ActivityRepository.list")(function*() {
+      return yield* listAll
+    }, dieOnInfrastructureError)
+
+    const listByTheme = traced("ActivityRepository.listByTheme")(function*(theme: string) {
+      return yield* listWithTheme(theme)
+    }, dieOnInfrastructureError)
+
+    const update = traced("ActivityRepository.update")(
+      function*(id: ActivityId, input: ActivityWrite) {
+        const locked = yield* sql`SELECT id FROM activities WHERE id = ${id} FOR UPDATE`
+        if (locked.length === 0) return yield* new EntityNotFound({ entity: "Activity", id })
+        yield* requireSession(input)
+        const [row] = yield* sql`UPDATE activities SET ${sql.update(columnsOf(input))}
+        WHERE id = ${id} RETURNING ${activityColumns}`
+        return yield* decodeActivity(row)
+      },
+      transaction(sql),
+      dieOnInfrastructureError
+    )
+
+    const remove = traced("ActivityRepository.delete")(function*(id: ActivityId) {
+      const deleted = yield* sql`DELETE FROM activities WHERE id = ${id} RETURNING id`
+      if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Activity", id })
+    }, dieOnInfrastructureError)
+
+    return ActivityRepository.of({ create, findById, list, listByTheme, update, delete: remove })
+  })
+)

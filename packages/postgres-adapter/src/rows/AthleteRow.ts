@@ -1,5 +1,0 @@
-import { Athlete } from "@club/core"
-import { recordFromRow } from "./rowReader.ts"
-
-/** `SELECT id, name, categorie, niveau FROM athletes` */
-export const athleteFromRow = recordFromRow(Athlete)

@@ -1,0 +1,435 @@
+import { traced } from "@club/core"
+import {
+  type AthleteId,
+  type CreneauRange,
+  type FeedScope,
+  type FeedSession,
+  EntityNotFound,
+  IdAlreadyInUse,
+  type LocalDateTime,
+  ScheduleConflict,
+  ScheduleSettings,
+  SeriesId,
+  type SessionCreate,
+  type SessionFilter,
+  type SessionId,
+  type SessionPosition,
+  type SessionQuery,
+  SessionRepository,
+  type SessionUpdate,
+  SessionValues,
+  sessionValuesOf
+} from "@club/core"
+import { Data, Effect, Layer, Option, Stream } from "effect"
+import { SqlClient } from "effect/sql"
+import { activitySummaryFromRow } from "../records/activityRow.ts"
+import { readRows } from "../shared/rowReader.ts"
+import { ofRow } from "../shared/ofRow.ts"
+import { sessionFromRow, sessionSummaryFromRow } from "./sessionRow.ts"
+import { classifyCause, dieOnInfrastructureError } from "../shared/dieOnInfrastructureError.ts"
+import { type AroundInsert, insertWithGeneratedId, insertWithSuppliedId } from "../shared/insertWithId.ts"
+import { bookSessions, sessionsMet } from "./bookings.ts"
+import { int8Array } from "../shared/int8Array.ts"
+import { readsById, readsGathered } from "../shared/readsGathered.ts"
+import { onForeignKeyViolation } from "../shared/onForeignKeyViolation.ts"
+import { failOnUnknown, type References, requireKnownIds } from "../shared/requireKnownIds.ts"
+import { unknownIds } from "../shared/unknownIds.ts"
+import { byColumn, columnOf } from "../shared/snakeCase.ts"
+import { transaction } from "../shared/transaction.ts"
+
+/** A create's listed coach, athlete or activity that the database did not find. */
+class ReferencesRefused extends Data.TaggedError("ReferencesRefused") {}
+
+/** Sessions per statement of a full listing. */
+export const sessionsPerPage = 1_000
+
+/** `creneau` as the local time it was stored as: the driver would read a timestamp as UTC. */
+const creneauColumn = `to_char(s.creneau, 'YYYY-MM-DD"T"HH24:MI:SS') AS creneau`
+
+export const SessionRepositoryLive = Layer.effect(
+  SessionRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    // Each of core's SessionValues from its column, under its field's name.
+    const valueColumns = Object.keys(SessionValues).map((field) =>
+      field === "creneau" ? creneauColumn : `s.${columnOf(field)} AS "${field}"`
+    ).join(", ")
+
+    const storedAthletes = sql.literal(
+      `ARRAY(SELECT sa.athlete_id FROM session_athletes sa WHERE sa.session_id = s.id ORDER BY sa.athlete_id)`
+    )
+    const storedActivities = sql.literal(`ARRAY(SELECT a.id FROM activities a WHERE a.session_id = s.id ORDER BY a.id)`)
+    /** The ids a write listed, as the session answers them once written: ascending, without repeats. */
+    const listed = (ids: ReadonlyArray<number>) =>
+      sql`ARRAY(SELECT DISTINCT x FROM unnest(${int8Array(ids)}::bigint[]) AS x ORDER BY x)`
+
+    /**
+     * One row per session of `source` (a table, or a WITH of a write's RETURNING), its athlete and
+     * activity ids aggregated in the same query, so reading sessions costs one query whatever their
+     * size. A write's WITH sees the tables as they were before it, so the ids a write has just
+     * stored are answered from its input.
+     */
+    const sessionsFrom = (
+      source: string,
+      written: { readonly athleteIds?: ReadonlyArray<number>; readonly activiteIds?: ReadonlyArray<number> } = {}
+    ) =>
+      sql`SELECT s.id, ${sql.literal(valueColumns)},
+      ${written.athleteIds === undefined ? storedAthletes : listed(written.athleteIds)} AS "athleteIds",
+      ${written.activiteIds === undefined ? storedActivities : listed(written.activiteIds)} AS "activiteIds"
+      FROM ${sql(source)} s`
+    const selectSessions = sessionsFrom("sessions")
+
+    // A filter's fields are the session's own columns (`columnOf`: `coachId` is coach_id);
+    // IS NOT DISTINCT FROM lets a null match a session without a value, as the port says.
+    const matching = (filter: SessionFilter) =>
+      Object.entries(filter).map(([field, value]) => sql`s.${sql(columnOf(field))} IS NOT DISTINCT FROM ${value}`)
+
+    const sessionsOf = (rows: ReadonlyArray<Record<string, unknown>>) =>
+      Effect.sync(() => readRows(sessionFromRow)(rows))
+
+    const findOne = readsById(
+      sql,
+      (ids) =>
+        Effect.flatMap(
+          sql<Record<string, unknown>>`${selectSessions} WHERE s.id = ANY(${int8Array(ids)}::bigint[])`,
+          sessionsOf
+        )
+    )
+
+    // Read in pages by id, each page its own short statement, so that a listing of any size holds
+    // one page in memory, and a slow reader never keeps a database connection while it reads (the
+    // embedded database has a single one). A session written meanwhile may or may not be listed.
+    const page = (filter: SessionFilter) => (after: number) =>
+      Effect.map(
+        Effect.flatMap(
+          sql<Record<string, unknown>>`${selectSessions} WHERE ${
+            sql.and([sql`s.id > ${after}`, ...matching(filter)])
+          } ORDER BY s.id LIMIT ${sessionsPerPage}`,
+          sessionsOf
+        ),
+        (sessions) =>
+          [sessions, sessions.length < sessionsPerPage ? Option.none() : Option.some(sessions.at(-1)!.id)] as const
+      )
+    const streamOf = (filter: SessionFilter) =>
+      Stream.paginate(0, page(filter)).pipe(Stream.catchCause((cause) => Stream.failCause(classifyCause(cause))))
+    const streamAll = streamOf({})
+
+    const summariesOf = (rows: ReadonlyArray<Record<string, unknown>>) =>
+      Effect.sync(() => readRows(sessionSummaryFromRow)(rows))
+
+    const listSummaries = Effect.flatMap(
+      sql<Record<string, unknown>>`SELECT id, name FROM sessions ORDER BY id`,
+      summariesOf
+    )
+
+    const athletesNamed = (ids: ReadonlyArray<number>): References => ({
+      field: "athleteIds",
+      entity: "Athlete",
+      table: "athletes",
+      ids
+    })
+    const activitiesNamed = (ids: ReadonlyArray<number>): References => ({
+      field: "activiteIds",
+      entity: "Activity",
+      table: "activities",
+      ids
+    })
+
+    // The parts of a write's WITH, each after `written` (the session's row as the write leaves it).
+    const addAthletes = (athleteIds: ReadonlyArray<number>) =>
+      sql`added AS (INSERT INTO session_athletes (session_id, athlete_id)
+        SELECT written.id, athlete_id FROM written, unnest(${int8Array(athleteIds)}::bigint[]) AS athlete_id
+        ON CONFLICT DO NOTHING)`
+    const removeOtherAthletes = (sessionId: number, athleteIds: ReadonlyArray<number>) =>
+      sql`removed AS (DELETE FROM session_athletes
+        WHERE session_id = ${sessionId} AND NOT (athlete_id = ANY(${int8Array(athleteIds)}::bigint[])))`
+    /** An activity belongs to one session: listed activities leave the session they were in. */
+    const moveActivities = (activityIds: ReadonlyArray<number>) =>
+      sql`moved AS (UPDATE activities SET session_id = written.id FROM written
+        WHERE activities.id = ANY(${int8Array(activityIds)}::bigint[]) RETURNING activities.id)`
+    /** The session's activities no longer listed are detached (session_id NULL), not deleted. */
+    const detachOtherActivities = (sessionId: number, activityIds: ReadonlyArray<number>) =>
+      sql`detached AS (UPDATE activities SET session_id = NULL
+        WHERE session_id = ${sessionId} AND NOT (id = ANY(${int8Array(activityIds)}::bigint[])))`
+
+    /**
+     * The session's row, its memberships and its activities written by one statement, which answers
+     * the session as written and, as `movedActivities`, how many of the listed activities it moved.
+     */
+    const insertedWithLinks = (input: SessionCreate): AroundInsert => (insert) =>
+      sql<Record<string, unknown>>`WITH written AS (${insert} RETURNING *),
+        ${addAthletes(input.athleteIds)}, ${moveActivities(input.activiteIds)}
+        SELECT q.*, (SELECT count(*)::int FROM moved) AS "movedActivities" FROM (${sessionsFrom("written", input)}) q`
+
+    /** Books a new session's coach and athletes, or refuses naming the sessions that hold the time. */
+    // Each step below is one generator function for every call (Effect.fnUntraced), not an
+    // `Effect.gen` of a new one per call (docs/DECISIONS.md, "No generator function made per request").
+    const bookOrRefuse = Effect.fnUntraced(function*(id: number) {
+      const { timeZone } = yield* ScheduleSettings
+      if (yield* bookSessions(sql, timeZone, [id])) {
+        return yield* new ScheduleConflict({ sessionIds: yield* sessionsMet(sql, timeZone, [id]) })
+      }
+    })
+
+    const insertSession = Effect.fnUntraced(function*(input: SessionCreate) {
+      const values = byColumn(sessionValuesOf(input))
+      const around = insertedWithLinks(input)
+      if (input.id === null) return yield* insertWithGeneratedId(sql, "sessions", values, around)
+      const row = yield* insertWithSuppliedId(sql, "sessions", input.id, values, around)
+      if (Option.isNone(row)) return yield* new IdAlreadyInUse({ entity: "Session", id: input.id })
+      return row.value
+    })
+
+    /** The insert, the read of the session it answers and, where the settings say so, its bookings. */
+    const insertAndBook = Effect.fnUntraced(function*(input: SessionCreate) {
+      const row = yield* insertSession(input)
+      if (row["movedActivities"] !== new Set(input.activiteIds).size) return yield* new ReferencesRefused()
+      const session = yield* Effect.sync(() => sessionFromRow(row))
+      // SCHEDULE_SEED_REFUSES_CONFLICTS: the seed's session books its people as /planning's do.
+      if ((yield* ScheduleSettings).seedRefusesConflicts === true) yield* bookOrRefuse(session.id)
+      return session
+    })
+
+    /**
+     * A create assumes that what it lists exists, and the database checks it in the insert itself:
+     * the foreign keys of the coach and of each athlete (which also lock them, as a check would), and
+     * the count of activities moved. Nearly every create is then its transaction and one statement.
+     * A reference refused rolls that back, and the create is made again the checked way, which
+     * names the unknown ids (or, if they appeared meanwhile, writes the session).
+     */
+    const createAssumingKnownReferences = (input: SessionCreate) =>
+      transaction(sql)(insertAndBook(input)).pipe(
+        onForeignKeyViolation({
+          sessions_coach_id_fkey: () => new ReferencesRefused(),
+          session_athletes_athlete_id_fkey: () => new ReferencesRefused()
+        })
+      )
+
+    /**
+     * The create with every reference checked first, in one statement that locks what it finds, so
+     * that the insert cannot be refused one (only a row deleted meanwhile could, which the lock prevents).
+     */
+    const createCheckingReferences = Effect.fnUntraced(
+      function*(input: SessionCreate) {
+        yield* requireKnownIds(
+          sql,
+          athletesNamed(input.athleteIds),
+          activitiesNamed(input.activiteIds),
+          { field: "coachId", entity: "Coach", table: "coaches", ids: input.coachId === null ? [] : [input.coachId] }
+        )
+        return yield* insertAndBook(input)
+      },
+      transaction(sql),
+      Effect.catchTag("ReferencesRefused", () => Effect.die(new Error("A checked reference was refused")))
+    )
+
+    const create = traced("SessionRepository.create")(function*(input: SessionCreate) {
+      // A supplied id already in use is answered only once the references are known to exist.
+      if (input.id !== null) return yield* createCheckingReferences(input)
+      return yield* createAssumingKnownReferences(input).pipe(
+        Effect.catchTag("ReferencesRefused", () => createCheckingReferences(input))
+      )
+    }, dieOnInfrastructureError)
+
+    const findById = traced("SessionRepository.findById")(function*(id: SessionId) {
+      return yield* findOne(id)
+    }, dieOnInfrastructureError)
+
+    const stream = () => streamAll.pipe(Stream.withSpan("SessionRepository.stream"))
+
+    const list = traced("SessionRepository.list")(function*(filter: SessionFilter = {}) {
+      return yield* Stream.runCollect(streamOf(filter))
+    })
+
+    const update = traced("SessionRepository.update")(
+      function*(id: SessionId, input: SessionUpdate) {
+        const { activiteIds, athleteIds } = input
+        // The session locked for the write and its references checked, in one statement.
+        const references = [athletesNamed(athleteIds ?? []), activitiesNamed(activiteIds ?? [])]
+        const [missing, ...unknown] = yield* unknownIds(sql, [
+          { table: "sessions", ids: [id], lock: "FOR UPDATE" },
+          ...references
+        ])
+        if (missing!.length > 0) return yield* new EntityNotFound({ entity: "Session", id })
+        yield* failOnUnknown(references, unknown)
+        // What a session books follows its duree and athletes: its bookings go in the write's
+        // statement, which says whether it held any; a booked session (one written through /planning,
+        // or any with SCHEDULE_SEED_REFUSES_CONFLICTS) is then booked again.
+        const { seedRefusesConflicts, timeZone } = yield* ScheduleSettings
+        const rebook = input.duree !== undefined || athleteIds !== undefined
+        // Every change and the session as written in one statement.
+        // An occurrence whose values change is an exception of its series, as one changed through
+        // /planning: a later change of the series leaves it as it is.
+        const exception = sql.literal("overridden = overridden OR series_id IS NOT NULL")
+        const parts = [
+          input.duree !== undefined
+            ? sql`written AS (UPDATE sessions SET duree = ${input.duree}, ${exception} WHERE id = ${id} RETURNING *)`
+            : athleteIds !== undefined
+            ? sql`written AS (UPDATE sessions SET ${exception} WHERE id = ${id} RETURNING *)`
+            : sql`written AS (SELECT * FROM sessions WHERE id = ${id})`,
+          ...(athleteIds === undefined ? [] : [removeOtherAthletes(id, athleteIds), addAthletes(athleteIds)]),
+          ...(activiteIds === undefined ? [] : [detachOtherActivities(id, activiteIds), moveActivities(activiteIds)]),
+          ...(rebook
+            ? [
+              sql`unbooked_coach AS (DELETE FROM coach_bookings WHERE session_id = ${id} RETURNING 1)`,
+              sql`unbooked_athletes AS (DELETE FROM athlete_bookings WHERE session_id = ${id} RETURNING 1)`
+            ]
+            : [])
+        ]
+        const written = sessionsFrom("written", input)
+        const rows = yield* sql<Record<string, unknown>>`WITH ${sql.csv(parts)} ${
+          rebook
+            ? sql`SELECT q.*, EXISTS (SELECT 1 FROM unbooked_coach) OR EXISTS (SELECT 1 FROM unbooked_athletes)
+              AS held FROM (${written}) q`
+            : written
+        }`
+        const { held, ...row } = rows[0]!
+        if (rebook && (seedRefusesConflicts === true || held === true)) {
+          const skipped = yield* bookSessions(sql, timeZone, [id])
+          if (skipped && seedRefusesConflicts === true) {
+            return yield* new ScheduleConflict({ sessionIds: yield* sessionsMet(sql, timeZone, [id]) })
+          }
+        }
+        return yield* Effect.sync(() => sessionFromRow(row))
+      },
+      transaction(sql),
+      dieOnInfrastructureError
+    )
+
+    const remove = traced("SessionRepository.delete")(function*(id: SessionId) {
+      // Its activities and memberships go by ON DELETE CASCADE, in the same statement.
+      const deleted = yield* sql`DELETE FROM sessions WHERE id = ${id} RETURNING id`
+      if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Session", id })
+    }, dieOnInfrastructureError)
+
+    // The page order: (creneau, id), a session without a creneau first (as -infinity), so that the
+    // keyset condition is one row comparison, which the (creneau, id) index of migration 0012 serves.
+    const position = sql.literal(`(COALESCE(s.creneau, '-infinity'::timestamp), s.id)`)
+    const pageAfter = traced("SessionRepository.page")(
+      function*(query: SessionQuery, after: SessionPosition | undefined, limit: number) {
+        const conditions = [sql`TRUE`]
+        if (query.from !== undefined) conditions.push(sql`s.creneau >= ${query.from}::timestamp`)
+        if (query.to !== undefined) conditions.push(sql`s.creneau < ${query.to}::timestamp`)
+        if (query.coachId !== undefined) conditions.push(sql`s.coach_id = ${query.coachId}`)
+        if (query.groupe !== undefined) conditions.push(sql`s.groupe = ${query.groupe}`)
+        if (query.athleteId !== undefined) {
+          conditions.push(
+            sql`EXISTS (SELECT 1 FROM session_athletes sa WHERE sa.session_id = s.id AND sa.athlete_id = ${query.athleteId})`
+          )
+        }
+        if (after !== undefined) {
+          conditions.push(
+            sql`${position} > (COALESCE(${after.creneau}::timestamp, '-infinity'::timestamp), ${after.id}::bigint)`
+          )
+        }
+        const rows = yield* sql<Record<string, unknown>>`${selectSessions} WHERE ${sql.and(conditions)}
+          ORDER BY ${position} LIMIT ${limit}`.unprepared
+        return yield* sessionsOf(rows)
+      },
+      dieOnInfrastructureError
+    )
+
+    const inScope = (scope: FeedScope) =>
+      scope.kind === "athlete"
+        ? sql`s.creneau IS NOT NULL AND EXISTS (SELECT 1 FROM session_athletes sa
+            WHERE sa.session_id = s.id AND sa.athlete_id = ${scope.athleteId})`
+        : scope.kind === "coach"
+        ? sql`s.creneau IS NOT NULL AND s.coach_id = ${scope.coachId}`
+        : sql`s.creneau IS NOT NULL AND s.groupe = ${scope.groupe}`
+
+    const feedSessions = traced("SessionRepository.feedSessions")(function*(scope: FeedScope) {
+      const rows = yield* sql<Record<string, unknown>>`SELECT s.id, ${sql.literal(valueColumns)},
+        ${storedAthletes} AS "athleteIds", ${storedActivities} AS "activiteIds", s.revision,
+        s.series_id::float8 AS "seriesId", to_char(s.occurrence_start, 'YYYY-MM-DD"T"HH24:MI:SS') AS "occurrenceStart"
+        FROM sessions s WHERE ${inScope(scope)} ORDER BY s.creneau, s.id`.unprepared
+      return yield* Effect.sync(() =>
+        rows.map((row): FeedSession => ({
+          session: sessionFromRow(row),
+          revision: Number(row["revision"]),
+          seriesId: row["seriesId"] === null ? null : SeriesId.make(Number(row["seriesId"])),
+          occurrenceStart: (row["occurrenceStart"] ?? null) as LocalDateTime | null
+        }))
+      )
+    }, dieOnInfrastructureError)
+
+    const feedVersion = traced("SessionRepository.feedVersion")(function*(scope: FeedScope) {
+      // A series' own change marker is in its occurrences' entries: a feed renders a series from its row.
+      // And the cancellations of the scope's series: a cancelled occurrence is in the feed
+      // (STATUS:CANCELLED), also where its session was not in the scope.
+      const [row] = yield* sql<{ readonly version: string }>`SELECT count(*) || '-' ||
+        md5(COALESCE(string_agg(s.id || ':' || s.change || ':' || COALESCE(r.id || '.' || r.change || '.' ||
+          s.occurrence_start, ''), ',' ORDER BY s.id), '')) || '-' ||
+        (SELECT md5(COALESCE(string_agg(c.series_id || ':' || c.occurrence_start || ':' || c.sequence, ','
+          ORDER BY c.series_id, c.occurrence_start), ''))
+          FROM series_cancellations c
+          WHERE c.series_id IN (SELECT s.series_id FROM sessions s WHERE ${inScope(scope)})) AS version
+        FROM sessions s LEFT JOIN series r ON r.id = s.series_id WHERE ${inScope(scope)}`.unprepared
+      return row!.version
+    }, dieOnInfrastructureError)
+
+    const summaries = traced("SessionRepository.summaries")(function*() {
+      return yield* listSummaries
+    }, dieOnInfrastructureError)
+
+    // The sessions of the athletes asked for in one turn with the same range, each row with its athlete.
+    const summariesOfAthletes = readsGathered({
+      sql,
+      readMany: (athleteIds, range: CreneauRange) => {
+        const conditions = [sql`sa.athlete_id = ANY(${int8Array(athleteIds)}::bigint[])`]
+        if (range.after !== undefined) conditions.push(sql`s.creneau > ${range.after}`)
+        if (range.before !== undefined) conditions.push(sql`s.creneau < ${range.before}`)
+        // Unprepared (docs/DECISIONS.md "Plans that depend on the values"): the best plan depends on
+        // how many sessions the range holds, which a generic plan cannot know.
+        return Effect.map(
+          sql<Record<string, unknown>>`SELECT sa.athlete_id AS "of", s.id, s.name FROM sessions s
+          JOIN session_athletes sa ON sa.session_id = s.id
+          WHERE ${sql.and(conditions)} ORDER BY s.id`.unprepared,
+          readRows(ofRow(sessionSummaryFromRow))
+        )
+      },
+      idOf: (row) => row.of,
+      answerOf: (rows) => rows.map((row) => row.value),
+      keyOf: (range) => `${range.after ?? ""} ${range.before ?? ""}`
+    })
+    const summariesOfAthlete = traced("SessionRepository.summariesOfAthlete")(
+      function*(athleteId: AthleteId, range: CreneauRange) {
+        return yield* summariesOfAthletes(athleteId, range)
+      },
+      dieOnInfrastructureError
+    )
+
+    // The activities of the sessions asked for in one turn, each row with its session.
+    const activitySummariesOf = readsGathered({
+      sql,
+      readMany: (sessionIds) =>
+        Effect.map(
+          sql`SELECT session_id AS "of", id, name FROM activities WHERE session_id = ANY(${
+            int8Array(sessionIds)
+          }::bigint[]) ORDER BY id`,
+          readRows(ofRow(activitySummaryFromRow))
+        ),
+      idOf: (row) => row.of,
+      answerOf: (rows) => rows.map((row) => row.value),
+      keyOf: () => ""
+    })
+    const activitySummaries = traced("SessionRepository.activitySummaries")(function*(sessionId: SessionId) {
+      return yield* activitySummariesOf(sessionId, undefined)
+    }, dieOnInfrastructureError)
+
+    return SessionRepository.of({
+      create,
+      findById,
+      list,
+      stream,
+      update,
+      delete: remove,
+      page: pageAfter,
+      feedSessions,
+      feedVersion,
+      summaries,
+      summariesOfAthlete,
+      activitySummaries
+    })
+  })
+)
