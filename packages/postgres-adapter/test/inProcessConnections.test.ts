@@ -116,7 +116,6 @@ class Client {
 const start = async () =>
   InProcessConnections.start({
     dataDir: inMemory,
-    inMemory: true,
     settings: embeddedSettings,
     startFrom: await freshClusterDump()
   })

@@ -49,7 +49,6 @@ const startEmbedded = ({ dataDir, startFrom }: EmbeddedPostgresOptions) =>
       if (dataDir !== inMemory) await ownerOnlyFolder(dataDir)
       const connections = await InProcessConnections.start({
         dataDir,
-        inMemory: dataDir === inMemory,
         settings: embeddedSettings,
         startFrom
       })

@@ -1,5 +1,3 @@
-import { existsSync } from "node:fs"
-import { join } from "node:path"
 import { Duplex } from "node:stream"
 import { Worker } from "node:worker_threads"
 import type { FromWorker, ToWorker, WorkerTask } from "./workerMessages.ts"
@@ -22,50 +20,31 @@ const workerScript = new URL(
 export interface BackendOptions {
   /** A folder, or PGlite's `memory://`. */
   readonly dataDir: string
-  readonly inMemory: boolean
   /** PostgreSQL's settings, as start parameters after PGlite's own. */
   readonly settings: ReadonlyArray<string>
   /** A `PGlite.dumpDataDir` archive to start from instead of creating a new cluster; only for a new database. */
   readonly startFrom?: Blob | undefined
 }
 
-/** Starts a worker on `task`; answers it and its `ready` message, or the error that ended it first. */
+/** Starts the worker; answers it once it is ready, or the error that ended it first. */
 const startWorker = (task: WorkerTask, transfer: ReadonlyArray<ArrayBuffer>) => {
   const worker = new Worker(workerScript, { workerData: task, transferList: [...transfer] })
-  return new Promise<{ readonly worker: Worker; readonly ready: FromWorker & { type: "ready" } }>((resolve, reject) => {
+  return new Promise<Worker>((resolve, reject) => {
     const stopped = (reason: unknown) => {
       worker.off("message", ready)
       reject(
         reason instanceof Error
           ? reason
-          : new Error(`The embedded database's worker ended before it was ready (${String(reason)})`)
+          : new Error(`The embedded database's worker ended before it was ready (exit code ${String(reason)})`)
       )
     }
     const ready = (message: FromWorker) => {
       if (message.type !== "ready") return
       worker.off("message", ready).off("error", stopped).off("exit", stopped)
-      resolve({ worker, ready: message })
+      resolve(worker)
     }
     worker.on("message", ready).once("error", stopped).once("exit", stopped)
   })
-}
-
-const exited = (worker: Worker) => new Promise<void>((resolve) => worker.once("exit", () => resolve()))
-
-/**
- * A new cluster is created in a worker of its own, which then ends: PGlite creates it with a second
- * PGlite instance and an initdb module, whose memory would otherwise stay with the server's
- * (docs/decisions/0230-embedded-database-memory.md). In memory, the cluster comes back as a dump.
- */
-const createCluster = async (options: BackendOptions): Promise<ArrayBuffer | undefined> => {
-  const { worker, ready } = await startWorker({
-    task: "create",
-    dataDir: options.dataDir,
-    inMemory: options.inMemory,
-    settings: options.settings
-  }, [])
-  await exited(worker)
-  return ready.dump
 }
 
 /**
@@ -85,26 +64,19 @@ export class InProcessConnections {
   #ended: Error | undefined
   readonly #exited: Promise<void>
 
-  /** Opens the database in a worker (after creating its cluster in another, when it is new). */
+  /** Opens the database in a worker thread. */
   static async start(options: BackendOptions): Promise<InProcessConnections> {
-    const isNew = options.inMemory || !existsSync(join(options.dataDir, "PG_VERSION"))
-    const startFrom = options.startFrom !== undefined
-      ? await options.startFrom.arrayBuffer()
-      : isNew
-      ? await createCluster(options)
-      : undefined
-    const { worker } = await startWorker({
-      task: "serve",
-      dataDir: options.dataDir,
-      settings: options.settings,
-      startFrom
-    }, startFrom === undefined ? [] : [startFrom])
+    const startFrom = await options.startFrom?.arrayBuffer()
+    const worker = await startWorker(
+      { dataDir: options.dataDir, settings: options.settings, startFrom },
+      startFrom === undefined ? [] : [startFrom]
+    )
     return new InProcessConnections(worker)
   }
 
   private constructor(worker: Worker) {
     this.#worker = worker
-    this.#exited = exited(worker)
+    this.#exited = new Promise((resolve) => worker.once("exit", () => resolve()))
     let failure: Error | undefined
     worker.on("message", (message: FromWorker) => this.#receive(message))
     worker.on("error", (error) => failure = error)

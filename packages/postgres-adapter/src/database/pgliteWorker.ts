@@ -11,36 +11,27 @@ const task = workerData as WorkerTask
 const send = (message: FromWorker, transfer: ReadonlyArray<ArrayBuffer> = []) =>
   port.postMessage(message, [...transfer])
 
-const open = (options: { readonly loadDataDir?: Blob }) =>
-  PGlite.create(task.dataDir, { startParams: [...PGlite.defaultStartParams, ...task.settings], ...options })
-
-if (task.task === "create") {
-  const db = await open({})
-  // In memory, the cluster exists only in this thread: it leaves as a dump for the serving worker.
-  const dump = task.inMemory ? await (await db.dumpDataDir("none")).arrayBuffer() : undefined
-  await db.close()
-  send({ type: "ready", dump }, dump === undefined ? [] : [dump])
-  port.close()
-} else {
-  const db = await open(task.startFrom === undefined ? {} : { loadDataDir: new Blob([task.startFrom]) })
-  const queue = new BackendQueue(db, {
-    answer: (connection, data) =>
-      send({ type: "answer", connection, data: data.buffer as ArrayBuffer }, [data.buffer as ArrayBuffer]),
-    failed: (connection, reason) => send({ type: "failed", connection, reason })
-  })
-  port.on("message", (message: ToWorker) => {
-    switch (message.type) {
-      case "messages":
-        return queue.enqueue(message.connection, message.messages)
-      case "closed":
-        return queue.closed(message.connection)
-      case "close":
-        // Closing flushes PGlite's files, so the folder stays a consistent database.
-        return void queue.close().then(() => db.close()).then(() => {
-          send({ type: "closed" })
-          port.close()
-        })
-    }
-  })
-  send({ type: "ready" })
-}
+const db = await PGlite.create(task.dataDir, {
+  startParams: [...PGlite.defaultStartParams, ...task.settings],
+  ...(task.startFrom === undefined ? {} : { loadDataDir: new Blob([task.startFrom]) })
+})
+const queue = new BackendQueue(db, {
+  answer: (connection, data) =>
+    send({ type: "answer", connection, data: data.buffer as ArrayBuffer }, [data.buffer as ArrayBuffer]),
+  failed: (connection, reason) => send({ type: "failed", connection, reason })
+})
+port.on("message", (message: ToWorker) => {
+  switch (message.type) {
+    case "messages":
+      return queue.enqueue(message.connection, message.messages)
+    case "closed":
+      return queue.closed(message.connection)
+    case "close":
+      // Closing flushes PGlite's files, so the folder stays a consistent database.
+      return void queue.close().then(() => db.close()).then(() => {
+        send({ type: "closed" })
+        port.close()
+      })
+  }
+})
+send({ type: "ready" })
