@@ -1,7 +1,8 @@
 import { defineConfig } from "tsup"
 
 export default defineConfig({
-  entry: { index: "src/index.ts", testing: "src/testing/index.ts" },
+  // The embedded database's worker is a script of its own, found beside the code that starts it.
+  entry: { index: "src/index.ts", testing: "src/testing/index.ts", pgliteWorker: "src/database/pgliteWorker.ts" },
   format: ["esm"],
   dts: true,
   sourcemap: true,

@@ -1,7 +1,7 @@
 import type { Duplex } from "node:stream"
-import { PGlite } from "@electric-sql/pglite"
+import { Worker } from "node:worker_threads"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { inMemory } from "../src/database/EmbeddedPostgres.ts"
+import { embeddedSettings, inMemory } from "../src/database/EmbeddedPostgres.ts"
 import { InProcessConnections } from "../src/database/InProcessConnections.ts"
 import { freshClusterDump } from "../src/testing/freshClusterDump.ts"
 
@@ -56,9 +56,14 @@ class Client {
   #waiters: Array<() => void> = []
   /** Called in the data event that brought a ReadyForQuery, as the driver hears of it. */
   #onReady: (() => void) | undefined
+  /** Settles when the connection is closed, with the error that closed it. */
+  readonly closed: Promise<Error | undefined>
 
   constructor(stream: Duplex) {
     this.#stream = stream
+    let error: Error | undefined
+    stream.on("error", (cause: Error) => error = cause)
+    this.closed = new Promise((resume) => stream.on("close", () => resume(error)))
     stream.on("data", (chunk: Buffer) => {
       this.#received = Buffer.concat([this.#received, chunk])
       while (this.#received.length >= 5 && this.#received.length >= 1 + this.#received.readInt32BE(1)) {
@@ -108,6 +113,13 @@ class Client {
   }
 }
 
+const start = async () =>
+  InProcessConnections.start({
+    dataDir: inMemory,
+    settings: embeddedSettings,
+    startFrom: await freshClusterDump()
+  })
+
 const connect = async (connections: InProcessConnections): Promise<Client> => {
   const client = new Client(connections.open())
   client.write(startup())
@@ -126,18 +138,18 @@ const types = (messages: ReadonlyArray<Message>) => messages.map((received) => r
 const status = (messages: ReadonlyArray<Message>) => String.fromCharCode(messages.at(-1)!.body[0]!)
 
 describe("Connections to the embedded database inside the process", () => {
-  let db: PGlite
   let connections: InProcessConnections
 
   beforeAll(async () => {
-    db = await PGlite.create(inMemory, { loadDataDir: await freshClusterDump() })
-    connections = new InProcessConnections(db)
-    await db.exec("CREATE TABLE kept (n int)")
+    connections = await start()
+    const client = await connect(connections)
+    client.write(query("CREATE TABLE kept (n int)"))
+    await client.answers()
+    client.destroy()
   }, 60_000)
 
   afterAll(async () => {
     await connections.close()
-    await db.close()
   })
 
   it("a message written right after an answer is run, however many microtasks later the client writes it", async () => {
@@ -207,8 +219,10 @@ describe("Connections to the embedded database inside the process", () => {
     await inTransaction.answers()
     other.write(query("SELECT count(*) FROM kept WHERE n = 3"))
     inTransaction.destroy()
-    expect(values(await other.answers())).toEqual(["0"])
-    expect(db.isInTransaction()).toBe(false)
+    const counted = await other.answers()
+    expect(values(counted)).toEqual(["0"])
+    // Idle, not in the closed connection's transaction block.
+    expect(status(counted)).toBe("I")
 
     // A failed statement whose Sync never comes: the backend skips messages until a Sync.
     const cut = await connect(connections)
@@ -221,4 +235,37 @@ describe("Connections to the embedded database inside the process", () => {
     expect(status(after)).toBe("I")
     other.destroy()
   })
+})
+
+describe("Connections to the embedded database when its worker stops", () => {
+  it("a connection waiting on it fails at once, and so does each new one: nothing waits", async () => {
+    // The worker the connections write to, found as they post to it, to stop it as a crash would.
+    const workers = new Set<Worker>()
+    const post = Worker.prototype.postMessage
+    Worker.prototype.postMessage = function(this: Worker, ...message: Parameters<Worker["postMessage"]>) {
+      workers.add(this)
+      return post.apply(this, message)
+    }
+    let connections: InProcessConnections
+    let busy: Client
+    try {
+      connections = await start()
+      busy = await connect(connections)
+    } finally {
+      Worker.prototype.postMessage = post
+    }
+    expect(workers.size).toBe(1)
+    busy.write(query("SELECT pg_sleep(30)"))
+    await new Promise((resume) => setTimeout(resume, 200))
+    const stopped = performance.now()
+    for (const worker of workers) await worker.terminate()
+
+    expect((await busy.closed)?.message).toMatch(/worker stopped/)
+    const late = new Client(connections.open())
+    late.write(startup())
+    expect((await late.closed)?.message).toMatch(/worker stopped/)
+    await connections.close()
+    // Generous: what matters is that nothing waited on the statement the worker was running.
+    expect(performance.now() - stopped).toBeLessThan(5_000)
+  }, 60_000)
 })

@@ -1,5 +1,4 @@
 import { join } from "node:path"
-import { PGlite } from "@electric-sql/pglite"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer } from "effect"
 import { DatabaseSharing } from "./DatabaseSharing.ts"
@@ -40,39 +39,38 @@ const poolSize = 1
  */
 export const embeddedSettings: ReadonlyArray<string> = ["-c", "shared_buffers=16MB"]
 
-const openPGlite = ({ dataDir, startFrom }: EmbeddedPostgresOptions) =>
+/**
+ * Opens PGlite in a worker thread and answers the connections to it; closing them closes PGlite,
+ * which flushes its files, so the folder stays a consistent database.
+ */
+const startEmbedded = ({ dataDir, startFrom }: EmbeddedPostgresOptions) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       if (dataDir !== inMemory) await ownerOnlyFolder(dataDir)
-      const startParams = [...PGlite.defaultStartParams, ...embeddedSettings]
-      const db = await PGlite.create(
+      const connections = await InProcessConnections.start({
         dataDir,
-        startFrom === undefined ? { startParams } : { startParams, loadDataDir: startFrom }
-      )
+        settings: embeddedSettings,
+        startFrom
+      })
       // A new cluster is copied from PGlite's image with its modes; PostgreSQL's own files are private already.
       if (dataDir !== inMemory) await restrictToOwner(dataDir)
-      return db
+      return connections
     }),
-    // Closing flushes PGlite's files, so the folder stays a consistent database.
-    (db) => Effect.promise(() => db.close())
+    (connections) => Effect.promise(() => connections.close())
   )
 
 /**
- * Embedded PostgreSQL (PGlite, in WASM, in this process) reached through the same driver as a real
- * server, over connections inside the process: no socket, no port. PGlite has no authentication
+ * Embedded PostgreSQL (PGlite, in WASM, in a worker thread of this process) reached through the
+ * same driver as a real server, over connections inside the process: no socket, no port. PGlite has no authentication
  * (every connection is its superuser) and one session for all its connections, so any client that
  * could connect could read the password hashes, make itself an admin, or change the session's
  * settings (`search_path`) under the server's feet. Release runs in reverse order of acquisition:
- * the pool closes, then PGlite. Only this process can open its files, so no other process writes
+ * the pool closes, then PGlite and its worker. Only this process can open its files, so no other process writes
  * to it: it is exclusive.
  */
 export const EmbeddedPostgres = (options: EmbeddedPostgresOptions) =>
   Layer.unwrap(Effect.gen(function*() {
-    const db = yield* openPGlite(options)
-    const connections = yield* Effect.acquireRelease(
-      Effect.sync(() => new InProcessConnections(db)),
-      (connections) => Effect.promise(() => connections.close())
-    )
+    const connections = yield* startEmbedded(options)
     const client = PgClient.layer({
       stream: connections.open,
       ssl: false,

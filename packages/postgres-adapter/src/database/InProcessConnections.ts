@@ -1,5 +1,6 @@
-import type { PGlite } from "@electric-sql/pglite"
 import { Duplex } from "node:stream"
+import { Worker } from "node:worker_threads"
+import type { FromWorker, ToWorker, WorkerTask } from "./workerMessages.ts"
 
 const sslRequestCode = 80877103
 const cancelRequestCode = 80877102
@@ -7,180 +8,157 @@ const protocolVersion3 = 196608
 /** The Terminate message's type, `X`. */
 const terminate = 0x58
 
-/** ReadyForQuery's type, `Z`: the backend has finished what it was sent and waits for more. */
-const readyForQuery = 0x5a
-/** ReadyForQuery's status outside a transaction block. */
-const idleStatus = 0x49
-/** A Sync message: ends an extended-protocol exchange, whatever state it left. */
-const sync = Buffer.from([0x53, 0, 0, 0, 4])
+/**
+ * The worker's script, beside this module and in its language: the TypeScript source when tests
+ * run the source, the built JavaScript in `dist` otherwise.
+ */
+const workerScript = new URL(
+  import.meta.url.endsWith(".ts") ? "./pgliteWorker.ts" : "./pgliteWorker.js",
+  import.meta.url
+)
 
-interface Queued {
-  readonly connection: Connection
-  readonly message: Uint8Array
+export interface BackendOptions {
+  /** A folder, or PGlite's `memory://`. */
+  readonly dataDir: string
+  /** PostgreSQL's settings, as start parameters after PGlite's own. */
+  readonly settings: ReadonlyArray<string>
+  /** A `PGlite.dumpDataDir` archive to start from instead of creating a new cluster; only for a new database. */
+  readonly startFrom?: Blob | undefined
+}
+
+/** Starts the worker; answers it once it is ready, or the error that ended it first. */
+const startWorker = (task: WorkerTask, transfer: ReadonlyArray<ArrayBuffer>) => {
+  const worker = new Worker(workerScript, { workerData: task, transferList: [...transfer] })
+  return new Promise<Worker>((resolve, reject) => {
+    const stopped = (reason: unknown) => {
+      worker.off("message", ready)
+      reject(
+        reason instanceof Error
+          ? reason
+          : new Error(`The embedded database's worker ended before it was ready (exit code ${String(reason)})`)
+      )
+    }
+    const ready = (message: FromWorker) => {
+      if (message.type !== "ready") return
+      worker.off("message", ready).off("error", stopped).off("exit", stopped)
+      resolve(worker)
+    }
+    worker.on("message", ready).once("error", stopped).once("exit", stopped)
+  })
 }
 
 /**
- * Connections to PGlite inside this process, for a PostgreSQL driver that takes a stream
- * (`@effect/sql-pg`'s `stream` option): the protocol's bytes go straight to the backend, with no
- * socket that another client could open (docs/decisions/0204-the-embedded-database-has-no-socket.md).
- *
- * PGlite is one backend, so the messages of all connections run one by one. A connection owns the
- * backend from its first message until the backend's ReadyForQuery says it is idle: a statement's
- * Parse…Sync, a pipeline's failed statement skipped to its Sync, and a transaction block are never
- * cut by another connection's messages, which wait in arrival order. A connection that closes while
- * it owns the backend has its exchange ended (a Sync) and its transaction rolled back. pglite-socket
- * keeps a transaction to its connection the same way; its queue is not exported.
+ * Connections to the embedded database, for a PostgreSQL driver that takes a stream
+ * (`@effect/sql-pg`'s `stream` option): the protocol's bytes go to PGlite in a worker thread and
+ * its answers come back, with no socket that another client could open
+ * (docs/decisions/0204-the-embedded-database-has-no-socket.md). The worker runs them one by one on
+ * PGlite's one backend, each connection owning it from its first message to an idle ReadyForQuery
+ * (`BackendQueue`), so that a long statement holds the worker and never this thread's event loop
+ * (docs/decisions/0231-the-embedded-database-runs-in-a-worker-thread.md).
  */
 export class InProcessConnections {
-  readonly #db: PGlite
-  #queue: Array<Queued> = []
-  #running = false
-  /** Settles when the messages being run are done; `close` waits for it. */
-  #idle: Promise<void> = Promise.resolve()
-  #closed = false
-  /** The connection the backend is busy with, until a ReadyForQuery whose status is idle. */
-  #owner: Connection | undefined
+  readonly #worker: Worker
+  readonly #connections = new Map<number, Connection>()
+  #lastConnection = 0
+  /** Why no message can run any more: the database is closing, or its worker stopped. */
+  #ended: Error | undefined
+  readonly #exited: Promise<void>
 
-  constructor(db: PGlite) {
-    this.#db = db
+  /** Opens the database in a worker thread. */
+  static async start(options: BackendOptions): Promise<InProcessConnections> {
+    const startFrom = await options.startFrom?.arrayBuffer()
+    const worker = await startWorker(
+      { dataDir: options.dataDir, settings: options.settings, startFrom },
+      startFrom === undefined ? [] : [startFrom]
+    )
+    return new InProcessConnections(worker)
+  }
+
+  private constructor(worker: Worker) {
+    this.#worker = worker
+    this.#exited = new Promise((resolve) => worker.once("exit", () => resolve()))
+    let failure: Error | undefined
+    worker.on("message", (message: FromWorker) => this.#receive(message))
+    worker.on("error", (error) => failure = error)
+    worker.on("exit", (code) => {
+      if (this.#ended !== undefined) return
+      // A defect: every connection fails at once, and so does each new one, so that a readiness
+      // check says so instead of waiting.
+      this.#end(
+        new Error(`The embedded database's worker stopped (exit code ${code}${failure ? `: ${failure.message}` : ""})`)
+      )
+    })
   }
 
   /** A new connection, as the driver's socket. */
-  readonly open = (): Duplex => new Connection(this)
-
-  enqueue(connection: Connection, message: Uint8Array): void {
-    if (this.#closed) return void connection.destroy(new Error("The embedded database is closed"))
-    this.#queue.push({ connection, message })
-    this.#run()
+  readonly open = (): Duplex => {
+    const connection = new Connection(this, ++this.#lastConnection)
+    this.#connections.set(connection.id, connection)
+    return connection
   }
 
-  /** Drops what a closed connection left queued; if it owned the backend, the backend is freed before the next message runs. */
-  closed(connection: Connection): void {
-    this.#queue = this.#queue.filter((queued) => queued.connection !== connection)
-    this.#run()
-  }
-
-  /** Refuses new messages and waits for the one running: then PGlite can close. */
-  async close(): Promise<void> {
-    this.#closed = true
-    for (const { connection } of this.#queue.splice(0)) connection.destroy()
-    await this.#idle
-  }
-
-  #run(): void {
-    if (this.#running || this.#closed) return
-    this.#running = true
-    this.#idle = this.#runQueued()
-  }
-
-  /**
-   * Runs messages until none can run. `#running` is cleared in the same step as that is found (the
-   * `finally` of this function, not a callback on its promise): the driver writes its next message
-   * from its own microtasks after a ReadyForQuery, and a message written while `#running` was still
-   * set, one step too late, found the loop running and waited for ever.
-   */
-  async #runQueued(): Promise<void> {
-    try {
-      for (;;) {
-        if (this.#closed) return
-        if (this.#owner?.destroyed === true) {
-          await this.#free()
-          continue
-        }
-        const queued = this.#next()
-        if (queued === undefined) return
-        await this.#execute(queued)
-      }
-    } finally {
-      this.#running = false
-    }
-  }
-
-  async #execute({ connection, message }: Queued): Promise<void> {
-    this.#owner = connection
-    const watch = new ReadyForQueryWatch()
-    try {
-      await this.#db.runExclusive(() =>
-        this.#db.execProtocolRawStream(message, {
-          onRawData: (data) => {
-            if (watch.read(data)) this.#owner = undefined
-            // A view into PGlite's memory, reused by its next message: copied before it is queued.
-            connection.answer(Buffer.from(data))
-          }
-        })
-      )
-    } catch (error) {
-      connection.destroy(error instanceof Error ? error : new Error(String(error)))
-    }
-  }
-
-  /** Ends the exchange and the transaction a closed connection left open on the backend. */
-  async #free(): Promise<void> {
-    this.#owner = undefined
-    await this.#db.runExclusive(() => this.#db.execProtocolRawStream(sync, { onRawData: () => undefined }))
-      .catch(() => undefined)
-    if (this.#db.isInTransaction()) await this.#db.exec("ROLLBACK").catch(() => undefined)
-  }
-
-  #next(): Queued | undefined {
-    const owner = this.#owner
-    if (owner === undefined) return this.#queue.shift()
-    const index = this.#queue.findIndex((queued) => queued.connection === owner)
-    return index === -1 ? undefined : this.#queue.splice(index, 1)[0]
-  }
-}
-
-/**
- * Reads the backend's answers to one message for a ReadyForQuery, across chunks: `read` is true
- * when a chunk ends an answer that said the backend is idle (not in a transaction block).
- */
-class ReadyForQueryWatch {
-  /** The bytes of a message header (type and length) not complete yet. */
-  #header: Array<number> = []
-  /** Bytes of the current message's body still to skip. */
-  #skip = 0
-  /** The current message is a ReadyForQuery whose status byte is next. */
-  #statusNext = false
-  /** The status of the last ReadyForQuery read, if one was. */
-  #ready: number | undefined
-
-  read(data: Uint8Array): boolean {
-    this.#ready = undefined
+  /** Sends complete messages of a connection to the worker: copied once into a buffer of their own, which is transferred. */
+  send(connection: Connection, messages: ReadonlyArray<Buffer>): void {
+    if (this.#ended !== undefined) return void connection.destroy(this.#ended)
+    const bytes = new Uint8Array(messages.reduce((total, message) => total + message.length, 0))
+    const views: Array<Uint8Array> = []
     let at = 0
-    while (at < data.length) {
-      if (this.#statusNext) {
-        this.#ready = data[at]!
-        this.#statusNext = false
-        this.#skip--
-        at++
-      } else if (this.#skip > 0) {
-        const skipped = Math.min(this.#skip, data.length - at)
-        this.#skip -= skipped
-        at += skipped
-      } else {
-        this.#header.push(data[at]!)
-        at++
-        if (this.#header.length === 5) {
-          const [type, a, b, c, d] = this.#header as [number, number, number, number, number]
-          this.#header = []
-          this.#skip = ((a << 24) | (b << 16) | (c << 8) | d) - 4
-          this.#statusNext = type === readyForQuery && this.#skip > 0
-        }
-      }
+    for (const message of messages) {
+      bytes.set(message, at)
+      views.push(bytes.subarray(at, at + message.length))
+      at += message.length
     }
-    return this.#ready === idleStatus
+    this.#post({ type: "messages", connection: connection.id, messages: views }, [bytes.buffer])
+  }
+
+  closed(connection: Connection): void {
+    if (this.#connections.delete(connection.id) && this.#ended === undefined) {
+      this.#post({ type: "closed", connection: connection.id })
+    }
+  }
+
+  /** Refuses new messages, lets the worker finish the one running and close PGlite (flushing its files), and waits for the worker to end. */
+  async close(): Promise<void> {
+    if (this.#ended === undefined) {
+      this.#end(new Error("The embedded database is closed"))
+      this.#post({ type: "close" })
+    }
+    await this.#exited
+  }
+
+  #post(message: ToWorker, transfer: ReadonlyArray<ArrayBuffer> = []): void {
+    this.#worker.postMessage(message, [...transfer])
+  }
+
+  #receive(message: FromWorker): void {
+    switch (message.type) {
+      case "answer":
+        return this.#connections.get(message.connection)?.answer(Buffer.from(message.data))
+      case "failed":
+        return void this.#connections.get(message.connection)?.destroy(new Error(message.reason))
+      case "closed":
+        return void this.#worker.terminate()
+    }
+  }
+
+  #end(reason: Error): void {
+    this.#ended = reason
+    // Each connection leaves the map as it is destroyed; a Map's iteration goes on past deletions.
+    for (const connection of this.#connections.values()) connection.destroy(reason)
   }
 }
 
 /** One client connection: the driver writes protocol messages, and reads the backend's answers. */
 class Connection extends Duplex {
   readonly #connections: InProcessConnections
+  readonly id: number
   #buffered: Buffer = Buffer.alloc(0)
   #started = false
 
-  constructor(connections: InProcessConnections) {
+  constructor(connections: InProcessConnections, id: number) {
     super()
     this.#connections = connections
+    this.id = id
   }
 
   answer(data: Buffer): void {
@@ -191,6 +169,7 @@ class Connection extends Duplex {
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     this.#buffered = this.#buffered.length === 0 ? chunk : Buffer.concat([this.#buffered, chunk])
+    const messages: Array<Buffer> = []
     for (let message = this.#take(); message !== undefined; message = this.#take()) {
       if (!this.#started) {
         const code = message.readInt32BE(4)
@@ -208,8 +187,9 @@ class Connection extends Duplex {
         // The end of the connection, not a statement: PGlite's one backend stays, so it is not told.
         continue
       }
-      this.#connections.enqueue(this, message)
+      messages.push(message)
     }
+    if (messages.length > 0) this.#connections.send(this, messages)
     callback()
   }
 
