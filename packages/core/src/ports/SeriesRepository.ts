@@ -61,13 +61,6 @@ export class SeriesRepository extends Context.Service<SeriesRepository, {
     change: OccurrenceValues & { readonly creneau?: LocalDateTime }
   ): Effect.Effect<void, UnknownReferences | ScheduleConflict>
   /**
-   * Creates the sessions of the times in `occurrences` later than the series' `expandedUntil` and
-   * not created yet, and moves `expandedUntil` forward to `until` (never back). Athletes deleted
-   * since the series was written are left out. A new occurrence whose coach or athlete is already
-   * booked at an overlapping time is created without that booking (it shows as a conflict), rather
-   * than failing the read that extended it. Nothing for an unknown series.
-   */
-  /**
    * A session of its own (not recurrent) with its memberships, booking its coach and athletes as
    * a series' occurrences do, all or nothing: `UnknownReferences` (athletes first, then coach),
    * `ScheduleConflict` naming the sessions that hold the time. Answers its id.
@@ -87,7 +80,24 @@ export class SeriesRepository extends Context.Service<SeriesRepository, {
    * `expandedUntil`, those extended longest ago first (then by id). One statement.
    */
   dueForExtension(until: LocalDateTime, limit: number): Effect.Effect<ReadonlyArray<Series>>
-  extend(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime): Effect.Effect<void>
+  /**
+   * Creates the sessions of the times in `occurrences` later than the series' `expandedUntil` and
+   * not created yet, and moves `expandedUntil` forward to `until` (never back), in one transaction
+   * that holds the series against every other writer of it (another extension, a change, an end).
+   * Athletes deleted since the series was written are left out. A new occurrence whose coach or
+   * athlete is already booked at an overlapping time is created without that booking (it shows as a
+   * conflict), rather than failing the read that extended it. Nothing for an unknown series.
+   *
+   * `whenBusy` says what to do while another writer holds the series: `"wait"` (the default) for it,
+   * or `"skip"`: write nothing and leave the work to that writer, which a reader does so as never to
+   * wait behind an extension (issue 37). Answers whether it extended (false: skipped, or no series).
+   */
+  extend(
+    id: SeriesId,
+    occurrences: ReadonlyArray<LocalDateTime>,
+    until: LocalDateTime,
+    options?: { readonly whenBusy?: "wait" | "skip" }
+  ): Effect.Effect<boolean>
   /**
    * Ends the series before `from`: deletes its occurrences at or after `from` (their sessions,
    * with their memberships, bookings and activities, and its cancellations there), and no later

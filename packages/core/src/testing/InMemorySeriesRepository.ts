@@ -340,10 +340,11 @@ export const InMemorySeriesRepository = Layer.effect(
       }
     )
 
+    // One writer at a time in memory: no series is ever busy, so `whenBusy` never applies.
     const extend = traced("SeriesRepository.extend")(
       function*(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime) {
         const stored = series.get(id)
-        if (stored === undefined) return
+        if (stored === undefined) return false
         const { timeZone } = yield* ScheduleSettings
         addOccurrences(
           stored,
@@ -353,6 +354,7 @@ export const InMemorySeriesRepository = Layer.effect(
           timeZone
         )
         if (until > stored.expandedUntil) series.replace({ ...stored, expandedUntil: until })
+        return true
       }
     )
 

@@ -17,20 +17,26 @@ export const currentHorizon = Effect.gen(function*() {
  * Creates the next occurrences of `series` after its `expandedUntil` up to `until`, at most as
  * many as one transaction writes (`occurrencesPerWrite`), and moves `expandedUntil` to the last
  * one created, or to `until` when none is left. Two instances doing it at once create each
- * occurrence once (the store's rule, `SeriesRepository.extend`). Answers whether it reached `until`.
+ * occurrence once (the store's rule, `SeriesRepository.extend`). `whenBusy` is the store's: a
+ * reader skips a series another writer holds. Answers `"done"` when it reached `until`, `"more"`
+ * when occurrences are left, `"skipped"` when it wrote nothing because the series was held.
  */
 export const extendSeries = (
   repository: SeriesRepository["Service"],
   series: Series,
   until: LocalDateTime,
-  settings: ScheduleSettings
+  settings: ScheduleSettings,
+  whenBusy: "wait" | "skip" = "wait"
 ) => {
   const rule = parseRecurrenceRule(series.rrule) as RecurrenceRule
   const perWrite = occurrencesPerWrite(settings, peopleOf(series))
   const next = occurrencesOf(rule, series.start, { after: series.expandedUntil, until, max: perWrite + 1 })
   const batch = next.slice(0, perWrite)
   const done = next.length <= perWrite
-  return Effect.as(repository.extend(series.id, batch, done ? until : batch.at(-1)!), done)
+  return Effect.map(
+    repository.extend(series.id, batch, done ? until : batch.at(-1)!, { whenBusy }),
+    (extended): "done" | "more" | "skipped" => !extended ? "skipped" : done ? "done" : "more"
+  )
 }
 
 /**
@@ -46,7 +52,8 @@ export const extendDueSeries = (batch: number) =>
     const due = yield* repository.dueForExtension(until, batch)
     let more = due.length === batch
     for (const series of due) {
-      if (!(yield* extendSeries(repository, series, until, settings))) more = true
+      // Waits for a writer holding the series: that holds it for one short transaction.
+      if ((yield* extendSeries(repository, series, until, settings)) !== "done") more = true
     }
     return more
   }).pipe(Effect.withSpan("SeriesExtension.extendDueSeries"))
