@@ -89,6 +89,25 @@ describe("A series' work is bounded per transaction (issue 37)", () => {
     }).pipe(Effect.provideService(CurrentActor, coach), Effect.provide(layerWith(wakes)))
   })
 
+  it.effect("a read extends by one transaction and, with occurrences left, wakes the server's extension for the rest", () => {
+    const wakes: Array<string> = []
+    return Effect.gen(function*() {
+      yield* TestClock.setTime(now)
+      const athletes = yield* athletesNamed(["a", "b", "c"])
+      const { id: coachId } = yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "Reader" }))
+      const service = yield* SeriesService
+      const series = yield* service.create(input(coachId, athletes.map((a) => a.id), "FREQ=DAILY;COUNT=5"))
+      expect(series.occurrences).toHaveLength(2)
+      expect(wakes).toEqual(["wake"])
+      // Two more, one left: the read asks for the extension again rather than leave it to the next hour.
+      expect((yield* service.read(series.id)).occurrences).toHaveLength(4)
+      expect(wakes).toEqual(["wake", "wake"])
+      // The last: nothing left, no wake.
+      expect((yield* service.read(series.id)).occurrences).toHaveLength(5)
+      expect(wakes).toEqual(["wake", "wake"])
+    }).pipe(Effect.provideService(CurrentActor, coach), Effect.provide(layerWith(wakes)))
+  })
+
   it.effect("a series of more places than SCHEDULE_MAX_SERIES_PLACES is refused naming athleteIds, nothing written", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(now)

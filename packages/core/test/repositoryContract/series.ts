@@ -131,6 +131,36 @@ export const seriesRepositoryContract: ContractSuite = {
         expect(sessions).toHaveLength(1)
       }))
 
+    it.effect("readers that skip a busy series and writers that wait for it, at once, create each occurrence once", () =>
+      Effect.gen(function*() {
+        const repository = yield* SeriesRepository
+        const series = yield* repository.create(
+          seriesInput({ start: "2026-07-11T09:00:00" as LocalDateTime, rrule: "FREQ=DAILY" }),
+          times("2026-07-11T09:00:00"),
+          "2026-07-11T12:00:00" as LocalDateTime
+        )
+        const next = times("2026-07-12T09:00:00", "2026-07-13T09:00:00", "2026-07-14T09:00:00")
+        const until = "2026-07-14T12:00:00" as LocalDateTime
+        const extended = yield* Effect.all(
+          [
+            ...[1, 2].map(() => repository.extend(series.id, next, until, { whenBusy: "skip" })),
+            ...[1, 2].map(() => repository.extend(series.id, next, until, { whenBusy: "wait" }))
+          ],
+          { concurrency: "unbounded" }
+        )
+        // Those that wait always extend; a reader extends unless another held the series then.
+        expect(extended.slice(2)).toEqual([true, true])
+        expect(yield* occurrenceTimes(series.id)).toEqual(["2026-07-11T09:00:00", ...next])
+        expect(Option.getOrThrow(yield* repository.findById(series.id)).expandedUntil).toBe(until)
+        // Nobody holding it, a reader extends.
+        expect(
+          yield* repository.extend(series.id, times("2026-07-15T09:00:00"), "2026-07-15T12:00:00" as LocalDateTime, {
+            whenBusy: "skip"
+          })
+        ).toBe(true)
+        expect((yield* occurrenceTimes(series.id)).at(-1)).toBe("2026-07-15T09:00:00")
+      }))
+
     it.effect("an occurrence whose session was deleted is no longer listed, and is not created again", () =>
       Effect.gen(function*() {
         const repository = yield* SeriesRepository
@@ -152,11 +182,13 @@ export const seriesRepositoryContract: ContractSuite = {
       Effect.gen(function*() {
         const repository = yield* SeriesRepository
         expect(yield* repository.findById(987_654 as SeriesId)).toEqual(Option.none())
-        yield* repository.extend(
-          987_654 as SeriesId,
-          times("2030-01-01T00:00:00"),
-          "2030-01-02T00:00:00" as LocalDateTime
-        )
+        expect(
+          yield* repository.extend(
+            987_654 as SeriesId,
+            times("2030-01-01T00:00:00"),
+            "2030-01-02T00:00:00" as LocalDateTime
+          )
+        ).toBe(false)
         expect(yield* (yield* SessionRepository).list({ creneau: "2030-01-01T00:00:00" as LocalDateTime })).toEqual([])
       }))
 
