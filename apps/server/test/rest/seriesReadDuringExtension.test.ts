@@ -105,7 +105,7 @@ await onEveryDatabase("GET /planning/series/{id} while the series is being exten
   // other connection's statements (and it has no socket for a second client, decision 0204): no
   // lock can be held beside a read there.
   it.skipIf(database.kind !== "server")(
-    "answers what exists, without waiting, while another connection holds the series as its extension does; the rest follows, each once",
+    "answers what exists, without waiting, while another connection holds the series as its extension does; nobody waits, and the rest follows, each once",
     async () => {
       const count = 1000
       const holder = await holdSeries(club().databaseUrl!)
@@ -121,6 +121,23 @@ await onEveryDatabase("GET /planning/series/{id} while the series is being exten
         const answered = await Promise.race([reading, sleep(15_000).then(() => "still waiting" as const)])
         expect(answered).not.toBe("still waiting")
         expect((answered as SeriesDto).occurrences).toHaveLength(existing)
+        // Nor does the server's extension, which the create and the read woke, wait for the holder:
+        // it skips the series and tries again shortly.
+        const watcher = await openSql(club().databaseUrl!)
+        try {
+          const waiting: Array<number> = []
+          for (let sample = 0; sample < 10; sample++) {
+            const [row] = await watcher.query<{ waiting: number }>(
+              `SELECT count(*)::int AS waiting FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'`
+            )
+            waiting.push(row!.waiting)
+            await sleep(100)
+          }
+          expect(waiting).toEqual(Array.from({ length: 10 }, () => 0))
+        } finally {
+          await watcher.close()
+        }
       } finally {
         await holder.release()
         await reading

@@ -88,16 +88,11 @@ export class SeriesRepository extends Context.Service<SeriesRepository, {
    * athlete is already booked at an overlapping time is created without that booking (it shows as a
    * conflict), rather than failing the read that extended it. Nothing for an unknown series.
    *
-   * `whenBusy` says what to do while another writer holds the series: `"wait"` (the default) for it,
-   * or `"skip"`: write nothing and leave the work to that writer, which a reader does so as never to
-   * wait behind an extension (issue 37). Answers whether it extended (false: skipped, or no series).
+   * While another writer holds the series it writes nothing and leaves the work to that writer,
+   * rather than wait for it (issue 37: a reader waited behind each batch of the server's
+   * extension). Answers whether it extended (false: the series was held, or is unknown).
    */
-  extend(
-    id: SeriesId,
-    occurrences: ReadonlyArray<LocalDateTime>,
-    until: LocalDateTime,
-    options?: { readonly whenBusy?: "wait" | "skip" }
-  ): Effect.Effect<boolean>
+  extend(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime): Effect.Effect<boolean>
   /**
    * Ends the series before `from`: deletes its occurrences at or after `from` (their sessions,
    * with their memberships, bookings and activities, and its cancellations there), and no later

@@ -340,7 +340,7 @@ export const InMemorySeriesRepository = Layer.effect(
       }
     )
 
-    // One writer at a time in memory: no series is ever busy, so `whenBusy` never applies.
+    // One writer at a time in memory: no series is ever held by another.
     const extend = traced("SeriesRepository.extend")(
       function*(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime) {
         const stored = series.get(id)

@@ -103,7 +103,7 @@ const make = Effect.gen(function*() {
     Effect.gen(function*() {
       const { settings, until } = yield* horizon
       if (series.expandedUntil >= until) return series
-      const outcome = yield* extendSeries(repository, series, until, settings, "skip")
+      const outcome = yield* extendSeries(repository, series, until, settings)
       if (outcome !== "done") yield* (yield* SeriesExtensionWake).wake
       if (outcome === "skipped") return series
       return Option.getOrElse(yield* repository.findById(series.id), () => series)

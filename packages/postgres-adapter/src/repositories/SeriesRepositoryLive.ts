@@ -321,19 +321,12 @@ export const SeriesRepositoryLive = Layer.effect(
     )
 
     const extend = traced("SeriesRepository.extend")(
-      function*(
-        id: SeriesId,
-        occurrences: ReadonlyArray<LocalDateTime>,
-        until: LocalDateTime,
-        options?: { readonly whenBusy?: "wait" | "skip" }
-      ) {
+      function*(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime) {
         return yield* transaction(sql)(Effect.gen(function*() {
           // After a change that ended the series or moved its times, never before it (`rewrite`
-          // holds this lock). A reader skips a series held by another writer rather than wait for
-          // its transaction (issue 37): the holder extends it, or the server's extension does.
-          const held = yield* (options?.whenBusy === "skip"
-            ? sql`SELECT 1 FROM series WHERE id = ${id} FOR UPDATE SKIP LOCKED`
-            : sql`SELECT 1 FROM series WHERE id = ${id} FOR UPDATE`)
+          // holds this lock). A series another writer holds is skipped, not waited for (issue 37):
+          // the holder extends it, or a later round of the server's extension does.
+          const held = yield* sql`SELECT 1 FROM series WHERE id = ${id} FOR UPDATE SKIP LOCKED`
           if (held.length === 0) return false
           yield* addOccurrences(id, occurrences, true)
           yield* sql`UPDATE series SET expanded_until = GREATEST(expanded_until, ${until}::timestamp) WHERE id = ${id}`
