@@ -77,7 +77,9 @@ export class SeriesRepository extends Context.Service<SeriesRepository, {
   ): Effect.Effect<boolean, UnknownReferences | ScheduleConflict>
   /**
    * At most `limit` series not extended up to `until` yet and not ended before their
-   * `expandedUntil`, those extended longest ago first (then by id). One statement.
+   * `expandedUntil`, those extended longest ago first (then by id), each without its occurrences
+   * (`occurrences` empty: an extension needs the rule and `expandedUntil`, and the list grows with
+   * the series). One statement.
    */
   dueForExtension(until: LocalDateTime, limit: number): Effect.Effect<ReadonlyArray<Series>>
   /**

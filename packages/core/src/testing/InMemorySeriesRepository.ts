@@ -336,7 +336,7 @@ export const InMemorySeriesRepository = Layer.effect(
           )
           .sort((a, b) => a.expandedUntil < b.expandedUntil ? -1 : a.expandedUntil > b.expandedUntil ? 1 : a.id - b.id)
           .slice(0, limit)
-          .map(read)
+          .map((stored) => new Series({ ...read(stored), occurrences: [] }))
       }
     )
 
