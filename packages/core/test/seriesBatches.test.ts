@@ -71,21 +71,40 @@ describe("A series' work is bounded per transaction (issue 37)", () => {
       expect(series.expandedUntil).toBe("2026-03-22T18:00:00")
       expect(wakes).toEqual(["wake"])
       // Each round writes one batch of each series with work left, and says whether more is left.
-      const rounds: Array<boolean> = []
+      const rounds: Array<string> = []
       for (let round = 0; round < 10; round++) {
-        const more = yield* extendDueSeries(100)
-        rounds.push(more)
-        if (!more) break
+        const left = yield* extendDueSeries(100)
+        rounds.push(left)
+        if (left === "done") break
       }
-      expect(rounds).toEqual([true, true, true, false])
+      expect(rounds).toEqual(["more", "more", "more", "done"])
       const sessions = (yield* (yield* SessionRepository).list()).filter((s) => s.name === "Batched")
       expect(sessions.map((s) => s.creneau)).toEqual(
         Array.from({ length: 9 }, (_, day) => `2026-03-${String(21 + day)}T18:00:00`)
       )
       expect(sessions.every((s) => s.athleteIds.length === 3)).toBe(true)
       // Nothing more: a further round and a read create nothing twice.
-      expect(yield* extendDueSeries(100)).toBe(false)
+      expect(yield* extendDueSeries(100)).toBe("done")
       expect((yield* service.read(series.id)).occurrences).toHaveLength(9)
+    }).pipe(Effect.provideService(CurrentActor, coach), Effect.provide(layerWith(wakes)))
+  })
+
+  it.effect("a read extends by one transaction and, with occurrences left, wakes the server's extension for the rest", () => {
+    const wakes: Array<string> = []
+    return Effect.gen(function*() {
+      yield* TestClock.setTime(now)
+      const athletes = yield* athletesNamed(["a", "b", "c"])
+      const { id: coachId } = yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "Reader" }))
+      const service = yield* SeriesService
+      const series = yield* service.create(input(coachId, athletes.map((a) => a.id), "FREQ=DAILY;COUNT=5"))
+      expect(series.occurrences).toHaveLength(2)
+      expect(wakes).toEqual(["wake"])
+      // Two more, one left: the read asks for the extension again rather than leave it to the next hour.
+      expect((yield* service.read(series.id)).occurrences).toHaveLength(4)
+      expect(wakes).toEqual(["wake", "wake"])
+      // The last: nothing left, no wake.
+      expect((yield* service.read(series.id)).occurrences).toHaveLength(5)
+      expect(wakes).toEqual(["wake", "wake"])
     }).pipe(Effect.provideService(CurrentActor, coach), Effect.provide(layerWith(wakes)))
   })
 

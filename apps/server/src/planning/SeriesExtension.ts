@@ -6,10 +6,19 @@ export interface SeriesExtensionOptions {
   readonly every: Duration.Input
   /** The most series one round extends; a full round is followed by another at once. */
   readonly batch: number
+  /**
+   * How long before another round when only series that other writers hold are left: each holds
+   * one for a short transaction, so they are tried again soon rather than at the next `every`.
+   */
+  readonly heldRetry?: Duration.Input
 }
 
 /** What the server runs: every hour, at most a hundred series a round. */
-export const seriesExtensionDefaults: SeriesExtensionOptions = { every: Duration.hours(1), batch: 100 }
+export const seriesExtensionDefaults: SeriesExtensionOptions = {
+  every: Duration.hours(1),
+  batch: 100,
+  heldRetry: Duration.millis(200)
+}
 
 /**
  * The wake of the series' extension: a create that leaves occurrences over asks for a round now.
@@ -29,8 +38,9 @@ export const SeriesExtensionWakeLive = Layer.effect(
  * moved past get their occurrences up to it, one transaction's worth per series and round, rounds
  * following each other while work is left, so that a series nobody reads still has its sessions
  * (and its feed's occurrences). Several instances may run it at once: an occurrence is created
- * once whoever races (the unique index on `(series_id, occurrence_start)`). A failing round (the
- * database away) is logged and the next one tries again; the fiber ends with the server.
+ * once whoever races (the unique index on `(series_id, occurrence_start)`), and a series another
+ * writer holds is skipped and tried again shortly, never waited for (issue 37). A failing round
+ * (the database away) is logged and the next one tries again; the fiber ends with the server.
  */
 export const SeriesExtensionLive = (options: SeriesExtensionOptions = seriesExtensionDefaults) =>
   Layer.effectDiscard(
@@ -40,8 +50,10 @@ export const SeriesExtensionLive = (options: SeriesExtensionOptions = seriesExte
         const rounds = Effect.gen(function*() {
           // Rounds until no work is left: a backlog is worked off at once, each transaction short,
           // with the other requests served between them.
-          while (yield* extendDueSeries(options.batch)) {
-            yield* Effect.yieldNow
+          while (true) {
+            const left = yield* extendDueSeries(options.batch)
+            if (left === "done") break
+            yield* left === "more" ? Effect.yieldNow : Effect.sleep(options.heldRetry ?? Duration.millis(200))
           }
         }).pipe(
           Effect.catchCause((cause) =>

@@ -336,14 +336,15 @@ export const InMemorySeriesRepository = Layer.effect(
           )
           .sort((a, b) => a.expandedUntil < b.expandedUntil ? -1 : a.expandedUntil > b.expandedUntil ? 1 : a.id - b.id)
           .slice(0, limit)
-          .map(read)
+          .map((stored) => new Series({ ...read(stored), occurrences: [] }))
       }
     )
 
+    // One writer at a time in memory: no series is ever held by another.
     const extend = traced("SeriesRepository.extend")(
       function*(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime) {
         const stored = series.get(id)
-        if (stored === undefined) return
+        if (stored === undefined) return false
         const { timeZone } = yield* ScheduleSettings
         addOccurrences(
           stored,
@@ -353,6 +354,7 @@ export const InMemorySeriesRepository = Layer.effect(
           timeZone
         )
         if (until > stored.expandedUntil) series.replace({ ...stored, expandedUntil: until })
+        return true
       }
     )
 

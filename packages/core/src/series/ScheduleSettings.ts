@@ -23,7 +23,9 @@ export interface ScheduleSettings {
   /**
    * The most places one transaction of a series writes (each a session membership or coach, and
    * its booking): a create writes its first occurrences within it, and the extension the rest, a
-   * batch of as many occurrences as fit per transaction (`SCHEDULE_PLACES_PER_WRITE`).
+   * batch of as many occurrences as fit per transaction (`SCHEDULE_PLACES_PER_WRITE`), at least
+   * one, since an occurrence is written whole. An extension's transaction holds the series against
+   * its other writers, so this bounds how long they wait.
    */
   readonly placesPerWrite?: number | undefined
   /**
@@ -39,7 +41,7 @@ export const defaultScheduleSettings: ScheduleSettings = {
   horizonWeeks: 26,
   maxOccurrences: 1000,
   maxSeriesPlaces: 200_000,
-  placesPerWrite: 600,
+  placesPerWrite: 200,
   seedRefusesConflicts: false
 }
 

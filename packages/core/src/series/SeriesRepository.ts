@@ -61,13 +61,6 @@ export class SeriesRepository extends Context.Service<SeriesRepository, {
     change: OccurrenceValues & { readonly creneau?: LocalDateTime }
   ): Effect.Effect<void, UnknownReferences | ScheduleConflict>
   /**
-   * Creates the sessions of the times in `occurrences` later than the series' `expandedUntil` and
-   * not created yet, and moves `expandedUntil` forward to `until` (never back). Athletes deleted
-   * since the series was written are left out. A new occurrence whose coach or athlete is already
-   * booked at an overlapping time is created without that booking (it shows as a conflict), rather
-   * than failing the read that extended it. Nothing for an unknown series.
-   */
-  /**
    * A session of its own (not recurrent) with its memberships, booking its coach and athletes as
    * a series' occurrences do, all or nothing: `UnknownReferences` (athletes first, then coach),
    * `ScheduleConflict` naming the sessions that hold the time. Answers its id.
@@ -84,10 +77,24 @@ export class SeriesRepository extends Context.Service<SeriesRepository, {
   ): Effect.Effect<boolean, UnknownReferences | ScheduleConflict>
   /**
    * At most `limit` series not extended up to `until` yet and not ended before their
-   * `expandedUntil`, those extended longest ago first (then by id). One statement.
+   * `expandedUntil`, those extended longest ago first (then by id), each without its occurrences
+   * (`occurrences` empty: an extension needs the rule and `expandedUntil`, and the list grows with
+   * the series). One statement.
    */
   dueForExtension(until: LocalDateTime, limit: number): Effect.Effect<ReadonlyArray<Series>>
-  extend(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime): Effect.Effect<void>
+  /**
+   * Creates the sessions of the times in `occurrences` later than the series' `expandedUntil` and
+   * not created yet, and moves `expandedUntil` forward to `until` (never back), in one transaction
+   * that holds the series against every other writer of it (another extension, a change, an end).
+   * Athletes deleted since the series was written are left out. A new occurrence whose coach or
+   * athlete is already booked at an overlapping time is created without that booking (it shows as a
+   * conflict), rather than failing the read that extended it. Nothing for an unknown series.
+   *
+   * While another writer holds the series it writes nothing and leaves the work to that writer,
+   * rather than wait for it (issue 37: a reader waited behind each batch of the server's
+   * extension). Answers whether it extended (false: the series was held, or is unknown).
+   */
+  extend(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime): Effect.Effect<boolean>
   /**
    * Ends the series before `from`: deletes its occurrences at or after `from` (their sessions,
    * with their memberships, bookings and activities, and its cancellations there), and no later

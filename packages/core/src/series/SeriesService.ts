@@ -93,13 +93,19 @@ const make = Effect.gen(function*() {
       return rule
     })
 
-  /** Creates the occurrences the horizon has reached since the series was last extended. */
+  /**
+   * Creates the occurrences the horizon has reached since the series was last extended: one
+   * transaction's worth, unless another writer holds the series (issue 37: a read never waits
+   * behind the extension's transaction; it answers what exists). What is left, or skipped, the
+   * server's extension creates, woken now rather than at its next round.
+   */
   const extended = (series: Series) =>
     Effect.gen(function*() {
       const { settings, until } = yield* horizon
       if (series.expandedUntil >= until) return series
-      // One transaction's worth: the server's extension creates the rest (`extendDueSeries`).
-      yield* extendSeries(repository, series, until, settings)
+      const outcome = yield* extendSeries(repository, series, until, settings)
+      if (outcome !== "done") yield* (yield* SeriesExtensionWake).wake
+      if (outcome === "skipped") return series
       return Option.getOrElse(yield* repository.findById(series.id), () => series)
     })
 
@@ -340,7 +346,7 @@ const make = Effect.gen(function*() {
         })
       }
     ),
-    /** The series with its occurrences, extended to the horizon first. */
+    /** The series with its occurrences, extended towards the horizon first (`extended`). */
     read: traced("SeriesService.read")(function*(id: SeriesId) {
       yield* authorize("series.read")
       const found = yield* repository.findById(id)

@@ -131,6 +131,32 @@ export const seriesRepositoryContract: ContractSuite = {
         expect(sessions).toHaveLength(1)
       }))
 
+    it.effect("writers extending at once: those that find the series held write nothing, and each occurrence is created once", () =>
+      Effect.gen(function*() {
+        const repository = yield* SeriesRepository
+        const series = yield* repository.create(
+          seriesInput({ start: "2026-07-11T09:00:00" as LocalDateTime, rrule: "FREQ=DAILY" }),
+          times("2026-07-11T09:00:00"),
+          "2026-07-11T12:00:00" as LocalDateTime
+        )
+        const next = times("2026-07-12T09:00:00", "2026-07-13T09:00:00", "2026-07-14T09:00:00")
+        const until = "2026-07-14T12:00:00" as LocalDateTime
+        const extended = yield* Effect.all(
+          [1, 2, 3, 4].map(() => repository.extend(series.id, next, until)),
+          { concurrency: "unbounded" }
+        )
+        // The first to hold it writes; one that found it held wrote nothing and says so.
+        expect(extended).toContain(true)
+        expect(yield* occurrenceTimes(series.id)).toEqual(["2026-07-11T09:00:00", ...next])
+        expect(Option.getOrThrow(yield* repository.findById(series.id)).expandedUntil).toBe(until)
+        // Nobody holding it, an extension writes.
+        expect(
+          yield* repository.extend(series.id, times("2026-07-15T09:00:00"), "2026-07-15T12:00:00" as LocalDateTime)
+        )
+          .toBe(true)
+        expect((yield* occurrenceTimes(series.id)).at(-1)).toBe("2026-07-15T09:00:00")
+      }))
+
     it.effect("an occurrence whose session was deleted is no longer listed, and is not created again", () =>
       Effect.gen(function*() {
         const repository = yield* SeriesRepository
@@ -152,11 +178,13 @@ export const seriesRepositoryContract: ContractSuite = {
       Effect.gen(function*() {
         const repository = yield* SeriesRepository
         expect(yield* repository.findById(987_654 as SeriesId)).toEqual(Option.none())
-        yield* repository.extend(
-          987_654 as SeriesId,
-          times("2030-01-01T00:00:00"),
-          "2030-01-02T00:00:00" as LocalDateTime
-        )
+        expect(
+          yield* repository.extend(
+            987_654 as SeriesId,
+            times("2030-01-01T00:00:00"),
+            "2030-01-02T00:00:00" as LocalDateTime
+          )
+        ).toBe(false)
         expect(yield* (yield* SessionRepository).list({ creneau: "2030-01-01T00:00:00" as LocalDateTime })).toEqual([])
       }))
 

@@ -7,6 +7,7 @@ import {
   PlannedSessionCreate,
   ScheduleConflict,
   ScheduleSettings,
+  Series,
   SeriesCreate,
   type SeriesId,
   SeriesRepository,
@@ -354,6 +355,12 @@ export const seriesChangesContract: ContractSuite = {
         expect(yield* due("2035-12-31T00:00:00", 10_000)).toEqual([early.id, late.id])
         // Longest ago first: the earliest `expandedUntil` of all is within any limit that reaches it.
         expect((yield* repository.dueForExtension(at("2035-12-31T00:00:00"), 1)).length).toBe(1)
+        // Without their occurrences, which every round would otherwise read again (issue 37).
+        expect(early.occurrences.length).toBeGreaterThan(0)
+        const listed = (yield* repository.dueForExtension(at("2035-12-31T00:00:00"), 10_000)).find((series) =>
+          series.id === early.id
+        )
+        expect(listed).toEqual(new Series({ ...early, occurrences: [] }))
       }))
   }
 }

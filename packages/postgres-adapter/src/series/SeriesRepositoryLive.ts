@@ -32,17 +32,26 @@ const maxIdAttempts = 20
 
 const local = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS')`
 
-/** A series and its occurrences as one JSON value, built by the database in one statement. */
-const seriesJson = `json_build_object(
+/** A series and `occurrences` (SQL giving a JSON array) as one JSON value, built by the database in one statement. */
+const seriesJsonWith = (occurrences: string) =>
+  `json_build_object(
   'id', s.id, 'name', s.name, 'groupe', s.groupe, 'coachId', s.coach_id, 'duree', s.duree,
   'start', ${local("s.start")}, 'rrule', s.rrule, 'athleteIds', to_json(s.athlete_ids),
   'expandedUntil', ${local("s.expanded_until")}, 'endsBefore', ${local("s.ends_before")},
-  'continuedBy', s.continued_by, 'revision', s.revision,
-  'occurrences', COALESCE((
+  'continuedBy', s.continued_by, 'revision', s.revision, 'occurrences', ${occurrences}
+) AS series`
+
+/** A series and its occurrences. */
+const seriesJson = seriesJsonWith(`COALESCE((
     SELECT json_agg(json_build_object('sessionId', o.id, 'occurrenceStart', ${local("o.occurrence_start")},
       'overridden', o.overridden) ORDER BY o.occurrence_start)
-    FROM sessions o WHERE o.series_id = s.id), '[]'::json)
-) AS series`
+    FROM sessions o WHERE o.series_id = s.id), '[]'::json)`)
+
+/**
+ * A series without its occurrences (`[]`): what an extension needs, without a list that grows with
+ * the series and that every round of the extension would build and decode again.
+ */
+const seriesJsonAlone = seriesJsonWith(`'[]'::json`)
 
 const decodeSeries = Schema.decodeUnknownEffect(Series)
 const decodeSeriesList = Schema.decodeUnknownEffect(Schema.Array(Series))
@@ -312,7 +321,7 @@ export const SeriesRepositoryLive = Layer.effect(
 
     const dueForExtension = traced("SeriesRepository.dueForExtension")(
       function*(until: LocalDateTime, limit: number) {
-        const rows = yield* sql<{ series: unknown }>`SELECT ${sql.literal(seriesJson)} FROM series s
+        const rows = yield* sql<{ series: unknown }>`SELECT ${sql.literal(seriesJsonAlone)} FROM series s
           WHERE s.expanded_until < ${until}::timestamp AND (s.ends_before IS NULL OR s.ends_before > s.expanded_until)
           ORDER BY s.expanded_until, s.id LIMIT ${limit}`
         return yield* Effect.orDie(decodeSeriesList(rows.map((row) => row.series)))
@@ -322,11 +331,15 @@ export const SeriesRepositoryLive = Layer.effect(
 
     const extend = traced("SeriesRepository.extend")(
       function*(id: SeriesId, occurrences: ReadonlyArray<LocalDateTime>, until: LocalDateTime) {
-        yield* transaction(sql)(Effect.gen(function*() {
-          // After a change that ended the series or moved its times, never before it (`rewrite` holds this lock).
-          yield* sql`SELECT 1 FROM series WHERE id = ${id} FOR UPDATE`
+        return yield* transaction(sql)(Effect.gen(function*() {
+          // After a change that ended the series or moved its times, never before it (`rewrite`
+          // holds this lock). A series another writer holds is skipped, not waited for (issue 37):
+          // the holder extends it, or a later round of the server's extension does.
+          const held = yield* sql`SELECT 1 FROM series WHERE id = ${id} FOR UPDATE SKIP LOCKED`
+          if (held.length === 0) return false
           yield* addOccurrences(id, occurrences, true)
           yield* sql`UPDATE series SET expanded_until = GREATEST(expanded_until, ${until}::timestamp) WHERE id = ${id}`
+          return true
         }))
       },
       dieOnInfrastructureError
