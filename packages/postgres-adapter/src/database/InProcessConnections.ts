@@ -1,6 +1,6 @@
 import { Duplex } from "node:stream"
 import { Worker } from "node:worker_threads"
-import type { FromWorker, ToWorker, WorkerTask } from "./workerMessages.ts"
+import type { FromWorker, ToWorker, WorkerTask } from "./WorkerMessages.ts"
 
 const sslRequestCode = 80877103
 const cancelRequestCode = 80877102

@@ -4,7 +4,7 @@
 import { parentPort, workerData } from "node:worker_threads"
 import { PGlite } from "@electric-sql/pglite"
 import { BackendQueue } from "./BackendQueue.ts"
-import type { FromWorker, ToWorker, WorkerTask } from "./workerMessages.ts"
+import type { FromWorker, ToWorker, WorkerTask } from "./WorkerMessages.ts"
 
 const port = parentPort!
 const task = workerData as WorkerTask
