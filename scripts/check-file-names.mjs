@@ -9,10 +9,12 @@ import { fileURLToPath } from "node:url"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 
-// The packages the rule is on for. connect-adapter, http-adapter and apps/server join once their
-// files are renamed (the list of renames is in decision 0247).
+// Every package, the server and the bench.
 const checked = [
   "packages/core",
+  "packages/http-adapter",
+  "packages/connect-adapter",
+  "apps/server",
   "packages/postgres-adapter",
   "packages/contract",
   "packages/client-sdk",

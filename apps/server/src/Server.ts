@@ -1,11 +1,11 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Console, Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import { logDefects, logsEveryRequest } from "./observability/AccessLog.ts"
+import { logDefects, logsEveryRequest } from "./observability/accessLog.ts"
 import { AppConfig } from "./AppConfig.ts"
-import { describeDatabase } from "./database/DatabaseDescription.ts"
+import { describeDatabase } from "./database/databaseDescription.ts"
 import * as Listener from "./Listener.ts"
-import { readyNotice } from "./shared/ReadyNotice.ts"
+import { readyNotice } from "./shared/readyNotice.ts"
 
 const announce = Effect.gen(function*() {
   const server = yield* HttpServer.HttpServer

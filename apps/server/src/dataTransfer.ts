@@ -15,7 +15,7 @@ import { existsSync } from "node:fs"
 import { open, readFile } from "node:fs/promises"
 import { join, resolve } from "node:path"
 import { Effect, Exit, Redacted } from "effect"
-import { failureReason } from "./shared/FailureReason.ts"
+import { failureReason } from "./shared/failureReason.ts"
 
 const usage = "usage: db:export <file> (reads DATA_DIR, ./data by default) | db:import <file> (into DATABASE_URL)"
 

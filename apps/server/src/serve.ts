@@ -1,6 +1,6 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { program } from "./App.ts"
-import { exitCodeOnSignal } from "./shared/Shutdown.ts"
+import { exitCodeOnSignal } from "./shared/shutdown.ts"
 
 // Whatever this process creates (the data directory, the database's files, the token secret) is
 // its owner's alone; the data directory's files hold password hashes.

@@ -4,7 +4,7 @@ import * as Net from "node:net"
 import type { Connection, Connections } from "./Connections.ts"
 import type { Drain } from "./Drain.ts"
 import type { Http2Sessions } from "./Http2Sessions.ts"
-import { detectProtocol } from "./Http2Preface.ts"
+import { detectProtocol } from "./http2Preface.ts"
 import type { ServingLimits } from "./ServingLimits.ts"
 
 /**

@@ -4,7 +4,7 @@ import { type HttpRouter, HttpServerRequest, HttpServerRespondable } from "effec
 import { Authentication } from "@club/contract/rest"
 import { Unauthorized } from "@club/contract/rest"
 import { respondWithHeaders } from "../shared/respond.ts"
-import { roleRefusal } from "./RoleGate.ts"
+import { roleRefusal } from "./roleGate.ts"
 
 /** A refused token: a 401 problem with `WWW-Authenticate: Bearer`. */
 const refuseToken = (error: Unauthenticated) =>

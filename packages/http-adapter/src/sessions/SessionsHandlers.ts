@@ -4,7 +4,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { SessionCreateFailed, SessionNotFoundText, toCoreInput } from "@club/contract/rest"
 import { jsonArrayResponse } from "../shared/jsonArrayResponse.ts"
 import { isNotFound, isNotForbidden, pinned, problems } from "../shared/problems.ts"
-import { RecordReads } from "../shared/recordReads.ts"
+import { RecordReads } from "../shared/RecordReads.ts"
 import { ServedApi } from "../ServedApi.ts"
 
 /** Any failure of a create but a role refusal answers the seed's 400 plain text. */

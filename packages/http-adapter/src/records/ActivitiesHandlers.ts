@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ActivityFailed, NotFoundEmpty, toActivityDto, toCoreInput } from "@club/contract/rest"
 import { isNotForbidden, isNotFound, pinned } from "../shared/problems.ts"
-import { RecordReads } from "../shared/recordReads.ts"
+import { RecordReads } from "../shared/RecordReads.ts"
 import { ServedApi } from "../ServedApi.ts"
 
 /** Create, update and delete fail with the seed's 500 `Error: <message>`; a role refusal stays a 403. */

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { toCoreInput } from "@club/contract/rest"
 import { problems, problemsWithReason } from "../shared/problems.ts"
-import { RecordReads } from "../shared/recordReads.ts"
+import { RecordReads } from "../shared/RecordReads.ts"
 import { ServedApi } from "../ServedApi.ts"
 
 const userNotFound = problemsWithReason("User not found")

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { AthleteUpdateFailed, NotFoundEmpty, toAthleteDto, toCoreInput } from "@club/contract/rest"
 import { isNotForbidden, isNotFound, pinned, problems } from "../shared/problems.ts"
-import { RecordReads } from "../shared/recordReads.ts"
+import { RecordReads } from "../shared/RecordReads.ts"
 import { ServedApi } from "../ServedApi.ts"
 
 const emptyNotFound = pinned(isNotFound, () => new NotFoundEmpty())
