@@ -23,7 +23,7 @@ const publicEndpoints: ReadonlySet<string> = new Set([
 interface ContractEndpoint {
   readonly name: string
   readonly route: string
-  /** What `RoleGate` reads: the endpoint's own annotation. */
+  /** What the role gate (`auth/roleGate.ts`) reads: the endpoint's own annotation. */
   readonly operation: string | undefined
   readonly authenticated: boolean
 }
@@ -44,7 +44,7 @@ const contractEndpoints = (): ReadonlyArray<ContractEndpoint> => {
 }
 
 /**
- * The role gate (http-adapter's `RoleGate`) checks the operation an endpoint is annotated with,
+ * The role gate (http-adapter's `auth/roleGate.ts`) checks the operation an endpoint is annotated with,
  * and only behind `Authentication`: an endpoint added without either would silently let every
  * caller through to its handler. This test fails for such an endpoint, whichever group it is in.
  */
