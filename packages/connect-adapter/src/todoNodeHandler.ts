@@ -28,6 +28,10 @@ export const servedServicePaths: ReadonlyArray<string> = servedServices.map((ser
 /** The request body limit of CONTRACT.md ("Limits"): 1 MiB. */
 const readMaxBytes = 1024 * 1024
 
+/** The answers' compressions, in the server's order, and the size from which an answer is compressed. */
+const acceptCompression = [compressionGzip, compressionBrotli]
+const compressMinBytes = 1024
+
 /** A request listener for both `http.createServer` and `http2.createServer`. */
 export type TodoNodeHandler = (
   request: IncomingMessage | Http2ServerRequest,
@@ -103,7 +107,8 @@ export const makeTodoNodeHandlerFactory: Effect.Effect<
     }
     const stock = connectNodeAdapter({
       readMaxBytes,
-      acceptCompression: [compressionGzip, compressionBrotli],
+      acceptCompression,
+      compressMinBytes,
       ...adapterOptions,
       jsonOptions,
       routes: (router) => {
@@ -123,7 +128,9 @@ export const makeTodoNodeHandlerFactory: Effect.Effect<
     if (!shortcut || Object.keys(adapterOptions).some((name) => !shortcutReads.has(name))) return stock
     const answerPlainCall = makeConnectUnaryShortcut(run, {
       readMaxBytes: adapterOptions.readMaxBytes ?? readMaxBytes,
-      jsonOptions
+      jsonOptions,
+      acceptCompression,
+      compressMinBytes
     })
     return (request, response) => {
       if (!answerPlainCall(request, response)) stock(request, response)

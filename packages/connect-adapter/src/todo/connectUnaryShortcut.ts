@@ -12,6 +12,7 @@ import {
   toJsonString
 } from "@bufbuild/protobuf"
 import { Code, ConnectError } from "@connectrpc/connect"
+import type { Compression } from "@connectrpc/connect/protocol"
 import { Effect } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2"
@@ -76,6 +77,9 @@ const goneSignal = (response: NodeResponse): AbortSignal => {
 
 export interface ConnectUnaryShortcutOptions {
   readonly readMaxBytes: number
+  /** The compressions connect-node is given, in its order; an answer from `compressMinBytes` on is compressed. */
+  readonly acceptCompression: ReadonlyArray<Compression>
+  readonly compressMinBytes: number
   /** connect's JSON options as connect-node is given them, the decoder of request text included. */
   readonly jsonOptions: Partial<JsonReadOptions & JsonWriteOptions> & {
     readonly textDecoder: { decode(input?: Uint8Array): string }
@@ -90,8 +94,7 @@ export interface ConnectUnaryShortcutOptions {
  * (test/connectUnaryShortcut.test.ts compares the two on one suite of calls).
  *
  * Only a POST over HTTP/1.1 of `application/json` or `application/proto` is taken, its length
- * declared and within the limit, neither compressed nor asking for a compressed answer, without a
- * timeout, to a path without a query. It answers false for anything else, without touching the
+ * declared and within the limit, not compressed (its answer may be), without a timeout, to a path without a query. It answers false for anything else, without touching the
  * request, for connect-node to serve.
  */
 export const makeConnectUnaryShortcut = (
@@ -128,6 +131,16 @@ export const makeConnectUnaryShortcut = (
       : Buffer.from(toJsonString(method.output, message, options.jsonOptions))
   }
 
+  /**
+   * The answer's compression, as the Connect protocol negotiates it: the first name in the
+   * client's `Accept-Encoding` that the server supports; none without the header.
+   */
+  const answerCompression = (accepted: string | undefined): Compression | undefined =>
+    accepted
+      ?.split(",")
+      .map((name) => options.acceptCompression.find((compression) => compression.name === name.trim()))
+      .find((compression) => compression !== undefined)
+
   const answer = async (route: ShortcutRoute, request: NodeRequest, response: NodeResponse, binary: boolean) => {
     const gone = goneSignal(response)
     const headers = request.headers
@@ -155,9 +168,13 @@ export const makeConnectUnaryShortcut = (
       ;({ body, status } = connectErrorAnswer(error.code, error.rawMessage))
       contentType = "application/json"
     }
+    const compression = answerCompression(headers["accept-encoding"])
+    const compress = compression !== undefined && body.byteLength >= options.compressMinBytes
+    if (compress) body = await compression.compress(body)
     if (gone.aborted) return
     ;(response as ServerResponse).writeHead(status, {
       "content-type": contentType,
+      ...(compress ? { "content-encoding": compression.name } : {}),
       "content-length": String(body.byteLength)
     })
     response.end(body)
@@ -174,7 +191,7 @@ export const makeConnectUnaryShortcut = (
     const plain = (value: string | undefined) => value === undefined || value === "identity"
     if (
       binary === undefined || !Number.isSafeInteger(length) || length > options.readMaxBytes ||
-      !plain(headers["content-encoding"]) || !plain(headers["accept-encoding"]) ||
+      !plain(headers["content-encoding"]) ||
       headers["connect-timeout-ms"] !== undefined
     ) return false
     answer(route, request, response, binary).catch((cause: unknown) =>
