@@ -94,8 +94,9 @@ export interface ConnectUnaryShortcutOptions {
  * (test/connectUnaryShortcut.test.ts compares the two on one suite of calls).
  *
  * Only a POST over HTTP/1.1 of `application/json` or `application/proto` is taken, its length
- * declared and within the limit, not compressed (its answer may be), without a timeout, to a path without a query. It answers false for anything else, without touching the
- * request, for connect-node to serve.
+ * declared and within the limit, not compressed (its answer may be), without a timeout, to a path
+ * without a query. It answers false for anything else, without touching the request, for
+ * connect-node to serve.
  */
 export const makeConnectUnaryShortcut = (
   run: EdgeRunner<TaskService | AuthService>,
@@ -107,6 +108,7 @@ export const makeConnectUnaryShortcut = (
   const { textDecoder } = options.jsonOptions
 
   const parse = (method: DescMethodUnary, binary: boolean, bytes: Uint8Array) => {
+    // The messages and codes of connect's own serialization (patched: invalid_argument for binary).
     if (binary) {
       try {
         return fromBinary(method.input, bytes)
