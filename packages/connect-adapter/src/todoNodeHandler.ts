@@ -12,6 +12,7 @@ import type { Http2ServerRequest, Http2ServerResponse } from "node:http2"
 import { TodoService } from "@club/contract/todo"
 import { GrpcHealth, type GrpcHealthOptions, Health } from "./health/grpcHealth.ts"
 import { makeReflection, reflectionServices } from "./reflection/grpcReflection.ts"
+import { makeConnectUnaryShortcut } from "./todo/connectUnaryShortcut.ts"
 import { makeTodoConnect } from "./todo/TodoConnect.ts"
 import { answerUnknownMethods } from "./shared/unknownMethods.ts"
 
@@ -27,6 +28,10 @@ export const servedServicePaths: ReadonlyArray<string> = servedServices.map((ser
 /** The request body limit of CONTRACT.md ("Limits"): 1 MiB. */
 const readMaxBytes = 1024 * 1024
 
+/** The answers' compressions, in the server's order, and the size from which an answer is compressed. */
+const acceptCompression = [compressionGzip, compressionBrotli]
+const compressMinBytes = 1024
+
 /** A request listener for both `http.createServer` and `http2.createServer`. */
 export type TodoNodeHandler = (
   request: IncomingMessage | Http2ServerRequest,
@@ -36,6 +41,8 @@ export type TodoNodeHandler = (
 export type TodoNodeHandlerOptions =
   & Partial<Omit<ConnectNodeAdapterOptions, "routes" | "interceptors" | "fallback">>
   & {
+    /** Serve plain Connect unary calls of TodoService without connect-node (connectUnaryShortcut.ts); on by default. */
+    readonly shortcut?: boolean | undefined
     /**
      * Every request the served services do not serve, but calls of unknown methods (gRPC and gRPC-Web
      * ones, and Connect ones under a served service's path), which are answered `unimplemented`. A
@@ -81,14 +88,14 @@ export const makeTodoNodeHandlerFactory: Effect.Effect<
   never,
   TaskService | AuthService | Readiness
 > = Effect.gen(function*() {
-  const { routes } = yield* makeTodoConnect
+  const { routes, run } = yield* makeTodoConnect
   const readiness = yield* Readiness
   // The readiness check runs with the application's services (its logger).
   const runWithServices = Effect.runPromiseWith(yield* Effect.context<never>())
   const checkReadiness = () => runWithServices(readiness.check)
   const reflection = makeReflection(servedServices)
   return (options: TodoNodeHandlerOptions = {}): TodoNodeHandler => {
-    const { draining, fallback = notFound, health: healthOptions, ...adapterOptions } = options
+    const { draining, fallback = notFound, health: healthOptions, shortcut = true, ...adapterOptions } = options
     const health = new GrpcHealth(checkReadiness, ["", TodoService.typeName], healthOptions)
     draining?.addEventListener("abort", () => health.drain(), { once: true })
     if (draining?.aborted === true) health.drain()
@@ -98,9 +105,10 @@ export const makeTodoNodeHandlerFactory: Effect.Effect<
       textDecoder: strictUtf8,
       ...adapterOptions.jsonOptions
     }
-    return connectNodeAdapter({
+    const stock = connectNodeAdapter({
       readMaxBytes,
-      acceptCompression: [compressionGzip, compressionBrotli],
+      acceptCompression,
+      compressMinBytes,
       ...adapterOptions,
       jsonOptions,
       routes: (router) => {
@@ -115,6 +123,18 @@ export const makeTodoNodeHandlerFactory: Effect.Effect<
         ConnectNodeAdapterOptions["fallback"]
       >
     })
+    // The shortcut reads these options alone; given any other of connect-node's, it stays off.
+    const shortcutReads = new Set(["jsonOptions", "readMaxBytes"])
+    if (!shortcut || Object.keys(adapterOptions).some((name) => !shortcutReads.has(name))) return stock
+    const answerPlainCall = makeConnectUnaryShortcut(run, {
+      readMaxBytes: adapterOptions.readMaxBytes ?? readMaxBytes,
+      jsonOptions,
+      acceptCompression,
+      compressMinBytes
+    })
+    return (request, response) => {
+      if (!answerPlainCall(request, response)) stock(request, response)
+    }
   }
 })
 

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2"
+import { Code } from "@connectrpc/connect"
+import { connectErrorAnswer } from "./connectErrorAnswer.ts"
 
 type NodeRequest = IncomingMessage | Http2ServerRequest
 type NodeHandler = (request: NodeRequest, response: ServerResponse | Http2ServerResponse) => void
@@ -54,8 +56,8 @@ export const answerUnknownMethods =
     }
     if (servicePrefixes.some((prefix) => path.startsWith(prefix))) {
       request.resume()
-      const body = Buffer.from(JSON.stringify({ code: "unimplemented", message }))
-      ;(response as ServerResponse).writeHead(501, {
+      const { body, status } = connectErrorAnswer(Code.Unimplemented, message)
+      ;(response as ServerResponse).writeHead(status, {
         "content-type": "application/json",
         "content-length": String(body.byteLength)
       })
