@@ -3,7 +3,7 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 
 /** Whether another OS user may pass through every folder above `path` and run it. */
-const othersMayRun = (path: string): boolean => {
+export const othersMayRun = (path: string): boolean => {
   for (let at = path;; at = dirname(at)) {
     if ((statSync(at).mode & 0o001) === 0) return false
     if (dirname(at) === at) return true
