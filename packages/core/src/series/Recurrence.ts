@@ -104,25 +104,71 @@ export const occurrencesOf = (
 ): ReadonlyArray<LocalDateTime> => {
   // `rrule` only looks at the window on a day the rule keeps: a rule that keeps none walks to 9999.
   if (!everOccurs(rule, start)) return []
-  const expander = new RRule({
-    freq: rule.freq === "DAILY" ? RRule.DAILY : RRule.WEEKLY,
-    interval: rule.interval,
-    byweekday: rule.byDay.length === 0 ? null : rule.byDay.map((day) => RRule[day]),
-    count: rule.count ?? null,
-    until: rule.until === undefined ? null : toFloating(rule.until),
-    dtstart: toFloating(start),
-    wkst: RRule.MO
-  })
   const after = window.after === undefined ? undefined : toFloating(window.after)
   const end = window.until === undefined ? undefined : toFloating(window.until)
+  const resumed = resumeBefore(rule, toFloating(start), after)
+  if (resumed === undefined) return []
   let taken = 0
-  const dates = expander.all((date) => {
+  const dates = expanderOf(rule, resumed.start, resumed.count).all((date) => {
     if (end !== undefined && date > end) return false
     if (after !== undefined && date <= after) return true
     taken++
     return taken <= window.max
   })
   return dates.filter((date) => after === undefined || date > after).map(fromFloating)
+}
+
+const dayMillis = 86_400_000
+
+const greatestCommonDivisor = (a: number, b: number): number => b === 0 ? a : greatestCommonDivisor(b, a % b)
+
+/**
+ * The days after which the rule's occurrences repeat themselves from the start on: a WEEKLY
+ * rule's period of INTERVAL weeks, a DAILY rule's INTERVAL, or with BYDAY the days after which
+ * both the INTERVAL and the weekdays come round again.
+ */
+const repeatDays = (rule: RecurrenceRule): number =>
+  rule.freq === "WEEKLY"
+    ? 7 * rule.interval
+    : rule.byDay.length === 0
+    ? rule.interval
+    : rule.interval * 7 / greatestCommonDivisor(rule.interval, 7)
+
+const expanderOf = (rule: RecurrenceRule, dtstart: Date, count: number | undefined) =>
+  new RRule({
+    freq: rule.freq === "DAILY" ? RRule.DAILY : RRule.WEEKLY,
+    interval: rule.interval,
+    byweekday: rule.byDay.length === 0 ? null : rule.byDay.map((day) => RRule[day]),
+    count: count ?? null,
+    until: rule.until === undefined ? null : toFloating(rule.until),
+    dtstart,
+    wkst: RRule.MO
+  })
+
+/**
+ * Where a walk for the occurrences after `after` may begin, and the COUNT left from there: the
+ * start moved on by whole repeats (`repeatDays`) up to `after`, so that extending a long series
+ * does not walk again every occurrence it already has (a series' extension asks for a few
+ * occurrences at a time, issue 37). A moved start keeps every occurrence from it on, as the
+ * pattern repeats; the occurrences it skips are those of the first repeat (partial for a WEEKLY
+ * rule whose start is not its week's first kept day) and as many as the second holds for each
+ * further one. `undefined` when COUNT ends before `after`.
+ */
+const resumeBefore = (
+  rule: RecurrenceRule,
+  start: Date,
+  after: Date | undefined
+): { readonly start: Date; readonly count: number | undefined } | undefined => {
+  const repeat = repeatDays(rule) * dayMillis
+  const repeats = after === undefined ? 0 : Math.floor((after.getTime() - start.getTime()) / repeat)
+  if (repeats < 1) return { start, count: rule.count }
+  const moved = new Date(start.getTime() + repeats * repeat)
+  if (rule.count === undefined) return { start: moved, count: undefined }
+  const unbounded = expanderOf({ ...rule, count: undefined, until: undefined }, start, undefined)
+  const within = (from: number, to: number) =>
+    unbounded.between(new Date(start.getTime() + from), new Date(start.getTime() + to - 1), true).length
+  const skipped = within(0, repeat) + (repeats - 1) * within(repeat, 2 * repeat)
+  return skipped >= rule.count ? undefined : { start: moved, count: rule.count - skipped }
 }
 
 /**
