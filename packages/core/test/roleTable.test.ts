@@ -47,6 +47,14 @@ const expected: Record<Operation, ReadonlyArray<Role>> = {
   "attendance.athleteFigures": ["ADMIN", "COACH"],
   "attendance.export": ["ADMIN", "COACH"],
   "webhook.manage": ["ADMIN"],
+  "group.create": ["ADMIN"],
+  "group.read": ["ADMIN", "COACH", "ATHLETE"],
+  "group.update": ["ADMIN"],
+  "group.delete": ["ADMIN"],
+  "membership.manage": ["ADMIN", "COACH"],
+  "membership.read": ["ADMIN", "COACH", "ATHLETE"],
+  "guardian.manage": ["ADMIN"],
+  "guardian.read": ["ADMIN"],
   "coach.create": ["ADMIN"],
   "coach.read": ["ADMIN", "COACH"],
   "coach.update": ["ADMIN"],
@@ -134,6 +142,7 @@ describe("coach ownership (issue 36): a coach acts on the sessions and series it
       "attendance.configure",
       "attendance.mark",
       "attendance.reply",
+      "membership.manage",
       "occurrence.cancel",
       "occurrence.update",
       "plannedSession.create",
@@ -144,7 +153,7 @@ describe("coach ownership (issue 36): a coach acts on the sessions and series it
     ])
   })
 
-  for (const operation of owned) {
+  for (const operation of owned.filter((operation) => coachOwnershipOf(operation) !== "groupCoach")) {
     it(`${operation}: the record's coach passes, another coach is refused, a record without a coach is any coach's`, () => {
       expect(isAllowed(operation, coach(3), { coachId: 3 })).toBe(true)
       expect(isAllowed(operation, coach(4), { coachId: 3 })).toBe(false)
@@ -171,5 +180,37 @@ describe("coach ownership (issue 36): a coach acts on the sessions and series it
     expect(isAllowed("attendance.reply", athlete7, { athleteId: 7, coachId: 3 })).toBe(true)
     expect(isAllowed("attendance.reply", athlete7, { athleteId: 8, coachId: 3 })).toBe(false)
     expect(isAllowed("attendance.reply", coach(4), { athleteId: 7, coachId: 3 })).toBe(false)
+  })
+})
+
+describe("groups and guardians (issue 41)", () => {
+  const coach = (id: number) => actor("COACH", { coachId: id as Actor["coachId"] })
+  const sessionRules = ["attendance.configure", "attendance.mark", "plannedSession.update", "occurrence.cancel"] as const
+
+  it("a coach of the session's group, or of a group above it, acts on the session; other coaches do not", () => {
+    for (const operation of sessionRules) {
+      expect(isAllowed(operation, coach(5), { coachId: 3, groupCoachIds: [9, 5] })).toBe(true)
+      expect(isAllowed(operation, coach(4), { coachId: 3, groupCoachIds: [9, 5] })).toBe(false)
+      expect(isAllowed(operation, coach(3), { coachId: 3, groupCoachIds: [] })).toBe(true)
+    }
+  })
+
+  it("a group's memberships are managed by admins and by the coaches of the group or of a group above it", () => {
+    expect(coachOwnershipOf("membership.manage")).toBe("groupCoach")
+    expect(isAllowed("membership.manage", actor("ADMIN"), { groupCoachIds: [] })).toBe(true)
+    expect(isAllowed("membership.manage", coach(5), { groupCoachIds: [5] })).toBe(true)
+    expect(isAllowed("membership.manage", coach(4), { groupCoachIds: [5] })).toBe(false)
+    // A group with no coach is not any coach's: only its admins and the coaches above manage it.
+    expect(isAllowed("membership.manage", coach(4), { groupCoachIds: [] })).toBe(false)
+    expect(isAllowed("membership.manage", actor("ATHLETE"), { groupCoachIds: [] })).toBe(false)
+  })
+
+  it("a guardian replies for the athletes it guards, whatever its role, and for no other", () => {
+    const guardian = actor("ATHLETE", { userId: 40 as Actor["userId"] })
+    expect(isAllowed("attendance.reply", guardian, { athleteId: 7, coachId: 3, guardians: [40] })).toBe(true)
+    expect(isAllowed("attendance.reply", guardian, { athleteId: 8, coachId: 3, guardians: [41] })).toBe(false)
+    // The link gives nothing but the operations whose rule names guardians.
+    expect(isAllowed("athlete.update", guardian, { athleteId: 7, guardians: [40] })).toBe(false)
+    expect(isAllowed("attendance.athleteFigures", guardian, { athleteId: 7, guardians: [40] })).toBe(false)
   })
 })

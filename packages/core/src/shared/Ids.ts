@@ -19,3 +19,7 @@ export const TaskId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("Ta
 export type TaskId = typeof TaskId.Type
 export const SeriesId = PositiveSafeInt.pipe(Schema.brand("SeriesId"))
 export type SeriesId = typeof SeriesId.Type
+export const GroupId = PositiveSafeInt.pipe(Schema.brand("GroupId"))
+export type GroupId = typeof GroupId.Type
+export const MembershipId = PositiveSafeInt.pipe(Schema.brand("MembershipId"))
+export type MembershipId = typeof MembershipId.Type

@@ -4,6 +4,7 @@ import { type Admin, AdminTable } from "../records/Admin.ts"
 import { type Athlete, AthleteTable } from "../records/Athlete.ts"
 import { type Coach, CoachTable } from "../records/Coach.ts"
 import type { AthleteId, SessionId, TaskId, UserId } from "./Ids.ts"
+import type { Group, Membership } from "../membership/Group.ts"
 import type { LocalDateTime } from "./LocalDateTime.ts"
 import type { Series, SeriesCancellation } from "../series/Series.ts"
 import type { Session } from "../sessions/Session.ts"
@@ -70,6 +71,12 @@ export interface InMemoryTables {
   readonly tasks: Map<TaskId, Task>
   readonly loginFailures: Map<string, LoginFailures>
   readonly idempotencyKeys: IdempotencyKeyTable
+  /** The club's groups (issue 41); a group's `coachIds` in the order they were given. */
+  readonly groups: Table<Group>
+  /** Every membership ever started, ended ones included (a membership is never rewritten). */
+  readonly memberships: Table<Membership>
+  /** Each athlete's guardians. */
+  readonly guardians: Map<AthleteId, Set<UserId>>
 }
 
 /**
@@ -100,7 +107,10 @@ export class InMemoryStore
       athleteBookings: new Map(),
       tasks: new Map(),
       loginFailures: new Map(),
-      idempotencyKeys: new IdempotencyKeyTable()
+      idempotencyKeys: new IdempotencyKeyTable(),
+      groups: new Table("Group"),
+      memberships: new Table("Membership"),
+      guardians: new Map()
     }
   })
 }

@@ -9,11 +9,12 @@ import { parseRole, type Role, Roles } from "./Role.ts"
 const anyRole = ["ADMIN", "COACH", "ATHLETE"] as const
 
 /** Whose coach a COACH must be to act on the record a request names (issue 36's ownership rule). */
-export type CoachOwnership = "sessionCoach" | "seriesCoach" | "occurrenceCoach"
+export type CoachOwnership = "sessionCoach" | "seriesCoach" | "occurrenceCoach" | "groupCoach"
 
 interface RoleRule {
   readonly roles: ReadonlyArray<string>
   readonly owner?: "athlete" | "user"
+  readonly guardian?: true
   readonly coachOwns?: CoachOwnership
   readonly handOver?: ReadonlyArray<string>
 }
@@ -24,7 +25,10 @@ interface RoleRule {
  * `coachOwns` narrows the COACH role to the coach of the record acted on (its `coachId`: the
  * session's, the series', or, for an occurrence, the session's with `scope=one` and the series'
  * with `scope=following`); a record without a coach is any coach's, and a create names the coach
- * it is for (absent: the caller). `handOver` adds roles that may change only the record's `coachId`.
+ * it is for (absent: the caller). A coach of the record's group, or of a group above it, acts on
+ * it as its own coach does (`groupCoachIds`, issue 41); `groupCoach` is that rule alone, for the
+ * group itself (its memberships). `guardian` adds the users linked to the record's athlete as its
+ * guardians (docs/membership.md). `handOver` adds roles that may change only the record's `coachId`.
  * The seed's own endpoints (`session.*`, `activity.*`) keep the seed's rule: any coach.
  */
 export const RoleTable = {
@@ -55,13 +59,21 @@ export const RoleTable = {
   "conflict.read": { roles: ["Admin", "Coach"] },
   "attendance.configure": { roles: ["Coach"], coachOwns: "sessionCoach" },
   "attendance.read": { roles: anyRole },
-  "attendance.reply": { roles: ["Coach"], owner: "athlete", coachOwns: "sessionCoach" },
+  "attendance.reply": { roles: ["Coach"], owner: "athlete", guardian: true, coachOwns: "sessionCoach" },
   "attendance.mark": { roles: ["Coach"], coachOwns: "sessionCoach" },
   "attendance.presence": { roles: ["Admin", "Coach"] },
   "attendance.figures": { roles: ["Admin", "Coach"] },
   "attendance.athleteFigures": { roles: ["Admin", "Coach"], owner: "athlete" },
   "attendance.export": { roles: ["Admin", "Coach"] },
   "webhook.manage": { roles: ["Admin"] },
+  "group.create": { roles: ["Admin"] },
+  "group.read": { roles: anyRole },
+  "group.update": { roles: ["Admin"] },
+  "group.delete": { roles: ["Admin"] },
+  "membership.manage": { roles: ["Admin", "Coach"], coachOwns: "groupCoach" },
+  "membership.read": { roles: anyRole },
+  "guardian.manage": { roles: ["Admin"] },
+  "guardian.read": { roles: ["Admin"], owner: "user" },
   "coach.create": { roles: ["Admin"] },
   "coach.read": { roles: ["Admin", "Coach"] },
   "coach.update": { roles: ["Admin"] },
@@ -124,6 +136,13 @@ export interface OwnedRecord {
    * use-case loaded it; null: it has none. Absent before the record is loaded (the role gate).
    */
   readonly coachId?: number | null
+  /**
+   * The coaches of the record's group (a session's or series' `groupe`, or the group acted on) and
+   * of every group above it, as the use-case loaded them; absent before the record is loaded.
+   */
+  readonly groupCoachIds?: ReadonlyArray<number>
+  /** The users who are guardians of the record's athlete, as the use-case loaded them. */
+  readonly guardians?: ReadonlyArray<number>
   /** Whether the request changes the record's `coachId` and nothing else; absent before the body is read. */
   readonly handOverOnly?: boolean
   /** What the record is, for the refusal's message: `session 7`. */
@@ -131,6 +150,7 @@ export interface OwnedRecord {
 }
 
 const ownsRecord = (operation: Operation, actor: Actor, record: OwnedRecord): boolean => {
+  if (ruleOf(operation).guardian === true && record.guardians?.includes(actor.userId) === true) return true
   switch (ruleOf(operation).owner) {
     case "athlete":
       return actor.role === "ATHLETE" && actor.athleteId !== null && actor.athleteId === record.athleteId
@@ -141,10 +161,18 @@ const ownsRecord = (operation: Operation, actor: Actor, record: OwnedRecord): bo
   }
 }
 
-/** A coach acts on what it coaches, and on what has no coach; not judged before the record is loaded. */
-const coachesRecord = (operation: Operation, actor: Actor, record: OwnedRecord): boolean =>
-  ruleOf(operation).coachOwns === undefined || actor.role !== "COACH" || record.coachId === undefined ||
-  record.coachId === null || record.coachId === actor.coachId
+/**
+ * A coach acts on what it coaches, on what a group it coaches (or one above) holds, and on what has
+ * no coach; not judged before the record is loaded.
+ */
+const coachesRecord = (operation: Operation, actor: Actor, record: OwnedRecord): boolean => {
+  const rule = ruleOf(operation).coachOwns
+  if (rule === undefined || actor.role !== "COACH") return true
+  const coachesGroup = actor.coachId !== null && record.groupCoachIds?.includes(actor.coachId) === true
+  if (rule === "groupCoach") return record.groupCoachIds === undefined || coachesGroup
+  return record.coachId === undefined || record.coachId === null || record.coachId === actor.coachId ||
+    coachesGroup
+}
 
 export const isAllowed = (operation: Operation, actor: Actor, record: OwnedRecord = {}): boolean => {
   if (ownsRecord(operation, actor, record)) return true

@@ -20,6 +20,7 @@ import refillFreedPlaces from "./0018_refill_freed_places.ts"
 import sessionsLocalSpanIndex from "./0021_sessions_local_span_index.ts"
 import receiversAndFeedTokens from "./0022_receivers_and_feed_tokens.ts"
 import bookingsAsInstants from "./0023_bookings_as_instants.ts"
+import groupsAndMemberships from "./0024_groups_and_memberships.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -46,5 +47,6 @@ export const migrations = Migrator.fromRecord({
   "0018_refill_freed_places": refillFreedPlaces,
   "0021_sessions_local_span_index": sessionsLocalSpanIndex,
   "0022_receivers_and_feed_tokens": receiversAndFeedTokens,
-  "0023_bookings_as_instants": bookingsAsInstants
+  "0023_bookings_as_instants": bookingsAsInstants,
+  "0024_groups_and_memberships": groupsAndMemberships
 })
