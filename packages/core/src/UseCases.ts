@@ -4,6 +4,7 @@ import { AthleteService } from "./records/AthleteService.ts"
 import { AttendanceService } from "./attendance/AttendanceService.ts"
 import { AuthService } from "./auth/AuthService.ts"
 import { CoachService } from "./records/CoachService.ts"
+import { GuardianService } from "./membership/GuardianService.ts"
 import { PlanningService } from "./planning/PlanningService.ts"
 import { ScheduleService } from "./sessions/ScheduleService.ts"
 import { SessionService } from "./sessions/SessionService.ts"
@@ -19,6 +20,7 @@ export const UseCasesLive = Layer.mergeAll(
   AttendanceService.layer,
   AuthService.layer,
   CoachService.layer,
+  GuardianService.layer,
   PlanningService.layer,
   ScheduleService.layer,
   SessionService.layer,

@@ -9,12 +9,14 @@ import { CurrentActor } from "../shared/Actor.ts"
 import { authorize, type Operation } from "../shared/Permissions.ts"
 import { AttendanceRepository } from "./AttendanceRepository.ts"
 import { SessionRepository } from "../sessions/SessionRepository.ts"
+import { GuardianshipRepository } from "../membership/GuardianshipRepository.ts"
 import { traced } from "../shared/traced.ts"
 import { ScheduleSettings } from "../series/ScheduleSettings.ts"
 
 const make = Effect.gen(function*() {
   const repository = yield* AttendanceRepository
   const sessions = yield* SessionRepository
+  const guardianships = yield* GuardianshipRepository
 
   const clubNow = Effect.gen(function*() {
     const { timeZone } = yield* ScheduleSettings
@@ -105,16 +107,20 @@ const make = Effect.gen(function*() {
       return found.value
     }),
     /**
-     * An athlete's reply, by the athlete itself or by a coach, to the session, or to it and the
-     * following occurrences of its series (`AttendanceRepository.reply`).
+     * An athlete's reply, by the athlete itself, one of its guardians or a coach, to the session, or
+     * to it and the following occurrences of its series (`AttendanceRepository.reply`).
      */
     reply: traced("AttendanceService.reply")(
       function*(athleteId: AthleteId, sessionId: SessionId, input: ReplyInput, scope: ReplyScope) {
-        // The athlete replies for itself; a coach for the athletes of the sessions it coaches.
-        yield* authorize("attendance.reply", { athleteId })
+        // The athlete replies for itself, its guardians for it (any role: the link is read first, one
+        // statement, and a caller refused with it reads nothing more); a coach for the athletes of
+        // the sessions it coaches.
+        const guardians = Option.getOrElse(yield* guardianships.guardiansOf(athleteId), () => [])
+        yield* authorize("attendance.reply", { athleteId, guardians })
         const session = yield* sessions.findById(sessionId)
         const actor = yield* authorize("attendance.reply", {
           athleteId,
+          guardians,
           ...(Option.isSome(session) ? { coachId: session.value.coachId, subject: `session ${sessionId}` } : {})
         })
         const now = yield* clubNow

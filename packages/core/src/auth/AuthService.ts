@@ -11,10 +11,14 @@ import { UserRepository } from "../users/UserRepository.ts"
 import { AuthSettings } from "./AuthSettings.ts"
 import { loginDelays, loginThrottle } from "./LoginThrottle.ts"
 import { found } from "../shared/found.ts"
+import type { AthleteId } from "../shared/Ids.ts"
+import { GuardianshipRepository } from "../membership/GuardianshipRepository.ts"
 
 /** `GET /auth/me`: the caller's user and the operations its role may call, with how far it reaches in each. */
 export interface Me extends User {
   readonly rules: Partial<Record<Operation, Reach>>
+  /** The athletes the caller answers for as their guardian, by id (at most `GuardianshipBounds.athletesPerGuardian`). */
+  readonly guardedAthleteIds: ReadonlyArray<AthleteId>
 }
 
 export interface LoginRequest {
@@ -35,6 +39,7 @@ const make = Effect.gen(function*() {
   const hasher = yield* PasswordHasher
   const signer = yield* TokenSigner
   const attempts = yield* LoginAttempts
+  const guardianships = yield* GuardianshipRepository
 
   return {
     login: traced("AuthService.login")(function*(request: LoginRequest) {
@@ -95,8 +100,16 @@ const make = Effect.gen(function*() {
     /** The caller's user, with the record it is linked to and what its role may do (the role table). */
     me: traced("AuthService.me")(function*() {
       const actor = yield* authorize("auth.me")
-      const user = yield* users.findById(actor.userId).pipe(found("User", actor.userId))
-      return { ...user, rules: reachesOf(user.role) } satisfies Me
+      // The user and its links read together: two statements at once, not one after the other.
+      const [user, guarded] = yield* Effect.all([
+        users.findById(actor.userId).pipe(found("User", actor.userId)),
+        guardianships.athletesOf(actor.userId)
+      ], { concurrency: "unbounded" })
+      return {
+        ...user,
+        rules: reachesOf(user.role),
+        guardedAthleteIds: Option.getOrElse(guarded, () => [])
+      } satisfies Me
     })
   }
 })

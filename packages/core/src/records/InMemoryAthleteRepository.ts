@@ -37,6 +37,8 @@ export const InMemoryAthleteRepository = Layer.effect(
       if (!athletes.delete(id)) return yield* new EntityNotFound({ entity: "Athlete", id })
       for (const session of sessions.values()) session.athleteIds.delete(id)
       clearUserLink(store, { field: "athleteId", id })
+      // Its guardians' links go with it, as the foreign key's cascade removes them in the database.
+      store.guardians.delete(id)
     })
 
     return AthleteRepository.of({ create, findById, list, update, delete: remove })

@@ -218,8 +218,28 @@ export class TooManyWebhooks extends withoutStackTrace(
   }
 }
 
+/**
+ * A guardianship link beyond its bound (`GuardianshipBounds`: the athletes of one guardian, or the
+ * guardians of one athlete). Nothing was written.
+ */
+export class TooManyGuardianships extends withoutStackTrace(
+  Schema.TaggedError<TooManyGuardianships>()("TooManyGuardianships", {
+    of: Schema.Literals(["user", "athlete"]),
+    id: Schema.Number,
+    max: Schema.Number
+  })
+) {
+  readonly category = "Conflict" as const
+  override get message() {
+    return this.of === "user"
+      ? `User ${this.id} guards ${this.max} athletes already, the most one user may guard; unlink one first`
+      : `Athlete ${this.id} has ${this.max} guardians already, the most one athlete may have; unlink one first`
+  }
+}
+
 export type DomainError =
   | EntityNotFound
+  | TooManyGuardianships
   | TooManyWebhooks
   | SessionNotStarted
   | RepliesClosed

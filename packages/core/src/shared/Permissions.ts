@@ -124,6 +124,12 @@ export const rolesOf = (operation: Operation): ReadonlyArray<Role> => rolesByOpe
 /** The roles that may only hand the record over (change its `coachId`). */
 export const handOverRoles = (operation: Operation): ReadonlyArray<Role> => handOverByOperation.get(operation) ?? []
 
+/**
+ * Whether the operation's rule admits the athlete's guardians (`guardian: true`): the role gate, which
+ * has not loaded them, cannot refuse a caller on its role alone, as any user may be a guardian.
+ */
+export const admitsGuardians = (operation: Operation): boolean => ruleOf(operation).guardian === true
+
 /** The coach ownership rule of an operation, if any. */
 export const coachOwnershipOf = (operation: Operation): CoachOwnership | undefined => ruleOf(operation).coachOwns
 

@@ -133,6 +133,10 @@ export const InMemoryUserRepository = Layer.effect(
       if (stored === undefined) return yield* new EntityNotFound({ entity: "User", id })
       if (stored.user.role === "ADMIN" && countOf("ADMIN") <= 1) return yield* new LastAdminUser({ userId: id })
       users.delete(id)
+      // Its guardianship links go with it, as the foreign key's cascade removes them in the database.
+      for (const [athleteId, guardians] of store.guardians) {
+        if (guardians.delete(id) && guardians.size === 0) store.guardians.delete(athleteId)
+      }
     })
 
     const countByRole = traced("UserRepository.countByRole")(function*(role: Role) {

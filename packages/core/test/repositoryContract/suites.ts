@@ -4,6 +4,7 @@ import { attendanceRepositoryContract } from "./attendance.ts"
 import { webhookRepositoryContract } from "./webhooks.ts"
 import { coachRepositoryContract } from "./coaches.ts"
 import type { ContractSuite } from "./Contract.ts"
+import { guardianshipRepositoryContract } from "./guardians.ts"
 import { idempotencyKeysContract } from "./idempotencyKeys.ts"
 import { lastAdminContract } from "./lastAdmin.ts"
 import { loginAttemptsContract } from "./loginAttempts.ts"
@@ -33,5 +34,6 @@ export const repositoryContract: ReadonlyArray<ContractSuite> = [
   taskRepositoryContract,
   suppliedIdsContract,
   loginAttemptsContract,
-  idempotencyKeysContract
+  idempotencyKeysContract,
+  guardianshipRepositoryContract
 ]

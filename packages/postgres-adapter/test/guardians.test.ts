@@ -1,0 +1,4 @@
+import { guardianshipRepositoryContract } from "../../core/test/repositoryContract/guardians.ts"
+import { onEachDatabaseContract } from "./support/onEachDatabaseContract.ts"
+
+onEachDatabaseContract(guardianshipRepositoryContract)
