@@ -100,5 +100,11 @@ export const operations: Readonly<Record<string, Readonly<Record<string, Operati
     "removeWebhook": {"m":"DELETE","p":"/attendance/webhooks/:id","r":1,"a":1,"s":[[204,"n"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[404,"NotFound","p"],[409,"Conflict","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[422,"UnprocessableContent","p"],[503,"Unavailable","p"]]},
     "deliveries": {"m":"GET","p":"/attendance/webhooks/:id/deliveries","r":1,"a":1,"s":[[200,"j"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[404,"NotFound","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[503,"Unavailable","p"]]},
     "replay": {"m":"POST","p":"/attendance/webhooks/:id/replay","r":1,"a":1,"s":[[200,"j"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[404,"NotFound","p"],[409,"Conflict","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[422,"UnprocessableContent","p"],[503,"Unavailable","p"]]}
+  },
+  "guardians": {
+    "linkGuardian": {"m":"PUT","p":"/guardians/:id/athletes/:athleteId","r":1,"a":1,"s":[[200,"j"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[404,"NotFound","p"],[409,"Conflict","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[503,"Unavailable","p"]]},
+    "unlinkGuardian": {"m":"DELETE","p":"/guardians/:id/athletes/:athleteId","r":1,"a":1,"s":[[204,"n"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[404,"NotFound","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[503,"Unavailable","p"]]},
+    "guardedAthletes": {"m":"GET","p":"/guardians/:id/athletes","r":1,"a":1,"s":[[200,"j"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[404,"NotFound","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[503,"Unavailable","p"]]},
+    "athleteGuardians": {"m":"GET","p":"/guardians/athletes/:athleteId","r":1,"a":1,"s":[[200,"j"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[404,"NotFound","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[503,"Unavailable","p"]]}
   }
 }

@@ -1,4 +1,4 @@
-import { AuthService, CurrentActor, type Unauthenticated } from "@club/core"
+import { AuthService, CurrentActor, GuardianService, type Unauthenticated } from "@club/core"
 import { type Context, Effect, Layer, Redacted } from "effect"
 import { type HttpRouter, HttpServerRequest, HttpServerRespondable } from "effect/http"
 import { Authentication } from "@club/contract/rest"
@@ -16,24 +16,25 @@ const refuseToken = (error: Unauthenticated) =>
 
 /**
  * Checks the bearer token with core's AuthService; a refusal is a 401 problem with `WWW-Authenticate: Bearer`.
- * A caller whose role may not perform the endpoint's operation is refused (403) before the request is decoded.
+ * A caller whose role may not perform the endpoint's operation is refused (403) before the request is decoded
+ * (for a rule that admits guardians, unless it guards the path's athlete).
  */
 export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function*() {
     const auth = yield* AuthService
+    const guardians = yield* GuardianService
     return Authentication.of({
       bearer: (httpEffect, { credential, endpoint }) =>
         Effect.matchEffect(auth.authenticate(Redacted.value(credential)), {
           onFailure: refuseToken,
           onSuccess: (actor) =>
             Effect.contextWith(
-              (context: Context.Context<HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest>) => {
-                const refusal = roleRefusal(endpoint, actor, context)
-                return refusal === undefined
-                  ? Effect.provideService(httpEffect, CurrentActor, actor)
-                  : HttpServerRespondable.toResponse(refusal)
-              }
+              (context: Context.Context<HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest>) =>
+                Effect.flatMap(roleRefusal(endpoint, actor, context, guardians), (refusal) =>
+                  refusal === undefined
+                    ? Effect.provideService(httpEffect, CurrentActor, actor)
+                    : HttpServerRespondable.toResponse(refusal))
             )
         })
     })

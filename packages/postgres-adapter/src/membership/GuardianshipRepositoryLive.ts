@@ -87,7 +87,7 @@ export const GuardianshipRepositoryLive = Layer.effect(
         yield* sql`SELECT u.id::float8 AS "of", g.athlete_id::float8 AS linked FROM users u
           LEFT JOIN guardianships g ON g.user_id = u.id WHERE u.id = ${userId} ORDER BY g.athlete_id`
       ))
-      return linksOf(rows) as Option.Option<ReadonlyArray<AthleteId>>
+      return Option.map(linksOf(rows), (ids) => ids.map((id) => id as AthleteId))
     }, dieOnInfrastructureError)
 
     // The guardians of the athletes asked for in one turn of the event loop (every reply reads them), one statement.
@@ -105,7 +105,7 @@ export const GuardianshipRepositoryLive = Layer.effect(
       keyOf: () => ""
     })
     const guardiansOf = traced("GuardianshipRepository.guardiansOf")(function*(athleteId: AthleteId) {
-      return (yield* guardiansOfAthletes(athleteId, undefined)) as Option.Option<ReadonlyArray<UserId>>
+      return Option.map(yield* guardiansOfAthletes(athleteId, undefined), (ids) => ids.map((id) => id as UserId))
     }, dieOnInfrastructureError)
 
     return GuardianshipRepository.of({ link, unlink, athletesOf, guardiansOf })

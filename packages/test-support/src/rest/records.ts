@@ -124,8 +124,15 @@ export const userDto = (id: number, name: string, role: Role, email: string | nu
   adminId: role === "ADMIN" ? expect.any(Number) : null
 })
 
-/** `GET /auth/me`'s answer for `user`: the user with its role's rules (`rulesOf` checks them). */
-export const meOf = (user: object) => ({ ...user, rules: expect.any(Object) })
+/**
+ * `GET /auth/me`'s answer for `user`: the user with its role's rules (`rulesOf` checks them) and
+ * the athletes it guards (none unless given).
+ */
+export const meOf = (user: object, guardedAthleteIds: ReadonlyArray<number> = []) => ({
+  ...user,
+  rules: expect.any(Object),
+  guardedAthleteIds
+})
 
 /** POST /auth/login, remembering the password. */
 export const login = (club: Club, name: string, password: string) => {

@@ -235,10 +235,14 @@ export type UserDto = typeof UserDto.Type
 export const MeDto = documented(
   Schema.Struct({
     ...UserDto.fields,
-    rules: Schema.Record(Schema.String, Schema.Literals(Reaches))
+    rules: Schema.Record(Schema.String, Schema.Literals(Reaches)),
+    guardedAthleteIds: Schema.Array(AthleteId).annotate({
+      description:
+        "The athletes the caller answers for as their guardian (`/guardians`), by id: the caller replies for each. Empty for most users."
+    })
   }),
   "Me",
-  "The caller's user (with the record it is linked to) and its role's rules: each operation it may call (the rule names of the operations' descriptions), with how far it reaches: `any` record, only those it `coached` (a coach's own sessions and series, and those of no coach), only its `own` (its athlete record, or its user), or only `handOver` (change a record's coach and nothing else). An operation it may not call is absent.",
+  "The caller's user (with the record it is linked to) and its role's rules: each operation it may call (the rule names of the operations' descriptions), with how far it reaches: `any` record, only those it `coached` (a coach's own sessions and series, and those of no coach), only its `own` (its athlete record, or its user), or only `handOver` (change a record's coach and nothing else). An operation it may not call is absent. `guardedAthleteIds`: the athletes it answers for as a guardian.",
   [{
     id: 4,
     name: "camille",
@@ -247,7 +251,8 @@ export const MeDto = documented(
     coachId: 2,
     athleteId: null,
     adminId: null,
-    rules: { "session.update": "any", "plannedSession.update": "coached", "user.read": "own" }
+    rules: { "session.update": "any", "plannedSession.update": "coached", "user.read": "own" },
+    guardedAthleteIds: []
   }]
 )
 export type MeDto = typeof MeDto.Type

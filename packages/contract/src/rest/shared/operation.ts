@@ -1,4 +1,12 @@
-import { coachOwnershipOf, type CoachOwnership, handOverRoles, type Operation, RoleTable, rolesOf } from "@club/core"
+import {
+  admitsGuardians,
+  coachOwnershipOf,
+  type CoachOwnership,
+  handOverRoles,
+  type Operation,
+  RoleTable,
+  rolesOf
+} from "@club/core"
 import { Context } from "effect"
 import { OpenApi } from "effect/http-api"
 import { RequiredOperation } from "./RequiredOperation.ts"
@@ -11,7 +19,8 @@ const either = (items: ReadonlyArray<string>) =>
 const coachedRecord: Record<CoachOwnership, string> = {
   sessionCoach: "the session",
   seriesCoach: "the series",
-  occurrenceCoach: "the occurrence (with `scope=following`: the series)"
+  occurrenceCoach: "the occurrence (with `scope=following`: the series)",
+  groupCoach: "the group, or of a group above it"
 }
 
 /** Who may call an operation of core's role table, in words: the same table the server enforces. */
@@ -33,6 +42,7 @@ export const whoMayCall = (operation: Operation): string => {
     : owner === "user"
     ? ", or the user `{id}` itself"
     : ""
+  const byGuardian = admitsGuardians(operation) ? ", or a guardian of the athlete `{id}` (a user of any role)" : ""
   const byHandOver = handOver.length === 0
     ? ""
     : `; ${either(handOver)} may only hand it over (a body that changes \`coachId\` alone)`
@@ -41,7 +51,7 @@ export const whoMayCall = (operation: Operation): string => {
     : "Any other role: 403, before the request is read; another coach: 403"
   return everyRole
     ? "**Who may call it:** any authenticated user (ADMIN, COACH or ATHLETE). Without a valid token: 401."
-    : `**Who may call it:** ${listed}${byOwner}${byHandOver}. ${refused}; without a valid token: 401.`
+    : `**Who may call it:** ${listed}${byOwner}${byGuardian}${byHandOver}. ${refused}; without a valid token: 401.`
 }
 
 /**

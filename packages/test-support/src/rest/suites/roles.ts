@@ -19,7 +19,7 @@ export interface GuardedEndpoint {
   /** Whose record lets a caller the roles alone refuse in: the athlete record linked to its user, or its user. */
   readonly owner: "athlete" | "user" | undefined
   /** Whose coach a COACH must be to act (the table's `coachOwns`): the session's, the series', the occurrence's. */
-  readonly coachOwns?: "sessionCoach" | "seriesCoach" | "occurrenceCoach" | undefined
+  readonly coachOwns?: "sessionCoach" | "seriesCoach" | "occurrenceCoach" | "groupCoach" | undefined
 }
 
 /**
@@ -60,6 +60,7 @@ const roles: ReadonlyArray<Role> = ["ADMIN", "COACH", "ATHLETE"]
 const pathValues: Readonly<Record<string, string>> = {
   id: String(missingId),
   sessionId: String(missingId),
+  athleteId: String(missingId),
   date: "2026-01-01",
   startDate: "2026-01-01",
   endDate: "2026-12-31",
