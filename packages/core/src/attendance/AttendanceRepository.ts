@@ -14,7 +14,7 @@ export interface ReplyWrite {
   readonly scope: ReplyScope
   /** Now, on the club's wall clock: replies close at the session's cut-off, or at its `creneau` when it has none. */
   readonly now: LocalDateTime
-  /** The user who wrote it: the athlete's own, or a coach's. */
+  /** The user who wrote it: the athlete's own, one of its guardians, or a coach's. */
   readonly by: UserId
 }
 
