@@ -37,20 +37,27 @@ const TestLayer = AttendanceService.layer.pipe(
 )
 
 const as = (userId: UserId) =>
-  Effect.provideService(CurrentActor, {
-    userId,
-    role: "ATHLETE",
-    athleteId: null,
-    coachId: null,
-    adminId: null
-  } satisfies Actor)
+  Effect.provideService(
+    CurrentActor,
+    {
+      userId,
+      role: "ATHLETE",
+      athleteId: null,
+      coachId: null,
+      adminId: null
+    } satisfies Actor
+  )
 
 describe("AttendanceService.reply by a guardian (issue 41)", () => {
   it.effect("a guardian replies for the athletes it guards, as itself (`by`); for another athlete: NotPermitted", () =>
     Effect.gen(function*() {
       const athletes = yield* AthleteRepository
-      const child = yield* athletes.create(new AthleteCreate({ id: null, name: "child", categorie: null, niveau: null }))
-      const other = yield* athletes.create(new AthleteCreate({ id: null, name: "other", categorie: null, niveau: null }))
+      const child = yield* athletes.create(
+        new AthleteCreate({ id: null, name: "child", categorie: null, niveau: null })
+      )
+      const other = yield* athletes.create(
+        new AthleteCreate({ id: null, name: "other", categorie: null, niveau: null })
+      )
       const parent = yield* (yield* UserRepository).create(newUser("parent", "ATHLETE"))
       const session = yield* (yield* SessionRepository).create(
         newSession({ creneau: "2099-06-01T18:00:00", athleteIds: [child.id, other.id] })

@@ -49,7 +49,9 @@ const Signer = Layer.succeed(
 /** The use-case on a fresh in-memory store, which is provided too, for the tests to look at. */
 const authService = (hashTime = 0) => ({
   layer: AuthService.layer.pipe(
-    Layer.provide(Layer.mergeAll(Users, hasher(hashTime), Signer, InMemoryLoginAttempts, InMemoryGuardianshipRepository)),
+    Layer.provide(
+      Layer.mergeAll(Users, hasher(hashTime), Signer, InMemoryLoginAttempts, InMemoryGuardianshipRepository)
+    ),
     Layer.provideMerge(InMemoryStore.layer)
   )
 })

@@ -17,7 +17,9 @@ import { newUser } from "./fixtures.ts"
 const missing = 9_000_000
 
 const athlete = (name: string) =>
-  AthleteRepository.use((athletes) => athletes.create(new AthleteCreate({ id: null, name, categorie: null, niveau: null })))
+  AthleteRepository.use((athletes) =>
+    athletes.create(new AthleteCreate({ id: null, name, categorie: null, niveau: null }))
+  )
 
 const user = (name: string) => UserRepository.use((users) => users.create(newUser(name, "ATHLETE")))
 

@@ -1,4 +1,12 @@
-import { type Actor, admitsGuardians, type AthleteId, CurrentActor, type GuardianService, isAllowed, NotPermitted } from "@club/core"
+import {
+  type Actor,
+  admitsGuardians,
+  type AthleteId,
+  CurrentActor,
+  type GuardianService,
+  isAllowed,
+  NotPermitted
+} from "@club/core"
 import { Context, Effect } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
@@ -27,7 +35,10 @@ export const roleRefusal = (
   const id = Number(Context.get(context, HttpRouter.RouteContext).params["id"])
   if (isAllowed(operation, actor, { athleteId: id, userId: id })) return Effect.succeed(undefined)
   const request = Context.get(context, HttpServerRequest.HttpServerRequest)
-  const refusal = new Forbidden({ detail: new NotPermitted({ operation }).message, instance: request.url.split("?")[0]! })
+  const refusal = new Forbidden({
+    detail: new NotPermitted({ operation }).message,
+    instance: request.url.split("?")[0]!
+  })
   if (!admitsGuardians(operation) || !Number.isSafeInteger(id) || id < 1) return Effect.succeed(refusal)
   return guardians.callerGuards(id as AthleteId).pipe(
     Effect.provideService(CurrentActor, actor),

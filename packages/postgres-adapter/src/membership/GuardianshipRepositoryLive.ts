@@ -62,7 +62,11 @@ export const GuardianshipRepositoryLive = Layer.effect(
         ))
         if (counts.linked) return false
         if (counts.of_user >= GuardianshipBounds.athletesPerGuardian) {
-          return yield* new TooManyGuardianships({ of: "user", id: userId, max: GuardianshipBounds.athletesPerGuardian })
+          return yield* new TooManyGuardianships({
+            of: "user",
+            id: userId,
+            max: GuardianshipBounds.athletesPerGuardian
+          })
         }
         if (counts.of_athlete >= GuardianshipBounds.guardiansPerAthlete) {
           return yield* new TooManyGuardianships({

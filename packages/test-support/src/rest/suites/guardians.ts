@@ -52,7 +52,10 @@ export const guardianEndpoints = (club: () => Club) => {
       // The user itself reads its own links; another user may not.
       expectJson(await guardian.caller.get(`/guardians/${guardian.id}/athletes`), 200, both)
       expectProblem(await club().athlete.get(`/guardians/${guardian.id}/athletes`), 403)
-      expectJson(await club().admin.get(`/guardians/athletes/${first}`), 200, [{ userId: guardian.id, athleteId: first }])
+      expectJson(await club().admin.get(`/guardians/athletes/${first}`), 200, [{
+        userId: guardian.id,
+        athleteId: first
+      }])
       expectProblem(await guardian.caller.get(`/guardians/athletes/${first}`), 403)
 
       expectStatus(await unlink(guardian.id, first), 204)
@@ -73,7 +76,11 @@ export const guardianEndpoints = (club: () => Club) => {
       expectProblem(await link(missingId, missingId), 404, `User not found with id ${missingId}`)
       expectProblem(await link(missingId, athleteId), 404, `User not found with id ${missingId}`)
       expectProblem(await link(club().user.ATHLETE.id, missingId), 404, `Athlete not found with id ${missingId}`)
-      expectProblem(await club().admin.get(`/guardians/${missingId}/athletes`), 404, `User not found with id ${missingId}`)
+      expectProblem(
+        await club().admin.get(`/guardians/${missingId}/athletes`),
+        404,
+        `User not found with id ${missingId}`
+      )
       expectProblem(
         await club().admin.get(`/guardians/athletes/${missingId}`),
         404,
@@ -196,7 +203,9 @@ export const guardianEndpoints = (club: () => Club) => {
       expectStatus(await link(guardian.id, child), 200)
       const other = (await createAthlete(club())).id
       expectProblem(
-        await guardian.caller.send("PUT", `/attendance/athletes/${other}/replies/${missingId}`, { body: "{\"answer\":" }),
+        await guardian.caller.send("PUT", `/attendance/athletes/${other}/replies/${missingId}`, {
+          body: "{\"answer\":"
+        }),
         403,
         "Your role may not attendance.reply"
       )
