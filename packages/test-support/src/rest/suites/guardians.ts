@@ -197,6 +197,16 @@ export const guardianEndpoints = (club: () => Club) => {
       ])
     })
 
+    it("a guardian of any role: an ADMIN, whose role alone may not reply, replies for the athlete it guards", async () => {
+      const child = (await createAthlete(club(), { name: "Eve" })).id
+      const session = await createSession(club(), { creneau: future, coachId: club().coachId, athleteIds: [child] })
+      expectProblem(await reply(club().admin, child, session.id, "maybe"), 403, "Your role may not attendance.reply")
+      expectStatus(await link(club().user.ADMIN.id, child), 200)
+      expectStatus(await reply(club().admin, child, session.id, "maybe"), 200)
+      expectStatus(await unlink(club().user.ADMIN.id, child), 204)
+      expectProblem(await reply(club().admin, child, session.id, "no"), 403, "Your role may not attendance.reply")
+    })
+
     it("a guardian of one athlete is refused for any other, malformed id included, before the body is read", async () => {
       const guardian = await guardianUser()
       const child = (await createAthlete(club())).id
