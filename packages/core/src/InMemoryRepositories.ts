@@ -3,6 +3,7 @@ import { InMemoryActivityRepository } from "./records/InMemoryActivityRepository
 import { InMemoryAthleteRepository } from "./records/InMemoryAthleteRepository.ts"
 import { InMemoryAttendanceRepository } from "./attendance/InMemoryAttendanceRepository.ts"
 import { InMemoryCoachRepository } from "./records/InMemoryCoachRepository.ts"
+import { InMemoryGroupRepository } from "./membership/InMemoryGroupRepository.ts"
 import { InMemoryFeedTokenRepository } from "./feeds/InMemoryFeedTokenRepository.ts"
 import { InMemoryIdempotencyKeys } from "./idempotency/InMemoryIdempotencyKeys.ts"
 import { InMemoryLoginAttempts } from "./auth/InMemoryLoginAttempts.ts"
@@ -32,6 +33,7 @@ export const InMemoryRepositories = Layer.mergeAll(
   InMemoryActivityRepository,
   InMemoryTaskRepository,
   InMemoryFeedTokenRepository,
+  InMemoryGroupRepository,
   InMemoryLoginAttempts,
   InMemoryIdempotencyKeys,
   InMemoryRecordRepositories,

@@ -4,6 +4,8 @@ import { AthleteService } from "./records/AthleteService.ts"
 import { AttendanceService } from "./attendance/AttendanceService.ts"
 import { AuthService } from "./auth/AuthService.ts"
 import { CoachService } from "./records/CoachService.ts"
+import { GroupService } from "./membership/GroupService.ts"
+import { MembershipService } from "./membership/MembershipService.ts"
 import { PlanningService } from "./planning/PlanningService.ts"
 import { ScheduleService } from "./sessions/ScheduleService.ts"
 import { SessionService } from "./sessions/SessionService.ts"
@@ -19,6 +21,8 @@ export const UseCasesLive = Layer.mergeAll(
   AttendanceService.layer,
   AuthService.layer,
   CoachService.layer,
+  GroupService.layer,
+  MembershipService.layer,
   PlanningService.layer,
   ScheduleService.layer,
   SessionService.layer,

@@ -16,6 +16,9 @@ import {
   Operations,
   PlanningService,
   FeedTokenRepository,
+  GroupRepository,
+  GroupService,
+  MembershipService,
   PasswordHasher,
   type RecordOperations,
   type Role,
@@ -64,6 +67,7 @@ const PortsReached = Layer.mergeAll(
   reachedOnly(SessionRepository),
   reachedOnly(SeriesRepository),
   reachedOnly(FeedTokenRepository),
+  reachedOnly(GroupRepository),
   reachedOnly(TaskRepository),
   reachedOnly(UserRepository),
   reachedOnly(LoginAttempts),
@@ -276,6 +280,40 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
     "WebhookService.replay",
     "webhook.manage",
     Effect.flatMap(Effect.service(WebhookService), (s) => s.replay(1 as never, 1 as never))
+  ],
+  ["GroupService.create", "group.create", Effect.flatMap(Effect.service(GroupService), (s) => s.create(anyInput))],
+  ["GroupService.get", "group.read", Effect.flatMap(Effect.service(GroupService), (s) => s.get(1 as never))],
+  ["GroupService.list", "group.read", Effect.flatMap(Effect.service(GroupService), (s) => s.list({}))],
+  [
+    "GroupService.update",
+    "group.update",
+    Effect.flatMap(Effect.service(GroupService), (s) => s.update(1 as never, anyInput))
+  ],
+  ["GroupService.remove", "group.delete", Effect.flatMap(Effect.service(GroupService), (s) => s.remove(1 as never))],
+  [
+    "MembershipService.start",
+    "membership.manage",
+    Effect.flatMap(Effect.service(MembershipService), (s) => s.start(1 as never, anyInput))
+  ],
+  [
+    "MembershipService.end",
+    "membership.manage",
+    Effect.flatMap(Effect.service(MembershipService), (s) => s.end(1 as never, anyInput))
+  ],
+  [
+    "MembershipService.roster",
+    "membership.read",
+    Effect.flatMap(Effect.service(MembershipService), (s) => s.roster(1 as never, undefined, {}))
+  ],
+  [
+    "MembershipService.history",
+    "membership.read",
+    Effect.flatMap(Effect.service(MembershipService), (s) => s.history(1 as never, {}))
+  ],
+  [
+    "MembershipService.ofAthlete",
+    "membership.read",
+    Effect.flatMap(Effect.service(MembershipService), (s) => s.ofAthlete(1 as never, {}))
   ],
   ["AuthService.me", "auth.me", Effect.flatMap(Effect.service(AuthService), (s) => s.me())],
   ["TaskService.create", "task.create", Effect.flatMap(Effect.service(TaskService), (s) => s.create(anyInput))],

@@ -6,6 +6,7 @@ import { ActivitiesHandlers } from "./records/ActivitiesHandlers.ts"
 import { AthletesHandlers } from "./records/AthletesHandlers.ts"
 import { AttendanceHandlers } from "./attendance/AttendanceHandlers.ts"
 import { WebhookHandlers } from "./webhooks/WebhookHandlers.ts"
+import { GroupsHandlers } from "./membership/GroupsHandlers.ts"
 import { AuthHandlers } from "./auth/AuthHandlers.ts"
 import { HealthHandlers } from "./health/HealthHandlers.ts"
 import { SeriesHandlers } from "./planning/SeriesHandlers.ts"
@@ -46,6 +47,7 @@ export const RestApiLive = Layer.mergeAll(
     AthletesHandlers,
     AttendanceHandlers,
     WebhookHandlers,
+    GroupsHandlers,
     AuthHandlers,
     HealthHandlers,
     SeriesHandlers,

@@ -4,6 +4,7 @@ import { AthleteRepositoryLive } from "./records/AthleteRepositoryLive.ts"
 import { AttendanceRepositoryLive } from "./attendance/AttendanceRepositoryLive.ts"
 import { CoachRepositoryLive } from "./records/CoachRepositoryLive.ts"
 import { CredentialsCacheLive } from "./users/CredentialsCache.ts"
+import { GroupRepositoryLive } from "./membership/GroupRepositoryLive.ts"
 import { FeedTokenRepositoryLive } from "./feeds/FeedTokenRepositoryLive.ts"
 import { IdempotencyKeysLive } from "./idempotency/IdempotencyKeysLive.ts"
 import { LoginAttemptsLive } from "./auth/LoginAttemptsLive.ts"
@@ -29,6 +30,7 @@ export const RepositoriesLive = Layer.mergeAll(
   ActivityRepositoryLive,
   TaskRepositoryLive,
   FeedTokenRepositoryLive,
+  GroupRepositoryLive,
   LoginAttemptsLive,
   IdempotencyKeysLive,
   RecordRepositoriesLive,

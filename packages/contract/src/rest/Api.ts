@@ -14,6 +14,7 @@ import { Availability } from "./shared/Availability.ts"
 import { SeriesGroup } from "./series/SeriesGroup.ts"
 import { AttendanceGroup } from "./attendance/AttendanceGroup.ts"
 import { WebhookGroup } from "./webhooks/WebhookGroup.ts"
+import { GroupsGroup } from "./membership/GroupsGroup.ts"
 import { BodyLimit } from "./shared/BodyLimit.ts"
 import { Idempotency } from "./shared/Idempotency.ts"
 import { MediaType } from "./shared/MediaType.ts"
@@ -38,6 +39,7 @@ const api = HttpApi.make("club")
     FeedsGroup,
     AttendanceGroup,
     WebhookGroup,
+    GroupsGroup,
     RootCoachesGroup
   )
   .middleware(RequestErrors)

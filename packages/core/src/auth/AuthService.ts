@@ -11,10 +11,15 @@ import { UserRepository } from "../users/UserRepository.ts"
 import { AuthSettings } from "./AuthSettings.ts"
 import { loginDelays, loginThrottle } from "./LoginThrottle.ts"
 import { found } from "../shared/found.ts"
+import type { Group } from "../membership/Group.ts"
+import { groupsOfCaller } from "../membership/GroupService.ts"
+import { GroupRepository } from "../membership/GroupRepository.ts"
 
 /** `GET /auth/me`: the caller's user and the operations its role may call, with how far it reaches in each. */
 export interface Me extends User {
   readonly rules: Partial<Record<Operation, Reach>>
+  /** The caller's groups (issue 41): a coach's, those it coaches; an athlete user's, its athlete's on the club's today. */
+  readonly groups: ReadonlyArray<Group>
 }
 
 export interface LoginRequest {
@@ -35,6 +40,7 @@ const make = Effect.gen(function*() {
   const hasher = yield* PasswordHasher
   const signer = yield* TokenSigner
   const attempts = yield* LoginAttempts
+  const groupRepository = yield* GroupRepository
 
   return {
     login: traced("AuthService.login")(function*(request: LoginRequest) {
@@ -96,7 +102,8 @@ const make = Effect.gen(function*() {
     me: traced("AuthService.me")(function*() {
       const actor = yield* authorize("auth.me")
       const user = yield* users.findById(actor.userId).pipe(found("User", actor.userId))
-      return { ...user, rules: reachesOf(user.role) } satisfies Me
+      const groups = yield* groupsOfCaller(groupRepository, actor)
+      return { ...user, rules: reachesOf(user.role), groups } satisfies Me
     })
   }
 })

@@ -125,7 +125,7 @@ export const userDto = (id: number, name: string, role: Role, email: string | nu
 })
 
 /** `GET /auth/me`'s answer for `user`: the user with its role's rules (`rulesOf` checks them). */
-export const meOf = (user: object) => ({ ...user, rules: expect.any(Object) })
+export const meOf = (user: object) => ({ ...user, rules: expect.any(Object), groups: expect.any(Array) })
 
 /** POST /auth/login, remembering the password. */
 export const login = (club: Club, name: string, password: string) => {

@@ -10,6 +10,7 @@ import {
   AthleteUpdate,
   BoundedArray,
   CoachTable,
+  Group,
   isMaxCharacters,
   Limits,
   Reaches,
@@ -235,7 +236,11 @@ export type UserDto = typeof UserDto.Type
 export const MeDto = documented(
   Schema.Struct({
     ...UserDto.fields,
-    rules: Schema.Record(Schema.String, Schema.Literals(Reaches))
+    rules: Schema.Record(Schema.String, Schema.Literals(Reaches)),
+    groups: Schema.Array(Schema.Struct(Group.fields)).annotate({
+      description:
+        "The caller's groups (issue 41), in id order, at most 200: for a COACH the groups it coaches, for an ATHLETE user the groups its athlete is a member of on the club's today; empty for others."
+    })
   }),
   "Me",
   "The caller's user (with the record it is linked to) and its role's rules: each operation it may call (the rule names of the operations' descriptions), with how far it reaches: `any` record, only those it `coached` (a coach's own sessions and series, and those of no coach), only its `own` (its athlete record, or its user), or only `handOver` (change a record's coach and nothing else). An operation it may not call is absent.",
@@ -247,7 +252,8 @@ export const MeDto = documented(
     coachId: 2,
     athleteId: null,
     adminId: null,
-    rules: { "session.update": "any", "plannedSession.update": "coached", "user.read": "own" }
+    rules: { "session.update": "any", "plannedSession.update": "coached", "user.read": "own" },
+    groups: [{ id: 2, name: "U12", parentId: 1, coachIds: [2] }]
   }]
 )
 export type MeDto = typeof MeDto.Type
