@@ -3,6 +3,7 @@ import type {
   AthleteRepository,
   AttendanceRepository,
   CoachRepository,
+  GroupRepository,
   IdempotencyKeys,
   LoginAttempts,
   RecordPorts,
@@ -60,6 +61,7 @@ export type ContractServices =
   | IdempotencyKeys
   | StoredIdempotencyKeys
   | WebhookRepository
+  | GroupRepository
 
 export interface Implementation {
   /** For test titles. */

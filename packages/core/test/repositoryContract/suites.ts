@@ -6,6 +6,7 @@ import { coachRepositoryContract } from "./coaches.ts"
 import type { ContractSuite } from "./Contract.ts"
 import { idempotencyKeysContract } from "./idempotencyKeys.ts"
 import { lastAdminContract } from "./lastAdmin.ts"
+import { membershipRepositoryContract } from "./membership.ts"
 import { loginAttemptsContract } from "./loginAttempts.ts"
 import { planningEditsContract } from "./planningEdits.ts"
 import { recordContracts } from "./records.ts"
@@ -29,6 +30,7 @@ export const repositoryContract: ReadonlyArray<ContractSuite> = [
   planningEditsContract,
   attendanceRepositoryContract,
   webhookRepositoryContract,
+  membershipRepositoryContract,
   activityRepositoryContract,
   taskRepositoryContract,
   suppliedIdsContract,
