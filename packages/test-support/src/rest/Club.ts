@@ -141,8 +141,12 @@ export const setUpClub = async <Options extends RequestOptions>(send: Send<Optio
     withToken: (value) => callerWith(request, value),
     token,
     user: {
-      ADMIN: (({ rules: _rules, ...user }) => user)(
-        answered<UserDto & { rules: unknown }>(await admin.get("/auth/me"), 200, "Reading the admin's user")
+      ADMIN: (({ groups: _groups, rules: _rules, ...user }) => user)(
+        answered<UserDto & { rules: unknown; groups: unknown }>(
+          await admin.get("/auth/me"),
+          200,
+          "Reading the admin's user"
+        )
       ),
       COACH: coachUser,
       ATHLETE: athleteUser
