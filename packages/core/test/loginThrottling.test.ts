@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Option, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import { AuthService, PasswordHasher, TokenSigner, User, type UserId, UserRepository } from "../src/index.ts"
-import { InMemoryGroupRepository, InMemoryLoginAttempts, InMemoryStore } from "../src/testing.ts"
+import { InMemoryGroupRepository, InMemoryLoginAttempts, InMemoryOutbox, InMemoryStore } from "../src/testing.ts"
 
 // Core's defaults: 5 failures free per name at an address, 20 per address, then 1 s doubling up to 300 s.
 const admin = new User({
@@ -50,7 +50,8 @@ const Signer = Layer.succeed(
 const authService = (hashTime = 0) => ({
   layer: AuthService.layer.pipe(
     Layer.provide(Layer.mergeAll(Users, hasher(hashTime), Signer, InMemoryLoginAttempts, InMemoryGroupRepository)),
-    Layer.provideMerge(InMemoryStore.layer)
+    Layer.provideMerge(InMemoryStore.layer),
+    Layer.provideMerge(InMemoryOutbox.layer)
   )
 })
 

@@ -4,6 +4,8 @@ import type { AthleteId, CoachId, GroupId, MembershipId } from "../shared/Ids.ts
 import { InMemoryStore } from "../shared/InMemoryStore.ts"
 import type { CalendarDate } from "../shared/LocalDateTime.ts"
 import { traced } from "../shared/traced.ts"
+import { appendEvents, InMemoryOutbox } from "../webhooks/InMemoryOutbox.ts"
+import { membershipEvent } from "./Group.ts"
 import { Group, type GroupCreate, type GroupUpdate, Membership, type MembershipStart } from "./Group.ts"
 import { GroupRepository, type IdRange } from "./GroupRepository.ts"
 
@@ -18,6 +20,7 @@ export const InMemoryGroupRepository = Layer.effect(
   GroupRepository,
   Effect.gen(function*() {
     const store = yield* InMemoryStore
+    const outbox = yield* InMemoryOutbox
     const { athletes, coaches, groups, memberships, series, sessionRevisions, sessions } = store
 
     /**
@@ -180,9 +183,11 @@ export const InMemoryGroupRepository = Layer.effect(
         })
       }
       const id = memberships.newId(null) as MembershipId
-      return memberships.insert(
+      const membership = memberships.insert(
         new Membership({ id, groupId, athleteId: input.athleteId, from: input.from, until: null })
       )
+      yield* appendEvents(outbox, [membershipEvent("membershipStarted", membership)])
+      return membership
     })
 
     const findMembership = traced("GroupRepository.findMembership")(function*(id: MembershipId) {
@@ -202,7 +207,9 @@ export const InMemoryGroupRepository = Layer.effect(
       if (until < old.from) {
         return yield* new InvalidValue({ field: "until", reason: `before the membership's first day (${old.from})` })
       }
-      return Option.some(memberships.replace(new Membership({ ...old, until })))
+      const ended = memberships.replace(new Membership({ ...old, until }))
+      yield* appendEvents(outbox, [membershipEvent("membershipEnded", ended)])
+      return Option.some(ended)
     })
 
     const roster = traced("GroupRepository.roster")(

@@ -17,7 +17,9 @@ import {
   SeriesCreate,
   SeriesRepository,
   SessionCreate,
-  SessionRepository
+  SessionRepository,
+  WebhookCreate,
+  WebhookRepository
 } from "@club/core"
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
@@ -221,6 +223,50 @@ export const membershipRepositoryContract: ContractSuite = {
           _tag: "EntityNotFound",
           entity: "Group"
         })
+      }))
+
+    it.effect("a membership started or ended is an outbox event of its group, written with the change", () =>
+      Effect.gen(function*() {
+        const groups = yield* GroupRepository
+        const webhooks = yield* WebhookRepository
+        const hook = Option.getOrThrow(
+          yield* webhooks.register(new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) }), 1000)
+        )
+        const eve = yield* newAthlete("Eve")
+        const started = yield* start(team.id, eve, "2027-08-01")
+        // Refused: no event.
+        yield* Effect.flip(start(team.id, eve, "2027-08-02"))
+        yield* Effect.flip(groups.end(started.id, day("2027-07-01")))
+        const ended = Option.getOrThrow(yield* groups.end(started.id, day("2027-08-31")))
+        const delivered = { delivered: true, statusCode: 204, error: null, atEpochMs: Date.now(), retryAtEpochMs: 0 }
+        const bodies: Array<Record<string, unknown>> = []
+        const claims: Array<{ sessionId: number | null; groupId: number | null }> = []
+        for (;;) {
+          const claimed = yield* webhooks.claim("drain", Date.now() + 1000, 60_000)
+          if (Option.isNone(claimed)) break
+          bodies.push(JSON.parse(claimed.value.body))
+          claims.push({ sessionId: claimed.value.sessionId, groupId: claimed.value.groupId })
+          yield* webhooks.settle("drain", claimed.value, delivered)
+        }
+        expect(bodies.map(({ id: _id, occurredAt: _at, ...rest }) => rest)).toEqual([
+          {
+            type: "membershipStarted",
+            groupId: team.id,
+            data: { membershipId: started.id, athleteId: eve, from: "2027-08-01", until: null }
+          },
+          {
+            type: "membershipEnded",
+            groupId: team.id,
+            data: { membershipId: ended.id, athleteId: eve, from: "2027-08-01", until: "2027-08-31" }
+          }
+        ])
+        expect(claims).toEqual([{ sessionId: null, groupId: team.id }, { sessionId: null, groupId: team.id }])
+        const log = Option.getOrThrow(yield* webhooks.attempts(hook.id, 10))
+        expect(log.map((a) => [a.sessionId, a.groupId, a.delivered])).toEqual([
+          [null, team.id, true],
+          [null, team.id, true]
+        ])
+        yield* webhooks.remove(hook.id)
       }))
 
     it.effect("a group with subgroups or memberships is not deleted; an empty one is, once", () =>

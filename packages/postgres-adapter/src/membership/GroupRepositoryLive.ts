@@ -12,6 +12,7 @@ import {
   InvalidValue,
   Membership,
   MembershipConflict,
+  membershipEvent,
   type MembershipId,
   type MembershipStart,
   traced,
@@ -24,7 +25,8 @@ import { int8Array } from "../shared/int8Array.ts"
 import { onForeignKeyViolation } from "../shared/onForeignKeyViolation.ts"
 import { onUniqueViolation } from "../shared/onUniqueViolation.ts"
 import { requireKnownIds } from "../shared/requireKnownIds.ts"
-import { autocommitWrite, transaction } from "../shared/transaction.ts"
+import { transaction } from "../shared/transaction.ts"
+import { writeEvents } from "../webhooks/outbox.ts"
 
 const decodeGroups = Schema.decodeUnknownEffect(Schema.Array(Group))
 const decodeMemberships = Schema.decodeUnknownEffect(Schema.Array(Membership))
@@ -206,28 +208,29 @@ export const GroupRepositoryLive = Layer.effect(
     )
 
     /**
-     * One statement: the exclusion constraint refuses a membership sharing a day with another of
-     * the athlete in the group (`ON CONFLICT DO NOTHING` answers no row then), also against a
-     * writer committing meanwhile; the foreign keys check the group and the athlete.
+     * The exclusion constraint refuses a membership sharing a day with another of the athlete in
+     * the group (`ON CONFLICT DO NOTHING` answers no row then), also against a writer committing
+     * meanwhile; the foreign keys check the group and the athlete. Its event in the same transaction.
      */
     const start = traced("GroupRepository.start")(function*(groupId: GroupId, input: MembershipStart) {
-      const rows = yield* autocommitWrite(
-        sql`INSERT INTO memberships AS m (group_id, athlete_id, from_date)
-          VALUES (${groupId}, ${input.athleteId}, ${input.from}::date)
-          ON CONFLICT DO NOTHING RETURNING ${membershipCols}`
-      ).pipe(onForeignKeyViolation({
-        memberships_group_id_fkey: () => new EntityNotFound({ entity: "Group", id: groupId }),
-        memberships_athlete_id_fkey: () =>
-          new UnknownReferences({ field: "athleteId", entity: "Athlete", ids: [input.athleteId] })
-      } as Record<string, () => EntityNotFound | UnknownReferences>))
-      const [membership] = yield* decodeMemberships(rows)
-      if (membership === undefined) {
-        return yield* new MembershipConflict({
-          field: "from",
-          reason: `athlete ${input.athleteId} is a member of group ${groupId} on days from ${input.from} on already`
-        })
-      }
-      return membership
+      return yield* inTransaction(Effect.gen(function*() {
+        const rows = yield* sql`INSERT INTO memberships AS m (group_id, athlete_id, from_date)
+            VALUES (${groupId}, ${input.athleteId}, ${input.from}::date)
+            ON CONFLICT DO NOTHING RETURNING ${membershipCols}`.pipe(onForeignKeyViolation({
+          memberships_group_id_fkey: () => new EntityNotFound({ entity: "Group", id: groupId }),
+          memberships_athlete_id_fkey: () =>
+            new UnknownReferences({ field: "athleteId", entity: "Athlete", ids: [input.athleteId] })
+        } as Record<string, () => EntityNotFound | UnknownReferences>))
+        const [membership] = yield* decodeMemberships(rows)
+        if (membership === undefined) {
+          return yield* new MembershipConflict({
+            field: "from",
+            reason: `athlete ${input.athleteId} is a member of group ${groupId} on days from ${input.from} on already`
+          })
+        }
+        yield* writeEvents(sql, [membershipEvent("membershipStarted", membership)])
+        return membership
+      }))
     }, dieOnInfrastructureError)
 
     const findMembership = traced("GroupRepository.findMembership")(function*(id: MembershipId) {
@@ -253,7 +256,8 @@ export const GroupRepositoryLive = Layer.effect(
         const [ended] = yield* decodeMemberships(
           yield* sql`UPDATE memberships AS m SET until_date = ${until}::date WHERE m.id = ${id} RETURNING ${membershipCols}`
         )
-        return Option.fromNullishOr(ended)
+        yield* writeEvents(sql, [membershipEvent("membershipEnded", ended!)])
+        return Option.some(ended!)
       }))
     }, dieOnInfrastructureError)
 
