@@ -115,12 +115,12 @@ export const InMemoryGroupRepository = Layer.effect(
       )
       // The sessions and series of the group follow its name (docs/membership.md "Groups").
       if (change.name !== undefined && change.name !== old.name) {
-        for (const session of [...sessions.values()]) {
+        for (const session of sessions.values()) {
           if (session.groupe !== old.name) continue
           sessions.replace({ ...session, groupe: change.name })
           sessionRevisions.set(session.id, (sessionRevisions.get(session.id) ?? 0) + 1)
         }
-        for (const stored of [...series.values()]) {
+        for (const stored of series.values()) {
           if (stored.groupe !== old.name) continue
           series.replace({ ...stored, groupe: change.name, revision: stored.revision + 1 })
         }
@@ -131,7 +131,10 @@ export const InMemoryGroupRepository = Layer.effect(
     const remove = traced("GroupRepository.remove")(function*(id: GroupId) {
       if (!groups.has(id)) return false
       if ([...groups.values()].some((group) => group.parentId === id)) {
-        return yield* new MembershipConflict({ field: "id", reason: `group ${id} has subgroups; move or delete them first` })
+        return yield* new MembershipConflict({
+          field: "id",
+          reason: `group ${id} has subgroups; move or delete them first`
+        })
       }
       if ([...memberships.values()].some((membership) => membership.groupId === id && live(membership))) {
         return yield* new MembershipConflict({

@@ -75,9 +75,13 @@ export const membershipRepositoryContract: ContractSuite = {
         teamCoach = yield* newCoach("Team coach")
         section = yield* create("Athletics", root.id, [teamCoach, sectionCoach, teamCoach].sort((a, b) => b - a))
         expect(section.coachIds).toEqual([sectionCoach, teamCoach].sort((a, b) => a - b))
-        yield* Effect.flatMap(Effect.service(GroupRepository), (r) =>
-          r.update(section.id, new GroupUpdate({ coachIds: [sectionCoach] })))
-        section = Option.getOrThrow(yield* Effect.flatMap(Effect.service(GroupRepository), (r) => r.findById(section.id)))
+        yield* Effect.flatMap(
+          Effect.service(GroupRepository),
+          (r) => r.update(section.id, new GroupUpdate({ coachIds: [sectionCoach] }))
+        )
+        section = Option.getOrThrow(
+          yield* Effect.flatMap(Effect.service(GroupRepository), (r) => r.findById(section.id))
+        )
         expect(section.coachIds).toEqual([sectionCoach])
         team = yield* create("U12", section.id, [teamCoach])
         expect(yield* failureOf(create("Orphan", 987_654 as GroupId))).toMatchObject({
@@ -150,12 +154,18 @@ export const membershipRepositoryContract: ContractSuite = {
       Effect.gen(function*() {
         const groups = yield* GroupRepository
         const move = (id: GroupId, parentId: GroupId) => groups.update(id, new GroupUpdate({ parentId }))
-        expect(yield* failureOf(move(section.id, section.id))).toMatchObject({ _tag: "InvalidValue", field: "parentId" })
+        expect(yield* failureOf(move(section.id, section.id))).toMatchObject({
+          _tag: "InvalidValue",
+          field: "parentId"
+        })
         expect(yield* failureOf(move(section.id, team.id))).toMatchObject({
           _tag: "MembershipConflict",
           field: "parentId"
         })
-        expect(yield* failureOf(move(root.id, team.id))).toMatchObject({ _tag: "MembershipConflict", field: "parentId" })
+        expect(yield* failureOf(move(root.id, team.id))).toMatchObject({
+          _tag: "MembershipConflict",
+          field: "parentId"
+        })
         expect(yield* failureOf(move(team.id, 987_654 as GroupId))).toMatchObject({
           _tag: "UnknownReferences",
           field: "parentId"
@@ -208,7 +218,10 @@ export const membershipRepositoryContract: ContractSuite = {
         const cid = yield* newAthlete("Cid")
         const first = yield* start(team.id, cid, "2027-05-01")
         for (const from of ["2027-05-01", "2027-06-01", "2027-04-01"]) {
-          expect(yield* failureOf(start(team.id, cid, from))).toMatchObject({ _tag: "MembershipConflict", field: "from" })
+          expect(yield* failureOf(start(team.id, cid, from))).toMatchObject({
+            _tag: "MembershipConflict",
+            field: "from"
+          })
         }
         yield* groups.end(first.id, day("2027-05-31"))
         expect(yield* failureOf(start(team.id, cid, "2027-05-31"))).toMatchObject({ _tag: "MembershipConflict" })

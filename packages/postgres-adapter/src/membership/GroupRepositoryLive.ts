@@ -234,7 +234,9 @@ export const GroupRepositoryLive = Layer.effect(
     }, dieOnInfrastructureError)
 
     const findMembership = traced("GroupRepository.findMembership")(function*(id: MembershipId) {
-      const [membership] = yield* decodeMemberships(yield* sql`SELECT ${membershipCols} FROM memberships m WHERE m.id = ${id}`)
+      const [membership] = yield* decodeMemberships(
+        yield* sql`SELECT ${membershipCols} FROM memberships m WHERE m.id = ${id}`
+      )
       return Option.fromNullishOr(membership)
     }, dieOnInfrastructureError)
 

@@ -252,7 +252,10 @@ export const roleRules = (club: () => Club, endpoints: ReadonlyArray<GuardedEndp
         const body = ownedBodies[key]
         expect(body, `an owned body for ${key} in roles.ts`).toBeDefined()
         const g = await groupFixture()
-        const path = endpoint.path.replace("{id}", String(endpoint.path.startsWith("/groups") ? g.groupId : g.membershipId))
+        const path = endpoint.path.replace(
+          "{id}",
+          String(endpoint.path.startsWith("/groups") ? g.groupId : g.membershipId)
+        )
         const options = { json: body!({ coachId: club().coachId, athleteId: club().athleteId } as OwnedFixture) }
         const state = async () => (await club().admin.get(`/groups/${g.groupId}/memberships`)).body
         const before = await state()
