@@ -238,6 +238,39 @@ export const membershipRepositoryContract: ContractSuite = {
         })
       }))
 
+    it.effect("two writers at once: one membership of two overlapping ones is kept; two crossed moves make no cycle", () =>
+      Effect.gen(function*() {
+        const groups = yield* GroupRepository
+        const fay = yield* newAthlete("Fay")
+        const outcomes = yield* Effect.all(
+          [start(team.id, fay, "2027-09-01"), start(team.id, fay, "2027-10-01")].map(Effect.result),
+          { concurrency: "unbounded" }
+        )
+        expect(outcomes.filter((o) => o._tag === "Success")).toHaveLength(1)
+        expect(outcomes.filter((o) => o._tag === "Failure").map((o) => o._tag === "Failure" && o.failure._tag))
+          .toEqual(["MembershipConflict"])
+        expect(Option.getOrThrow(yield* groups.ofAthlete(fay, everything))).toHaveLength(1)
+        const left = yield* create("Left", root.id)
+        const right = yield* create("Right", root.id)
+        const moves = yield* Effect.all(
+          [
+            groups.update(left.id, new GroupUpdate({ parentId: right.id })),
+            groups.update(right.id, new GroupUpdate({ parentId: left.id }))
+          ].map(Effect.result),
+          { concurrency: "unbounded" }
+        )
+        expect(moves.filter((o) => o._tag === "Success")).toHaveLength(1)
+        // Both still lie under the root: walking up from each reaches it within a few steps.
+        for (const id of [left.id, right.id]) {
+          let at: GroupId | null = id
+          let steps = 0
+          while (at !== null && at !== root.id && steps++ < 5) {
+            at = Option.getOrThrow(yield* groups.findById(at)).parentId
+          }
+          expect(at).toBe(root.id)
+        }
+      }))
+
     it.effect("a membership started or ended is an outbox event of its group, written with the change", () =>
       Effect.gen(function*() {
         const groups = yield* GroupRepository
