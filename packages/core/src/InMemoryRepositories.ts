@@ -4,6 +4,7 @@ import { InMemoryAthleteRepository } from "./records/InMemoryAthleteRepository.t
 import { InMemoryAttendanceRepository } from "./attendance/InMemoryAttendanceRepository.ts"
 import { InMemoryCoachRepository } from "./records/InMemoryCoachRepository.ts"
 import { InMemoryGuardianshipRepository } from "./membership/InMemoryGuardianshipRepository.ts"
+import { InMemoryGroupRepository } from "./membership/InMemoryGroupRepository.ts"
 import { InMemoryFeedTokenRepository } from "./feeds/InMemoryFeedTokenRepository.ts"
 import { InMemoryIdempotencyKeys } from "./idempotency/InMemoryIdempotencyKeys.ts"
 import { InMemoryLoginAttempts } from "./auth/InMemoryLoginAttempts.ts"
@@ -34,6 +35,7 @@ export const InMemoryRepositories = Layer.mergeAll(
   InMemoryTaskRepository,
   InMemoryFeedTokenRepository,
   InMemoryGuardianshipRepository,
+  InMemoryGroupRepository,
   InMemoryLoginAttempts,
   InMemoryIdempotencyKeys,
   InMemoryRecordRepositories,

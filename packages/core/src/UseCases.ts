@@ -5,6 +5,8 @@ import { AttendanceService } from "./attendance/AttendanceService.ts"
 import { AuthService } from "./auth/AuthService.ts"
 import { CoachService } from "./records/CoachService.ts"
 import { GuardianService } from "./membership/GuardianService.ts"
+import { GroupService } from "./membership/GroupService.ts"
+import { MembershipService } from "./membership/MembershipService.ts"
 import { PlanningService } from "./planning/PlanningService.ts"
 import { ScheduleService } from "./sessions/ScheduleService.ts"
 import { SessionService } from "./sessions/SessionService.ts"
@@ -21,6 +23,8 @@ export const UseCasesLive = Layer.mergeAll(
   AuthService.layer,
   CoachService.layer,
   GuardianService.layer,
+  GroupService.layer,
+  MembershipService.layer,
   PlanningService.layer,
   ScheduleService.layer,
   SessionService.layer,

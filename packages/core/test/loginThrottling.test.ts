@@ -2,7 +2,13 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Option, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import { AuthService, PasswordHasher, TokenSigner, User, type UserId, UserRepository } from "../src/index.ts"
-import { InMemoryGuardianshipRepository, InMemoryLoginAttempts, InMemoryStore } from "../src/testing.ts"
+import {
+  InMemoryGroupRepository,
+  InMemoryGuardianshipRepository,
+  InMemoryLoginAttempts,
+  InMemoryOutbox,
+  InMemoryStore
+} from "../src/testing.ts"
 
 // Core's defaults: 5 failures free per name at an address, 20 per address, then 1 s doubling up to 300 s.
 const admin = new User({
@@ -50,9 +56,17 @@ const Signer = Layer.succeed(
 const authService = (hashTime = 0) => ({
   layer: AuthService.layer.pipe(
     Layer.provide(
-      Layer.mergeAll(Users, hasher(hashTime), Signer, InMemoryLoginAttempts, InMemoryGuardianshipRepository)
+      Layer.mergeAll(
+        Users,
+        hasher(hashTime),
+        Signer,
+        InMemoryLoginAttempts,
+        InMemoryGuardianshipRepository,
+        InMemoryGroupRepository
+      )
     ),
-    Layer.provideMerge(InMemoryStore.layer)
+    Layer.provideMerge(InMemoryStore.layer),
+    Layer.provideMerge(InMemoryOutbox.layer)
   )
 })
 

@@ -18,6 +18,9 @@ import {
   FeedTokenRepository,
   GuardianService,
   GuardianshipRepository,
+  GroupRepository,
+  GroupService,
+  MembershipService,
   PasswordHasher,
   type RecordOperations,
   type Role,
@@ -89,6 +92,7 @@ const PortsReached = Layer.mergeAll(
   reachedOnly(SessionRepository),
   reachedOnly(SeriesRepository),
   reachedOnly(FeedTokenRepository),
+  reachedOnly(GroupRepository),
   reachedOnly(TaskRepository),
   reachedOnly(UserRepository),
   reachedOnly(LoginAttempts),
@@ -321,6 +325,40 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
     "GuardianService.guardiansOf",
     "guardian.manage",
     Effect.flatMap(Effect.service(GuardianService), (s) => s.guardiansOf(1 as never))
+  ],
+  ["GroupService.create", "group.create", Effect.flatMap(Effect.service(GroupService), (s) => s.create(anyInput))],
+  ["GroupService.get", "group.read", Effect.flatMap(Effect.service(GroupService), (s) => s.get(1 as never))],
+  ["GroupService.list", "group.read", Effect.flatMap(Effect.service(GroupService), (s) => s.list({}))],
+  [
+    "GroupService.update",
+    "group.update",
+    Effect.flatMap(Effect.service(GroupService), (s) => s.update(1 as never, anyInput))
+  ],
+  ["GroupService.remove", "group.delete", Effect.flatMap(Effect.service(GroupService), (s) => s.remove(1 as never))],
+  [
+    "MembershipService.start",
+    "membership.manage",
+    Effect.flatMap(Effect.service(MembershipService), (s) => s.start(1 as never, anyInput))
+  ],
+  [
+    "MembershipService.end",
+    "membership.manage",
+    Effect.flatMap(Effect.service(MembershipService), (s) => s.end(1 as never, anyInput))
+  ],
+  [
+    "MembershipService.roster",
+    "membership.read",
+    Effect.flatMap(Effect.service(MembershipService), (s) => s.roster(1 as never, undefined, {}))
+  ],
+  [
+    "MembershipService.history",
+    "membership.read",
+    Effect.flatMap(Effect.service(MembershipService), (s) => s.history(1 as never, {}))
+  ],
+  [
+    "MembershipService.ofAthlete",
+    "membership.read",
+    Effect.flatMap(Effect.service(MembershipService), (s) => s.ofAthlete(1 as never, {}))
   ],
   ["AuthService.me", "auth.me", Effect.flatMap(Effect.service(AuthService), (s) => s.me())],
   ["TaskService.create", "task.create", Effect.flatMap(Effect.service(TaskService), (s) => s.create(anyInput))],

@@ -7,6 +7,7 @@ import { AthletesHandlers } from "./records/AthletesHandlers.ts"
 import { AttendanceHandlers } from "./attendance/AttendanceHandlers.ts"
 import { WebhookHandlers } from "./webhooks/WebhookHandlers.ts"
 import { GuardiansHandlers } from "./membership/GuardiansHandlers.ts"
+import { GroupsHandlers } from "./membership/GroupsHandlers.ts"
 import { AuthHandlers } from "./auth/AuthHandlers.ts"
 import { HealthHandlers } from "./health/HealthHandlers.ts"
 import { SeriesHandlers } from "./planning/SeriesHandlers.ts"
@@ -48,6 +49,7 @@ export const RestApiLive = Layer.mergeAll(
     AttendanceHandlers,
     WebhookHandlers,
     GuardiansHandlers,
+    GroupsHandlers,
     AuthHandlers,
     HealthHandlers,
     SeriesHandlers,

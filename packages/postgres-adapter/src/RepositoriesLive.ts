@@ -5,6 +5,7 @@ import { AttendanceRepositoryLive } from "./attendance/AttendanceRepositoryLive.
 import { CoachRepositoryLive } from "./records/CoachRepositoryLive.ts"
 import { CredentialsCacheLive } from "./users/CredentialsCache.ts"
 import { GuardianshipRepositoryLive } from "./membership/GuardianshipRepositoryLive.ts"
+import { GroupRepositoryLive } from "./membership/GroupRepositoryLive.ts"
 import { FeedTokenRepositoryLive } from "./feeds/FeedTokenRepositoryLive.ts"
 import { IdempotencyKeysLive } from "./idempotency/IdempotencyKeysLive.ts"
 import { LoginAttemptsLive } from "./auth/LoginAttemptsLive.ts"
@@ -31,6 +32,7 @@ export const RepositoriesLive = Layer.mergeAll(
   TaskRepositoryLive,
   FeedTokenRepositoryLive,
   GuardianshipRepositoryLive,
+  GroupRepositoryLive,
   LoginAttemptsLive,
   IdempotencyKeysLive,
   RecordRepositoriesLive,

@@ -16,6 +16,7 @@ onEachDatabase("Webhook delivery statements", (it) => {
         webhookId: 1 as WebhookId,
         eventId: 1 as EventId,
         sessionId: 1,
+        groupId: null,
         attempt: 1,
         url: "http://receiver.example/hook",
         secret: "a secret of sixteen",

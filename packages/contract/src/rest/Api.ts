@@ -15,6 +15,7 @@ import { SeriesGroup } from "./series/SeriesGroup.ts"
 import { AttendanceGroup } from "./attendance/AttendanceGroup.ts"
 import { WebhookGroup } from "./webhooks/WebhookGroup.ts"
 import { GuardiansGroup } from "./membership/GuardiansGroup.ts"
+import { GroupsGroup } from "./membership/GroupsGroup.ts"
 import { BodyLimit } from "./shared/BodyLimit.ts"
 import { Idempotency } from "./shared/Idempotency.ts"
 import { MediaType } from "./shared/MediaType.ts"
@@ -40,6 +41,7 @@ const api = HttpApi.make("club")
     AttendanceGroup,
     WebhookGroup,
     GuardiansGroup,
+    GroupsGroup,
     RootCoachesGroup
   )
   .middleware(RequestErrors)

@@ -13,12 +13,17 @@ import { loginDelays, loginThrottle } from "./LoginThrottle.ts"
 import { found } from "../shared/found.ts"
 import type { AthleteId } from "../shared/Ids.ts"
 import { GuardianshipRepository } from "../membership/GuardianshipRepository.ts"
+import type { Group } from "../membership/Group.ts"
+import { groupsOfCaller } from "../membership/GroupService.ts"
+import { GroupRepository } from "../membership/GroupRepository.ts"
 
 /** `GET /auth/me`: the caller's user and the operations its role may call, with how far it reaches in each. */
 export interface Me extends User {
   readonly rules: Partial<Record<Operation, Reach>>
   /** The athletes the caller answers for as their guardian, by id (at most `GuardianshipBounds.athletesPerGuardian`). */
   readonly guardedAthleteIds: ReadonlyArray<AthleteId>
+  /** The caller's groups (issue 41): a coach's, those it coaches; an athlete user's, its athlete's on the club's today. */
+  readonly groups: ReadonlyArray<Group>
 }
 
 export interface LoginRequest {
@@ -40,6 +45,7 @@ const make = Effect.gen(function*() {
   const signer = yield* TokenSigner
   const attempts = yield* LoginAttempts
   const guardianships = yield* GuardianshipRepository
+  const groupRepository = yield* GroupRepository
 
   return {
     login: traced("AuthService.login")(function*(request: LoginRequest) {
@@ -100,14 +106,16 @@ const make = Effect.gen(function*() {
     /** The caller's user, with the record it is linked to and what its role may do (the role table). */
     me: traced("AuthService.me")(function*() {
       const actor = yield* authorize("auth.me")
-      // The user and its links read together: two statements at once, not one after the other.
-      const [user, guarded] = yield* Effect.all([
+      // The user, its links and its groups read together: three statements at once, not one after another.
+      const [user, guarded, groups] = yield* Effect.all([
         users.findById(actor.userId).pipe(found("User", actor.userId)),
-        guardianships.athletesOf(actor.userId)
+        guardianships.athletesOf(actor.userId),
+        groupsOfCaller(groupRepository, actor)
       ], { concurrency: "unbounded" })
       return {
         ...user,
         rules: reachesOf(user.role),
+        groups,
         guardedAthleteIds: Option.getOrElse(guarded, () => [])
       } satisfies Me
     })

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { AthleteId, CoachId, GroupId, MembershipId, UserId } from "../shared/Ids.ts"
 import { CalendarDate } from "../shared/LocalDateTime.ts"
 import { BoundedArray, isMinCharacters, ShortText } from "../shared/Text.ts"
+import type { NewEvent } from "../webhooks/Webhook.ts"
 
 /**
  * A group's name: the value a session's or a series' `groupe` carries to belong to the group
@@ -55,6 +56,25 @@ export class MembershipEnd extends Schema.Class<MembershipEnd>("MembershipEnd")(
   /** The last day of the membership; not before its `from`. */
   until: CalendarDate
 }) {}
+
+/**
+ * The outbox event of a membership started or ended (issue 41): delivered to webhooks like the
+ * attendance events, in order per group; its data is the membership as it is after the change.
+ */
+export const membershipEvent = (
+  type: "membershipStarted" | "membershipEnded",
+  membership: Membership
+): NewEvent => ({
+  sessionId: null,
+  groupId: membership.groupId,
+  type,
+  data: {
+    membershipId: membership.id,
+    athleteId: membership.athleteId,
+    from: membership.from,
+    until: membership.until
+  }
+})
 
 /** A user who answers for an athlete (a parent of a minor): reads its schedule and feed, replies for it. */
 export class Guardianship extends Schema.Class<Guardianship>("Guardianship")({

@@ -237,9 +237,29 @@ export class TooManyGuardianships extends withoutStackTrace(
   }
 }
 
+/**
+ * A change to groups or memberships that the state of the club refuses (issue 41,
+ * docs/membership.md): a name another group has, a group that still has subgroups or memberships,
+ * a move under a group below, a membership that would share a day with another of the same
+ * athlete in the group, an ended membership ended again. `field` names what the caller sent.
+ * Nothing was written.
+ */
+export class MembershipConflict extends withoutStackTrace(
+  Schema.TaggedError<MembershipConflict>()("MembershipConflict", {
+    field: Schema.String,
+    reason: Schema.String
+  })
+) {
+  readonly category = "Conflict" as const
+  override get message() {
+    return `${this.field}: ${this.reason}`
+  }
+}
+
 export type DomainError =
   | EntityNotFound
   | TooManyGuardianships
+  | MembershipConflict
   | TooManyWebhooks
   | SessionNotStarted
   | RepliesClosed

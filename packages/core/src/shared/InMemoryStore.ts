@@ -71,7 +71,7 @@ export interface InMemoryTables {
   readonly tasks: Map<TaskId, Task>
   readonly loginFailures: Map<string, LoginFailures>
   readonly idempotencyKeys: IdempotencyKeyTable
-  /** The club's groups (issue 41); a group's `coachIds` in the order they were given. */
+  /** The club's groups (issue 41); a group's `coachIds` ascending, each once. */
   readonly groups: Table<Group>
   /** Every membership ever started, ended ones included (a membership is never rewritten). */
   readonly memberships: Table<Membership>

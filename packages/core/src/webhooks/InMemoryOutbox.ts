@@ -17,7 +17,8 @@ export interface StoredWebhook {
 export interface StoredDelivery {
   readonly webhookId: number
   readonly eventId: number
-  readonly sessionId: number
+  readonly sessionId: number | null
+  readonly groupId: number | null
   pending: boolean
   /** Given up after its last attempt, until a replay. */
   dead?: boolean
@@ -30,7 +31,8 @@ export interface StoredDelivery {
 export interface StoredAttempt {
   readonly webhookId: number
   readonly eventId: number
-  readonly sessionId: number
+  readonly sessionId: number | null
+  readonly groupId: number | null
   readonly attempt: number
   readonly atMs: number
   readonly statusCode: number | null
@@ -75,6 +77,7 @@ export const appendEventsAt = (outbox: Outbox, events: ReadonlyArray<NewEvent>, 
         webhookId: webhook.id,
         eventId: id,
         sessionId: event.sessionId,
+        groupId: event.groupId ?? null,
         pending: true,
         attempts: 0,
         dueAtMs: now,

@@ -52,6 +52,7 @@ export const InMemoryWebhookRepository = Layer.effect(
             new DeliveryAttempt({
               eventId: a.eventId as EventId,
               sessionId: a.sessionId as DeliveryAttempt["sessionId"],
+              groupId: a.groupId as DeliveryAttempt["groupId"],
               attempt: a.attempt,
               at: new Date(a.atMs).toISOString(),
               statusCode: a.statusCode,
@@ -79,7 +80,11 @@ export const InMemoryWebhookRepository = Layer.effect(
       const waiting = outbox.deliveries.filter((d) => d.pending)
       const due = waiting.find((d) =>
         d.dueAtMs <= nowEpochMs && d.leasedUntilMs <= nowEpochMs &&
-        !waiting.some((e) => e.webhookId === d.webhookId && e.sessionId === d.sessionId && e.eventId < d.eventId) &&
+        // In order per session, and per group (membership events): an earlier one of the same waits.
+        !waiting.some((e) =>
+          e.webhookId === d.webhookId && e.eventId < d.eventId &&
+          ((d.sessionId !== null && e.sessionId === d.sessionId) || (d.groupId !== null && e.groupId === d.groupId))
+        ) &&
         !outbox.deliveries.some((f) => f.webhookId === d.webhookId && f.leasedUntilMs > nowEpochMs) &&
         (outbox.webhooks.get(d.webhookId)?.parkedUntilMs ?? 0) <= nowEpochMs
       )
@@ -95,11 +100,12 @@ export const InMemoryWebhookRepository = Layer.effect(
         secret: webhook.secret,
         eventId: event.id as EventId,
         sessionId: event.sessionId,
+        groupId: event.groupId ?? null,
         attempt: due.attempts,
         body: JSON.stringify({
           id: event.id,
           type: event.type,
-          sessionId: event.sessionId,
+          ...(event.sessionId === null ? { groupId: event.groupId } : { sessionId: event.sessionId }),
           occurredAt: new Date(event.occurredAtMs).toISOString(),
           data: event.data
         })
@@ -112,6 +118,7 @@ export const InMemoryWebhookRepository = Layer.effect(
           webhookId: claimed.webhookId,
           eventId: claimed.eventId,
           sessionId: claimed.sessionId,
+          groupId: claimed.groupId,
           attempt: claimed.attempt,
           atMs: outcome.atEpochMs,
           statusCode: outcome.statusCode,

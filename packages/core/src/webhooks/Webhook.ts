@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { SessionId } from "../shared/Ids.ts"
+import { GroupId, SessionId } from "../shared/Ids.ts"
 import { Instant } from "../attendance/Presence.ts"
 import { isMaxCharacters, isMinCharacters } from "../shared/Text.ts"
 
@@ -34,13 +34,29 @@ export class Webhook extends Schema.Class<Webhook>("Webhook")({
   url: WebhookUrl
 }) {}
 
-/** What other systems hear about: a reply, a promotion from the waiting list, a withdrawn yes, a mark. */
-export const EventType = Schema.Literals(["reply", "promotion", "cancellation", "presence"])
+/**
+ * What other systems hear about: a reply, a promotion from the waiting list, a withdrawn yes, a
+ * mark; and a membership started or ended (issue 41).
+ */
+export const EventType = Schema.Literals([
+  "reply",
+  "promotion",
+  "cancellation",
+  "presence",
+  "membershipStarted",
+  "membershipEnded"
+])
 export type EventType = typeof EventType.Type
 
 /** An event as it is written to the outbox, in the transaction of the change it tells. */
 export interface NewEvent {
-  readonly sessionId: number
+  /**
+   * What the event is about, and the order it is delivered in: the events of one session, or of
+   * one group (a membership's), reach each webhook in the order written. Exactly one of the two:
+   * an attendance event names its session, a membership event its group.
+   */
+  readonly sessionId: number | null
+  readonly groupId?: number | null
   readonly type: EventType
   readonly data: Record<string, unknown>
 }
@@ -48,7 +64,10 @@ export interface NewEvent {
 /** One attempt to deliver an event to a webhook, as the delivery log keeps it. */
 export class DeliveryAttempt extends Schema.Class<DeliveryAttempt>("DeliveryAttempt")({
   eventId: EventId,
-  sessionId: SessionId,
+  /** The session of an attendance event; null for a membership event. */
+  sessionId: Schema.NullOr(SessionId),
+  /** The group of a membership event; null for an attendance event. */
+  groupId: Schema.NullOr(GroupId),
   attempt: Schema.Int,
   at: Instant,
   /** The receiver's HTTP status; null when none came (a timeout, a refused connection or address). */
@@ -67,10 +86,14 @@ export interface ClaimedDelivery {
   readonly url: string
   readonly secret: string
   readonly eventId: EventId
-  readonly sessionId: number
+  readonly sessionId: number | null
+  readonly groupId: number | null
   /** 1 for the first attempt. */
   readonly attempt: number
-  /** The event as delivered: `{"id", "type", "sessionId", "occurredAt", "data"}`, serialised once. */
+  /**
+   * The event as delivered, serialised once: `{"id", "type", "sessionId", "occurredAt", "data"}`
+   * for an attendance event, `{"id", "type", "groupId", "occurredAt", "data"}` for a membership event.
+   */
   readonly body: string
 }
 

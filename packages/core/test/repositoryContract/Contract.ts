@@ -4,6 +4,7 @@ import type {
   AttendanceRepository,
   CoachRepository,
   GuardianshipRepository,
+  GroupRepository,
   IdempotencyKeys,
   LoginAttempts,
   RecordPorts,
@@ -62,6 +63,7 @@ export type ContractServices =
   | StoredIdempotencyKeys
   | WebhookRepository
   | GuardianshipRepository
+  | GroupRepository
 
 export interface Implementation {
   /** For test titles. */

@@ -7,6 +7,7 @@ import type { ContractSuite } from "./Contract.ts"
 import { guardianshipRepositoryContract } from "./guardians.ts"
 import { idempotencyKeysContract } from "./idempotencyKeys.ts"
 import { lastAdminContract } from "./lastAdmin.ts"
+import { membershipRepositoryContract } from "./membership.ts"
 import { loginAttemptsContract } from "./loginAttempts.ts"
 import { planningEditsContract } from "./planningEdits.ts"
 import { recordContracts } from "./records.ts"
@@ -30,6 +31,7 @@ export const repositoryContract: ReadonlyArray<ContractSuite> = [
   planningEditsContract,
   attendanceRepositoryContract,
   webhookRepositoryContract,
+  membershipRepositoryContract,
   activityRepositoryContract,
   taskRepositoryContract,
   suppliedIdsContract,

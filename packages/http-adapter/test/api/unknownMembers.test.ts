@@ -10,7 +10,7 @@ const club = clubForFile()
  * The groups of the project's own endpoints, whose bodies refuse members they do not declare;
  * every other group is the seed's, whose bodies ignore them (docs/specification/CONTRACT.md).
  */
-const projectGroups = new Set(["planning", "series", "attendance", "webhooks", "feedToken", "feeds"])
+const projectGroups = new Set(["planning", "series", "attendance", "webhooks", "feedToken", "feeds", "groups"])
 
 interface Records {
   readonly sessionId: number
@@ -95,6 +95,19 @@ const calls: Record<string, Call> = {
     path: () => "/attendance/webhooks",
     body: () => ({ url: "http://127.0.0.1:9/hook", secret: "a-secret-of-enough-length" })
   },
+  // The body is decoded before the group or membership is looked for: the ids need not exist.
+  "groups.createGroup": {
+    caller: "ADMIN",
+    path: () => "/groups",
+    body: () => ({ name: "Strict", parentId: null, coachIds: [] })
+  },
+  "groups.updateGroup": { caller: "ADMIN", path: () => "/groups/1", body: () => ({ name: "Strict" }) },
+  "groups.startMembership": {
+    caller: "ADMIN",
+    path: () => "/groups/1/memberships",
+    body: (r) => ({ athleteId: r.athleteId, from: "2027-01-01" })
+  },
+  "groups.endMembership": { caller: "ADMIN", path: () => "/memberships/1/end", body: () => ({ until: "2027-01-31" }) },
   "auth.login": {
     caller: "ADMIN",
     path: () => "/auth/login",

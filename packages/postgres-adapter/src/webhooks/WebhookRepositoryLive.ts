@@ -24,7 +24,8 @@ interface ClaimRow {
   readonly url: string
   readonly secret: string
   readonly event_id: number
-  readonly session_id: number
+  readonly session_id: number | null
+  readonly group_id: number | null
   readonly attempts: number
   readonly body: string
 }
@@ -66,6 +67,7 @@ export const WebhookRepositoryLive = Layer.effect(
     const attempts = traced("WebhookRepository.attempts")(function*(id: WebhookId, limit: number) {
       const [row] = yield* sql<{ attempts: unknown }>`SELECT CASE WHEN EXISTS (SELECT 1 FROM webhooks WHERE id = ${id})
           THEN COALESCE((SELECT json_agg(json_build_object('eventId', a.event_id, 'sessionId', a.session_id,
+              'groupId', a.group_id,
               'attempt', a.attempt, 'at', ${sql.literal(instant("a.at"))}, 'statusCode', a.status_code,
               'delivered', a.delivered, 'error', a.error) ORDER BY a.id DESC)
             FROM (SELECT * FROM webhook_attempts WHERE webhook_id = ${id} ORDER BY id DESC LIMIT ${limit}) a), '[]'::json)
@@ -99,6 +101,9 @@ export const WebhookRepositoryLive = Layer.effect(
           WHERE c.pending AND c.due_at <= ${now} AND (c.leased_until IS NULL OR c.leased_until <= ${now})
             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
               WHERE e.webhook_id = c.webhook_id AND e.session_id = c.session_id AND e.pending AND e.event_id < c.event_id)
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries g
+              WHERE g.webhook_id = c.webhook_id AND g.group_id = c.group_id AND g.pending AND g.event_id < c.event_id
+                AND g.group_id IS NOT NULL)
             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries f
               WHERE f.webhook_id = c.webhook_id AND f.leased_until IS NOT NULL AND f.leased_until > ${now})
             AND NOT EXISTS (SELECT 1 FROM webhooks p WHERE p.id = c.webhook_id AND p.parked_until > ${now})
@@ -108,9 +113,13 @@ export const WebhookRepositoryLive = Layer.effect(
         ) chosen, webhooks w, attendance_events ev
         WHERE d.webhook_id = chosen.webhook_id AND d.event_id = chosen.event_id AND w.id = d.webhook_id AND ev.id = d.event_id
         RETURNING d.webhook_id::float8 AS webhook_id, w.url, w.secret, d.event_id::float8 AS event_id,
-          d.session_id::float8 AS session_id, d.attempts,
-          json_build_object('id', ev.id, 'type', ev.type, 'sessionId', ev.session_id,
-            'occurredAt', ${sql.literal(instant("ev.occurred_at"))}, 'data', ev.data)::text AS body`
+          d.session_id::float8 AS session_id, d.group_id::float8 AS group_id, d.attempts,
+          CASE WHEN ev.group_id IS NULL
+            THEN json_build_object('id', ev.id, 'type', ev.type, 'sessionId', ev.session_id,
+              'occurredAt', ${sql.literal(instant("ev.occurred_at"))}, 'data', ev.data)
+            ELSE json_build_object('id', ev.id, 'type', ev.type, 'groupId', ev.group_id,
+              'occurredAt', ${sql.literal(instant("ev.occurred_at"))}, 'data', ev.data)
+          END::text AS body`
       const row = rows[0]
       if (row === undefined) return Option.none<ClaimedDelivery>()
       return Option.some<ClaimedDelivery>({
@@ -118,7 +127,8 @@ export const WebhookRepositoryLive = Layer.effect(
         url: row.url,
         secret: row.secret,
         eventId: Number(row.event_id) as EventId,
-        sessionId: Number(row.session_id),
+        sessionId: row.session_id === null ? null : Number(row.session_id),
+        groupId: row.group_id === null ? null : Number(row.group_id),
         attempt: row.attempts,
         body: row.body
       })
@@ -127,8 +137,10 @@ export const WebhookRepositoryLive = Layer.effect(
     const settle = traced("WebhookRepository.settle")(
       function*(owner: string, claimed: ClaimedDelivery, outcome: DeliveryOutcome) {
         yield* sql`WITH logged AS (
-            INSERT INTO webhook_attempts (webhook_id, event_id, session_id, attempt, at, status_code, delivered, error)
-            SELECT ${claimed.webhookId}, ${claimed.eventId}, ${claimed.sessionId}, ${claimed.attempt},
+            INSERT INTO webhook_attempts (webhook_id, event_id, session_id, group_id, attempt, at, status_code,
+              delivered, error)
+            SELECT ${claimed.webhookId}, ${claimed.eventId}, ${claimed.sessionId}::bigint, ${claimed.groupId}::bigint,
+              ${claimed.attempt},
               ${at(outcome.atEpochMs)}, ${outcome.statusCode}::int, ${outcome.delivered}, ${outcome.error}
             WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = ${claimed.webhookId}))
           , parked AS (

@@ -141,8 +141,8 @@ export const setUpClub = async <Options extends RequestOptions>(send: Send<Optio
     withToken: (value) => callerWith(request, value),
     token,
     user: {
-      ADMIN: (({ rules: _rules, guardedAthleteIds: _guarded, ...user }) => user)(
-        answered<UserDto & { rules: unknown; guardedAthleteIds: unknown }>(
+      ADMIN: (({ groups: _groups, rules: _rules, guardedAthleteIds: _guarded, ...user }) => user)(
+        answered<UserDto & { rules: unknown; groups: unknown; guardedAthleteIds: unknown }>(
           await admin.get("/auth/me"),
           200,
           "Reading the admin's user"

@@ -125,12 +125,13 @@ export const userDto = (id: number, name: string, role: Role, email: string | nu
 })
 
 /**
- * `GET /auth/me`'s answer for `user`: the user with its role's rules (`rulesOf` checks them) and
- * the athletes it guards (none unless given).
+ * `GET /auth/me`'s answer for `user`: the user with its role's rules (`rulesOf` checks them), its
+ * groups, and the athletes it guards (none unless given).
  */
 export const meOf = (user: object, guardedAthleteIds: ReadonlyArray<number> = []) => ({
   ...user,
   rules: expect.any(Object),
+  groups: expect.any(Array),
   guardedAthleteIds
 })
 

@@ -10,6 +10,7 @@ import {
   AthleteUpdate,
   BoundedArray,
   CoachTable,
+  Group,
   isMaxCharacters,
   Limits,
   Reaches,
@@ -239,6 +240,10 @@ export const MeDto = documented(
     guardedAthleteIds: Schema.Array(AthleteId).annotate({
       description:
         "The athletes the caller answers for as their guardian (`/guardians`), by id: the caller replies for each. Empty for most users."
+    }),
+    groups: Schema.Array(Schema.Struct(Group.fields)).annotate({
+      description:
+        "The caller's groups (issue 41), in id order, at most 200: for a COACH the groups it coaches, for an ATHLETE user the groups its athlete is a member of on the club's today; empty for others."
     })
   }),
   "Me",
@@ -252,7 +257,8 @@ export const MeDto = documented(
     athleteId: null,
     adminId: null,
     rules: { "session.update": "any", "plannedSession.update": "coached", "user.read": "own" },
-    guardedAthleteIds: []
+    guardedAthleteIds: [],
+    groups: [{ id: 2, name: "U12", parentId: 1, coachIds: [2] }]
   }]
 )
 export type MeDto = typeof MeDto.Type

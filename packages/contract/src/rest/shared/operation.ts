@@ -31,7 +31,9 @@ export const whoMayCall = (operation: Operation): string => {
   const coachOwns = coachOwnershipOf(operation)
   const handOver = handOverRoles(operation)
   const listed = either(roles.map((role) =>
-    role === "COACH" && coachOwns !== undefined
+    role === "COACH" && coachOwns === "groupCoach"
+      ? "a COACH of the group or of a group above it"
+      : role === "COACH" && coachOwns !== undefined
       ? `the COACH of ${coachedRecord[coachOwns]} (its \`coachId\`; any coach when it has none${
         operation.endsWith(".create") ? "; a create is for the calling coach when `coachId` is absent" : ""
       })`

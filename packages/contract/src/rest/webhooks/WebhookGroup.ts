@@ -30,6 +30,7 @@ export const DeliveryAttemptDto = documented(
   [{
     eventId: 12,
     sessionId: 7,
+    groupId: null,
     attempt: 2,
     at: "2026-11-24T19:02:11.517Z",
     statusCode: 204,
@@ -46,7 +47,7 @@ export const ReplayedDto = documented(
 )
 
 const delivery =
-  "Each event is POSTed as JSON `{\"id\", \"type\", \"sessionId\", \"occurredAt\", \"data\"}` (`type`: `reply`, `promotion`, `cancellation` or `presence`) with the headers `Club-Event-Id`, `Club-Timestamp` (Unix seconds) and `Club-Signature: v1=<hex HMAC-SHA256 of \"<timestamp>.<body>\" with the webhook's secret>`; a receiver checks the signature and refuses a timestamp more than five minutes away (a replayed request). A 2xx answer delivers it; anything else (a redirect is not followed), or no answer within the timeout, is retried with exponential backoff up to WEBHOOK_MAX_ATTEMPTS attempts, then given up until a replay; a receiver that fails is left alone until its retry is due, and no receiver has more than one delivery in flight, so one that does not answer delays no other. Events of one session are delivered in order (the next waits for the one before); two instances never deliver one event at the same time. See docs/attendance.md."
+  "Each event is POSTed as JSON `{\"id\", \"type\", \"sessionId\", \"occurredAt\", \"data\"}` (`type`: `reply`, `promotion`, `cancellation` or `presence`), or, for a membership started or ended (issue 41), `{\"id\", \"type\", \"groupId\", \"occurredAt\", \"data\"}` (`type`: `membershipStarted` or `membershipEnded`; `data`: `membershipId`, `athleteId`, `from`, `until`) with the headers `Club-Event-Id`, `Club-Timestamp` (Unix seconds) and `Club-Signature: v1=<hex HMAC-SHA256 of \"<timestamp>.<body>\" with the webhook's secret>`; a receiver checks the signature and refuses a timestamp more than five minutes away (a replayed request). A 2xx answer delivers it; anything else (a redirect is not followed), or no answer within the timeout, is retried with exponential backoff up to WEBHOOK_MAX_ATTEMPTS attempts, then given up until a replay; a receiver that fails is left alone until its retry is due, and no receiver has more than one delivery in flight, so one that does not answer delays no other. Events of one session, and of one group, are delivered in order (the next waits for the one before); two instances never deliver one event at the same time. See docs/attendance.md."
 
 /** Issue 18's webhooks under `/attendance/webhooks` (ADMIN): other systems hear of attendance changes. */
 export class WebhookGroup extends HttpApiGroup.make("webhooks").add(

@@ -42,7 +42,9 @@ const ownedBodies: Readonly<Record<string, (fixture: OwnedFixture) => unknown>> 
   "DELETE /planning/series/{id}/occurrences/{sessionId}": () => undefined,
   "PUT /attendance/sessions/{id}/settings": () => ({ capacity: 5 }),
   "PUT /attendance/sessions/{id}/presence": (f) => ({ marks: [{ athleteId: f.athleteId, status: "present" }] }),
-  "PUT /attendance/athletes/{id}/replies/{sessionId}": () => ({ answer: "yes" })
+  "PUT /attendance/athletes/{id}/replies/{sessionId}": () => ({ answer: "yes" }),
+  "POST /groups/{id}/memberships": (f) => ({ athleteId: f.athleteId, from: "2027-06-01" }),
+  "POST /memberships/{id}/end": () => ({ until: "2027-01-31" })
 }
 
 /** A series of the club's coach (its first occurrence a session of that coach), and a time the coach is free. */
@@ -52,6 +54,15 @@ interface OwnedFixture {
   readonly seriesId: number
   readonly sessionId: number
   readonly freeTime: string
+}
+
+/**
+ * A group the club's coach coaches (under the club's root), and an open membership in it of an
+ * athlete from 2027-01-01: what a `groupCoach` endpoint acts on.
+ */
+interface GroupFixture {
+  readonly groupId: number
+  readonly membershipId: number
 }
 
 const roles: ReadonlyArray<Role> = ["ADMIN", "COACH", "ATHLETE"]
@@ -212,7 +223,54 @@ export const roleRules = (club: () => Club, endpoints: ReadonlyArray<GuardedEndp
       return other
     }
 
-    for (const endpoint of endpoints.filter((candidate) => candidate.coachOwns !== undefined)) {
+    let groups = 0
+    const groupFixture = async (): Promise<GroupFixture> => {
+      const listed = (await club().admin.get("/groups?limit=500")).body as {
+        items: ReadonlyArray<{ id: number; parentId: number | null }>
+      }
+      const root = listed.items.find((group) => group.parentId === null) ??
+        (await club().admin.post("/groups", { name: "Role matrix club", parentId: null, coachIds: [] })).body as {
+          id: number
+        }
+      const group = await club().admin.post("/groups", {
+        name: `Role matrix group ${Date.now()}-${groups++}`,
+        parentId: root.id,
+        coachIds: [club().coachId]
+      })
+      expect(group.status, group.text).toBe(201)
+      const groupId = (group.body as { id: number }).id
+      const membership = await club().admin.post(`/groups/${groupId}/memberships`, {
+        athleteId: club().athleteId,
+        from: "2027-01-01"
+      })
+      expect(membership.status, membership.text).toBe(201)
+      return { groupId, membershipId: (membership.body as { id: number }).id }
+    }
+
+    for (const endpoint of endpoints.filter((candidate) => candidate.coachOwns === "groupCoach")) {
+      const key = `${endpoint.method} ${endpoint.path}`
+      it(`${key} (groupCoach): a coach of another group gets 403 and nothing changes; the group's coach is not refused`, async () => {
+        const body = ownedBodies[key]
+        expect(body, `an owned body for ${key} in roles.ts`).toBeDefined()
+        const g = await groupFixture()
+        const path = endpoint.path.replace(
+          "{id}",
+          String(endpoint.path.startsWith("/groups") ? g.groupId : g.membershipId)
+        )
+        const options = { json: body!({ coachId: club().coachId, athleteId: club().athleteId } as OwnedFixture) }
+        const state = async () => (await club().admin.get(`/groups/${g.groupId}/memberships`)).body
+        const before = await state()
+        expectProblem(await (await otherCoach()).send(endpoint.method, path, options), 403)
+        expect(await state()).toEqual(before)
+        expectNotRefused(await club().coach.send(endpoint.method, path, options))
+      })
+    }
+
+    for (
+      const endpoint of endpoints.filter((candidate) =>
+        candidate.coachOwns !== undefined && candidate.coachOwns !== "groupCoach"
+      )
+    ) {
       const key = `${endpoint.method} ${endpoint.path}`
       it(`${key} (${endpoint.coachOwns}): another coach gets 403 and nothing changes; the owning coach is not refused`, async () => {
         const body = ownedBodies[key]
