@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { InMemoryActivityRepository } from "./records/InMemoryActivityRepository.ts"
 import { InMemoryAthleteRepository } from "./records/InMemoryAthleteRepository.ts"
 import { InMemoryAttendanceRepository } from "./attendance/InMemoryAttendanceRepository.ts"
+import { InMemoryInvitationRepository } from "./membership/InMemoryInvitationRepository.ts"
 import { InMemoryCoachRepository } from "./records/InMemoryCoachRepository.ts"
 import { InMemoryFeedTokenRepository } from "./feeds/InMemoryFeedTokenRepository.ts"
 import { InMemoryIdempotencyKeys } from "./idempotency/InMemoryIdempotencyKeys.ts"
@@ -26,6 +27,7 @@ export const InMemoryRepositories = Layer.mergeAll(
   InMemoryAthleteRepository,
   InMemoryAttendanceRepository,
   InMemoryCoachRepository,
+  InMemoryInvitationRepository,
   InMemoryUserRepository,
   InMemorySessionRepository,
   InMemorySeriesRepository,

@@ -5,6 +5,7 @@ import { AttendanceRepositoryLive } from "./attendance/AttendanceRepositoryLive.
 import { CoachRepositoryLive } from "./records/CoachRepositoryLive.ts"
 import { CredentialsCacheLive } from "./users/CredentialsCache.ts"
 import { FeedTokenRepositoryLive } from "./feeds/FeedTokenRepositoryLive.ts"
+import { InvitationRepositoryLive } from "./membership/InvitationRepositoryLive.ts"
 import { IdempotencyKeysLive } from "./idempotency/IdempotencyKeysLive.ts"
 import { LoginAttemptsLive } from "./auth/LoginAttemptsLive.ts"
 import { RecordRepositoriesLive } from "./records/RecordRepositoriesLive.ts"
@@ -23,6 +24,7 @@ export const RepositoriesLive = Layer.mergeAll(
   AthleteRepositoryLive,
   AttendanceRepositoryLive,
   CoachRepositoryLive,
+  InvitationRepositoryLive,
   UserRepositoryLive,
   SessionRepositoryLive,
   SeriesRepositoryLive,

@@ -4,6 +4,7 @@ import { attendanceRepositoryContract } from "./attendance.ts"
 import { webhookRepositoryContract } from "./webhooks.ts"
 import { coachRepositoryContract } from "./coaches.ts"
 import type { ContractSuite } from "./Contract.ts"
+import { invitationsContract } from "./invitations.ts"
 import { idempotencyKeysContract } from "./idempotencyKeys.ts"
 import { lastAdminContract } from "./lastAdmin.ts"
 import { loginAttemptsContract } from "./loginAttempts.ts"
@@ -28,6 +29,7 @@ export const repositoryContract: ReadonlyArray<ContractSuite> = [
   seriesChangesContract,
   planningEditsContract,
   attendanceRepositoryContract,
+  invitationsContract,
   webhookRepositoryContract,
   activityRepositoryContract,
   taskRepositoryContract,

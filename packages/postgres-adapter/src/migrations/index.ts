@@ -21,6 +21,7 @@ import sessionsLocalSpanIndex from "./0021_sessions_local_span_index.ts"
 import receiversAndFeedTokens from "./0022_receivers_and_feed_tokens.ts"
 import bookingsAsInstants from "./0023_bookings_as_instants.ts"
 import groupsAndMemberships from "./0024_groups_and_memberships.ts"
+import repliesOfInvitedAthletes from "./0027_replies_of_invited_athletes.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -48,5 +49,6 @@ export const migrations = Migrator.fromRecord({
   "0021_sessions_local_span_index": sessionsLocalSpanIndex,
   "0022_receivers_and_feed_tokens": receiversAndFeedTokens,
   "0023_bookings_as_instants": bookingsAsInstants,
-  "0024_groups_and_memberships": groupsAndMemberships
+  "0024_groups_and_memberships": groupsAndMemberships,
+  "0027_replies_of_invited_athletes": repliesOfInvitedAthletes
 })
