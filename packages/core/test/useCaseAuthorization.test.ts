@@ -30,6 +30,7 @@ import {
   CursorSeal,
   UseCasesLive,
   HostResolver,
+  InvitationRepository,
   UserRepository,
   UserService,
   WebhookRepository,
@@ -58,6 +59,7 @@ const PortsReached = Layer.mergeAll(
   reachedOnly(ActivityRepository),
   reachedOnly(AthleteRepository),
   reachedOnly(AttendanceRepository),
+  reachedOnly(InvitationRepository),
   reachedOnly(WebhookRepository),
   reachedOnly(HostResolver),
   reachedOnly(CoachRepository),
@@ -216,6 +218,19 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
     "AttendanceService.replies",
     "attendance.read",
     Effect.flatMap(Effect.service(AttendanceService), (s) => s.replies(1 as never))
+  ],
+  [
+    "AttendanceService.invited",
+    "attendance.read",
+    Effect.flatMap(Effect.service(AttendanceService), (s) => s.invited(1 as never))
+  ],
+  [
+    "AttendanceService.athleteSessions",
+    "attendance.read",
+    Effect.flatMap(
+      Effect.service(AttendanceService),
+      (s) => s.athleteSessions(1 as never, "2027-01-01" as never, "2027-01-31" as never)
+    )
   ],
   [
     "AttendanceService.reply",
