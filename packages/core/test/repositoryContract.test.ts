@@ -1,4 +1,12 @@
-import { type AthleteId, type CalendarDate, type CoachId, Group, type GroupId, Membership } from "@club/core"
+import {
+  type AthleteId,
+  type CalendarDate,
+  type CoachId,
+  Group,
+  type GroupId,
+  Membership,
+  type UserId
+} from "@club/core"
 import { InMemoryRepositories, InMemoryStore } from "@club/core/testing"
 import { Effect, Layer } from "effect"
 import {
@@ -44,7 +52,7 @@ const StoredKeysInMemory = Layer.effect(
 const MembershipsInMemory = Layer.effect(
   MembershipFixture,
   Effect.gen(function*() {
-    const { groups, memberships } = yield* InMemoryStore
+    const { groups, guardians, memberships } = yield* InMemoryStore
     return MembershipFixture.of({
       root: () =>
         Effect.sync(() =>
@@ -79,6 +87,12 @@ const MembershipsInMemory = Layer.effect(
         Effect.sync(() => {
           const found = memberships.get(membershipId)!
           memberships.insert(new Membership({ ...found, until: until as CalendarDate }))
+        }),
+      guard: (userId, athleteId) =>
+        Effect.sync(() => {
+          const users = guardians.get(athleteId as AthleteId) ?? new Set()
+          users.add(userId as UserId)
+          guardians.set(athleteId as AthleteId, users)
         })
     })
   })

@@ -59,6 +59,8 @@ export class MembershipFixture extends Context.Service<MembershipFixture, {
   member(groupId: number, athleteId: number, from: string, until: string | null): Effect.Effect<number>
   /** Ends the membership on its last day `until`. */
   end(membershipId: number, until: string): Effect.Effect<void>
+  /** Makes the user a guardian of the athlete. */
+  guard(userId: number, athleteId: number): Effect.Effect<void>
 }>()("test/MembershipFixture") {}
 
 export type ContractServices =

@@ -20,12 +20,13 @@ import {
   SessionCreate,
   SessionRepository,
   SessionUpdate,
-  type UserId
+  type UserId,
+  UserRepository
 } from "@club/core"
 import { expect } from "@effect/vitest"
 import { Effect, Exit, Option } from "effect"
 import { type ContractSuite, MembershipFixture } from "./Contract.ts"
-import { newSession } from "./fixtures.ts"
+import { newSession, newUser } from "./fixtures.ts"
 
 /** Before every session these tests create. */
 const now = "2027-01-01T12:00:00" as LocalDateTime
@@ -289,6 +290,34 @@ export const invitationsContract: ContractSuite = {
         expect(page.map((s) => s.sessionId)).toEqual([onJoin])
         const next = yield* repository.sessionsOf(athlete!, from, until, { creneau: page[0]!.creneau, id: onJoin }, 5)
         expect(next.map((s) => s.sessionId)).toEqual([own, lastDay])
+      }))
+
+    it.effect("feeds follow membership: an athlete's holds its groups' sessions on its days; a guardian's, its athletes'", () =>
+      Effect.gen(function*() {
+        const groups = yield* fixture
+        const group = yield* groups.group("Feed group", yield* groups.root(), [])
+        const [child1, child2, other] = yield* athletes(3)
+        yield* groups.member(group, child1!, "2027-09-01", "2027-09-30")
+        const before = yield* sessionOf("Feed group", "2027-08-31T18:00:00")
+        const inSeptember = yield* sessionOf("Feed group", "2027-09-14T18:00:00")
+        const ownOfChild2 = yield* sessionOf(null, "2027-09-15T18:00:00", [child2!])
+        yield* sessionOf(null, "2027-09-16T18:00:00", [other!])
+        // Without a creneau a session is in no feed.
+        yield* sessionOf("Feed group", null)
+        const sessions = yield* SessionRepository
+        const idsOf = (scope: Parameters<typeof sessions.feedSessions>[0]) =>
+          Effect.map(sessions.feedSessions(scope), (feed) => feed.map((f) => f.session.id))
+        expect(yield* idsOf({ kind: "athlete", athleteId: child1! })).toEqual([inSeptember])
+        expect(yield* idsOf({ kind: "athlete", athleteId: child1! })).not.toContain(before)
+        const parent = yield* (yield* UserRepository).create(newUser("feed-parent", "ATHLETE"))
+        yield* groups.guard(parent.id, child1!)
+        yield* groups.guard(parent.id, child2!)
+        expect(yield* idsOf({ kind: "guardian", userId: parent.id })).toEqual([inSeptember, ownOfChild2])
+        // The version moves when a membership brings a session into the feed.
+        const version = yield* sessions.feedVersion({ kind: "guardian", userId: parent.id })
+        yield* groups.member(group, child2!, "2027-08-01", null)
+        expect(yield* idsOf({ kind: "guardian", userId: parent.id })).toEqual([before, inSeptember, ownOfChild2])
+        expect(yield* sessions.feedVersion({ kind: "guardian", userId: parent.id })).not.toBe(version)
       }))
   }
 }

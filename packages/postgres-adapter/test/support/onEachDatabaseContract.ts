@@ -84,6 +84,11 @@ const MembershipsInDatabase = Layer.effect(
         sql`UPDATE memberships SET until_date = ${until}::date WHERE id = ${membershipId}`.pipe(
           Effect.asVoid,
           Effect.orDie
+        ),
+      guard: (userId, athleteId) =>
+        sql`INSERT INTO guardianships (user_id, athlete_id) VALUES (${userId}, ${athleteId})`.pipe(
+          Effect.asVoid,
+          Effect.orDie
         )
     })
   })
