@@ -19,7 +19,7 @@ export interface GuardedEndpoint {
   /** Whose record lets a caller the roles alone refuse in: the athlete record linked to its user, or its user. */
   readonly owner: "athlete" | "user" | undefined
   /** Whose coach a COACH must be to act (the table's `coachOwns`): the session's, the series', the occurrence's. */
-  readonly coachOwns?: "sessionCoach" | "seriesCoach" | "occurrenceCoach" | undefined
+  readonly coachOwns?: "sessionCoach" | "seriesCoach" | "occurrenceCoach" | "groupCoach" | undefined
 }
 
 /**
@@ -74,7 +74,11 @@ const carriesBody = (endpoint: GuardedEndpoint) => endpoint.method === "POST" ||
 /** Served without a token (CONTRACT.md), besides login, the OpenAPI document and the docs page. */
 const healthPaths = ["/health/live", "/health/ready"]
 /** The calendar feeds: public routes whose token in the path stands for its user (the feeds suite tests them). */
-const feedPaths = ["athlete", "coach", "group"].map((kind) => `/planning/feeds/{token}/${kind}/{file}`)
+const feedPaths = [
+  ...["athlete", "coach", "group"].map((kind) => `/planning/feeds/{token}/${kind}/{file}`),
+  // A guardian's feed (issue 41) is the token's user's: no id in its path.
+  "/planning/feeds/{token}/guardian.ics"
+]
 
 /**
  * The role rules, on any harness, for the `endpoints` the contract guards: every role the table does
