@@ -81,7 +81,9 @@ describe("a coach of a session's group, or of a group above it, acts on it (issu
       expect(configured.capacity).toBe(12)
       yield* refused(as(coach(other!))(attendance.configure(session.id, new AttendanceSettings({ capacity: 1 }))))
       const planned = yield* PlannedSessionService
-      const renamed = yield* as(coach(sectionCoach!))(planned.change(session.id, new PlannedSessionChange({ name: "Tuesday U12" })))
+      const renamed = yield* as(coach(sectionCoach!))(
+        planned.change(session.id, new PlannedSessionChange({ name: "Tuesday U12" }))
+      )
       expect(renamed.name).toBe("Tuesday U12")
       yield* refused(as(coach(other!))(planned.change(session.id, new PlannedSessionChange({ name: "Taken" }))))
 

@@ -101,7 +101,9 @@ const MembershipsInMemory = Layer.effect(
 const inMemory: Implementation = {
   name: "in-memory",
   available: true,
-  layer: Layer.mergeAll(StoredFailuresInMemory, StoredKeysInMemory, MembershipsInMemory).pipe(Layer.provideMerge(InMemoryRepositories))
+  layer: Layer.mergeAll(StoredFailuresInMemory, StoredKeysInMemory, MembershipsInMemory).pipe(
+    Layer.provideMerge(InMemoryRepositories)
+  )
 }
 
 // The same suites run on PostgreSQL and embedded PGlite in packages/postgres-adapter/test.

@@ -185,7 +185,12 @@ describe("coach ownership (issue 36): a coach acts on the sessions and series it
 
 describe("groups and guardians (issue 41)", () => {
   const coach = (id: number) => actor("COACH", { coachId: id as Actor["coachId"] })
-  const sessionRules = ["attendance.configure", "attendance.mark", "plannedSession.update", "occurrence.cancel"] as const
+  const sessionRules = [
+    "attendance.configure",
+    "attendance.mark",
+    "plannedSession.update",
+    "occurrence.cancel"
+  ] as const
 
   it("a coach of the session's group, or of a group above it, acts on the session; other coaches do not", () => {
     for (const operation of sessionRules) {

@@ -195,7 +195,9 @@ describe.skipIf(!serverAvailable)("Replies and the waiting list across two insta
           (rows) => rows.map((row) => row.athlete_id as AthleteId)
         )
         expect(order[0]).toBe(own)
-        expect(roster.replies.filter((r) => r.state === "confirmed").map((r) => r.athleteId)).toEqual(order.slice(0, 10))
+        expect(roster.replies.filter((r) => r.state === "confirmed").map((r) => r.athleteId)).toEqual(
+          order.slice(0, 10)
+        )
         expect(roster.replies.filter((r) => r.state === "waiting").map((r) => r.athleteId)).toEqual(order.slice(10))
         for (const [reply] of answered) {
           const standing = roster.replies.find((r) => r.athleteId === reply!.athleteId)!

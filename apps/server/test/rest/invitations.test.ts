@@ -69,43 +69,47 @@ await onEveryDatabase("Sessions open to a group (issue 41)", (club, database) =>
       replies: ReadonlyArray<{ athleteId: number; state: string }>
     }).replies.map((r) => [r.athleteId, r.state])
 
-  it.skipIf(!onServer)("a late joiner is invited to the next occurrences only; a leaver keeps its replies and is not invited after its last day", async () => {
-    const name = unique("U12")
-    const u12 = await group(name)
-    const [first, second, third, fourth] = await weekly(name)
-    const late = (await createAthlete(club())).id
-    const leaver = (await createAthlete(club())).id
-    const leaving = await member(u12, leaver, "2020-01-01")
-    expectStatus(await reply(leaver, first!, "yes", "following"), 200)
-    await member(u12, late, week(1))
-    expectProblem(await reply(late, first!, "yes"), 400, /is not an athlete of session/u)
-    const written = await reply(late, second!, "yes", "following")
-    expectStatus(written, 200)
-    expect((written.body as ReadonlyArray<{ sessionId: number }>).map((r) => r.sessionId)).toEqual([
-      second,
-      third,
-      fourth
-    ])
-    await endMembership(leaving, week(1))
-    expect(await states(fourth!)).toEqual([[leaver, "confirmed"], [late, "confirmed"]])
-    expectProblem(await reply(leaver, third!, "no"), 400)
-    const invited = (await club().athlete.get(`/attendance/sessions/${third!}/invited`)).body as {
-      items: ReadonlyArray<{ athleteId: number; how: string; groupName: string | null }>
+  it.skipIf(!onServer)(
+    "a late joiner is invited to the next occurrences only; a leaver keeps its replies and is not invited after its last day",
+    async () => {
+      const name = unique("U12")
+      const u12 = await group(name)
+      const [first, second, third, fourth] = await weekly(name)
+      const late = (await createAthlete(club())).id
+      const leaver = (await createAthlete(club())).id
+      const leaving = await member(u12, leaver, "2020-01-01")
+      expectStatus(await reply(leaver, first!, "yes", "following"), 200)
+      await member(u12, late, week(1))
+      expectProblem(await reply(late, first!, "yes"), 400, /is not an athlete of session/u)
+      const written = await reply(late, second!, "yes", "following")
+      expectStatus(written, 200)
+      expect((written.body as ReadonlyArray<{ sessionId: number }>).map((r) => r.sessionId)).toEqual([
+        second,
+        third,
+        fourth
+      ])
+      await endMembership(leaving, week(1))
+      expect(await states(fourth!)).toEqual([[leaver, "confirmed"], [late, "confirmed"]])
+      expectProblem(await reply(leaver, third!, "no"), 400)
+      const invited = (await club().athlete.get(`/attendance/sessions/${third!}/invited`)).body as {
+        items: ReadonlyArray<{ athleteId: number; how: string; groupName: string | null }>
+      }
+      expect(invited.items).toEqual([{ athleteId: late, how: "member", groupId: u12, groupName: name }])
+      const sessions = (await club().athlete.get(`/attendance/athletes/${late}/sessions?from=${week(0)}&to=${week(3)}`))
+        .body as { items: ReadonlyArray<{ sessionId: number; how: string }> }
+      expect(sessions.items.map((s) => [s.sessionId, s.how])).toEqual([
+        [second, "member"],
+        [third, "member"],
+        [fourth, "member"]
+      ])
     }
-    expect(invited.items).toEqual([{ athleteId: late, how: "member", groupId: u12, groupName: name }])
-    const sessions = (await club().athlete.get(`/attendance/athletes/${late}/sessions?from=${week(0)}&to=${week(3)}`))
-      .body as { items: ReadonlyArray<{ sessionId: number; how: string }> }
-    expect(sessions.items.map((s) => [s.sessionId, s.how])).toEqual([
-      [second, "member"],
-      [third, "member"],
-      [fourth, "member"]
-    ])
-  })
+  )
 
   it.skipIf(!onServer)("a coach of the group above acts on the group's sessions; another coach gets 403", async () => {
-    const coachRecord = async () => ((await club().admin.post("/coaches/create", { name: unique("Coach") })).body as {
-      id: number
-    }).id
+    const coachRecord = async () =>
+      ((await club().admin.post("/coaches/create", { name: unique("Coach") })).body as {
+        id: number
+      }).id
     const sectionCoach = await coachRecord()
     const otherCoach = await coachRecord()
     const asCoach = async (coachId: number) => {
@@ -116,12 +120,19 @@ await onEveryDatabase("Sessions open to a group (issue 41)", (club, database) =>
     const name = unique("U10")
     await group(name, [], section)
     await group(unique("Seniors"), [otherCoach])
-    const session = await createSession(club(), { creneau: "2099-05-04T18:00:00", groupe: name, coachId: club().coachId })
+    const session = await createSession(club(), {
+      creneau: "2099-05-04T18:00:00",
+      groupe: name,
+      coachId: club().coachId
+    })
     const bySection = await asCoach(sectionCoach)
     const byOther = await asCoach(otherCoach)
     expectStatus(await bySection.put(`/attendance/sessions/${session.id}/settings`, { capacity: 8 }), 200)
     expectProblem(await byOther.put(`/attendance/sessions/${session.id}/settings`, { capacity: 1 }), 403)
-    expectStatus(await bySection.send("PATCH", `/planning/sessions/${session.id}`, { json: { name: "U10 Tuesday" } }), 200)
+    expectStatus(
+      await bySection.send("PATCH", `/planning/sessions/${session.id}`, { json: { name: "U10 Tuesday" } }),
+      200
+    )
     expectProblem(await byOther.send("PATCH", `/planning/sessions/${session.id}`, { json: { name: "Taken" } }), 403)
     const settings = (await club().athlete.get(`/attendance/sessions/${session.id}/replies`)).body as {
       capacity: number
@@ -129,28 +140,35 @@ await onEveryDatabase("Sessions open to a group (issue 41)", (club, database) =>
     expect(settings.capacity).toBe(8)
   })
 
-  it.skipIf(!onServer)("a guardian's feed holds its two children's sessions, by membership too; an athlete's feed its groups'", async () => {
-    const name = unique("U8")
-    const u8 = await group(name)
-    const child1 = (await createAthlete(club(), { name: "Child one" })).id
-    const child2 = (await createAthlete(club(), { name: "Child two" })).id
-    await member(u8, child1, "2099-06-01")
-    const groupSession = await createSession(club(), { creneau: "2099-06-08T17:00:00", duree: 60, groupe: name })
-    const ownSession = await createSession(club(), { creneau: "2099-06-09T17:00:00", duree: 60, athleteIds: [child2] })
-    const parent = await createUser(club(), { role: "ATHLETE" })
-    await (await db()).query(
-      `INSERT INTO guardianships (user_id, athlete_id) VALUES (${parent.id}, ${child1}), (${parent.id}, ${child2})`
-    )
-    const caller = club().withToken(await tokenOf(club(), parent.name, parent.password))
-    const issued = (await caller.post("/planning/feed-token")).body as { token: string }
-    const guardianFeed = await club().anonymous.get(`/planning/feeds/${issued.token}/guardian.ics`)
-    expectStatus(guardianFeed, 200)
-    expect(guardianFeed.text).toContain(`UID:session-${groupSession.id}@club-training-service`)
-    expect(guardianFeed.text).toContain(`UID:session-${ownSession.id}@club-training-service`)
-    const athleteFeed = await club().anonymous.get(`/planning/feeds/${issued.token}/athlete/${child1}.ics`)
-    expect(athleteFeed.text).toContain(`UID:session-${groupSession.id}@club-training-service`)
-    expect(athleteFeed.text).not.toContain(`UID:session-${ownSession.id}@club-training-service`)
-  })
+  it.skipIf(!onServer)(
+    "a guardian's feed holds its two children's sessions, by membership too; an athlete's feed its groups'",
+    async () => {
+      const name = unique("U8")
+      const u8 = await group(name)
+      const child1 = (await createAthlete(club(), { name: "Child one" })).id
+      const child2 = (await createAthlete(club(), { name: "Child two" })).id
+      await member(u8, child1, "2099-06-01")
+      const groupSession = await createSession(club(), { creneau: "2099-06-08T17:00:00", duree: 60, groupe: name })
+      const ownSession = await createSession(club(), {
+        creneau: "2099-06-09T17:00:00",
+        duree: 60,
+        athleteIds: [child2]
+      })
+      const parent = await createUser(club(), { role: "ATHLETE" })
+      await (await db()).query(
+        `INSERT INTO guardianships (user_id, athlete_id) VALUES (${parent.id}, ${child1}), (${parent.id}, ${child2})`
+      )
+      const caller = club().withToken(await tokenOf(club(), parent.name, parent.password))
+      const issued = (await caller.post("/planning/feed-token")).body as { token: string }
+      const guardianFeed = await club().anonymous.get(`/planning/feeds/${issued.token}/guardian.ics`)
+      expectStatus(guardianFeed, 200)
+      expect(guardianFeed.text).toContain(`UID:session-${groupSession.id}@club-training-service`)
+      expect(guardianFeed.text).toContain(`UID:session-${ownSession.id}@club-training-service`)
+      const athleteFeed = await club().anonymous.get(`/planning/feeds/${issued.token}/athlete/${child1}.ics`)
+      expect(athleteFeed.text).toContain(`UID:session-${groupSession.id}@club-training-service`)
+      expect(athleteFeed.text).not.toContain(`UID:session-${ownSession.id}@club-training-service`)
+    }
+  )
 
   it("the guardian feed answers 404 for an unknown token", async () => {
     expectProblem(

@@ -346,7 +346,9 @@ export const InMemoryAttendanceRepository = Layer.effect(
     const marksIn = (from: LocalDateTime, until: LocalDateTime, today: CalendarDate) =>
       [...sessions.values()]
         .filter((s) => s.creneau !== null && s.creneau >= from && s.creneau < until)
-        .flatMap((s) => [...marksOf(s.id, today)].map(([athleteId, m]) => ({ session: s, athleteId, status: m.status })))
+        .flatMap((s) =>
+          [...marksOf(s.id, today)].map(([athleteId, m]) => ({ session: s, athleteId, status: m.status }))
+        )
 
     const countsOf = (statuses: ReadonlyArray<PresenceStatus>) => {
       const counts = { present: 0, late: 0, absent: 0, excused: 0 }
@@ -356,7 +358,9 @@ export const InMemoryAttendanceRepository = Layer.effect(
 
     const figures = traced("AttendanceRepository.figures")(
       function*(from: LocalDateTime, until: LocalDateTime, athleteId: AthleteId | null) {
-        const all = marksIn(from, until, yield* clubToday(Date.now())).filter((m) => athleteId === null || m.athleteId === athleteId)
+        const all = marksIn(from, until, yield* clubToday(Date.now())).filter((m) =>
+          athleteId === null || m.athleteId === athleteId
+        )
         const byAthlete = groupBy(all, (m) => m.athleteId)
         const byGroup = groupBy(all, (m) => m.session.groupe)
         return {

@@ -28,7 +28,9 @@ export const InMemoryInvitationRepository = Layer.effect(
         const members = new Set<AthleteId>()
         if (group !== undefined) {
           for (const m of memberships.values()) {
-            if (m.groupId === group.id && m.from <= day && (m.until === null || m.until >= day)) members.add(m.athleteId)
+            if (m.groupId === group.id && m.from <= day && (m.until === null || m.until >= day)) {
+              members.add(m.athleteId)
+            }
           }
         }
         const ids = [...new Set([...session.athleteIds, ...members])]
@@ -62,7 +64,10 @@ export const InMemoryInvitationRepository = Layer.effect(
           if (after !== undefined && creneau === after.creneau && session.id <= after.id) continue
           const own = session.athleteIds.has(athleteId)
           const group = own ? undefined : groupNamed(tables, session.groupe)
-          if (!own && (group === undefined || !memberOn(tables, group.id, athleteId, creneau.slice(0, 10) as CalendarDate))) {
+          if (
+            !own &&
+            (group === undefined || !memberOn(tables, group.id, athleteId, creneau.slice(0, 10) as CalendarDate))
+          ) {
             continue
           }
           found.push(

@@ -224,7 +224,11 @@ const make = Effect.gen(function*() {
       yield* authorize(
         "series.cancel",
         Option.isSome(found)
-          ? { coachId: found.value.coachId, ...(yield* groupCoachesOf(invitations, found.value)), subject: `series ${id}` }
+          ? {
+            coachId: found.value.coachId,
+            ...(yield* groupCoachesOf(invitations, found.value)),
+            subject: `series ${id}`
+          }
           : {}
       )
       if (Option.isNone(found)) return yield* new EntityNotFound({ entity: "Series", id })

@@ -191,7 +191,10 @@ export const invitationsContract: ContractSuite = {
         const sessionId = yield* sessionOf("Marked", "2027-05-04T18:00:00", [own!])
         const presence = yield* (yield* AttendanceRepository).mark(
           sessionId,
-          [new PresenceMark({ athleteId: own!, status: "present" }), new PresenceMark({ athleteId: member!, status: "late" })],
+          [
+            new PresenceMark({ athleteId: own!, status: "present" }),
+            new PresenceMark({ athleteId: member!, status: "late" })
+          ],
           by,
           Date.UTC(2027, 4, 4, 19)
         )

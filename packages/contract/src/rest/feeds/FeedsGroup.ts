@@ -99,9 +99,12 @@ export class FeedsGroup extends HttpApiGroup.make("feeds").add(
     params: { token: tokenParameter, file: icsFile(pathId(AthleteId), "`{id}.ics`: the athlete's id.") },
     success: [feedText, notModified],
     error: NotFound
-  }).annotateMerge(operation("An athlete's calendar feed", feedDescription(
+  }).annotateMerge(operation(
+    "An athlete's calendar feed",
+    feedDescription(
       "the sessions the athlete is invited to: those it takes part in, and those of its groups on the days of its memberships"
-    ))),
+    )
+  )),
   HttpApiEndpoint.get("coach", "/planning/feeds/:token/coach/:file", {
     params: { token: tokenParameter, file: icsFile(pathId(CoachId), "`{id}.ics`: the coach's id.") },
     success: [feedText, notModified],

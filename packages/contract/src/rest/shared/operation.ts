@@ -11,7 +11,8 @@ const either = (items: ReadonlyArray<string>) =>
 const coachedRecord: Record<CoachOwnership, string> = {
   sessionCoach: "the session",
   seriesCoach: "the series",
-  occurrenceCoach: "the occurrence (with `scope=following`: the series)"
+  occurrenceCoach: "the occurrence (with `scope=following`: the series)",
+  groupCoach: "the group, or of a group above it"
 }
 
 /** Who may call an operation of core's role table, in words: the same table the server enforces. */
@@ -23,9 +24,15 @@ export const whoMayCall = (operation: Operation): string => {
   const handOver = handOverRoles(operation)
   const listed = either(roles.map((role) =>
     role === "COACH" && coachOwns !== undefined
-      ? `the COACH of ${coachedRecord[coachOwns]} (its \`coachId\`; any coach when it has none${
-        operation.endsWith(".create") ? "; a create is for the calling coach when `coachId` is absent" : ""
-      })`
+      ? coachOwns === "groupCoach"
+        ? `a COACH of ${coachedRecord[coachOwns]}`
+        : operation.endsWith(".create")
+        ? `the COACH of ${
+          coachedRecord[coachOwns]
+        } (its \`coachId\`; any coach when it has none; a create is for the calling coach when \`coachId\` is absent)`
+        : `the COACH of ${
+          coachedRecord[coachOwns]
+        } (its \`coachId\`, or a coach of its group or of a group above it; any coach when it has none)`
       : role
   ))
   const byOwner = owner === "athlete"
