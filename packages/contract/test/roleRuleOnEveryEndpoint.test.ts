@@ -17,7 +17,8 @@ const publicEndpoints: ReadonlySet<string> = new Set([
   // The feed token in the path stands for its user (CalendarFeedService applies its role rules).
   "feeds.athlete",
   "feeds.coach",
-  "feeds.group"
+  "feeds.group",
+  "feeds.guardian"
 ])
 
 interface ContractEndpoint {

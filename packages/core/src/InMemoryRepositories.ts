@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { InMemoryActivityRepository } from "./records/InMemoryActivityRepository.ts"
 import { InMemoryAthleteRepository } from "./records/InMemoryAthleteRepository.ts"
 import { InMemoryAttendanceRepository } from "./attendance/InMemoryAttendanceRepository.ts"
+import { InMemoryInvitationRepository } from "./membership/InMemoryInvitationRepository.ts"
 import { InMemoryCoachRepository } from "./records/InMemoryCoachRepository.ts"
 import { InMemoryGuardianshipRepository } from "./membership/InMemoryGuardianshipRepository.ts"
 import { InMemoryGroupRepository } from "./membership/InMemoryGroupRepository.ts"
@@ -28,6 +29,7 @@ export const InMemoryRepositories = Layer.mergeAll(
   InMemoryAthleteRepository,
   InMemoryAttendanceRepository,
   InMemoryCoachRepository,
+  InMemoryInvitationRepository,
   InMemoryUserRepository,
   InMemorySessionRepository,
   InMemorySeriesRepository,

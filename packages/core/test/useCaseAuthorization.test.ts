@@ -35,6 +35,7 @@ import {
   CursorSeal,
   UseCasesLive,
   HostResolver,
+  InvitationRepository,
   UserRepository,
   UserService,
   WebhookRepository,
@@ -86,6 +87,7 @@ const PortsReached = Layer.mergeAll(
   reachedOnly(ActivityRepository),
   reachedOnly(AthleteRepository),
   reachedOnly(AttendanceRepository),
+  reachedOnly(InvitationRepository),
   reachedOnly(WebhookRepository),
   reachedOnly(HostResolver),
   reachedOnly(CoachRepository),
@@ -245,6 +247,19 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
     "AttendanceService.replies",
     "attendance.read",
     Effect.flatMap(Effect.service(AttendanceService), (s) => s.replies(1 as never))
+  ],
+  [
+    "AttendanceService.invited",
+    "attendance.read",
+    Effect.flatMap(Effect.service(AttendanceService), (s) => s.invited(1 as never))
+  ],
+  [
+    "AttendanceService.athleteSessions",
+    "attendance.read",
+    Effect.flatMap(
+      Effect.service(AttendanceService),
+      (s) => s.athleteSessions(1 as never, "2027-01-01" as never, "2027-01-31" as never)
+    )
   ],
   [
     "AttendanceService.reply",

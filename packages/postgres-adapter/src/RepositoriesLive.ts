@@ -7,6 +7,7 @@ import { CredentialsCacheLive } from "./users/CredentialsCache.ts"
 import { GuardianshipRepositoryLive } from "./membership/GuardianshipRepositoryLive.ts"
 import { GroupRepositoryLive } from "./membership/GroupRepositoryLive.ts"
 import { FeedTokenRepositoryLive } from "./feeds/FeedTokenRepositoryLive.ts"
+import { InvitationRepositoryLive } from "./membership/InvitationRepositoryLive.ts"
 import { IdempotencyKeysLive } from "./idempotency/IdempotencyKeysLive.ts"
 import { LoginAttemptsLive } from "./auth/LoginAttemptsLive.ts"
 import { RecordRepositoriesLive } from "./records/RecordRepositoriesLive.ts"
@@ -25,6 +26,7 @@ export const RepositoriesLive = Layer.mergeAll(
   AthleteRepositoryLive,
   AttendanceRepositoryLive,
   CoachRepositoryLive,
+  InvitationRepositoryLive,
   UserRepositoryLive,
   SessionRepositoryLive,
   SeriesRepositoryLive,

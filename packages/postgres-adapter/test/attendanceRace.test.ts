@@ -8,6 +8,7 @@ import {
   type Reply,
   ReplyInput,
   type ReplyAnswer,
+  SessionCreate,
   type SessionId,
   SessionRepository,
   type UserId
@@ -116,6 +117,92 @@ describe.skipIf(!serverAvailable)("Replies and the waiting list across two insta
         expect(last.replies.filter((r) => r.state === "waiting").map((r) => r.athleteId)).toEqual(order.slice(120))
         expect(last.replies.filter((r) => r.state === "declined").map((r) => r.athleteId).sort((x, y) => x - y))
           .toEqual([...leaving].sort((x, y) => x - y))
+      }))
+
+    it.effect("members of the session's group (issue 41) race for the last places through two pools: exactly the capacity confirmed, the rest waiting in yes order", () =>
+      Effect.gen(function*() {
+        const { a, b } = yield* Instances
+        const onA = <A, E>(effect: Effect.Effect<A, E, InstanceServices>) => Effect.provide(effect, a)
+        const sql = Context.get(a, SqlClient.SqlClient)
+        const athleteIds = yield* onA(Effect.gen(function*() {
+          const athletes = yield* AthleteRepository
+          return yield* Effect.forEach(
+            Array.from({ length: 60 }, (_, i) => i),
+            (i) =>
+              Effect.map(
+                athletes.create(new AthleteCreate({ id: null, name: `member ${i}`, categorie: null, niveau: null })),
+                (athlete) => athlete.id
+              ),
+            { concurrency: 8 }
+          )
+        }))
+        // The group and its memberships, written as the group endpoints will (migration 0024's tables).
+        const [own, ...members] = athleteIds
+        yield* sql`WITH root AS (
+            INSERT INTO groups (name, parent_id) SELECT 'Racing club', NULL
+            WHERE NOT EXISTS (SELECT 1 FROM groups WHERE parent_id IS NULL) RETURNING id),
+          parent AS (SELECT id FROM root UNION ALL SELECT id FROM groups WHERE parent_id IS NULL),
+          racing AS (INSERT INTO groups (name, parent_id) SELECT 'Racers', id FROM parent RETURNING id)
+          INSERT INTO memberships (group_id, athlete_id, from_date)
+          SELECT racing.id, m, '2026-01-01' FROM racing, unnest(${members.map(String)}::bigint[]) AS m`
+        const sessionId: SessionId = yield* onA(Effect.flatMap(
+          Effect.service(SessionRepository),
+          (sessions) =>
+            Effect.map(
+              sessions.create(new SessionCreate({ ...newSession({ athleteIds: [own!] }), groupe: "Racers" })),
+              (session) => session.id
+            )
+        ))
+        yield* onA(Effect.flatMap(
+          Effect.service(AttendanceRepository),
+          (r) => r.configure(sessionId, new AttendanceSettings({ capacity: 10 }))
+        ))
+        // The session's own athlete holds a place first: 9 are left for 59 members.
+        yield* onA(Effect.flatMap(Effect.service(AttendanceRepository), (r) =>
+          r.reply({
+            sessionId,
+            athleteId: own!,
+            input: new ReplyInput({ answer: "yes", reason: null }),
+            scope: "one",
+            now,
+            by: 1 as UserId
+          })))
+        const answered = yield* Effect.all(
+          members.map((athleteId, i) =>
+            Effect.provide(
+              Effect.flatMap(Effect.service(AttendanceRepository), (r) =>
+                r.reply({
+                  sessionId,
+                  athleteId,
+                  input: new ReplyInput({ answer: "yes", reason: null }),
+                  scope: "one",
+                  now,
+                  by: 1 as UserId
+                })),
+              i % 2 === 0 ? a : b
+            )
+          ),
+          { concurrency: "unbounded" }
+        )
+        const roster = yield* onA(Effect.flatMap(
+          Effect.service(AttendanceRepository),
+          (r) => Effect.map(r.replies(sessionId), Option.getOrThrow)
+        ))
+        expect([roster.confirmed, roster.waiting]).toEqual([10, 50])
+        const order = yield* Effect.map(
+          sql<{ athlete_id: number }>`SELECT athlete_id::float8 AS athlete_id FROM session_replies
+            WHERE session_id = ${sessionId} AND answer = 'yes' ORDER BY yes_order`,
+          (rows) => rows.map((row) => row.athlete_id as AthleteId)
+        )
+        expect(order[0]).toBe(own)
+        expect(roster.replies.filter((r) => r.state === "confirmed").map((r) => r.athleteId)).toEqual(
+          order.slice(0, 10)
+        )
+        expect(roster.replies.filter((r) => r.state === "waiting").map((r) => r.athleteId)).toEqual(order.slice(10))
+        for (const [reply] of answered) {
+          const standing = roster.replies.find((r) => r.athleteId === reply!.athleteId)!
+          expect([reply!.state, reply!.waitingPosition]).toEqual([standing.state, standing.waitingPosition])
+        }
       }))
   })
 })

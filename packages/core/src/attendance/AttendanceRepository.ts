@@ -10,7 +10,7 @@ export interface ReplyWrite {
   readonly sessionId: SessionId
   readonly athleteId: AthleteId
   readonly input: ReplyInput
-  /** `following`: also every later occurrence of the session's series that the athlete belongs to. */
+  /** `following`: also every later occurrence of the session's series that invites the athlete. */
   readonly scope: ReplyScope
   /** Now, on the club's wall clock: replies close at the session's cut-off, or at its `creneau` when it has none. */
   readonly now: LocalDateTime
@@ -25,6 +25,9 @@ export interface ReplyWrite {
  * written: a `yes` within the capacity is `confirmed`, beyond it `waiting`; whenever a place frees
  * (a confirmed athlete answers something else, or the capacity grows), the first waiting are
  * confirmed in the same transaction. A lower capacity confirms no one and un-confirms no one.
+ * Replies and marks are of the athletes a session invites: its own, and the members of its group
+ * on its day (issue 41); an athlete leaving the session's athletes loses them unless the group
+ * still invites it, and an ended membership keeps them.
  */
 export class AttendanceRepository extends Context.Service<AttendanceRepository, {
   /** The session's replies (`SessionReplies`' order); none for an unknown session. */
@@ -34,9 +37,11 @@ export class AttendanceRepository extends Context.Service<AttendanceRepository, 
   /**
    * Writes the reply (replacing the athlete's earlier one: a yes repeated keeps its place) and
    * answers the reply of each session written, the first session's first. Refused, with nothing
-   * written: an unknown session (`EntityNotFound`), an athlete who is not one of its athletes
+   * written: an unknown session (`EntityNotFound`), an athlete the session does not invite
    * (`InvalidValue` naming `athleteId`), replies closed (`RepliesClosed`). With `following`, a later
-   * occurrence the athlete does not belong to, or whose replies have closed, is left out.
+   * occurrence that does not invite the athlete, or whose replies have closed, is left out. Invited:
+   * one of the session's athletes, or a member of its group on its day (a session without a
+   * creneau: the day of `now`), tested under the session's lock (docs/membership.md).
    */
   reply(write: ReplyWrite): Effect.Effect<ReadonlyArray<Reply>, EntityNotFound | InvalidValue | RepliesClosed>
   /** The session's marks (by athlete) and their history (in the order written); none for an unknown session. */
@@ -44,8 +49,9 @@ export class AttendanceRepository extends Context.Service<AttendanceRepository, 
   /**
    * Records the marks (one per athlete: the caller checks it) in one transaction, `by` the user at
    * `atEpochMs`; a mark that changes an athlete's status (or is its first) adds a history entry.
-   * Refused, with nothing written: an unknown session (`EntityNotFound`), an athlete who is not one
-   * of its athletes (`InvalidValue` naming `marks`).
+   * Refused, with nothing written: an unknown session (`EntityNotFound`), an athlete the session
+   * does not invite (`InvalidValue` naming `marks`; a session without a creneau invites the members
+   * of the club's day of `atEpochMs`).
    */
   mark(
     sessionId: SessionId,

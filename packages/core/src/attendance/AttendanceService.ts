@@ -12,11 +12,27 @@ import { SessionRepository } from "../sessions/SessionRepository.ts"
 import { GuardianshipRepository } from "../membership/GuardianshipRepository.ts"
 import { traced } from "../shared/traced.ts"
 import { ScheduleSettings } from "../series/ScheduleSettings.ts"
+import { InvitationRepository } from "../membership/InvitationRepository.ts"
+import { groupCoachesOf } from "../membership/groupCoaches.ts"
+import { InvitedPage, InvitedSessionPage } from "../membership/Invitation.ts"
+import { CursorSeal } from "../shared/CursorSeal.ts"
+import { openCursor, parsedJson } from "../shared/Cursor.ts"
+import type { PageRequest } from "../planning/PlanningService.ts"
+import { defaultPageLimit, readSessionPosition, sessionPositionText } from "../sessions/SessionPage.ts"
+import { AthleteId as AthleteIdSchema } from "../shared/Ids.ts"
+import { Schema } from "effect"
+
+const decodeAthlete = Schema.decodeUnknownOption(AthleteIdSchema)
+
+/** The athlete a cursor of "who is invited" names; undefined for any other text. */
+const readAthlete = (text: string): AthleteId | undefined => Option.getOrUndefined(decodeAthlete(parsedJson(text)))
 
 const make = Effect.gen(function*() {
   const repository = yield* AttendanceRepository
   const sessions = yield* SessionRepository
   const guardianships = yield* GuardianshipRepository
+  const invitations = yield* InvitationRepository
+  const cursors = yield* CursorSeal
 
   const clubNow = Effect.gen(function*() {
     const { timeZone } = yield* ScheduleSettings
@@ -25,7 +41,8 @@ const make = Effect.gen(function*() {
 
   /**
    * The role table's rule on the session acted on: a coach acts on the sessions it coaches (and on
-   * those without a coach), not on another coach's (`coachOwns` in the table).
+   * those without a coach, and those of a group it coaches or of a group below one), not on another
+   * coach's (`coachOwns` in the table).
    */
   const authorizeOnSession = (operation: Operation, sessionId: SessionId) =>
     Effect.gen(function*() {
@@ -33,10 +50,22 @@ const make = Effect.gen(function*() {
       yield* authorize(operation)
       const session = yield* sessions.findById(sessionId)
       const subject = `session ${sessionId}`
-      yield* authorize(operation, Option.isSome(session) ? { coachId: session.value.coachId, subject } : {})
+      yield* authorize(
+        operation,
+        Option.isSome(session)
+          ? {
+            coachId: session.value.coachId,
+            ...(yield* groupCoachesOf(invitations, session.value)),
+            subject
+          }
+          : {}
+      )
       if (Option.isNone(session)) return yield* new EntityNotFound({ entity: "Session", id: sessionId })
       return session.value
     })
+
+  /** The club's day now. */
+  const clubToday = Effect.map(clubNow, (now) => now.slice(0, 10) as CalendarDate)
 
   /** The period `[from, to]` as the wall-clock times `[from 00:00, the day after to 00:00)`; `to` before `from` is refused. */
   const period = (from: CalendarDate, to: CalendarDate) =>
@@ -99,6 +128,52 @@ const make = Effect.gen(function*() {
       yield* authorizeOnSession("attendance.configure", sessionId)
       return yield* repository.configure(sessionId, settings)
     }),
+    /**
+     * Who is invited to a session (issue 41): its athletes and its group's members on its day, in
+     * athlete id order, one page of `limit` (`defaultPageLimit` when absent) after `cursor`. One
+     * statement: a row more than the page tells whether another follows.
+     */
+    invited: traced("AttendanceService.invited")(function*(sessionId: SessionId, request: PageRequest = {}) {
+      yield* authorize("attendance.read")
+      const limit = request.limit ?? defaultPageLimit
+      const after = request.cursor === undefined ? null : yield* openCursor(cursors, request.cursor, readAthlete)
+      const found = yield* invitations.invited(sessionId, yield* clubToday, after, limit + 1)
+      if (Option.isNone(found)) return yield* new EntityNotFound({ entity: "Session", id: sessionId })
+      const items = found.value.slice(0, limit)
+      const last = items.at(-1)
+      return new InvitedPage({
+        items,
+        nextCursor: found.value.length > limit && last !== undefined
+          ? cursors.seal(JSON.stringify(last.athleteId)) as InvitedPage["nextCursor"]
+          : null
+      })
+    }),
+    /**
+     * The sessions of the days `from` to `to` an athlete is invited to (issue 41): its own and its
+     * groups' on the days of its memberships, in (`creneau`, id) order, one page of `limit` after
+     * `cursor`. One statement.
+     */
+    athleteSessions: traced("AttendanceService.athleteSessions")(
+      function*(athleteId: AthleteId, from: CalendarDate, to: CalendarDate, request: PageRequest = {}) {
+        yield* authorize("attendance.read")
+        const bounds = yield* period(from, to)
+        const limit = request.limit ?? defaultPageLimit
+        const after = request.cursor === undefined
+          ? undefined
+          : yield* openCursor(cursors, request.cursor, readSessionPosition)
+        const read = yield* invitations.sessionsOf(athleteId, bounds.from, bounds.until, after, limit + 1)
+        const items = read.slice(0, limit)
+        const last = items.at(-1)
+        return new InvitedSessionPage({
+          items,
+          nextCursor: read.length > limit && last !== undefined
+            ? cursors.seal(sessionPositionText({ creneau: last.creneau, id: last.sessionId })) as InvitedSessionPage[
+              "nextCursor"
+            ]
+            : null
+        })
+      }
+    ),
     /** A session's replies, its waiting list in order. */
     replies: traced("AttendanceService.replies")(function*(sessionId: SessionId) {
       yield* authorize("attendance.read")
@@ -121,7 +196,13 @@ const make = Effect.gen(function*() {
         const actor = yield* authorize("attendance.reply", {
           athleteId,
           guardians,
-          ...(Option.isSome(session) ? { coachId: session.value.coachId, subject: `session ${sessionId}` } : {})
+          ...(Option.isSome(session)
+            ? {
+              coachId: session.value.coachId,
+              ...(yield* groupCoachesOf(invitations, session.value)),
+              subject: `session ${sessionId}`
+            }
+            : {})
         })
         const now = yield* clubNow
         return yield* repository.reply({ sessionId, athleteId, input, scope, now, by: actor.userId })

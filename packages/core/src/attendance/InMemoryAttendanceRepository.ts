@@ -13,7 +13,10 @@ import {
   type PresenceStatus,
   SessionPresence
 } from "./Presence.ts"
-import type { LocalDateTime } from "../shared/LocalDateTime.ts"
+import type { CalendarDate, LocalDateTime } from "../shared/LocalDateTime.ts"
+import { invitedByMembership } from "../membership/invitations.ts"
+import { wallClockAt } from "../shared/clubTime.ts"
+import { ScheduleSettings } from "../series/ScheduleSettings.ts"
 import { AttendanceRepository, type ReplyWrite } from "./AttendanceRepository.ts"
 import { notMembers } from "./Presence.ts"
 import { traced } from "../shared/traced.ts"
@@ -29,6 +32,11 @@ interface StoredReply {
   /** The order of the yes (a counter over every session, as PostgreSQL's sequence); null for another answer. */
   yesOrder: number | null
   by: UserId
+  /**
+   * Whether the athlete has been one of the session's athletes while the reply stood: only then
+   * does leaving them take the reply (PostgreSQL's trigger on \`session_athletes\`).
+   */
+  ofAthletes: boolean
 }
 
 interface SessionAttendance {
@@ -54,32 +62,62 @@ const stateRank: Record<ReplyState, number> = { confirmed: 0, waiting: 1, maybe:
 /**
  * `AttendanceRepository` in memory. Each operation runs in one synchronous step, so the session's
  * lock of the database is implicit. A reply whose athlete has left the session (or whose session
- * is gone) is dropped, as PostgreSQL's cascade from the membership drops it.
+ * is gone) is dropped unless the session's group still invites the athlete, as PostgreSQL's
+ * trigger of migration 0027 drops it; a member's reply stays when its membership ends. The trigger
+ * judges when the athlete leaves the session; here it is judged at the next look at the session,
+ * which differs only when a membership ends between the two.
  */
 export const InMemoryAttendanceRepository = Layer.effect(
   AttendanceRepository,
   Effect.gen(function*() {
-    const { athletes, series, sessions } = yield* InMemoryStore
+    const tables = yield* InMemoryStore
+    const { athletes, series, sessions } = tables
     const outbox = yield* InMemoryOutbox
     const attendance = new Map<SessionId, SessionAttendance>()
     let yesCounter = 0
 
-    const of = (sessionId: SessionId): SessionAttendance => {
+    /** The club's day now: what a session without a creneau invites its group's members on. */
+    const clubToday = (epochMs: number) =>
+      Effect.map(ScheduleSettings, ({ timeZone }) => wallClockAt(timeZone, epochMs).slice(0, 10) as CalendarDate)
+
+    /** Whether the athlete is invited to the session: one of its athletes, or a member of its group on its day. */
+    const invited = (sessionId: SessionId, athleteId: AthleteId, today: CalendarDate) => {
+      const session = sessions.get(sessionId)
+      return session !== undefined &&
+        (session.athleteIds.has(athleteId) || invitedByMembership(tables, session, athleteId, today))
+    }
+
+    /**
+     * Whether a reply or a mark of the athlete stays: its session and athlete exist, and it was
+     * never one of the session's athletes (a member's stays when the membership ends), or still is
+     * one, or the group still invites it. Notes that it is one of them now.
+     */
+    const stays = (sessionId: SessionId, row: { ofAthletes: boolean }, athleteId: AthleteId, today: CalendarDate) => {
+      const session = sessions.get(sessionId)
+      if (session === undefined || !athletes.has(athleteId)) return false
+      if (session.athleteIds.has(athleteId)) {
+        row.ofAthletes = true
+        return true
+      }
+      return !row.ofAthletes || invitedByMembership(tables, session, athleteId, today)
+    }
+
+    const of = (sessionId: SessionId, today: CalendarDate): SessionAttendance => {
       let found = attendance.get(sessionId)
       if (found === undefined) {
         found = { capacity: null, replyCutoff: null, replies: new Map() }
         attendance.set(sessionId, found)
       }
-      const members = sessions.get(sessionId)?.athleteIds
+      const exists = sessions.has(sessionId)
       let freed = false
       for (const [athleteId, reply] of found.replies) {
-        if (members !== undefined && members.has(athleteId)) continue
+        if (stays(sessionId, reply, athleteId, today)) continue
         found.replies.delete(athleteId)
         freed ||= reply.state === "confirmed"
       }
       // A place freed by an athlete who left the session goes to the waiting list, as PostgreSQL's
       // trigger does at once (here, at the next look at the session's replies).
-      if (freed && members !== undefined) appendEventsAt(outbox, promotions(sessionId, fill(found)), Date.now())
+      if (freed && exists) appendEventsAt(outbox, promotions(sessionId, fill(found)), Date.now())
       return found
     }
 
@@ -156,12 +194,13 @@ export const InMemoryAttendanceRepository = Layer.effect(
     const reply = traced("AttendanceRepository.reply")(function*(write: ReplyWrite) {
       const session = sessions.get(write.sessionId)
       if (session === undefined) return yield* new EntityNotFound({ entity: "Session", id: write.sessionId })
-      const first = of(write.sessionId)
+      const today = write.now.slice(0, 10) as CalendarDate
+      const first = of(write.sessionId, today)
       const closes = closedAt(write.sessionId, first)
       if (closes !== null && closes <= write.now) {
         return yield* new RepliesClosed({ sessionId: write.sessionId, closedAt: closes })
       }
-      if (!session.athleteIds.has(write.athleteId)) {
+      if (!invited(write.sessionId, write.athleteId, today)) {
         return yield* new InvalidValue({
           field: "athleteId",
           reason: `athlete ${write.athleteId} is not an athlete of session ${write.sessionId}`
@@ -170,9 +209,9 @@ export const InMemoryAttendanceRepository = Layer.effect(
       const written: Array<Reply> = []
       const events: Array<NewEvent> = []
       for (const sessionId of targets(write.sessionId, write.scope)) {
-        const stored = of(sessionId)
+        const stored = of(sessionId, today)
         const later = closedAt(sessionId, stored)
-        if (!sessions.get(sessionId)!.athleteIds.has(write.athleteId) || (later !== null && later <= write.now)) {
+        if (!invited(sessionId, write.athleteId, today) || (later !== null && later <= write.now)) {
           continue
         }
         const previous = stored.replies.get(write.athleteId)
@@ -192,7 +231,8 @@ export const InMemoryAttendanceRepository = Layer.effect(
           reason: write.input.reason,
           state,
           yesOrder: write.input.answer !== "yes" ? null : keepsPlace ? previous!.yesOrder : ++yesCounter,
-          by: write.by
+          by: write.by,
+          ofAthletes: sessions.get(sessionId)!.athleteIds.has(write.athleteId)
         }
         stored.replies.set(write.athleteId, next)
         const promoted = fill(stored)
@@ -211,7 +251,7 @@ export const InMemoryAttendanceRepository = Layer.effect(
     const configure = traced("AttendanceRepository.configure")(
       function*(sessionId: SessionId, settings: AttendanceSettings) {
         if (!sessions.has(sessionId)) return yield* new EntityNotFound({ entity: "Session", id: sessionId })
-        const stored = of(sessionId)
+        const stored = of(sessionId, yield* clubToday(Date.now()))
         if (settings.capacity !== undefined) stored.capacity = settings.capacity
         if (settings.replyCutoff !== undefined) stored.replyCutoff = settings.replyCutoff
         yield* appendEvents(outbox, promotions(sessionId, fill(stored)))
@@ -220,30 +260,34 @@ export const InMemoryAttendanceRepository = Layer.effect(
     )
 
     const replies = traced("AttendanceRepository.replies")(function*(sessionId: SessionId) {
-      return sessions.has(sessionId) ? Option.some(repliesOf(sessionId, of(sessionId))) : Option.none()
+      return sessions.has(sessionId)
+        ? Option.some(repliesOf(sessionId, of(sessionId, yield* clubToday(Date.now()))))
+        : Option.none()
     })
 
-    const marks = new Map<SessionId, Map<AthleteId, { status: PresenceStatus; by: UserId; at: number }>>()
+    const marks = new Map<
+      SessionId,
+      Map<AthleteId, { status: PresenceStatus; by: UserId; at: number; ofAthletes: boolean }>
+    >()
     const history = new Map<SessionId, Array<PresenceChange>>()
 
-    /** The session's marks, without those of athletes no longer in it (the database's cascade). */
-    const marksOf = (sessionId: SessionId) => {
+    /** The session's marks, without those of athletes no longer invited to it (the database's trigger). */
+    const marksOf = (sessionId: SessionId, today: CalendarDate) => {
       let found = marks.get(sessionId)
       if (found === undefined) {
         found = new Map()
         marks.set(sessionId, found)
       }
-      const members = sessions.get(sessionId)?.athleteIds
-      for (const athleteId of found.keys()) {
-        if (members === undefined || !members.has(athleteId)) found.delete(athleteId)
+      for (const [athleteId, mark] of found) {
+        if (!stays(sessionId, mark, athleteId, today)) found.delete(athleteId)
       }
       return found
     }
 
-    const presenceOf = (sessionId: SessionId) =>
+    const presenceOf = (sessionId: SessionId, today: CalendarDate) =>
       new SessionPresence({
         sessionId,
-        marks: [...marksOf(sessionId)]
+        marks: [...marksOf(sessionId, today)]
           .sort(([a], [b]) => a - b)
           .map(([athleteId, m]) =>
             new PresenceRecord({ athleteId, status: m.status, markedBy: m.by, markedAt: new Date(m.at).toISOString() })
@@ -252,14 +296,17 @@ export const InMemoryAttendanceRepository = Layer.effect(
       })
 
     const presence = traced("AttendanceRepository.presence")(function*(sessionId: SessionId) {
-      return sessions.has(sessionId) ? Option.some(presenceOf(sessionId)) : Option.none()
+      return sessions.has(sessionId)
+        ? Option.some(presenceOf(sessionId, yield* clubToday(Date.now())))
+        : Option.none()
     })
 
     const mark = traced("AttendanceRepository.mark")(
       function*(sessionId: SessionId, given: ReadonlyArray<PresenceMark>, by: UserId, atEpochMs: number) {
         const session = sessions.get(sessionId)
         if (session === undefined) return yield* new EntityNotFound({ entity: "Session", id: sessionId })
-        const strangers = [...new Set(given.map((m) => m.athleteId).filter((id) => !session.athleteIds.has(id)))]
+        const today = yield* clubToday(atEpochMs)
+        const strangers = [...new Set(given.map((m) => m.athleteId).filter((id) => !invited(sessionId, id, today)))]
           .sort((a, b) => a - b)
         if (strangers.length > 0) {
           return yield* new InvalidValue({
@@ -267,14 +314,14 @@ export const InMemoryAttendanceRepository = Layer.effect(
             reason: notMembers(strangers, sessionId)
           })
         }
-        const current = marksOf(sessionId)
+        const current = marksOf(sessionId, today)
         const changes = history.get(sessionId) ?? []
         history.set(sessionId, changes)
         const events: Array<NewEvent> = []
         for (const { athleteId, status } of [...given].sort((a, b) => a.athleteId - b.athleteId)) {
           const previous = current.get(athleteId)
           if (previous?.status === status) continue
-          current.set(athleteId, { status, by, at: atEpochMs })
+          current.set(athleteId, { status, by, at: atEpochMs, ofAthletes: session.athleteIds.has(athleteId) })
           events.push({
             sessionId,
             type: "presence",
@@ -291,15 +338,17 @@ export const InMemoryAttendanceRepository = Layer.effect(
           )
         }
         yield* appendEvents(outbox, events)
-        return presenceOf(sessionId)
+        return presenceOf(sessionId, today)
       }
     )
 
     /** The marks of the sessions whose creneau is in `[from, until)`, with their session. */
-    const marksIn = (from: LocalDateTime, until: LocalDateTime) =>
+    const marksIn = (from: LocalDateTime, until: LocalDateTime, today: CalendarDate) =>
       [...sessions.values()]
         .filter((s) => s.creneau !== null && s.creneau >= from && s.creneau < until)
-        .flatMap((s) => [...marksOf(s.id)].map(([athleteId, m]) => ({ session: s, athleteId, status: m.status })))
+        .flatMap((s) =>
+          [...marksOf(s.id, today)].map(([athleteId, m]) => ({ session: s, athleteId, status: m.status }))
+        )
 
     const countsOf = (statuses: ReadonlyArray<PresenceStatus>) => {
       const counts = { present: 0, late: 0, absent: 0, excused: 0 }
@@ -309,7 +358,9 @@ export const InMemoryAttendanceRepository = Layer.effect(
 
     const figures = traced("AttendanceRepository.figures")(
       function*(from: LocalDateTime, until: LocalDateTime, athleteId: AthleteId | null) {
-        const all = marksIn(from, until).filter((m) => athleteId === null || m.athleteId === athleteId)
+        const all = marksIn(from, until, yield* clubToday(Date.now())).filter((m) =>
+          athleteId === null || m.athleteId === athleteId
+        )
         const byAthlete = groupBy(all, (m) => m.athleteId)
         const byGroup = groupBy(all, (m) => m.session.groupe)
         return {
@@ -325,7 +376,7 @@ export const InMemoryAttendanceRepository = Layer.effect(
 
     const presenceLines = traced("AttendanceRepository.presenceLines")(
       function*(from: LocalDateTime, until: LocalDateTime) {
-        return marksIn(from, until)
+        return marksIn(from, until, yield* clubToday(Date.now()))
           .sort((x, y) =>
             (x.session.creneau! < y.session.creneau! ? -1 : x.session.creneau! > y.session.creneau! ? 1 : 0) ||
             x.session.id - y.session.id || x.athleteId - y.athleteId

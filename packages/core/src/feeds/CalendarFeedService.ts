@@ -12,7 +12,7 @@ import { occurrencesOf, parseRecurrenceRule, type RecurrenceRule } from "../seri
 import type { Series, SeriesCancellation } from "../series/Series.ts"
 import { SeriesRepository } from "../series/SeriesRepository.ts"
 import { type Actor, CurrentActor } from "../shared/Actor.ts"
-import type { FeedScope, FeedSession, FeedToken } from "./FeedToken.ts"
+import type { FeedRequestScope, FeedScope, FeedSession, FeedToken } from "./FeedToken.ts"
 import { EntityNotFound } from "../shared/Errors.ts"
 import type { LocalDateTime } from "../shared/LocalDateTime.ts"
 import { authorize } from "../shared/Permissions.ts"
@@ -35,6 +35,8 @@ const feedName = (scope: FeedScope) =>
     ? `Sessions of athlete ${scope.athleteId}`
     : scope.kind === "coach"
     ? `Sessions of coach ${scope.coachId}`
+    : scope.kind === "guardian"
+    ? `Sessions of the athletes of user ${scope.userId}`
     : `Sessions of group ${scope.groupe}`
 
 /** A stored session as a single event (a session of a series that is not rendered with its series). */
@@ -47,12 +49,18 @@ const eventOf = ({ revision, session }: FeedSession): FeedEvent => ({
   description: session.groupe === null ? undefined : `Groupe: ${session.groupe}`
 })
 
-/** Whether the series as such belongs to the feed: its own values put it in the scope. */
+/**
+ * Whether the series as such belongs to the feed: its own values put it in the scope. A guardian's
+ * feed, and an athlete's occurrences by membership, show occurrences as single events (membership
+ * is dated: the series' values do not say which occurrences are in).
+ */
 const seriesInScope = (series: Series, scope: FeedScope) =>
   scope.kind === "athlete"
     ? series.athleteIds.includes(scope.athleteId)
     : scope.kind === "coach"
     ? series.coachId === scope.coachId
+    : scope.kind === "guardian"
+    ? false
     : series.groupe === scope.groupe
 
 /** Whether the cancelled session was in the scope: there the feed shows it cancelled, elsewhere an EXDATE. */
@@ -61,6 +69,8 @@ const cancellationInScope = (cancellation: SeriesCancellation, scope: FeedScope)
     ? cancellation.athleteIds.includes(scope.athleteId)
     : scope.kind === "coach"
     ? cancellation.coachId === scope.coachId
+    : scope.kind === "guardian"
+    ? false
     : cancellation.groupe === scope.groupe
 
 const basic = (local: LocalDateTime) => local.replaceAll("-", "").replaceAll(":", "")
@@ -178,6 +188,13 @@ const make = Effect.gen(function*() {
       return { events, series }
     })
 
+  /** The scope a feed's URL names, for the token's user: a guardian's feed is the user's own. */
+  const scopeOf = (scope: FeedRequestScope) =>
+    Effect.map(
+      Effect.service(CurrentActor),
+      (actor): FeedScope => scope.kind === "guardian" ? { kind: "guardian", userId: actor.userId } : scope
+    )
+
   /** `effect` as the token's user; an unknown or replaced token, or a user since deleted: not found, saying no more. */
   const asTokenUser = <A, E, R>(token: FeedToken, effect: Effect.Effect<A, E, R>) =>
     Effect.gen(function*() {
@@ -215,21 +232,22 @@ const make = Effect.gen(function*() {
       yield* tokens.revoke(actor.userId)
     }),
     /** The feed's ETag, from one cheap read of the store: nothing is rendered. */
-    etag: traced("CalendarFeedService.etag")(function*(token: FeedToken, scope: FeedScope) {
+    etag: traced("CalendarFeedService.etag")(function*(token: FeedToken, requested: FeedRequestScope) {
       return yield* asTokenUser(
         token,
         Effect.gen(function*() {
           yield* authorize("planning.read")
-          return yield* etagOf(scope)
+          return yield* etagOf(yield* scopeOf(requested))
         })
       )
     }),
     /** The feed's iCalendar text and its ETag. */
-    render: traced("CalendarFeedService.render")(function*(token: FeedToken, scope: FeedScope) {
+    render: traced("CalendarFeedService.render")(function*(token: FeedToken, requested: FeedRequestScope) {
       return yield* asTokenUser(
         token,
         Effect.gen(function*() {
           yield* authorize("planning.read")
+          const scope = yield* scopeOf(requested)
           const { timeZone } = yield* ScheduleSettings
           const etag = yield* etagOf(scope)
           const feedSessions = yield* sessions.feedSessions(scope)

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { AthleteId, CoachId, SeriesId } from "../shared/Ids.ts"
+import type { AthleteId, CoachId, SeriesId, UserId } from "../shared/Ids.ts"
 import type { LocalDateTime } from "../shared/LocalDateTime.ts"
 import type { Session } from "../sessions/Session.ts"
 
@@ -9,11 +9,19 @@ export const FeedToken = Schema.String.check(
 ).pipe(Schema.brand("FeedToken"))
 export type FeedToken = typeof FeedToken.Type
 
-/** Whose sessions a calendar feed holds: an athlete's (those it takes part in), a coach's, or a group's. */
+/**
+ * Whose sessions a calendar feed holds: an athlete's (those it is invited to: one of their
+ * athletes, or a member of their group on their day), a coach's, a group's, or a guardian's (the
+ * sessions of every athlete the user guards, issue 41).
+ */
 export type FeedScope =
   | { readonly kind: "athlete"; readonly athleteId: AthleteId }
   | { readonly kind: "coach"; readonly coachId: CoachId }
   | { readonly kind: "group"; readonly groupe: string }
+  | { readonly kind: "guardian"; readonly userId: UserId }
+
+/** The scope a feed's URL names: a guardian's feed is the feed token's own user's. */
+export type FeedRequestScope = Exclude<FeedScope, { readonly kind: "guardian" }> | { readonly kind: "guardian" }
 
 /** A session of a feed with its revision: 0 when created, one more on every change of its values (SEQUENCE). */
 export interface FeedSession {

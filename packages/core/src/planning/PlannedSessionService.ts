@@ -6,6 +6,8 @@ import type { PlannedSessionChange, PlannedSessionCreate } from "../series/Serie
 import { SeriesRepository } from "../series/SeriesRepository.ts"
 import { SessionRepository } from "../sessions/SessionRepository.ts"
 import { traced } from "../shared/traced.ts"
+import { InvitationRepository } from "../membership/InvitationRepository.ts"
+import { groupCoachesOf } from "../membership/groupCoaches.ts"
 
 /**
  * Single sessions written through the schedule (issue 17): as the seed's session writes (their
@@ -15,6 +17,7 @@ import { traced } from "../shared/traced.ts"
 const make = Effect.gen(function*() {
   const repository = yield* SeriesRepository
   const sessions = yield* SessionRepository
+  const invitations = yield* InvitationRepository
 
   const read = (id: SessionId) =>
     Effect.flatMap(sessions.findById(id), (found) =>
@@ -33,7 +36,8 @@ const make = Effect.gen(function*() {
     }),
     /**
      * Changes the fields given; an occurrence of a series changed this way becomes an exception
-     * (overridden). Only the session's coach (any coach for one without); an admin may hand it over.
+     * (overridden). Only the session's coach (any coach for one without), or a coach of its group or
+     * of a group above it; an admin may hand it over.
      */
     change: traced("PlannedSessionService.change")(function*(id: SessionId, change: PlannedSessionChange) {
       // The role (an admin's body must be a hand-over) before anything is read; then whose the session is.
@@ -42,6 +46,7 @@ const make = Effect.gen(function*() {
       const session = yield* read(id)
       yield* authorize("plannedSession.update", {
         coachId: session.coachId,
+        ...(yield* groupCoachesOf(invitations, session)),
         handOverOnly,
         subject: `session ${id}`
       })

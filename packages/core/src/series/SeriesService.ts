@@ -19,6 +19,8 @@ import { CursorSeal } from "../shared/CursorSeal.ts"
 import { SeriesRepository } from "./SeriesRepository.ts"
 import { SessionRepository } from "../sessions/SessionRepository.ts"
 import { traced } from "../shared/traced.ts"
+import { InvitationRepository } from "../membership/InvitationRepository.ts"
+import { groupCoachesOf } from "../membership/groupCoaches.ts"
 import { currentHorizon, extendSeries, SeriesExtensionWake } from "./SeriesExtension.ts"
 import { defaultScheduleSettings, occurrencesPerWrite, peopleOf, type ScheduleSettings } from "./ScheduleSettings.ts"
 
@@ -51,6 +53,7 @@ const continuedRule = (rrule: string, remaining: number | undefined, shiftSecond
 const make = Effect.gen(function*() {
   const repository = yield* SeriesRepository
   const sessions = yield* SessionRepository
+  const invitations = yield* InvitationRepository
   const cursors = yield* CursorSeal
 
   /** The wall-clock time up to which occurrences exist: now at the club, plus the horizon. */
@@ -174,11 +177,17 @@ const make = Effect.gen(function*() {
   ) =>
     Effect.gen(function*() {
       if (scope === "following" || occurrence === undefined) {
-        return { coachId: series.coachId, subject: `series ${series.id}` }
+        return {
+          coachId: series.coachId,
+          ...(yield* groupCoachesOf(invitations, series)),
+          subject: `series ${series.id}`
+        }
       }
       const session = yield* sessions.findById(occurrence.sessionId)
+      const owner = Option.isSome(session) ? session.value : series
       return {
-        coachId: Option.isSome(session) ? session.value.coachId : series.coachId,
+        coachId: owner.coachId,
+        ...(yield* groupCoachesOf(invitations, owner)),
         subject: `session ${occurrence.sessionId}`
       }
     })
@@ -214,7 +223,13 @@ const make = Effect.gen(function*() {
       const found = yield* repository.findById(id)
       yield* authorize(
         "series.cancel",
-        Option.isSome(found) ? { coachId: found.value.coachId, subject: `series ${id}` } : {}
+        Option.isSome(found)
+          ? {
+            coachId: found.value.coachId,
+            ...(yield* groupCoachesOf(invitations, found.value)),
+            subject: `series ${id}`
+          }
+          : {}
       )
       if (Option.isNone(found)) return yield* new EntityNotFound({ entity: "Series", id })
       const { settings } = yield* horizon
@@ -259,6 +274,7 @@ const make = Effect.gen(function*() {
       const series = yield* seriesOf(id)
       yield* authorize("series.update", {
         coachId: series.coachId,
+        ...(yield* groupCoachesOf(invitations, series)),
         handOverOnly,
         subject: `series ${id}`
       })
@@ -280,8 +296,10 @@ const make = Effect.gen(function*() {
         const session = occurrence === undefined
           ? undefined
           : Option.getOrUndefined(yield* sessions.findById(sessionId))
+        const owner = scope === "one" && session !== undefined ? session : series
         yield* authorize("occurrence.update", {
-          coachId: scope === "one" && session !== undefined ? session.coachId : series.coachId,
+          coachId: owner.coachId,
+          ...(yield* groupCoachesOf(invitations, owner)),
           handOverOnly,
           subject: scope === "one" ? `session ${sessionId}` : `series ${id}`
         })

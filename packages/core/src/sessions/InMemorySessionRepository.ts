@@ -1,8 +1,9 @@
 import { Effect, Layer, Option, Stream } from "effect"
 import { Activity, ActivitySummary } from "../records/Activity.ts"
 import { EntityNotFound, IdAlreadyInUse, ScheduleConflict } from "../shared/Errors.ts"
-import type { ActivityId, AthleteId, SeriesId, SessionId } from "../shared/Ids.ts"
-import type { LocalDateTime } from "../shared/LocalDateTime.ts"
+import type { ActivityId, AthleteId, SeriesId, SessionId, UserId } from "../shared/Ids.ts"
+import type { CalendarDate, LocalDateTime } from "../shared/LocalDateTime.ts"
+import { invitedByMembership, type MembershipTables } from "../membership/invitations.ts"
 import {
   Session,
   type SessionCreate,
@@ -45,12 +46,32 @@ const matchesQuery = (session: Session, query: SessionQuery): boolean =>
   (query.groupe === undefined || session.groupe === query.groupe) &&
   (query.athleteId === undefined || session.athleteIds.includes(query.athleteId))
 
-const inScope = (session: Session, scope: FeedScope): boolean =>
-  session.creneau !== null && (scope.kind === "athlete"
-    ? session.athleteIds.includes(scope.athleteId)
-    : scope.kind === "coach"
-    ? session.coachId === scope.coachId
-    : session.groupe === scope.groupe)
+/** Whether the athlete is invited to the session: one of its athletes, or a member of its group on its day. */
+const invites = (tables: MembershipTables, session: Session, athleteId: AthleteId) =>
+  session.athleteIds.includes(athleteId) ||
+  // A feed's session has a creneau: its day is the creneau's, whatever today is.
+  invitedByMembership(tables, session, athleteId, "" as CalendarDate)
+
+const inScope = (
+  tables: MembershipTables & { readonly guardians: ReadonlyMap<AthleteId, ReadonlySet<UserId>> },
+  session: Session,
+  scope: FeedScope
+): boolean => {
+  if (session.creneau === null) return false
+  switch (scope.kind) {
+    case "athlete":
+      return invites(tables, session, scope.athleteId)
+    case "coach":
+      return session.coachId === scope.coachId
+    case "group":
+      return session.groupe === scope.groupe
+    case "guardian":
+      for (const [athleteId, users] of tables.guardians) {
+        if (users.has(scope.userId) && invites(tables, session, athleteId)) return true
+      }
+      return false
+  }
+}
 
 /** FNV-1a of a text, in hex: a short marker of content, not a cryptographic hash. */
 const fnv1a = (text: string): string => {
@@ -242,7 +263,7 @@ export const InMemorySessionRepository = Layer.effect(
     const feedSessions = traced("SessionRepository.feedSessions")(function*(scope: FeedScope) {
       const occurrences = occurrenceOf()
       return readAll()
-        .filter((session) => inScope(session, scope))
+        .filter((session) => inScope(store, session, scope))
         .sort(comparePositions)
         .map((session): FeedSession => {
           const occurrence = occurrences.get(session.id)

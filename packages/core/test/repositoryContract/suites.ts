@@ -5,6 +5,7 @@ import { webhookRepositoryContract } from "./webhooks.ts"
 import { coachRepositoryContract } from "./coaches.ts"
 import type { ContractSuite } from "./Contract.ts"
 import { guardianshipRepositoryContract } from "./guardians.ts"
+import { invitationsContract } from "./invitations.ts"
 import { idempotencyKeysContract } from "./idempotencyKeys.ts"
 import { lastAdminContract } from "./lastAdmin.ts"
 import { membershipRepositoryContract } from "./membership.ts"
@@ -30,6 +31,7 @@ export const repositoryContract: ReadonlyArray<ContractSuite> = [
   seriesChangesContract,
   planningEditsContract,
   attendanceRepositoryContract,
+  invitationsContract,
   webhookRepositoryContract,
   membershipRepositoryContract,
   activityRepositoryContract,

@@ -22,6 +22,15 @@ export const AttendanceHandlers = HttpApiBuilder.group(
       )
       .handle("sessionReplies", ({ params }) => attendance.replies(params.id).pipe(problems))
       .handle(
+        "invited",
+        ({ params, query: { cursor, limit } }) => attendance.invited(params.id, { cursor, limit }).pipe(problems)
+      )
+      .handle(
+        "athleteSessions",
+        ({ params, query: { cursor, from, limit, to } }) =>
+          attendance.athleteSessions(params.id, from, to, { cursor, limit }).pipe(problems)
+      )
+      .handle(
         "reply",
         ({ params, payload, query }) =>
           attendance.reply(params.id, params.sessionId, toCoreInput(ReplyInput, payload), query.scope ?? "one").pipe(

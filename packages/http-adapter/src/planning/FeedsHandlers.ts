@@ -1,4 +1,4 @@
-import type { FeedScope, FeedToken } from "@club/core"
+import type { FeedRequestScope, FeedToken } from "@club/core"
 import { CalendarFeedService } from "@club/core/calendar"
 import { calendarContentType, idempotencyKeyHeader, InvalidRequest, NotFound } from "@club/contract/rest"
 import { Effect } from "effect"
@@ -85,7 +85,7 @@ export const FeedsHandlers = HttpApiBuilder.group(
      * nothing rendered. Any failure (an unknown or replaced token, a user since deleted) is a 404 that
      * says no more.
      */
-    const serveFeed = (token: FeedToken, scope: FeedScope) =>
+    const serveFeed = (token: FeedToken, scope: FeedRequestScope) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const etag = yield* feeds.etag(token, scope)
@@ -106,5 +106,6 @@ export const FeedsHandlers = HttpApiBuilder.group(
       .handle("athlete", ({ params }) => serveFeed(params.token, { kind: "athlete", athleteId: params.file }))
       .handle("coach", ({ params }) => serveFeed(params.token, { kind: "coach", coachId: params.file }))
       .handle("group", ({ params }) => serveFeed(params.token, { kind: "group", groupe: params.file }))
+      .handle("guardian", ({ params }) => serveFeed(params.token, { kind: "guardian" }))
   })
 )

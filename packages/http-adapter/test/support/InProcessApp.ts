@@ -1,5 +1,11 @@
 import { IdempotentRequests, Readiness, UseCasesLive, UserService } from "@club/core"
-import { InMemoryPasswordHasher, InMemoryRepositories, InMemoryTokenSigner } from "@club/core/testing"
+import {
+  InMemoryPasswordHasher,
+  InMemoryRepositories,
+  InMemoryStore,
+  type InMemoryTables,
+  InMemoryTokenSigner
+} from "@club/core/testing"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { readReply, type Reply } from "@club/test-support"
@@ -28,13 +34,19 @@ export interface InProcessAppOptions {
   // oxlint-disable-next-line no-explicit-any -- any of core's ports, whichever a test replaces
   readonly ports?: Layer.Layer<any>
   readonly readiness?: Layer.Layer<Readiness>
+  /**
+   * Given the app's in-memory tables once they are built, for a test that writes what no endpoint
+   * writes yet (issue 41's groups and memberships).
+   */
+  readonly store?: (tables: InMemoryTables) => void
 }
 
 const InMemoryPorts = Layer.mergeAll(InMemoryRepositories, InMemoryPasswordHasher, InMemoryTokenSigner)
 
 /** Core's use-cases, IdempotentRequests included, on the ports (given too, for `CalendarFeedService`), with a first admin. */
-const useCasesOn = <Ports>(ports: Layer.Layer<Ports>) => {
-  const useCases = Layer.mergeAll(UseCasesLive, IdempotentRequests.layer).pipe(Layer.provideMerge(ports))
+const useCasesOn = <Ports>(ports: Layer.Layer<Ports>, store?: (tables: InMemoryTables) => void) => {
+  const handedOver = Layer.effectDiscard(Effect.map(Effect.service(InMemoryStore), (tables) => store?.(tables)))
+  const useCases = Layer.mergeAll(UseCasesLive, IdempotentRequests.layer, handedOver).pipe(Layer.provideMerge(ports))
   const withFirstAdmin = Layer.effectDiscard(
     UserService.use((users) => users.ensureFirstAdmin(firstAdmin.name, Redacted.make(firstAdmin.password)))
   )
@@ -56,7 +68,7 @@ export const makeInProcessApp = (options: InProcessAppOptions = {}) => {
   const ports = options.ports === undefined ? InMemoryPorts : Layer.merge(InMemoryPorts, options.ports)
   const app = RestApiLive.pipe(
     Layer.provide(options.readiness ?? Ready),
-    Layer.provide(useCasesOn(ports)),
+    Layer.provide(useCasesOn(ports, options.store)),
     // The platform's services for tests: what serving a file would need (nothing here does).
     Layer.provide(HttpServer.layerServices)
   )

@@ -19,7 +19,9 @@ import {
   type ReplyWrite,
   SessionReplies,
   type SessionId,
-  traced
+  ScheduleSettings,
+  traced,
+  wallClockAt
 } from "@club/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
@@ -100,6 +102,15 @@ export const AttendanceRepositoryLive = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
+    /**
+     * Whether the athlete (a SQL expression) is invited to the session \`s\`: one of its athletes,
+     * or a member of its group on its day (migration 0027's function), the day of a session without
+     * a creneau being \`today\` (the club's day, which the caller knows).
+     */
+    const invitedTo = (athlete: ReturnType<typeof sql.literal>, today: string) =>
+      sql`(EXISTS (SELECT 1 FROM session_athletes m WHERE m.session_id = s.id AND m.athlete_id = ${athlete})
+        OR invited_by_membership(s.groupe, COALESCE(s.creneau::date, ${today}::date), ${athlete}))`
+
     const readReplies = (sessionId: number) =>
       Effect.flatMap(
         sql<{ replies: unknown }>`SELECT ${sql.literal(sessionRepliesJson)}
@@ -142,7 +153,7 @@ export const AttendanceRepositoryLive = Layer.effect(
       sql<LockedSession>`SELECT s.id::float8 AS id, a.capacity,
           ${sql.literal(local("COALESCE(a.reply_cutoff, s.creneau)"))} AS closes,
           COALESCE(COALESCE(a.reply_cutoff, s.creneau) <= ${write.now}::timestamp, false) AS closed,
-          EXISTS (SELECT 1 FROM session_athletes m WHERE m.session_id = s.id AND m.athlete_id = ${write.athleteId}) AS member
+          ${invitedTo(sql.literal(`${Number(write.athleteId)}::bigint`), write.now.slice(0, 10))} AS member
         FROM sessions s LEFT JOIN session_attendance a ON a.session_id = s.id
         WHERE s.id = ${write.sessionId}
           ${
@@ -265,10 +276,12 @@ export const AttendanceRepositoryLive = Layer.effect(
           if (locked.length === 0) return yield* new EntityNotFound({ entity: "Session", id: sessionId })
           const ordered = [...marks].sort((a, b) => a.athleteId - b.athleteId)
           const athleteIds = int8Array(ordered.map((m) => m.athleteId))
+          const { timeZone } = yield* ScheduleSettings
+          const today = wallClockAt(timeZone, atEpochMs).slice(0, 10)
           const strangers = yield* sql<
             { id: number }
-          >`SELECT a.id::float8 AS id FROM unnest(${athleteIds}::bigint[]) AS a(id)
-            WHERE NOT EXISTS (SELECT 1 FROM session_athletes m WHERE m.session_id = ${sessionId} AND m.athlete_id = a.id)
+          >`SELECT a.id::float8 AS id FROM sessions s, unnest(${athleteIds}::bigint[]) AS a(id)
+            WHERE s.id = ${sessionId} AND NOT ${invitedTo(sql.literal("a.id"), today)}
             ORDER BY a.id`
           if (strangers.length > 0) {
             return yield* new InvalidValue({

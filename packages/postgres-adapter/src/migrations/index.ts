@@ -22,6 +22,7 @@ import receiversAndFeedTokens from "./0022_receivers_and_feed_tokens.ts"
 import bookingsAsInstants from "./0023_bookings_as_instants.ts"
 import groupsAndMemberships from "./0024_groups_and_memberships.ts"
 import membershipEvents from "./0025_membership_events.ts"
+import repliesOfInvitedAthletes from "./0027_replies_of_invited_athletes.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -50,5 +51,6 @@ export const migrations = Migrator.fromRecord({
   "0022_receivers_and_feed_tokens": receiversAndFeedTokens,
   "0023_bookings_as_instants": bookingsAsInstants,
   "0024_groups_and_memberships": groupsAndMemberships,
-  "0025_membership_events": membershipEvents
+  "0025_membership_events": membershipEvents,
+  "0027_replies_of_invited_athletes": repliesOfInvitedAthletes
 })

@@ -22,6 +22,7 @@ import {
 } from "@club/core"
 import { Data, Effect, Layer, Option, Stream } from "effect"
 import { SqlClient } from "effect/sql"
+import type { Fragment } from "effect/sql/Statement"
 import { activitySummaryFromRow } from "../records/activityRow.ts"
 import { readRows } from "../shared/rowReader.ts"
 import { ofRow } from "../shared/ofRow.ts"
@@ -330,12 +331,28 @@ export const SessionRepositoryLive = Layer.effect(
       dieOnInfrastructureError
     )
 
+    /**
+     * The sessions the athletes `athletes` (a subquery of athlete ids) are invited to: one of their
+     * athletes, or a member of their group on their day (issue 41; each membership's days cut the
+     * group's sessions by `sessions_groupe_idx`).
+     */
+    const invitedSessions = (athletes: Fragment) =>
+      sql`(SELECT sa.session_id FROM session_athletes sa WHERE sa.athlete_id IN (${athletes})
+        UNION
+        SELECT g_s.id FROM memberships m JOIN groups g ON g.id = m.group_id
+          JOIN sessions g_s ON g_s.groupe = g.name AND g_s.creneau >= m.from_date::timestamp
+            AND (m.until_date IS NULL OR g_s.creneau < (m.until_date + 1)::timestamp)
+        WHERE m.athlete_id IN (${athletes}))`
+
     const inScope = (scope: FeedScope) =>
       scope.kind === "athlete"
-        ? sql`s.creneau IS NOT NULL AND EXISTS (SELECT 1 FROM session_athletes sa
-            WHERE sa.session_id = s.id AND sa.athlete_id = ${scope.athleteId})`
+        ? sql`s.creneau IS NOT NULL AND s.id IN ${invitedSessions(sql`SELECT ${scope.athleteId}::bigint`)}`
         : scope.kind === "coach"
         ? sql`s.creneau IS NOT NULL AND s.coach_id = ${scope.coachId}`
+        : scope.kind === "guardian"
+        ? sql`s.creneau IS NOT NULL AND s.id IN ${
+          invitedSessions(sql`SELECT gd.athlete_id FROM guardianships gd WHERE gd.user_id = ${scope.userId}`)
+        }`
         : sql`s.creneau IS NOT NULL AND s.groupe = ${scope.groupe}`
 
     const feedSessions = traced("SessionRepository.feedSessions")(function*(scope: FeedScope) {

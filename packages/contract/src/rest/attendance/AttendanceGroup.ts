@@ -1,4 +1,12 @@
-import { AthleteId, CalendarDate, presenceCsvHeader, ReplyScope, SessionId } from "@club/core"
+import {
+  AthleteId,
+  CalendarDate,
+  defaultPageLimit,
+  maxPageLimit,
+  presenceCsvHeader,
+  ReplyScope,
+  SessionId
+} from "@club/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import {
@@ -11,6 +19,8 @@ import {
   SessionRepliesDto
 } from "./AttendanceDto.ts"
 import { Authentication } from "../shared/Authentication.ts"
+import { InvitedPageDto, InvitedSessionPageDto } from "../membership/InvitationDto.ts"
+import { pagingParameters } from "../planning/PlanningGroup.ts"
 import { idempotent, listOf, tag } from "../shared/endpointParts.ts"
 import { Idempotency } from "../shared/Idempotency.ts"
 import { operation } from "../shared/operation.ts"
@@ -58,13 +68,33 @@ export class AttendanceGroup extends HttpApiGroup.make("attendance").add(
     "The session's capacity and cut-off, and every reply: the confirmed in reply order, then the waiting list in its order, then the maybes and the declines. 404 when there is no such session.",
     "attendance.read"
   )),
+  HttpApiEndpoint.get("invited", "/attendance/sessions/:id/invited", {
+    params: { id: pathId(SessionId) },
+    query: pagingParameters,
+    success: InvitedPageDto,
+    error: [InvalidRequest, NotFound, Forbidden]
+  }).annotateMerge(operation(
+    "Who is invited to a session",
+    `Every athlete invited to the session, and how: its own athletes (\`athlete\`) and the members of its group on its day (\`member\`, with the group; docs/membership.md), in athlete id order, at most \`limit\` (${defaultPageLimit} by default, at most ${maxPageLimit}) a page, read in one statement. Follow \`nextCursor\` for the next page. 404 when there is no such session; 400 naming a paging parameter that does not parse.`,
+    "attendance.read"
+  )),
+  HttpApiEndpoint.get("athleteSessions", "/attendance/athletes/:id/sessions", {
+    params: { id: pathId(AthleteId) },
+    query: { ...period, ...pagingParameters },
+    success: InvitedSessionPageDto,
+    error: [InvalidRequest, Forbidden]
+  }).annotateMerge(operation(
+    "The sessions an athlete is invited to",
+    `The sessions of the period (both days included, by \`creneau\`) the athlete is invited to, as one of their athletes (\`athlete\`) or as a member of their group on their day (\`member\`), in (\`creneau\`, \`id\`) order, at most \`limit\` (${defaultPageLimit} by default, at most ${maxPageLimit}) a page, read in one statement. Follow \`nextCursor\` for the next page. 400 naming \`to\` when it is before \`from\`, or a paging parameter that does not parse.`,
+    "attendance.read"
+  )),
   HttpApiEndpoint.put("reply", "/attendance/athletes/:id/replies/:sessionId", {
     params: { id: pathId(AthleteId), sessionId: pathId(SessionId) },
     query: {
       scope: Schema.optionalKey(
         ReplyScope.annotate({
           description:
-            "`one` (the default): this session only; `following`: also every later occurrence of its series that the athlete belongs to and whose replies are open."
+            "`one` (the default): this session only; `following`: also every later occurrence of its series that invites the athlete and whose replies are open."
         })
       )
     },
@@ -73,7 +103,7 @@ export class AttendanceGroup extends HttpApiGroup.make("attendance").add(
     error: [InvalidRequest, NotFound, Conflict, Forbidden]
   }).annotateMerge(operation(
     "Reply to a session for an athlete",
-    `The athlete \`{id}\` answers \`yes\`, \`no\` or \`maybe\` (with an optional reason), replacing its earlier reply. A yes within the capacity is confirmed; beyond it, the athlete waits, in the order the yeses were written (a yes repeated keeps its place). When a confirmed athlete answers something else, the first waiting is confirmed in the same transaction. 400 naming \`athleteId\` when the athlete is not one of the session's athletes; 409 when the session's replies have closed (at its cut-off, or when it starts); 404 when there is no such session. ${idempotent}`,
+    `The athlete \`{id}\` answers \`yes\`, \`no\` or \`maybe\` (with an optional reason), replacing its earlier reply. A yes within the capacity is confirmed; beyond it, the athlete waits, in the order the yeses were written (a yes repeated keeps its place). When a confirmed athlete answers something else, the first waiting is confirmed in the same transaction. 400 naming \`athleteId\` when the session does not invite the athlete (neither one of its athletes nor a member of its group on its day); 409 when the session's replies have closed (at its cut-off, or when it starts); 404 when there is no such session. ${idempotent}`,
     "attendance.reply"
   )).middleware(Idempotency),
   HttpApiEndpoint.put("recordPresence", "/attendance/sessions/:id/presence", {
@@ -83,7 +113,7 @@ export class AttendanceGroup extends HttpApiGroup.make("attendance").add(
     error: [InvalidRequest, NotFound, Conflict, Forbidden]
   }).annotateMerge(operation(
     "Record who came",
-    `Records each athlete's mark (\`present\`, \`late\`, \`absent\`, \`excused\`), replacing its earlier one, in one transaction; a mark that changes (or is the first) is kept in the history with who recorded it and when, once the session has started (409 before its \`creneau\`). 400 naming \`marks\` for an athlete who is not one of the session's, or one marked twice; 404 when there is no such session. ${idempotent}`,
+    `Records each athlete's mark (\`present\`, \`late\`, \`absent\`, \`excused\`), replacing its earlier one, in one transaction; a mark that changes (or is the first) is kept in the history with who recorded it and when, once the session has started (409 before its \`creneau\`). 400 naming \`marks\` for an athlete the session does not invite, or one marked twice; 404 when there is no such session. ${idempotent}`,
     "attendance.mark"
   )).middleware(Idempotency),
   HttpApiEndpoint.get("sessionPresence", "/attendance/sessions/:id/presence", {

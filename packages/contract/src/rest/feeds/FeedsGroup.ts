@@ -99,7 +99,12 @@ export class FeedsGroup extends HttpApiGroup.make("feeds").add(
     params: { token: tokenParameter, file: icsFile(pathId(AthleteId), "`{id}.ics`: the athlete's id.") },
     success: [feedText, notModified],
     error: NotFound
-  }).annotateMerge(operation("An athlete's calendar feed", feedDescription("the sessions the athlete takes part in"))),
+  }).annotateMerge(operation(
+    "An athlete's calendar feed",
+    feedDescription(
+      "the sessions the athlete is invited to: those it takes part in, and those of its groups on the days of its memberships"
+    )
+  )),
   HttpApiEndpoint.get("coach", "/planning/feeds/:token/coach/:file", {
     params: { token: tokenParameter, file: icsFile(pathId(CoachId), "`{id}.ics`: the coach's id.") },
     success: [feedText, notModified],
@@ -109,8 +114,18 @@ export class FeedsGroup extends HttpApiGroup.make("feeds").add(
     params: { token: tokenParameter, file: icsFile(ShortText, "`{groupe}.ics`: the group, URL-encoded.") },
     success: [feedText, notModified],
     error: NotFound
-  }).annotateMerge(operation("A group's calendar feed", feedDescription("the group's sessions")))
+  }).annotateMerge(operation("A group's calendar feed", feedDescription("the group's sessions"))),
+  HttpApiEndpoint.get("guardian", "/planning/feeds/:token/guardian.ics", {
+    params: { token: tokenParameter },
+    success: [feedText, notModified],
+    error: NotFound
+  }).annotateMerge(operation(
+    "A guardian's calendar feed",
+    feedDescription(
+      "the athletes the token's user is a guardian of (issue 41): every session one of them is invited to, as one of its athletes or as a member of its group on its day, each as a single event"
+    )
+  ))
 ).middleware(RawInput).annotateMerge(tag(
   "Calendar feeds",
-  "iCalendar (RFC 5545) feeds of the planning, per athlete, coach and group, at a URL that holds its user's feed token."
+  "iCalendar (RFC 5545) feeds of the planning, per athlete, coach, group and guardian, at a URL that holds its user's feed token."
 )) {}

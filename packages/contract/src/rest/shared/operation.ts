@@ -31,12 +31,16 @@ export const whoMayCall = (operation: Operation): string => {
   const coachOwns = coachOwnershipOf(operation)
   const handOver = handOverRoles(operation)
   const listed = either(roles.map((role) =>
-    role === "COACH" && coachOwns === "groupCoach"
-      ? "a COACH of the group or of a group above it"
-      : role === "COACH" && coachOwns !== undefined
-      ? `the COACH of ${coachedRecord[coachOwns]} (its \`coachId\`; any coach when it has none${
-        operation.endsWith(".create") ? "; a create is for the calling coach when `coachId` is absent" : ""
-      })`
+    role === "COACH" && coachOwns !== undefined
+      ? coachOwns === "groupCoach"
+        ? `a COACH of ${coachedRecord[coachOwns]}`
+        : operation.endsWith(".create")
+        ? `the COACH of ${
+          coachedRecord[coachOwns]
+        } (its \`coachId\`; any coach when it has none; a create is for the calling coach when \`coachId\` is absent)`
+        : `the COACH of ${
+          coachedRecord[coachOwns]
+        } (its \`coachId\`, or a coach of its group or of a group above it; any coach when it has none)`
       : role
   ))
   const byOwner = owner === "athlete"

@@ -218,6 +218,58 @@ export const attendanceEndpoints = (club: () => Club) => {
     })
   })
 
+  describe("who is invited, and an athlete's sessions (issue 41; any role)", () => {
+    interface InvitedPage {
+      readonly items: ReadonlyArray<{ athleteId: number; how: string; groupId: number | null; groupName: null }>
+      readonly nextCursor: string | null
+    }
+    interface SessionsPage {
+      readonly items: ReadonlyArray<{ sessionId: number; creneau: string; how: string }>
+      readonly nextCursor: string | null
+    }
+
+    it("GET /attendance/sessions/{id}/invited: the session's athletes in id order, by page; 404 for no session", async () => {
+      const { athletes, sessionId } = await sessionWithAthletes(3)
+      const all = await club().athlete.get(`/attendance/sessions/${sessionId}/invited`)
+      expectJson(all, 200, {
+        items: athletes.map((athleteId) => ({ athleteId, how: "athlete", groupId: null, groupName: null })),
+        nextCursor: null
+      })
+      const first = (await club().coach.get(`/attendance/sessions/${sessionId}/invited?limit=2`)).body as InvitedPage
+      expect(first.items.map((i) => i.athleteId)).toEqual(athletes.slice(0, 2))
+      expect(first.nextCursor).not.toBeNull()
+      const next = await club().admin.get(
+        `/attendance/sessions/${sessionId}/invited?limit=2&cursor=${first.nextCursor!}`
+      )
+      expect((next.body as InvitedPage).items.map((i) => i.athleteId)).toEqual(athletes.slice(2))
+      expect((next.body as InvitedPage).nextCursor).toBeNull()
+      expectProblem(await club().athlete.get(`/attendance/sessions/${missingId}/invited`), 404)
+      expectProblem(await club().athlete.get(`/attendance/sessions/${sessionId}/invited?cursor=forged`), 400)
+    })
+
+    it("GET /attendance/athletes/{id}/sessions: the athlete's sessions of the period, in creneau order, by page", async () => {
+      const athlete = (await createAthlete(club())).id
+      const late = await createSession(club(), { creneau: "2099-07-03T18:00:00", athleteIds: [athlete] })
+      const early = await createSession(club(), { creneau: "2099-07-01T08:00:00", athleteIds: [athlete] })
+      await createSession(club(), { creneau: "2099-08-01T08:00:00", athleteIds: [athlete] })
+      await createSession(club(), { creneau: "2099-07-02T08:00:00", athleteIds: [] })
+      const path = `/attendance/athletes/${athlete}/sessions?from=2099-07-01&to=2099-07-31`
+      const page = (await club().athlete.get(path)).body as SessionsPage
+      expect(page.items.map((s) => [s.sessionId, s.creneau, s.how])).toEqual([
+        [early.id, "2099-07-01T08:00:00", "athlete"],
+        [late.id, "2099-07-03T18:00:00", "athlete"]
+      ])
+      const first = (await club().coach.get(`${path}&limit=1`)).body as SessionsPage
+      expect(first.items.map((s) => s.sessionId)).toEqual([early.id])
+      const next = (await club().coach.get(`${path}&limit=1&cursor=${first.nextCursor!}`)).body as SessionsPage
+      expect([next.items.map((s) => s.sessionId), next.nextCursor]).toEqual([[late.id], null])
+      expectProblem(
+        await club().athlete.get(`/attendance/athletes/${athlete}/sessions?from=2099-07-31&to=2099-07-01`),
+        400
+      )
+    })
+  })
+
   describe("who came: PUT and GET /attendance/sessions/{id}/presence", () => {
     const pastSession = async (athletes: ReadonlyArray<number>, fields: Record<string, unknown> = {}) =>
       (await createSession(club(), {

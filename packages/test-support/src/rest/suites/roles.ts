@@ -86,7 +86,11 @@ const carriesBody = (endpoint: GuardedEndpoint) => endpoint.method === "POST" ||
 /** Served without a token (CONTRACT.md), besides login, the OpenAPI document and the docs page. */
 const healthPaths = ["/health/live", "/health/ready"]
 /** The calendar feeds: public routes whose token in the path stands for its user (the feeds suite tests them). */
-const feedPaths = ["athlete", "coach", "group"].map((kind) => `/planning/feeds/{token}/${kind}/{file}`)
+const feedPaths = [
+  ...["athlete", "coach", "group"].map((kind) => `/planning/feeds/{token}/${kind}/{file}`),
+  // A guardian's feed (issue 41) is the token's user's: no id in its path.
+  "/planning/feeds/{token}/guardian.ics"
+]
 
 /**
  * The role rules, on any harness, for the `endpoints` the contract guards: every role the table does
