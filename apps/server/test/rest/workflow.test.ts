@@ -91,7 +91,9 @@ await onEveryDatabase("The club's workflow with groups, memberships and guardian
           (await createAthlete(club(), { name: "Ben Child" })).id
         ]
         const byTeamCoach = callerFor(club(), teamCoach.id)
-        for (const athleteId of [member.id, child1!, child2!]) await startMembership(club(), u12.id, athleteId, day(-30))
+        for (const athleteId of [member.id, child1!, child2!]) {
+          await startMembership(club(), u12.id, athleteId, day(-30))
+        }
         // The team's coach manages its memberships too.
         const leaving = await startMembership(club(), u12.id, leaver, day(-30), byTeamCoach)
 
