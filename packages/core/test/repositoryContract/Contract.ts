@@ -48,23 +48,6 @@ export class StoredIdempotencyKeys extends Context.Service<StoredIdempotencyKeys
   of(caller: UserId, keys: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<string>>
 }>()("test/StoredIdempotencyKeys") {}
 
-/**
- * Groups and memberships written straight into the store, for the tests of invitations until the
- * group endpoints' own port exists (issue 41): each implementation writes its own storage.
- */
-export class MembershipFixture extends Context.Service<MembershipFixture, {
-  /** The club's root group (one per store: created by the first call); answers its id. */
-  root(): Effect.Effect<number>
-  /** A new group; answers its id. */
-  group(name: string, parentId: number | null, coachIds: ReadonlyArray<number>): Effect.Effect<number>
-  /** A new membership of the days `from` to `until` (null: open); answers its id. */
-  member(groupId: number, athleteId: number, from: string, until: string | null): Effect.Effect<number>
-  /** Ends the membership on its last day `until`. */
-  end(membershipId: number, until: string): Effect.Effect<void>
-  /** Makes the user a guardian of the athlete. */
-  guard(userId: number, athleteId: number): Effect.Effect<void>
-}>()("test/MembershipFixture") {}
-
 export type ContractServices =
   | AthleteRepository
   | AttendanceRepository
@@ -83,7 +66,6 @@ export type ContractServices =
   | GuardianshipRepository
   | GroupRepository
   | InvitationRepository
-  | MembershipFixture
 
 export interface Implementation {
   /** For test titles. */

@@ -7,9 +7,16 @@ import {
   CoachCreate,
   CoachRepository,
   type CalendarDate,
+  type CoachId,
+  GroupCreate,
+  type GroupId,
+  GroupRepository,
+  GuardianshipRepository,
   InvalidValue,
   InvitationRepository,
   type LocalDateTime,
+  MembershipStart,
+  type MembershipId,
   PresenceMark,
   ReplyInput,
   type ReplyAnswer,
@@ -25,7 +32,7 @@ import {
 } from "@club/core"
 import { expect } from "@effect/vitest"
 import { Effect, Exit, Option } from "effect"
-import { type ContractSuite, MembershipFixture } from "./Contract.ts"
+import type { ContractSuite } from "./Contract.ts"
 import { newSession, newUser } from "./fixtures.ts"
 
 /** Before every session these tests create. */
@@ -102,8 +109,57 @@ const refusedAsStranger = <A, E, R>(effect: Effect.Effect<A, E, R>, field: strin
     expect((error as InvalidValue).field).toBe(field)
   })
 
-const fixture = Effect.service(MembershipFixture)
 const day = (date: string) => date as CalendarDate
+
+/**
+ * Groups, memberships and guardianships made through their own ports (`GroupRepository`,
+ * `GuardianshipRepository`), as the endpoints make them; a refusal is a defect (the tests set up
+ * valid records).
+ */
+const fixture = Effect.gen(function*() {
+  const repository = yield* GroupRepository
+  const guardianships = yield* GuardianshipRepository
+  const create = (name: string, parentId: number | null, coachIds: ReadonlyArray<number>) =>
+    Effect.map(
+      Effect.orDie(
+        repository.create(
+          new GroupCreate({
+            name,
+            parentId: parentId as GroupId | null,
+            coachIds: coachIds as ReadonlyArray<CoachId>
+          })
+        )
+      ),
+      (group) => group.id as number
+    )
+  const end = (membershipId: number, until: string) =>
+    Effect.asVoid(Effect.orDie(repository.end(membershipId as MembershipId, day(until))))
+  return {
+    /** The club's root group: the first group (the lowest id), created by the first call when there is none. */
+    root: () =>
+      Effect.flatMap(
+        repository.list({ after: 0, limit: 1 }),
+        ([first]) =>
+          first !== undefined && first.parentId === null ? Effect.succeed(first.id as number) : create("Club", null, [])
+      ),
+    group: create,
+    /** A membership of the days `from` to `until` (null: open): started, then ended when `until` is given. */
+    member: (groupId: number, athleteId: number, from: string, until: string | null) =>
+      Effect.gen(function*() {
+        const membership = yield* Effect.orDie(
+          repository.start(
+            groupId as GroupId,
+            new MembershipStart({ athleteId: athleteId as AthleteId, from: day(from) })
+          )
+        )
+        if (until !== null) yield* end(membership.id, until)
+        return membership.id as number
+      }),
+    end,
+    guard: (userId: number, athleteId: number) =>
+      Effect.asVoid(Effect.orDie(guardianships.link(userId as UserId, athleteId as AthleteId)))
+  }
+})
 
 export const invitationsContract: ContractSuite = {
   title: "Invitations by membership (issue 41)",

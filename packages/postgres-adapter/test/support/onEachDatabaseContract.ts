@@ -3,7 +3,6 @@ import { SqlClient } from "effect/sql"
 import {
   type ContractSuite,
   type Implementation,
-  MembershipFixture,
   runContract,
   StoredIdempotencyKeys,
   StoredLoginFailures
@@ -50,54 +49,10 @@ const StoredKeysInDatabase = Layer.effect(
   })
 )
 
-const IdRow = Schema.Array(Schema.Struct({ id: Schema.Number }))
-const idOf = Effect.fnUntraced(function*(rows: unknown) {
-  return (yield* Effect.orDie(Schema.decodeUnknownEffect(IdRow)(rows)))[0]!.id
-})
-
-/** Groups and memberships written with SQL into migration 0024's tables. */
-const MembershipsInDatabase = Layer.effect(
-  MembershipFixture,
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    return MembershipFixture.of({
-      root: () =>
-        sql`WITH found AS (SELECT id FROM groups WHERE parent_id IS NULL),
-            made AS (INSERT INTO groups (name, parent_id) SELECT 'Club', NULL WHERE NOT EXISTS (SELECT 1 FROM found)
-              RETURNING id)
-          SELECT id::float8 AS id FROM found UNION ALL SELECT id::float8 FROM made`.pipe(
-          Effect.flatMap(idOf),
-          Effect.orDie
-        ),
-      group: (name, parentId, coachIds) =>
-        sql`WITH g AS (INSERT INTO groups (name, parent_id) VALUES (${name}, ${parentId}) RETURNING id),
-            c AS (INSERT INTO group_coaches (group_id, coach_id)
-              SELECT g.id, unnest(${[...coachIds].map(String)}::bigint[]) FROM g)
-          SELECT id::float8 AS id FROM g`.pipe(Effect.flatMap(idOf), Effect.orDie),
-      member: (groupId, athleteId, from, until) =>
-        sql`INSERT INTO memberships (group_id, athlete_id, from_date, until_date)
-          VALUES (${groupId}, ${athleteId}, ${from}::date, ${until}::date) RETURNING id::float8 AS id`.pipe(
-          Effect.flatMap(idOf),
-          Effect.orDie
-        ),
-      end: (membershipId, until) =>
-        sql`UPDATE memberships SET until_date = ${until}::date WHERE id = ${membershipId}`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
-      guard: (userId, athleteId) =>
-        sql`INSERT INTO guardianships (user_id, athlete_id) VALUES (${userId}, ${athleteId})`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        )
-    })
-  })
-)
-
 const implementationOn = (database: TestDatabase): Implementation => ({
   name: database.name,
   available: database.available,
-  layer: Layer.mergeAll(RepositoriesLive, StoredFailuresInDatabase, StoredKeysInDatabase, MembershipsInDatabase).pipe(
+  layer: Layer.mergeAll(RepositoriesLive, StoredFailuresInDatabase, StoredKeysInDatabase).pipe(
     Layer.provideMerge(database.layer)
   )
 })

@@ -112,6 +112,99 @@ export const createCoachMember = async (club: Club, body: Record<string, unknown
 export const callerFor = (club: Club, coachId: unknown): Caller =>
   (typeof coachId === "number" ? coachCallers.get(club)?.get(coachId) : undefined) ?? club.coach
 
+/** A group as `/groups` answers it (issue 41). */
+export interface GroupDto {
+  readonly id: number
+  readonly name: string
+  readonly parentId: number | null
+  readonly coachIds: ReadonlyArray<number>
+}
+
+/** A membership as `/groups/{id}/memberships` and `/memberships` answer it (issue 41). */
+export interface MembershipDto {
+  readonly id: number
+  readonly groupId: number
+  readonly athleteId: number
+  readonly from: string
+  readonly until: string | null
+}
+
+const roots = new WeakMap<Club, Promise<GroupDto>>()
+
+/**
+ * The club's root group: the first group created (the lowest id), made by the admin when the club
+ * has none yet. Asked once per club, so the suites of one file share it.
+ */
+export const rootGroup = (club: Club): Promise<GroupDto> => {
+  const known = roots.get(club)
+  if (known !== undefined) return known
+  const found = (async () => {
+    const first = answered<{ items: ReadonlyArray<GroupDto> }>(
+      await club.admin.get("/groups?limit=1"),
+      200,
+      "Reading the first group"
+    ).items[0]
+    if (first !== undefined && first.parentId === null) return first
+    return answered<GroupDto>(
+      await club.admin.post("/groups", { name: unique("Club"), parentId: null, coachIds: [] }),
+      201,
+      "Creating the root group"
+    )
+  })()
+  roots.set(club, found)
+  return found
+}
+
+/** A group made by the admin through `POST /groups`, under the root unless `fields` names a parent. */
+export const createGroup = async (
+  club: Club,
+  fields: { readonly name?: string; readonly parentId?: number; readonly coachIds?: ReadonlyArray<number> } = {}
+): Promise<GroupDto> =>
+  answered(
+    await club.admin.post("/groups", {
+      name: fields.name ?? unique("group"),
+      parentId: fields.parentId ?? (await rootGroup(club)).id,
+      coachIds: fields.coachIds ?? []
+    }),
+    201,
+    "Creating a group"
+  )
+
+/** `POST /groups/{id}/memberships`: the athlete a member from `from`, open-ended (by the admin unless `by` says). */
+export const startMembership = async (
+  club: Club,
+  groupId: number,
+  athleteId: number,
+  from: string,
+  by: Caller = club.admin
+): Promise<MembershipDto> =>
+  answered(
+    await by.post(`/groups/${groupId}/memberships`, { athleteId, from }),
+    201,
+    `Starting a membership of athlete ${athleteId} in group ${groupId}`
+  )
+
+/** `POST /memberships/{id}/end`: `until` is the membership's last day (by the admin unless `by` says). */
+export const endMembership = async (
+  club: Club,
+  membershipId: number,
+  until: string,
+  by: Caller = club.admin
+): Promise<MembershipDto> =>
+  answered(
+    await by.post(`/memberships/${membershipId}/end`, { until }),
+    200,
+    `Ending membership ${membershipId}`
+  )
+
+/** `PUT /guardians/{userId}/athletes/{athleteId}` by the admin: the user answers for the athlete. */
+export const linkGuardian = async (club: Club, userId: number, athleteId: number) =>
+  answered<{ userId: number; athleteId: number }>(
+    await club.admin.put(`/guardians/${userId}/athletes/${athleteId}`),
+    200,
+    `Linking user ${userId} to athlete ${athleteId}`
+  )
+
 /** The UserDTO of a user without an e-mail address. */
 /** A user's answer: its link to a record of its role is some id (the others null). */
 export const userDto = (id: number, name: string, role: Role, email: string | null = null) => ({

@@ -1,30 +1,25 @@
 import { describe, expect, it } from "vitest"
 import { expectProblem, expectStatus } from "../../expectations.ts"
 import type { Club } from "../Club.ts"
-import { createAthlete, createSession, createUser, tokenOf, unique } from "../records.ts"
+import {
+  createAthlete,
+  createGroup,
+  createSession,
+  createUser,
+  endMembership,
+  linkGuardian,
+  startMembership,
+  tokenOf,
+  unique
+} from "../records.ts"
 
 /**
- * Writes groups, memberships and guardianships for the invitation suite, until the group endpoints
- * exist (issue 41, built apart): each harness writes its own store (the in-memory tables in process,
- * SQL on a second connection over the wire).
- */
-export interface GroupSeeder {
-  /** A group under the club's root (made when missing), or under `parentId`, with these coaches; answers its id. */
-  readonly group: (name: string, coachIds?: ReadonlyArray<number>, parentId?: number) => Promise<number>
-  /** A membership of the days `from` to `until` (absent: open); answers its id. */
-  readonly member: (groupId: number, athleteId: number, from: string, until?: string) => Promise<number>
-  /** Ends the membership on its last day `until`. */
-  readonly end: (membershipId: number, until: string) => Promise<void>
-  /** Makes the user a guardian of the athlete. */
-  readonly guard: (userId: number, athleteId: number) => Promise<void>
-}
-
-/**
- * Issue 41's sessions open to a group, on any harness that can seed groups: a late joiner and a
+ * Issue 41's sessions open to a group, on any harness, through the REST endpoints alone (groups,
+ * memberships and guardians made by `/groups`, `/memberships` and `/guardians`): a late joiner and a
  * leaver between occurrences of a series, a coach of a group above, who is invited, an athlete's
  * sessions, and the feeds of an athlete and of a guardian.
  */
-export const invitationEndpoints = (club: () => Club, seeder: () => GroupSeeder) => {
+export const invitationEndpoints = (club: () => Club) => {
   describe("sessions open to a group (issue 41)", () => {
     /** Four weekly days, 18:00, from three weeks ahead (within the series horizon, replies open). */
     const start = new Date(Date.now() + 21 * 86_400_000).toISOString().slice(0, 10)
@@ -56,13 +51,13 @@ export const invitationEndpoints = (club: () => Club, seeder: () => GroupSeeder)
       "a late joiner is invited to the next occurrences only; a leaver keeps its replies and is not invited after its last day",
       async () => {
         const name = unique("U12")
-        const u12 = await seeder().group(name)
+        const u12 = (await createGroup(club(), { name })).id
         const [first, second, third, fourth] = await weekly(name)
         const late = (await createAthlete(club())).id
         const leaver = (await createAthlete(club())).id
-        const leaving = await seeder().member(u12, leaver, "2020-01-01")
+        const leaving = (await startMembership(club(), u12, leaver, "2020-01-01")).id
         expectStatus(await reply(leaver, first!, "yes", "following"), 200)
-        await seeder().member(u12, late, week(1))
+        await startMembership(club(), u12, late, week(1))
         expectProblem(await reply(late, first!, "yes"), 400, /is not an athlete of session/u)
         const written = await reply(late, second!, "yes", "following")
         expectStatus(written, 200)
@@ -71,7 +66,7 @@ export const invitationEndpoints = (club: () => Club, seeder: () => GroupSeeder)
           third,
           fourth
         ])
-        await seeder().end(leaving, week(1))
+        await endMembership(club(), leaving, week(1))
         expect(await states(fourth!)).toEqual([[leaver, "confirmed"], [late, "confirmed"]])
         expectProblem(await reply(leaver, third!, "no"), 400)
         const invited = (await club().athlete.get(`/attendance/sessions/${third!}/invited`)).body as {
@@ -100,10 +95,10 @@ export const invitationEndpoints = (club: () => Club, seeder: () => GroupSeeder)
         const user = await createUser(club(), { role: "COACH", coachId })
         return club().withToken(await tokenOf(club(), user.name, user.password))
       }
-      const section = await seeder().group(unique("Youth"), [sectionCoach])
+      const section = (await createGroup(club(), { name: unique("Youth"), coachIds: [sectionCoach] })).id
       const name = unique("U10")
-      await seeder().group(name, [], section)
-      await seeder().group(unique("Seniors"), [otherCoach])
+      await createGroup(club(), { name, parentId: section })
+      await createGroup(club(), { name: unique("Seniors"), coachIds: [otherCoach] })
       const session = await createSession(club(), {
         creneau: "2099-05-04T18:00:00",
         groupe: name,
@@ -128,10 +123,10 @@ export const invitationEndpoints = (club: () => Club, seeder: () => GroupSeeder)
       "a guardian's feed holds its two children's sessions, by membership too; an athlete's feed its groups'",
       async () => {
         const name = unique("U8")
-        const u8 = await seeder().group(name)
+        const u8 = (await createGroup(club(), { name })).id
         const child1 = (await createAthlete(club(), { name: "Child one" })).id
         const child2 = (await createAthlete(club(), { name: "Child two" })).id
-        await seeder().member(u8, child1, "2099-06-01")
+        await startMembership(club(), u8, child1, "2099-06-01")
         const groupSession = await createSession(club(), { creneau: "2099-06-08T17:00:00", duree: 60, groupe: name })
         const ownSession = await createSession(club(), {
           creneau: "2099-06-09T17:00:00",
@@ -139,8 +134,8 @@ export const invitationEndpoints = (club: () => Club, seeder: () => GroupSeeder)
           athleteIds: [child2]
         })
         const parent = await createUser(club(), { role: "ATHLETE" })
-        await seeder().guard(parent.id, child1)
-        await seeder().guard(parent.id, child2)
+        await linkGuardian(club(), parent.id, child1)
+        await linkGuardian(club(), parent.id, child2)
         const caller = club().withToken(await tokenOf(club(), parent.name, parent.password))
         const issued = (await caller.post("/planning/feed-token")).body as { token: string }
         const guardianFeed = await club().anonymous.get(`/planning/feeds/${issued.token}/guardian.ics`)

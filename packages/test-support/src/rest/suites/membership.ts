@@ -1,22 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest"
 import { expectJson, expectProblem, expectStatus } from "../../expectations.ts"
 import type { Club } from "../Club.ts"
-import { callerFor, createAthlete, createCoachMember, missingId, unique } from "../records.ts"
-
-interface GroupDto {
-  readonly id: number
-  readonly name: string
-  readonly parentId: number | null
-  readonly coachIds: ReadonlyArray<number>
-}
-
-interface MembershipDto {
-  readonly id: number
-  readonly groupId: number
-  readonly athleteId: number
-  readonly from: string
-  readonly until: string | null
-}
+import {
+  callerFor,
+  createAthlete,
+  createCoachMember,
+  type GroupDto,
+  type MembershipDto,
+  missingId,
+  unique
+} from "../records.ts"
 
 interface Page<A> {
   readonly items: ReadonlyArray<A>
