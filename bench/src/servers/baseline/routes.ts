@@ -151,7 +151,8 @@ export const routes: ReadonlyArray<Route> = [
       const from = `${params.get("from")}T00:00:00`
       const until = `${dayAfter(params.get("to")!)}T00:00:00`
       return Effect.map(
-        sql.unsafe<Row>(Q.sessionsOfInvitedAthlete, [id, from, until, from, 0, from, until, id, from, 0, limit + 1]),
+        sql.unsafe<Row>(Q.sessionsOfInvitedAthlete, [id, from, until, from, 0, from, until, id, from, 0, limit + 1])
+          .unprepared,
         (rows) =>
           answer(
             200,

@@ -163,7 +163,8 @@ export const invitedToSession = `WITH s AS (
 /**
  * InvitationRepositoryLive's `sessionsOf`: $1 and $8 the athlete, $2 and $6 the period's first
  * instant, $3 and $7 the instant after it, $4, $5, $9 and $10 the position after which the page
- * starts (the period's start and 0: the first page), $11 the page's length + 1.
+ * starts (the period's start and 0: the first page), $11 the page's length + 1. Sent unprepared,
+ * as the project sends it.
  */
 export const sessionsOfInvitedAthlete = `WITH own AS (
             SELECT sa.session_id AS id FROM session_athletes sa JOIN sessions s ON s.id = sa.session_id
