@@ -133,7 +133,9 @@ const main = async () => {
     results = { ...results, attendance }
   }
   if (settings.phases.includes("membership")) {
-    console.log("membership: a federation's invitations, athletes' sessions and rosters, project vs baseline on PostgreSQL")
+    console.log(
+      "membership: a federation's invitations, athletes' sessions and rosters, project vs baseline on PostgreSQL"
+    )
     const run = await membershipPhase()
     if (run !== undefined) {
       results = {

@@ -73,8 +73,7 @@ const expectSameMembershipAnswers = async (servers: SideBySide, scenario: Scenar
   return fewest === most ? `${fewest} entries` : `${fewest}–${most} entries`
 }
 
-const selected = (scenario: Scenario) =>
-  settings.scenarios === undefined || settings.scenarios.includes(scenario.name)
+const selected = (scenario: Scenario) => settings.scenarios === undefined || settings.scenarios.includes(scenario.name)
 
 /**
  * Issue 41's reads at a federation's size (item 6), project and baseline side by side on a fresh

@@ -16,7 +16,7 @@ import { type ExecutedStatement, startStatementCounter } from "../queries/Statem
 import { statementSummary } from "../queries/statementSummary.ts"
 import type { BenchRequest, LoadContext, Scenario } from "../scenarios.ts"
 import { scenarios } from "../scenarios.ts"
-import * as BaselineStatements from "../servers/baseline/statements.ts"
+import { invitedToSession, rosterOnDay, sessionsOfInvitedAthlete } from "../servers/baseline/statements.ts"
 import type { ServerProcess } from "../servers/ServerProcess.ts"
 import { admin, startProject } from "../servers/servers.ts"
 import { login } from "../servers/api.ts"
@@ -223,9 +223,11 @@ interface BaselineCopy {
  * project's statement that the copy did not follow fails the run.
  */
 const membershipReads: ReadonlyArray<PlanRead> = membershipScenarios
-const membershipCopies: ReadonlyArray<BaselineCopy> = (
-  ["invitedToSession", "sessionsOfInvitedAthlete", "rosterOnDay"] as const
-).map((name) => ({ name, text: BaselineStatements[name] }))
+const membershipCopies: ReadonlyArray<BaselineCopy> = [
+  { name: "invitedToSession", text: invitedToSession },
+  { name: "sessionsOfInvitedAthlete", text: sessionsOfInvitedAthlete },
+  { name: "rosterOnDay", text: rosterOnDay }
+]
 
 export const throughputDataSet = "the throughput data set"
 export const skewedDataSet = "the skewed data set of stablePlans.test.ts"

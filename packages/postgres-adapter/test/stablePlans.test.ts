@@ -1,10 +1,4 @@
-import {
-  AthleteId,
-  type CreneauRange,
-  InvitationRepository,
-  type LocalDateTime,
-  SessionRepository
-} from "@club/core"
+import { AthleteId, type CreneauRange, InvitationRepository, type LocalDateTime, SessionRepository } from "@club/core"
 import { expect } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
