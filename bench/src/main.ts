@@ -13,6 +13,7 @@ import { observabilityPhase } from "./phases/observability.ts"
 import { plansFailed, plansPhase } from "./phases/plans.ts"
 import { queryCountPhase } from "./phases/queryCounts.ts"
 import { attendancePhase } from "./phases/attendance.ts"
+import { membershipPhase } from "./phases/membership.ts"
 import { schedulePhase } from "./phases/schedule.ts"
 import { throughputPhase } from "./phases/throughput.ts"
 import { worstInputsPhase } from "./phases/worstInputs.ts"
@@ -130,6 +131,18 @@ const main = async () => {
       )
     }
     results = { ...results, attendance }
+  }
+  if (settings.phases.includes("membership")) {
+    console.log(
+      "membership: a federation's invitations, athletes' sessions and rosters, project vs baseline on PostgreSQL"
+    )
+    const run = await membershipPhase()
+    if (run !== undefined) {
+      results = {
+        ...results,
+        membership: { seed: run.seed, results: run.results.map((r) => ({ ...r, scenario: ref(r.scenario) })) }
+      }
+    }
   }
   if (settings.phases.includes("observability")) {
     console.log("what measuring costs: METRICS=off vs metrics on vs metrics and OTLP tracing, on PostgreSQL")

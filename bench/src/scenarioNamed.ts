@@ -1,10 +1,11 @@
 import { listEndpoints, listScenario } from "./listScenarios.ts"
+import { membershipScenarios } from "./membershipScenarios.ts"
 import { type Scenario, scenarios } from "./scenarios.ts"
 import { scheduleScenarios } from "./scheduleScenarios.ts"
 
-/** A scenario of the throughput or schedule phase, or a list scenario `list-<endpoint>-<items>` of the lists phase. */
+/** A scenario of the throughput, schedule or membership phase, or a list scenario `list-<endpoint>-<items>` of the lists phase. */
 export const scenarioNamed = (name: string): Scenario => {
-  const scenario = [...scenarios, ...scheduleScenarios].find((s) => s.name === name)
+  const scenario = [...scenarios, ...scheduleScenarios, ...membershipScenarios].find((s) => s.name === name)
   if (scenario !== undefined) return scenario
   const list = /^list-(.+)-(\d+)$/.exec(name)
   const endpoint = list === null ? undefined : listEndpoints.find((e) => e.name === list[1])

@@ -33,7 +33,7 @@ export interface Scenario {
   readonly request: (context: LoadContext) => BenchRequest
 }
 
-const pick = (range: IdRange): number => range.min + Math.floor(Math.random() * (range.max - range.min + 1))
+export const pick = (range: IdRange): number => range.min + Math.floor(Math.random() * (range.max - range.min + 1))
 
 const distinct = (range: IdRange, count: number): Array<number> => {
   const ids = new Set<number>()

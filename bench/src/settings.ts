@@ -13,6 +13,7 @@ export const phaseNames = [
   "embedded",
   "schedule",
   "attendance",
+  "membership",
   "observability",
   "allocations",
   "worstInputs"
@@ -29,6 +30,7 @@ export const defaultPhases: ReadonlyArray<PhaseName> = [
   "embedded",
   "schedule",
   "attendance",
+  "membership",
   "allocations",
   "worstInputs"
 ]

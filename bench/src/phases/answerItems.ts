@@ -11,7 +11,6 @@ const itemsOf = (answer: unknown): number | undefined => {
   return Array.isArray(tasks) ? tasks.length : undefined
 }
 
-/** Sends `request` once as the scenario sends it; the parsed answer, or a failure naming what came back. */
 /** The text of one server's answer to `request`, failing unless its status is the scenario's. */
 const answerTextOf = async (
   server: ServerProcess,
@@ -34,7 +33,8 @@ const answerTextOf = async (
   return text
 }
 
-const answerOf = async (
+/** Sends `request` once as the scenario sends it; the parsed answer, or a failure naming what came back. */
+export const answerOf = async (
   server: ServerProcess,
   scenario: Scenario,
   context: LoadContext,

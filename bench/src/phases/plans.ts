@@ -3,9 +3,11 @@ import { freePort } from "@club/test-support"
 import { Effect } from "effect"
 import { runSql } from "../database/runSql.ts"
 import { seed, type Seeded } from "../database/seed.ts"
+import { seedFederation } from "../database/seedFederation.ts"
 import { seedSkewedSessions, skewedRange } from "../database/seedSkewedSessions.ts"
 import { createTemporaryDatabase } from "../database/temporaryDatabase.ts"
 import { listEndpoints } from "../listScenarios.ts"
+import { membershipScenarios } from "../membershipScenarios.ts"
 import { requestHeaders } from "../load/requestHeaders.ts"
 import { explainUnderPlanModes } from "../queries/explainUnderPlanModes.ts"
 import { parameterText } from "../queries/parameterLiteral.ts"
@@ -14,6 +16,7 @@ import { type ExecutedStatement, startStatementCounter } from "../queries/Statem
 import { statementSummary } from "../queries/statementSummary.ts"
 import type { BenchRequest, LoadContext, Scenario } from "../scenarios.ts"
 import { scenarios } from "../scenarios.ts"
+import { invitedToSession, rosterOnDay, sessionsOfInvitedAthlete } from "../servers/baseline/statements.ts"
 import type { ServerProcess } from "../servers/ServerProcess.ts"
 import { admin, startProject } from "../servers/servers.ts"
 import { login } from "../servers/api.ts"
@@ -130,7 +133,8 @@ export const reportCheck = (check: PlanCheck) =>
 const checkDataSet = async (
   dataSet: string,
   seedData: (url: string) => Promise<Seeded>,
-  reads: ReadonlyArray<PlanRead>
+  reads: ReadonlyArray<PlanRead>,
+  copies: ReadonlyArray<BaselineCopy> = []
 ): Promise<PlanDataSet> => {
   const database = await createTemporaryDatabase(settings.serverUrl, "plans")
   const counter = await startStatementCounter(settings.serverUrl)
@@ -161,6 +165,13 @@ const checkDataSet = async (
     // every read must be answered to one of them, or its statements were never sent.
     const refused = reads.filter((read) => !answered.has(read))
     if (refused.length > 0) throw new Error(`refused to every caller: ${refused.map((r) => r.title).join(", ")}`)
+    const stale = copies.filter((copy) => !sentBy.some(({ statement }) => statement.text === copy.text))
+    if (stale.length > 0) {
+      throw new Error(
+        `the baseline's ${stale.map((c) => c.name).join(", ")} in src/servers/baseline/statements.ts ` +
+          "no longer match any statement the project sent: copy the project's statements again"
+      )
+    }
     await project.child.stop()
     const checks = await checkStatements(database.url, distinctReads(sentBy))
     console.log(`  on ${dataSet}:`)
@@ -200,19 +211,40 @@ const athleteSessionReads: ReadonlyArray<PlanRead> = [
   }
 ]
 
+/** A statement of the baseline's that must be, text for text, one the project sends. */
+interface BaselineCopy {
+  readonly name: string
+  readonly text: string
+}
+
+/**
+ * The membership phase's reads, on the federation it measures them on. The baseline's copies of
+ * their statements are checked here, where the project's statements are recorded: a change to the
+ * project's statement that the copy did not follow fails the run.
+ */
+const membershipReads: ReadonlyArray<PlanRead> = membershipScenarios
+const membershipCopies: ReadonlyArray<BaselineCopy> = [
+  { name: "invitedToSession", text: invitedToSession },
+  { name: "sessionsOfInvitedAthlete", text: sessionsOfInvitedAthlete },
+  { name: "rosterOnDay", text: rosterOnDay }
+]
+
 export const throughputDataSet = "the throughput data set"
 export const skewedDataSet = "the skewed data set of stablePlans.test.ts"
+export const federationDataSet = "the federation of the membership phase"
 
 /**
  * Every read statement the project sends, checked for a stable plan: under
  * `plan_cache_mode = force_generic_plan` its plan fetches no more rows than under
  * `force_custom_plan`, within planStability.ts's margin (bench/README.md, "plans"). Then the
  * athlete's sessions again on a data set where their generic plan is known to be bad: the check
- * must flag it there, or it could not tell a bad plan from a good one.
+ * must flag it there, or it could not tell a bad plan from a good one. Last, issue 41's membership
+ * reads on the federation (seedFederation, under a minute to seed).
  */
 export const plansPhase = async (): Promise<ReadonlyArray<PlanDataSet>> => [
   await checkDataSet(throughputDataSet, (url) => runSql(url, (sql) => seed(sql, settings.dataSet)), planReads),
-  await checkDataSet(skewedDataSet, (url) => runSql(url, seedSkewedSessions), athleteSessionReads)
+  await checkDataSet(skewedDataSet, (url) => runSql(url, seedSkewedSessions), athleteSessionReads),
+  await checkDataSet(federationDataSet, (url) => runSql(url, seedFederation), membershipReads, membershipCopies)
 ]
 
 export const plansFailed = (dataSets: ReadonlyArray<PlanDataSet>) =>

@@ -1,6 +1,7 @@
 import type { SmallWorkloadRun } from "../phases/smallWorkload.ts"
 import type { AllocationSample } from "../load/allocationSampler.ts"
 import type { AttendanceResult } from "../phases/attendance.ts"
+import type { FederationSeed } from "../phases/membership.ts"
 import type { Measurement } from "../load/LoadResult.ts"
 import type { ListingStep } from "../phases/memory.ts"
 import type { PlanDataSet } from "../phases/plans.ts"
@@ -72,6 +73,16 @@ export interface Results {
   >
   /** Issue 18's bursts of replies to one full session, on the project alone. */
   readonly attendance?: AttendanceResult
+  /** Issue 41's reads on a federation (item 6), project and baseline side by side; `answer` says what each held. */
+  readonly membership?: {
+    readonly seed: FederationSeed
+    readonly results: ReadonlyArray<{
+      readonly scenario: ScenarioRef
+      readonly project: Measurement
+      readonly baseline: Measurement
+      readonly answer: string
+    }>
+  }
   /** Issue 37: each endpoint's worst documented input, and what the other clients met meanwhile. */
   readonly worstInputs?: ReadonlyArray<WorstInputRun>
   readonly embedded?: {

@@ -424,6 +424,47 @@ const scheduleTable = (rows: NonNullable<Results["schedule"]>) => {
   return lines.join("\n")
 }
 
+const membershipTable = (rows: NonNullable<Results["membership"]>["results"]) => {
+  const lines = [
+    row([
+      "Scenario",
+      "answer",
+      "req/s project / baseline",
+      "ratio",
+      "p99 ms project / baseline",
+      "p99 ratio",
+      "server CPU µs/req project / baseline",
+      "PostgreSQL CPU % project / baseline",
+      "other CPU % project / baseline",
+      "target",
+      "result"
+    ]),
+    row(["---", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---", "---"])
+  ]
+  for (const { answer, baseline, project, scenario } of rows) {
+    const verdict = throughputVerdict(
+      scenario.kind,
+      project.requestsPerSecond / baseline.requestsPerSecond,
+      project.p99Ms / baseline.p99Ms
+    )
+    const failures = project.failures + baseline.failures
+    lines.push(row([
+      scenario.title,
+      answer,
+      `${n0(project.requestsPerSecond)} / ${n0(baseline.requestsPerSecond)}`,
+      n2(project.requestsPerSecond / baseline.requestsPerSecond),
+      `${n0(project.p99Ms)} / ${n0(baseline.p99Ms)}`,
+      n2(project.p99Ms / baseline.p99Ms),
+      `${n0(project.serverCpuMicrosPerRequest)} / ${n0(baseline.serverCpuMicrosPerRequest)}`,
+      `${n0(project.postgresCpuPercent)} / ${n0(baseline.postgresCpuPercent)}`,
+      `${n0(project.otherCpuPercent)} / ${n0(baseline.otherCpuPercent)}`,
+      verdict.text,
+      mark(verdict.pass) + (failures > 0 ? ` (${failures} failed requests)` : "")
+    ]))
+  }
+  return lines.join("\n")
+}
+
 /** results/results.md: the tables of one run. */
 const worstInputsTable = (runs: NonNullable<Results["worstInputs"]>) => {
   const lines = [
@@ -583,6 +624,24 @@ export const renderMarkdown = (results: Results): string => {
       `## Attendance (issue 18): bursts of replies to one session of ${results.attendance.capacity} places and ${results.attendance.athletes} athletes (project only, no target)`,
       "",
       attendanceTable(results.attendance),
+      ""
+    )
+  }
+  if (results.membership !== undefined) {
+    const { seed } = results.membership
+    sections.push(
+      "## Membership at a federation's size (issue 41): project vs baseline (PostgreSQL 15)",
+      "",
+      membershipTable(results.membership.results),
+      "",
+      `A fresh database seeded with a federation (\`src/database/seedFederation.ts\`): ${n0(seed.groups)} groups ` +
+        `(${n0(seed.teams)} teams), ${n0(seed.athletes)} athletes in two teams each (${n0(seed.memberships)} ` +
+        `memberships: one open, and in the other team one ended and a later one), ${n0(seed.sessions)} sessions ` +
+        `(1,000 a day for a month, each of a team, ${n0(seed.sessionAthletes)} own athletes in all); seeded in ` +
+        `${n0(seed.seconds)} s. The caller is a coach; each request draws its session, athlete or team. Before a ` +
+        "scenario is measured, five drawn requests and one page cut to 3 entries (its sealed `nextCursor` included) " +
+        "are answered the same by both servers, field for field; the baseline runs the project's statement, text " +
+        "for text (`src/servers/baseline/statements.ts`).",
       ""
     )
   }

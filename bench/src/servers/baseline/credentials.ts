@@ -23,3 +23,17 @@ export const signToken = (secret: string, claims: Record<string, unknown>): stri
   const input = `${header}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`
   return `${input}.${createHmac("sha256", secret).update(input).digest("base64url")}`
 }
+
+/**
+ * A page's `nextCursor` as the project seals it (packages/crypto-adapter/src/HmacCursorSeal.ts): the
+ * first 16 bytes of an HMAC-SHA-256 of the position, under a key derived from the token secret for
+ * cursors, then the position, in base64url. The same secret gives the same cursor, so both servers'
+ * pages are equal field for field, `nextCursor` included.
+ */
+export const cursorSeal = (secret: string) => {
+  const key = createHmac("sha256", Buffer.from(secret, "utf8")).update("club-training-service cursor seal v1").digest()
+  return (position: string): string => {
+    const text = Buffer.from(position, "utf8")
+    return Buffer.concat([createHmac("sha256", key).update(text).digest().subarray(0, 16), text]).toString("base64url")
+  }
+}

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { type SqlClient, SqlError } from "effect/sql"
 import { type Answer, answer } from "./Answer.ts"
-import { signToken, verifyPassword } from "./credentials.ts"
-import { athleteDto, sessionDto, summary, taskResponse, userDto } from "./rows.ts"
+import { cursorSeal, signToken, verifyPassword } from "./credentials.ts"
+import { athleteDto, invitedSession, sessionDto, summary, taskResponse, userDto } from "./rows.ts"
 import * as Q from "./statements.ts"
 
 type Row = Record<string, unknown>
@@ -29,6 +29,36 @@ const loginTtlSeconds = 3600
 /** Core's default delays after the free failures: 1 s doubling up to 300 s. */
 const loginDelaysMs = [1, 2, 4, 8, 16, 32, 64, 128, 256, 300].map((seconds) => BigInt(seconds * 1_000))
 const jwtSecret = process.env["JWT_SECRET"] ?? "baseline"
+const seal = cursorSeal(jwtSecret)
+
+/** The club's calendar day now, in its zone (the project's CLUB_TIMEZONE, UTC by default). */
+const clubDay = new Intl.DateTimeFormat("en-CA", {
+  timeZone: process.env["CLUB_TIMEZONE"] ?? "UTC",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit"
+})
+const today = () => clubDay.format(new Date())
+
+/** The day after `day` (YYYY-MM-DD). */
+const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+
+/** A page's length: `limit`, else the project's default (50). The first page only: no cursor is read. */
+const pageLimit = (query: URLSearchParams) => Number(query.get("limit") ?? 50)
+
+/**
+ * A page as the project answers one: it read a row more than the page, which says that another
+ * follows; `nextCursor` is then the last item's position, sealed as the project seals it.
+ */
+const page = <A>(read: ReadonlyArray<A>, limit: number, position: (last: A) => string) => {
+  const items = read.slice(0, limit)
+  return {
+    items,
+    nextCursor: read.length > limit && items.length > 0 ? seal(position(items[items.length - 1]!)) : null
+  }
+}
+
+const query = (text: string | undefined) => new URLSearchParams(text ?? "")
 
 export const routes: ReadonlyArray<Route> = [
   {
@@ -92,6 +122,60 @@ export const routes: ReadonlyArray<Route> = [
     method: "GET",
     pattern: /^\/users\/all$/,
     handle: (sql) => Effect.map(sql.unsafe<Row>(Q.allUsers), (rows) => answer(200, rows.map(userDto)))
+  },
+  {
+    method: "GET",
+    pattern: /^\/attendance\/sessions\/(\d+)\/invited(?:\?(.*))?$/,
+    handle: (sql, [idText, queryText]) => {
+      const id = Number(idText)
+      const limit = pageLimit(query(queryText))
+      return Effect.map(
+        sql.unsafe<Row>(Q.invitedToSession, [today(), id, id, 0, limit + 1, 0, limit + 1, limit + 1]),
+        ([row]) =>
+          row?.["found"] !== true
+            ? answer(404, { detail: `Session not found with id ${id}` })
+            : answer(
+              200,
+              page(row["items"] as ReadonlyArray<Row>, limit, (last) => JSON.stringify(last["athleteId"]))
+            )
+      )
+    }
+  },
+  {
+    method: "GET",
+    pattern: /^\/attendance\/athletes\/(\d+)\/sessions\?(.*)$/,
+    handle: (sql, [idText, queryText]) => {
+      const id = Number(idText)
+      const params = query(queryText)
+      const limit = pageLimit(params)
+      const from = `${params.get("from")}T00:00:00`
+      const until = `${dayAfter(params.get("to")!)}T00:00:00`
+      return Effect.map(
+        sql.unsafe<Row>(Q.sessionsOfInvitedAthlete, [id, from, until, from, 0, from, until, id, from, 0, limit + 1])
+          .unprepared,
+        (rows) =>
+          answer(
+            200,
+            page(rows.map(invitedSession), limit, (last) => JSON.stringify([last.creneau, last.sessionId]))
+          )
+      )
+    }
+  },
+  {
+    method: "GET",
+    pattern: /^\/groups\/(\d+)\/members(?:\?(.*))?$/,
+    handle: (sql, [idText, queryText]) => {
+      const id = Number(idText)
+      const params = query(queryText)
+      const limit = pageLimit(params)
+      return Effect.map(
+        sql.unsafe<Row>(Q.rosterOnDay, [id, id, id, params.get("on") ?? today(), 0, limit + 1]),
+        ([row]) =>
+          row?.["known"] !== true
+            ? answer(404, { detail: `Group not found with id ${id}` })
+            : answer(200, page(row["items"] as ReadonlyArray<Row>, limit, (last) => String(last["id"])))
+      )
+    }
   },
   {
     method: "POST",

@@ -17,6 +17,16 @@ export const sessionDto = (row: Row) => ({
   activiteIds: nums(row["activiteIds"])
 })
 
+/** An athlete's session and how it is invited (issue 41); the ids were read as float8, so numbers already. */
+export const invitedSession = (row: Row) => ({
+  sessionId: Number(row["sessionId"]),
+  name: row["name"],
+  creneau: row["creneau"] as string,
+  groupe: row["groupe"],
+  coachId: num(row["coachId"]),
+  how: row["how"]
+})
+
 export const summary = (row: Row) => ({ id: Number(row["id"]), name: row["name"] })
 
 /** The seed's AthleteDTO: the athlete endpoints fill only the athlete's own fields. */

@@ -126,3 +126,74 @@ export const listTasks = `SELECT id, title, description, created_at AS "createdA
 export const createTask = `INSERT INTO tasks (title, description)
         SELECT title, description FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(title, description, n) ORDER BY n
         RETURNING id, title, description, created_at AS "createdAt", insertion_order AS "order"`
+
+/**
+ * Issue 41's reads at a federation's size (the membership phase). Each is the project's statement
+ * as its tagged template compiles it, text and parameter order alike, copied from
+ * packages/postgres-adapter/src/membership/: it must follow the project's statement whenever that
+ * changes (the phase checks that both servers answer the same; the texts are the same by copy).
+ */
+
+/**
+ * InvitationRepositoryLive's `invited`: $1 the club's today (for a session without a creneau),
+ * $2 and $3 the session, $4 and $6 the athlete after which the page starts (0: the first page),
+ * $5, $7 and $8 the page's length + 1.
+ */
+export const invitedToSession = `WITH s AS (
+            SELECT id, groupe, COALESCE(creneau::date, $1::date) AS day FROM sessions WHERE id = $2),
+          g AS (SELECT g.id, g.name FROM groups g JOIN s ON g.name = s.groupe),
+          own AS (SELECT athlete_id FROM session_athletes
+            WHERE session_id = $3 AND athlete_id > $4
+            ORDER BY athlete_id LIMIT $5),
+          members AS (SELECT m.athlete_id FROM memberships m JOIN g ON m.group_id = g.id, s
+            WHERE m.from_date <= s.day AND (m.until_date IS NULL OR m.until_date >= s.day)
+              AND m.athlete_id > $6
+            ORDER BY m.athlete_id LIMIT $7),
+          merged AS (
+            SELECT athlete_id, bool_or(own) AS own, bool_or(NOT own) AS member FROM (
+              SELECT athlete_id, true AS own FROM own UNION ALL SELECT athlete_id, false FROM members) both_sides
+            GROUP BY athlete_id ORDER BY athlete_id LIMIT $8)
+          SELECT EXISTS (SELECT 1 FROM s) AS found,
+            COALESCE((SELECT json_agg(json_build_object('athleteId', m.athlete_id,
+                'how', CASE WHEN m.own THEN 'athlete' ELSE 'member' END,
+                'groupId', CASE WHEN m.member THEN g.id END, 'groupName', CASE WHEN m.member THEN g.name END)
+              ORDER BY m.athlete_id)
+              FROM merged m LEFT JOIN g ON true), '[]'::json) AS items`
+
+/**
+ * InvitationRepositoryLive's `sessionsOf`: $1 and $8 the athlete, $2 and $6 the period's first
+ * instant, $3 and $7 the instant after it, $4, $5, $9 and $10 the position after which the page
+ * starts (the period's start and 0: the first page), $11 the page's length + 1. Sent unprepared,
+ * as the project sends it.
+ */
+export const sessionsOfInvitedAthlete = `WITH own AS (
+            SELECT sa.session_id AS id FROM session_athletes sa JOIN sessions s ON s.id = sa.session_id
+            WHERE sa.athlete_id = $1 AND s.creneau >= $2::timestamp AND s.creneau < $3::timestamp
+              AND (s.creneau, s.id) > ($4::timestamp, $5::bigint)),
+          members AS (
+            SELECT s.id FROM memberships m JOIN groups g ON g.id = m.group_id
+              JOIN sessions s ON s.groupe = g.name
+                AND s.creneau >= GREATEST($6::timestamp, m.from_date::timestamp)
+                AND s.creneau < LEAST($7::timestamp, (m.until_date + 1)::timestamp)
+            WHERE m.athlete_id = $8 AND (s.creneau, s.id) > ($9::timestamp, $10::bigint)),
+          chosen AS (
+            SELECT id, bool_or(own) AS own FROM (
+              SELECT id, true AS own FROM own UNION ALL SELECT id, false FROM members) both_sides
+            GROUP BY id)
+          SELECT s.id::float8 AS "sessionId", s.name, to_char(s.creneau, 'YYYY-MM-DD"T"HH24:MI:SS') AS creneau,
+            s.groupe, s.coach_id::float8 AS "coachId", CASE WHEN c.own THEN 'athlete' ELSE 'member' END AS how
+          FROM chosen c JOIN sessions s ON s.id = c.id
+          ORDER BY s.creneau, s.id LIMIT $11`
+
+/**
+ * GroupRepositoryLive's `roster` (its `pageWhere` with the group's condition): $1, $2 and $3 the
+ * group, $4 the day, $5 the membership after which the page starts (0: the first page), $6 the
+ * page's length + 1.
+ */
+export const rosterOnDay = `SELECT
+          EXISTS (SELECT 1 FROM "groups" WHERE id = $1) AS known,
+          COALESCE((SELECT json_agg(row_to_json(p) ORDER BY p.id) FROM (
+            SELECT m.id::float8 AS id, m.group_id::float8 AS "groupId", m.athlete_id::float8 AS "athleteId",
+  to_char(m.from_date, 'YYYY-MM-DD') AS "from", to_char(m.until_date, 'YYYY-MM-DD') AS until FROM memberships m WHERE int8range(m.group_id, m.group_id, '[]') && int8range($2, $3, '[]')
+            AND daterange(m.from_date, m.until_date, '[]') @> $4::date AND m.id > $5
+            ORDER BY m.id LIMIT $6) p), '[]'::json) AS items`

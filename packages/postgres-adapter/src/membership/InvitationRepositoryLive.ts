@@ -70,6 +70,9 @@ export const InvitationRepositoryLive = Layer.effect(
     /**
      * The athlete's own sessions of the period (`session_athletes_athlete_id_idx`) and those of the
      * groups it is a member of, each membership's days cut to the period (`sessions_groupe_idx`).
+     * Sent unprepared (docs/decisions/0129): a range on `creneau` decides the join, and the generic
+     * plan PostgreSQL kept after five calls hashed every session of the period to find the
+     * athlete's own (the bench's federation: 30,000 sessions walked for a dozen, about 25 ms).
      */
     const sessionsOf = traced("InvitationRepository.sessionsOf")(
       function*(
@@ -98,7 +101,7 @@ export const InvitationRepositoryLive = Layer.effect(
           SELECT s.id::float8 AS "sessionId", s.name, to_char(s.creneau, 'YYYY-MM-DD"T"HH24:MI:SS') AS creneau,
             s.groupe, s.coach_id::float8 AS "coachId", CASE WHEN c.own THEN 'athlete' ELSE 'member' END AS how
           FROM chosen c JOIN sessions s ON s.id = c.id
-          ORDER BY s.creneau, s.id LIMIT ${limit}`
+          ORDER BY s.creneau, s.id LIMIT ${limit}`.unprepared
         return yield* Effect.orDie(decodeSessions(rows))
       },
       dieOnInfrastructureError
