@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { it } from "vitest"
 import type { Club } from "../Club.ts"
-import { clearedCast, emptyModel, type Model, modelCommands, type Real, setUpCast } from "../model/model.ts"
+import { clearedCast, debugCounts, emptyModel, type Model, modelCommands, type Real, setUpCast } from "../model/model.ts"
 
 export { modelTimeZone } from "../model/model.ts"
 
@@ -43,6 +43,9 @@ export const modelBasedSuite = (club: () => Club, budget: ModelBudget, where: st
         { seed, numRuns, ...(path === undefined ? {} : { path }), endOnFailure: process.env["MODEL_NO_SHRINK"] === "1" }
       )
     } finally {
+      if (process.env["MODEL_DEBUG"]) {
+        console.info([...debugCounts].sort().map(([key, n]) => `${key}: ${n}`).join("\n"))
+      }
       console.info(
         `Model-based suite (${where}): seed ${seed} (replay with MODEL_SEED=${seed}), ${stats.commands} commands, ${stats.requests} requests in ${
           Date.now() - started
