@@ -148,13 +148,14 @@ const applyReply = (m: Model, s: ModelSession, athlete: number, answer: Answer) 
 
 /**
  * An athlete taken out of a session loses its reply, unless the session's group still invites it
- * on the session's day; a place it held goes to the first waiting.
+ * on the session's day; a place it held goes to the first waiting. A member who was never one of
+ * the session's athletes is taken out of nothing: its reply stays, also after its membership ended.
  */
 const setAthletes = (m: Readonly<Model>, s: ModelSession, athletes: ReadonlyArray<number>) => {
   const kept = new Set(athletes)
   let freed = false
   for (const [athlete, reply] of s.replies) {
-    if (kept.has(athlete) || memberOfSession(m, s, athlete) !== undefined) continue
+    if (!s.athletes.includes(athlete) || kept.has(athlete) || memberOfSession(m, s, athlete) !== undefined) continue
     s.replies.delete(athlete)
     if (reply.state === "confirmed") freed = true
   }
@@ -333,11 +334,12 @@ const fail = (shown: string, message: string): never => {
   throw new Error(`${shown}: ${message}`)
 }
 
+/** With MODEL_DEBUG set: the requests sent, by actor, method, path and status (what the draw reached). */
 export const debugCounts = new Map<string, number>()
 const send = async (r: Real, shown: string, a: Actor, method: string, path: string, json?: unknown) => {
   const reply = await callerOf(r, a).send(method, path, json === undefined ? undefined : { json })
   r.stats.requests++
-  if (process.env["MODEL_DEBUG"]) {
+  if (process.env["MODEL_DEBUG"] !== undefined) {
     const key = `${a.kind} ${method} ${path.replace(/\?.*/, "").replace(/\d+/g, "#")} ${reply.status}`
     debugCounts.set(key, (debugCounts.get(key) ?? 0) + 1)
   }
@@ -522,11 +524,6 @@ abstract class ModelCommand implements Command {
     r.stats.commands++
     this.shown = this.describe()
     const touched = await this.act(m, r)
-    if (process.env["MODEL_DEBUG"]) {
-      const pairs = m.sessions.flatMap((s) => [0, 1, 2, 3].filter((x) => sessionsAmong(m, "membership", x).includes(s)))
-      const key = `after ${this.constructor.name} pairs ${pairs.length > 0}`
-      debugCounts.set(key, (debugCounts.get(key) ?? 0) + 1)
-    }
     await checkState(m, r, this.shown, touched)
   }
   toString() {
@@ -687,7 +684,7 @@ export class PatchSession extends ModelCommand {
     if (s.groupe !== null && this.change.athletes !== undefined && after !== undefined) {
       const kept = this.change.athletes
       for (const athlete of s.replies.keys()) {
-        if (kept.includes(athlete)) continue
+        if (!s.athletes.includes(athlete) || kept.includes(athlete)) continue
         const before = memberOn(m, athlete, s.groupe, dayOf(s)) !== undefined
         if (before !== (memberOn(m, athlete, s.groupe, after.slice(0, 10)) !== undefined)) return false
       }
@@ -1154,12 +1151,6 @@ export class ReplyFor extends ModelCommand {
       { answer: this.answer }
     )
     expectStatus(this.shown, reply, expected)
-    if (process.env["MODEL_DEBUG"]) {
-      const key = `reply ${a.kind} ${
-        s.athletes.includes(this.athlete) ? "own" : outside ? (s.groupe === null ? "nogroup" : "nonmember") : "member"
-      } ${a.kind === "coach" && a.i !== s.coach && s.coach !== null ? "groupcoach?" : ""} ${reply.status}`
-      debugCounts.set(key, (debugCounts.get(key) ?? 0) + 1)
-    }
     if (reply.status !== 200) return []
     applyReply(m, s, this.athlete, this.answer)
     const written = (reply.body as ReadonlyArray<ReplyDto>).map(({ answer, athleteId, state, waitingPosition }) => ({

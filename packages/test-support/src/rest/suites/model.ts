@@ -14,9 +14,11 @@ export interface ModelBudget {
 
 /**
  * The model-based suite (issue 36): random sequences of valid and invalid commands by an admin, two
- * coaches and four athletes, each checked against the reference model (`../model/model.ts`). The
+ * coaches, four athletes and a guardian, on sessions, series, groups and memberships (issue 41),
+ * each checked against the reference model (`../model/model.ts`). The
  * API must run with `CLUB_TIMEZONE` = `modelTimeZone`. `MODEL_SEED` (and `MODEL_PATH`, from a
- * failure's report) replays a run; `MODEL_RUNS` overrides the number of runs.
+ * failure's report) replays a run; `MODEL_RUNS` overrides the number of runs; `MODEL_DEBUG=1` prints the
+ * requests sent by endpoint and status.
  */
 export const modelBasedSuite = (club: () => Club, budget: ModelBudget, where: string) => {
   it(`agrees with the model of the docs over random command sequences (${where})`, async () => {
@@ -43,7 +45,7 @@ export const modelBasedSuite = (club: () => Club, budget: ModelBudget, where: st
         { seed, numRuns, ...(path === undefined ? {} : { path }), endOnFailure: process.env["MODEL_NO_SHRINK"] === "1" }
       )
     } finally {
-      if (process.env["MODEL_DEBUG"]) {
+      if (process.env["MODEL_DEBUG"] !== undefined) {
         console.info([...debugCounts].sort().map(([key, n]) => `${key}: ${n}`).join("\n"))
       }
       console.info(
