@@ -558,7 +558,9 @@ export class CreateSession extends ModelCommand {
       this.coachChoice === "self" ? "absent" : coachName(this.coachChoice)
     }, athletes: ${athletesName(this.athletes)}${
       this.unknownAthlete ? "+unknown" : ""
-    }, creneau: ${this.creneau}, duree: ${this.duree}${this.groupe === null ? "" : `, groupe: ${groupName(this.groupe)}`}}`
+    }, creneau: ${this.creneau}, duree: ${this.duree}${
+      this.groupe === null ? "" : `, groupe: ${groupName(this.groupe)}`
+    }}`
   }
   async act(m: Model, r: Real) {
     const a = this.actor
@@ -1112,9 +1114,9 @@ export class ReplyFor extends ModelCommand {
     return sessionsAmong(m, this.among, this.athlete).length > 0
   }
   describe() {
-    return `${actorName(this.actor)} PUT /attendance/athletes/{athlete${
-      this.athlete + 1
-    }}/replies/{#${this.pick}${amongLabel(this.among)}} {answer: ${this.answer}}`
+    return `${actorName(this.actor)} PUT /attendance/athletes/{athlete${this.athlete + 1}}/replies/{#${this.pick}${
+      amongLabel(this.among)
+    }} {answer: ${this.answer}}`
   }
   async act(m: Model, r: Real) {
     const a = this.actor

@@ -1,7 +1,15 @@
 import fc from "fast-check"
 import { it } from "vitest"
 import type { Club } from "../Club.ts"
-import { clearedCast, debugCounts, emptyModel, type Model, modelCommands, type Real, setUpCast } from "../model/model.ts"
+import {
+  clearedCast,
+  debugCounts,
+  emptyModel,
+  type Model,
+  modelCommands,
+  type Real,
+  setUpCast
+} from "../model/model.ts"
 
 export { modelTimeZone } from "../model/model.ts"
 
