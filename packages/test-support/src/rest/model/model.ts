@@ -48,6 +48,8 @@ interface ModelReply {
 interface ModelSeries {
   id: number
   coach: number | null
+  /** The cast's group its `groupe` names, or null; its occurrences carry it. */
+  groupe: number | null
   athletes: Array<number>
   duree: number
   start: string
@@ -340,7 +342,7 @@ const send = async (r: Real, shown: string, a: Actor, method: string, path: stri
   const reply = await callerOf(r, a).send(method, path, json === undefined ? undefined : { json })
   r.stats.requests++
   if (process.env["MODEL_DEBUG"] !== undefined) {
-    const key = `${a.kind} ${method} ${path.replace(/\?.*/, "").replace(/\d+/g, "#")} ${reply.status}`
+    const key = `${a.kind} ${method} ${path.replace(/[?&]limit=\d+/, "").replace(/\d+/g, "#")} ${reply.status}`
     debugCounts.set(key, (debugCounts.get(key) ?? 0) + 1)
   }
   if (reply.status >= 500) fail(shown, `${method} ${path} answered ${reply.status} (never a 5xx): ${reply.text}`)
@@ -661,6 +663,21 @@ const applyChange = (m: Readonly<Model>, s: ModelSession, change: SessionChange)
 }
 const onlyCoach = (change: SessionChange) => Object.keys(change).every((key) => key === "coach")
 
+/**
+ * Athletes taken out of a session of a group while it moves to another day: whether "still
+ * invited" is judged on the old day or the new one is not written down, so where the two differ
+ * for an athlete with a reply such a change is left out.
+ */
+const movedOutUnclear = (m: Readonly<Model>, s: ModelSession, change: SessionChange) => {
+  const after = change.creneau
+  if (s.groupe === null || change.athletes === undefined || after === undefined) return false
+  return [...s.replies.keys()].some((athlete) =>
+    s.athletes.includes(athlete) && !change.athletes!.includes(athlete) &&
+    (memberOn(m, athlete, s.groupe!, dayOf(s)) !== undefined) !==
+      (memberOn(m, athlete, s.groupe!, after.slice(0, 10)) !== undefined)
+  )
+}
+
 export class PatchSession extends ModelCommand {
   constructor(
     readonly actor: Actor,
@@ -679,18 +696,7 @@ export class PatchSession extends ModelCommand {
     // An occurrence moved into the past by itself: whether a later cancel of its series deletes
     // it (its occurrence time is to come, its creneau is not) is left out (see the report of issue 36).
     const s = this.target(m)!
-    // Athletes taken out of a session of a group while it moves to another day: whether "still
-    // invited" is judged on the old day or the new one is not written down, so where the two
-    // differ for an athlete with a reply the case is left out.
-    const after = this.change.creneau
-    if (s.groupe !== null && this.change.athletes !== undefined && after !== undefined) {
-      const kept = this.change.athletes
-      for (const athlete of s.replies.keys()) {
-        if (!s.athletes.includes(athlete) || kept.includes(athlete)) continue
-        const before = memberOn(m, athlete, s.groupe, dayOf(s)) !== undefined
-        if (before !== (memberOn(m, athlete, s.groupe, after.slice(0, 10)) !== undefined)) return false
-      }
-    }
+    if (movedOutUnclear(m, s, this.change)) return false
     return s.series === null || this.change.creneau === undefined || this.change.creneau > clubNow(modelTimeZone)
   }
   describe() {
@@ -772,7 +778,8 @@ export class CreateSeries extends ModelCommand {
     readonly weeksBefore: number,
     readonly time: string,
     readonly duree: number,
-    readonly count: number
+    readonly count: number,
+    readonly groupe: number | null = null
   ) {
     super()
   }
@@ -784,7 +791,9 @@ export class CreateSeries extends ModelCommand {
       this.coachChoice === "self" ? "absent" : coachName(this.coachChoice)
     }, athletes: ${athletesName(this.athletes)}${
       this.unknownAthlete ? "+unknown" : ""
-    }, start: ${this.start()}, duree: ${this.duree}, rrule: FREQ=WEEKLY;COUNT=${this.count}}`
+    }, start: ${this.start()}, duree: ${this.duree}, rrule: FREQ=WEEKLY;COUNT=${this.count}${
+      this.groupe === null ? "" : `, groupe: ${groupName(this.groupe)}`
+    }}`
   }
   async act(m: Model, r: Real) {
     const a = this.actor
@@ -808,6 +817,7 @@ export class CreateSeries extends ModelCommand {
     ], { statuses: [201], why: "a valid series" })
     const body = {
       name: "Model series",
+      ...(this.groupe === null ? {} : { groupe: r.groups[this.groupe]!.name }),
       ...(this.coachChoice === "self" ? {} : { coachId: r.coaches[this.coachChoice]!.id }),
       athleteIds: [...this.athletes.map((i) => r.athletes[i]!.id), ...(this.unknownAthlete ? [missingAthleteId] : [])],
       start: this.start(),
@@ -820,13 +830,20 @@ export class CreateSeries extends ModelCommand {
     if (reply.status !== 201) return []
     const dto = reply.body as SeriesDto
     same(this.shown, "the occurrences' times", dto.occurrences.map((o) => o.occurrenceStart), starts)
-    const series: ModelSeries = { id: dto.id, coach: coachIndex, athletes, duree: this.duree, start: this.start() }
+    const series: ModelSeries = {
+      id: dto.id,
+      coach: coachIndex,
+      groupe: this.groupe,
+      athletes,
+      duree: this.duree,
+      start: this.start()
+    }
     m.series.push(series)
     for (const [k, occurrence] of dto.occurrences.entries()) {
       m.sessions.push({
         id: occurrence.sessionId,
         coach: coachIndex,
-        groupe: null,
+        groupe: this.groupe,
         athletes: [...athletes],
         creneau: starts[k]!,
         duree: this.duree,
@@ -896,7 +913,7 @@ export class PatchOccurrence extends ModelCommand {
     // not written down: such a case is left out rather than guessed.
     const { occurrence, owner, reached } = resolveOccurrence(m, this.seriesPick, this.occurrencePick, this.scope)
     return occurrence.coach === owner && !(this.scope === "following" && this.change.creneau !== undefined) &&
-      !startedBeside(occurrence, reached)
+      !startedBeside(occurrence, reached) && !movedOutUnclear(m, occurrence, this.change)
   }
   describe() {
     return `${
@@ -927,7 +944,7 @@ export class PatchOccurrence extends ModelCommand {
       [athleteRole(a), [403], "series.update is Coach"],
       [a.kind === "admin" && !onlyCoach(this.change), [403], "an admin changes only coachId"],
       [
-        a.kind === "coach" && !owns(a, owner),
+        a.kind === "coach" && !owns(a, owner, series.groupe),
         withUnknown(this.unknownAthlete && this.change.athletes !== undefined, 403),
         "another coach's series or occurrence"
       ],
@@ -1014,7 +1031,7 @@ export class CancelOccurrence extends ModelCommand {
     }`
     const expected = expectFirst([
       [a.kind !== "coach", [403], "series.cancel is Coach (an admin changes only coachId)"],
-      [!owns(a, owner), [403], "another coach's series or occurrence"],
+      [!owns(a, owner, series.groupe), [403], "another coach's series or occurrence"],
       [occurrence.creneau <= clubNow(modelTimeZone), [400], "the occurrence has started"]
     ], { statuses: [204], why: "a valid cancellation" })
     const reply = await send(
@@ -1046,7 +1063,7 @@ export class CancelSeries extends ModelCommand {
     this.shown = `${actorName(a)} DELETE /planning/series/${series.id} on ${seriesLabel(m, series)}`
     const expected = expectFirst([
       [a.kind !== "coach", [403], "series.cancel is Coach"],
-      [!owns(a, series.coach), [403], "another coach's series"]
+      [!owns(a, series.coach, series.groupe), [403], "another coach's series"]
     ], { statuses: [204], why: "a valid cancellation" })
     const reply = await send(r, this.shown, a, "DELETE", `/planning/series/${series.id}`)
     expectStatus(this.shown, reply, expected)
@@ -1106,24 +1123,34 @@ export class ReplyFor extends ModelCommand {
     readonly athlete: number,
     readonly pick: number,
     readonly answer: Answer,
-    readonly among: Among = "any"
+    readonly among: Among = "any",
+    readonly scope: "one" | "following" = "one"
   ) {
     super()
   }
   override check(m: Readonly<Model>) {
-    return sessionsAmong(m, this.among, this.athlete).length > 0
+    const candidates = sessionsAmong(m, this.among, this.athlete)
+    if (candidates.length === 0) return false
+    // "Every later occurrence": later by the series' times; an occurrence moved by itself makes
+    // "later" a question the docs leave open, so such a series is left out of `following`.
+    const s = pickOf(candidates, this.pick)
+    return this.scope === "one" || s.series === null ||
+      occurrencesOf(m as Model, s.series).every((o) => o.creneau === o.occurrenceStart)
+  }
+  private query() {
+    return this.scope === "one" ? "" : "?scope=following"
   }
   describe() {
     return `${actorName(this.actor)} PUT /attendance/athletes/{athlete${this.athlete + 1}}/replies/{#${this.pick}${
       amongLabel(this.among)
-    }} {answer: ${this.answer}}`
+    }}${this.query()} {answer: ${this.answer}}`
   }
   async act(m: Model, r: Real) {
     const a = this.actor
     const s = pickOf(sessionsAmong(m, this.among, this.athlete), this.pick)
     this.shown = `${actorName(a)} PUT /attendance/athletes/{athlete${
       this.athlete + 1
-    }}/replies/${s.id} {answer: ${this.answer}} on ${sessionLabel(s)}`
+    }}/replies/${s.id}${this.query()} {answer: ${this.answer}} on ${sessionLabel(s)}`
     // Invited: one of the session's athletes, or a member of its group on its day.
     const outside = !invites(m, s, this.athlete)
     const closed = s.creneau <= clubNow(modelTimeZone)
@@ -1149,25 +1176,42 @@ export class ReplyFor extends ModelCommand {
       this.shown,
       a,
       "PUT",
-      `/attendance/athletes/${r.athletes[this.athlete]!.id}/replies/${s.id}`,
+      `/attendance/athletes/${r.athletes[this.athlete]!.id}/replies/${s.id}${this.query()}`,
       { answer: this.answer }
     )
     expectStatus(this.shown, reply, expected)
     if (reply.status !== 200) return []
-    applyReply(m, s, this.athlete, this.answer)
-    const written = (reply.body as ReadonlyArray<ReplyDto>).map(({ answer, athleteId, state, waitingPosition }) => ({
-      athleteId,
-      answer,
-      state,
-      waitingPosition
-    }))
+    // `following` on an occurrence: it and every later occurrence of its series that invites the
+    // athlete (its own, or a member that day) and whose replies are open (docs/attendance.md).
+    const now = clubNow(modelTimeZone)
+    const written = this.scope === "following" && s.series !== null
+      ? [
+        s,
+        ...occurrencesOf(m, s.series).filter((o) =>
+          o.occurrenceStart! > s.occurrenceStart! && invites(m, o, this.athlete) && o.creneau > now
+        )
+      ]
+      : [s]
+    for (const session of written) applyReply(m, session, this.athlete, this.answer)
+    const athleteId = r.athletes[this.athlete]!.id
     same(
       this.shown,
-      "the reply written",
-      written,
-      expectedReplies(r, s).replies.filter((entry) => entry.athleteId === r.athletes[this.athlete]!.id)
+      "the replies written",
+      (reply.body as ReadonlyArray<ReplyDto & { sessionId: number }>)
+        .map(({ answer, athleteId, sessionId, state, waitingPosition }) => ({
+          sessionId,
+          athleteId,
+          answer,
+          state,
+          waitingPosition
+        }))
+        .sort((x, y) => x.sessionId - y.sessionId),
+      written.map((session) => ({
+        sessionId: session.id,
+        ...expectedReplies(r, session).replies.find((entry) => entry.athleteId === athleteId)!
+      })).sort((x, y) => x.sessionId - y.sessionId)
     )
-    return [s.id]
+    return written.map((session) => session.id)
   }
 }
 
@@ -1497,10 +1541,11 @@ const weightedCommands: ReadonlyArray<fc.Arbitrary<Command>> = [
     fc.integer({ min: 0, max: 2 }),
     fc.constantFrom(...times),
     dureeArb,
-    fc.integer({ min: 2, max: 3 })
+    fc.integer({ min: 2, max: 3 }),
+    groupeArb
   )
-    .map(([a, c, athletes, unknown, weeks, time, duree, count]) =>
-      new CreateSeries(a, c, athletes, unknown, weeks, time, duree, count)
+    .map(([a, c, athletes, unknown, weeks, time, duree, count, groupe]) =>
+      new CreateSeries(a, c, athletes, unknown, weeks, time, duree, count, groupe)
     ),
   fc.tuple(
     actorArb,
@@ -1565,8 +1610,8 @@ const weightedCommands: ReadonlyArray<fc.Arbitrary<Command>> = [
         new CreateSession(a, c, athletes, unknown, creneau, duree, groupe)
       )
   ),
-  fc.tuple(fc.integer({ min: 0, max: 3 }), pickArb, answerArb)
-    .map(([who, pick, answer]) => new ReplyFor(athlete(who), who, pick, answer)),
+  fc.tuple(fc.integer({ min: 0, max: 3 }), pickArb, answerArb, fc.constantFrom("one" as const, "following" as const))
+    .map(([who, pick, answer, scope]) => new ReplyFor(athlete(who), who, pick, answer, "any", scope)),
   fc.tuple(fc.integer({ min: 0, max: 3 }), pickArb, answerArb)
     .map(([who, pick, answer]) => new ReplyFor(guardian, who, pick, answer)),
   // Replies and marks on the sessions that invite the athlete by membership only.
@@ -1580,9 +1625,12 @@ const weightedCommands: ReadonlyArray<fc.Arbitrary<Command>> = [
       ),
       fc.integer({ min: 0, max: 3 }),
       pickArb,
-      answerArb
+      answerArb,
+      fc.constantFrom("one" as const, "following" as const)
     )
-      .map(([a, who, pick, answer]) => new ReplyFor(a === "self" ? athlete(who) : a, who, pick, answer, "membership"))
+      .map(([a, who, pick, answer, scope]) =>
+        new ReplyFor(a === "self" ? athlete(who) : a, who, pick, answer, "membership", scope)
+      )
   ),
   weighing(
     2,
