@@ -369,6 +369,12 @@ const expectStatus = (shown: string, reply: Reply, expected: Expected) => {
     )
   }
 }
+/** A refusal names the member it is about (docs: "409 naming `from`", "400 naming `athleteId`"). */
+const expectNaming = (shown: string, reply: Reply, status: number, member: string) => {
+  if (reply.status === status && !reply.text.includes(member)) {
+    fail(shown, `the ${status} does not name \`${member}\`: ${reply.text.slice(0, 400)}`)
+  }
+}
 const same = (shown: string, what: string, actual: unknown, expected: unknown) => {
   if (JSON.stringify(actual) !== JSON.stringify(expected)) {
     fail(shown, `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`)
@@ -1180,6 +1186,7 @@ export class ReplyFor extends ModelCommand {
       { answer: this.answer }
     )
     expectStatus(this.shown, reply, expected)
+    if (outside && !closed) expectNaming(this.shown, reply, 400, "athleteId")
     if (reply.status !== 200) return []
     // `following` on an occurrence: it and every later occurrence of its series that invites the
     // athlete (its own, or a member that day) and whose replies are open (docs/attendance.md).
@@ -1391,6 +1398,7 @@ export class StartMembership extends ModelCommand {
       from: this.from
     })
     expectStatus(this.shown, reply, expected)
+    expectNaming(this.shown, reply, 409, "from")
     if (reply.status === 201) {
       const dto = reply.body as MembershipDto
       const started = { id: dto.id, athlete: this.athlete, group: this.group, from: this.from, until: null }
@@ -1427,6 +1435,8 @@ export class EndMembership extends ModelCommand {
     ], { statuses: [200], why: "ending an open membership" })
     const reply = await send(r, this.shown, a, "POST", `/memberships/${x.id}/end`, { until: this.until })
     expectStatus(this.shown, reply, expected)
+    expectNaming(this.shown, reply, 409, "until")
+    expectNaming(this.shown, reply, 400, "until")
     if (reply.status === 200) {
       x.until = this.until
       same(this.shown, "the membership ended", reply.body, membershipView(r, x))
