@@ -6,7 +6,8 @@ import { addDays, clubNow, instantsOf, offsetChangeDays } from "./zone.ts"
 
 /**
  * A reference model of the club's schedule and attendance, written from the docs
- * (docs/schedule/series.md, docs/attendance.md, the ownership rule of issue 36), and the commands
+ * (docs/schedule/series.md, docs/attendance.md, the ownership rule of issue 36, and the groups,
+ * memberships and guardians of docs/membership.md, issue 41), and the commands
  * that drive the REST API and the model side by side. After every command the answer must agree
  * with the model, and the invariants must hold on what the API then lists.
  */
@@ -47,6 +48,8 @@ interface ModelReply {
 interface ModelSeries {
   id: number
   coach: number | null
+  /** The cast's group its `groupe` names, or null; its occurrences carry it. */
+  groupe: number | null
   athletes: Array<number>
   duree: number
   start: string
@@ -56,6 +59,8 @@ interface ModelSession {
   id: number
   /** The coach's index in the cast (0: coach A, 1: coach B), or null. */
   coach: number | null
+  /** The index of the cast's group its `groupe` names, or null (no group). */
+  groupe: number | null
   /** The athletes' indexes in the cast, sorted. */
   athletes: Array<number>
   creneau: string
@@ -67,13 +72,53 @@ interface ModelSession {
   replies: Map<number, ModelReply>
 }
 
+/** An athlete in a group over the days `from` to `until`, both included (null: open-ended). */
+interface ModelMembership {
+  id: number
+  athlete: number
+  group: number
+  from: string
+  until: string | null
+}
+
 export interface Model {
   sessions: Array<ModelSession>
   series: Array<ModelSeries>
+  memberships: Array<ModelMembership>
   yesCounter: number
 }
 
-export const emptyModel = (): Model => ({ sessions: [], series: [], yesCounter: 0 })
+export const emptyModel = (): Model => ({ sessions: [], series: [], memberships: [], yesCounter: 0 })
+
+// ---------------------------------------------------------------------------------------------
+// Groups, memberships and guardians (docs/membership.md).
+
+/**
+ * The cast's groups by index: 0 the top one (no coach), 1 under it coached by coach A, 2 under 1
+ * coached by coach B. Each run makes them afresh under the club's root (`clearedCast`).
+ */
+const groupParents: ReadonlyArray<number | null> = [null, 0, 1]
+const groupCoaches: ReadonlyArray<ReadonlyArray<number>> = [[], [0], [1]]
+const groupLabels = ["top", "groupA", "subB"] as const
+/** The coaches of a group and of every group above it: who manages its memberships and acts on its sessions. */
+const coachesFrom = (group: number): ReadonlyArray<number> => {
+  const parent = groupParents[group]!
+  return [...groupCoaches[group]!, ...(parent === null ? [] : coachesFrom(parent))]
+}
+/** The cast's guardian (an ATHLETE user without an athlete record) answers for athletes 1 and 2. */
+const guardedAthletes: ReadonlyArray<number> = [0, 1]
+
+/** The day of a session: its `creneau`'s date, on the club's wall clock. */
+const dayOf = (s: { creneau: string }) => s.creneau.slice(0, 10)
+const memberOn = (m: Readonly<Model>, athlete: number, group: number, day: string) =>
+  m.memberships.find((x) =>
+    x.athlete === athlete && x.group === group && x.from <= day && (x.until === null || day <= x.until)
+  )
+/** Invited: the session's own athletes, and the members of exactly its group on its day. */
+const memberOfSession = (m: Readonly<Model>, s: ModelSession, athlete: number) =>
+  s.groupe === null ? undefined : memberOn(m, athlete, s.groupe, dayOf(s))
+const invites = (m: Readonly<Model>, s: ModelSession, athlete: number) =>
+  s.athletes.includes(athlete) || memberOfSession(m, s, athlete) !== undefined
 
 const occurrencesOf = (m: Model, series: ModelSeries) =>
   m.sessions.filter((s) => s.series === series).sort((x, y) => x.occurrenceStart!.localeCompare(y.occurrenceStart!))
@@ -103,12 +148,16 @@ const applyReply = (m: Model, s: ModelSession, athlete: number, answer: Answer) 
   if (before?.state === "confirmed") promote(s)
 }
 
-/** An athlete taken out of a session loses its reply; a place it held goes to the first waiting. */
-const setAthletes = (s: ModelSession, athletes: ReadonlyArray<number>) => {
+/**
+ * An athlete taken out of a session loses its reply, unless the session's group still invites it
+ * on the session's day; a place it held goes to the first waiting. A member who was never one of
+ * the session's athletes is taken out of nothing: its reply stays, also after its membership ended.
+ */
+const setAthletes = (m: Readonly<Model>, s: ModelSession, athletes: ReadonlyArray<number>) => {
   const kept = new Set(athletes)
   let freed = false
   for (const [athlete, reply] of s.replies) {
-    if (kept.has(athlete)) continue
+    if (!s.athletes.includes(athlete) || kept.has(athlete) || memberOfSession(m, s, athlete) !== undefined) continue
     s.replies.delete(athlete)
     if (reply.state === "confirmed") freed = true
   }
@@ -118,6 +167,7 @@ const setAthletes = (s: ModelSession, athletes: ReadonlyArray<number>) => {
 
 interface Booking {
   readonly coach: number | null
+  readonly groupe?: number | null
   readonly athletes: ReadonlyArray<number>
   readonly creneau: string
   readonly duree: number
@@ -149,10 +199,40 @@ export interface Real {
   readonly admin: Caller
   readonly coaches: ReadonlyArray<Member>
   readonly athletes: ReadonlyArray<Member>
+  /** An ATHLETE user without an athlete record, guardian of athletes 1 and 2. */
+  readonly guardian: Caller
+  /** The club's root group, found or made once. */
+  readonly rootId: number
+  /** The run's groups (see `groupParents`), made by `clearedCast`. */
+  groups: ReadonlyArray<{ readonly id: number; readonly name: string }>
   readonly stats: { commands: number; requests: number }
 }
 
-/** Two coaches and four athletes, each with a user of its own, logged in. */
+const answered = <A>(reply: Reply, status: number, what: string): A => {
+  if (reply.status !== status) throw new Error(`${what} failed: ${reply.status} ${reply.text}`)
+  return reply.body as A
+}
+
+/** The club's root group: the group without a parent, made when the club has none yet. */
+const rootGroup = async (club: Club) => {
+  const page = answered<{ items: ReadonlyArray<{ id: number; parentId: number | null }> }>(
+    await club.admin.get("/groups?limit=500"),
+    200,
+    "Listing the groups"
+  )
+  const root = page.items.find((group) => group.parentId === null)
+  if (root !== undefined) return root.id
+  return answered<{ id: number }>(
+    await club.admin.post("/groups", { name: unique("model-club"), parentId: null, coachIds: [] }),
+    201,
+    "Creating the root group"
+  ).id
+}
+
+/**
+ * Two coaches and four athletes, each with a user of its own, logged in; a guardian of athletes 1
+ * and 2 (an ATHLETE user whose own record is deleted, as docs/membership.md describes a parent).
+ */
 export const setUpCast = async (club: Club, stats: Real["stats"]): Promise<Real> => {
   const member = async (role: "COACH" | "ATHLETE", id: number) => {
     const user = await createUser(club, {
@@ -170,13 +250,26 @@ export const setUpCast = async (club: Club, stats: Real["stats"]): Promise<Real>
   for (let i = 1; i <= 4; i++) {
     athletes.push(await member("ATHLETE", (await createAthlete(club, { name: `Athlete ${i}` })).id))
   }
-  return { admin: club.admin, coaches, athletes, stats }
+  const parent = await createUser(club, { name: unique("model-guardian"), role: "ATHLETE" })
+  answered(await club.admin.delete(`/athletes/${parent.athleteId}`), 204, "Deleting the guardian's own record")
+  for (const i of guardedAthletes) {
+    answered(
+      await club.admin.put(`/guardians/${parent.id}/athletes/${athletes[i]!.id}`),
+      200,
+      "Linking the guardian"
+    )
+  }
+  const guardian = club.withToken(await tokenOf(club, parent.name, parent.password))
+  return { admin: club.admin, coaches, athletes, guardian, rootId: await rootGroup(club), groups: [], stats }
 }
 
 /**
- * A run's starting point: the cast without sessions. The cast is set up once per suite (logins are
- * slow over the wire), and every session of its coaches deleted before each run (the seed's delete,
- * by a coach of the cast), their replies and marks with them.
+ * A run's starting point: the cast without sessions, and groups without members. The cast is set up
+ * once per suite (logins are slow over the wire), and every session of its coaches deleted before
+ * each run (the seed's delete, by a coach of the cast), their replies and marks with them. A
+ * membership is never deleted (ended, never rewritten; a group that had one stays), so each run
+ * makes its three groups afresh under the club's root: a run, and its replay from MODEL_SEED and
+ * MODEL_PATH, starts from no membership, as its model does.
  */
 export const clearedCast = async (real: Real) => {
   for (const member of real.coaches) {
@@ -189,31 +282,69 @@ export const clearedCast = async (real: Real) => {
       }
     }
   }
+  const groups: Array<{ id: number; name: string }> = []
+  for (const [g, parent] of groupParents.entries()) {
+    const name = unique(`model-${groupLabels[g]}`)
+    const created = answered<{ id: number }>(
+      await real.admin.post("/groups", {
+        name,
+        parentId: parent === null ? real.rootId : groups[parent]!.id,
+        coachIds: groupCoaches[g]!.map((i) => real.coaches[i]!.id)
+      }),
+      201,
+      "Creating a group of the cast"
+    )
+    groups.push({ id: created.id, name })
+  }
+  real.groups = groups
   return real
 }
 
 // ---------------------------------------------------------------------------------------------
 // Actors and requests.
 
-export type Actor = { readonly kind: "admin" } | { readonly kind: "coach" | "athlete"; readonly i: number }
+export type Actor =
+  | { readonly kind: "admin" }
+  | { readonly kind: "guardian" }
+  | { readonly kind: "coach" | "athlete"; readonly i: number }
 export const admin: Actor = { kind: "admin" }
+export const guardian: Actor = { kind: "guardian" }
 export const coach = (i: number): Actor => ({ kind: "coach", i })
 export const athlete = (i: number): Actor => ({ kind: "athlete", i })
 const actorName = (a: Actor) =>
-  a.kind === "admin" ? "admin" : a.kind === "coach" ? `coach${"AB"[a.i]}` : `athlete${a.i + 1}`
+  a.kind === "admin" || a.kind === "guardian"
+    ? a.kind
+    : a.kind === "coach"
+    ? `coach${"AB"[a.i]}`
+    : `athlete${a.i + 1}`
+/** The guardian's role is ATHLETE: what an athlete may not do, it may not either. */
+const athleteRole = (a: Actor) => a.kind === "athlete" || a.kind === "guardian"
+const groupName = (g: number | null) => g === null ? "none" : groupLabels[g]
 const coachName = (i: number | null) => i === null ? "nobody" : `coach${"AB"[i]}`
 const athletesName = (list: ReadonlyArray<number>) => `[${list.map((i) => `athlete${i + 1}`).join(",")}]`
 
 const callerOf = (r: Real, a: Actor) =>
-  a.kind === "admin" ? r.admin : a.kind === "coach" ? r.coaches[a.i]!.caller : r.athletes[a.i]!.caller
+  a.kind === "admin"
+    ? r.admin
+    : a.kind === "guardian"
+    ? r.guardian
+    : a.kind === "coach"
+    ? r.coaches[a.i]!.caller
+    : r.athletes[a.i]!.caller
 
 const fail = (shown: string, message: string): never => {
   throw new Error(`${shown}: ${message}`)
 }
 
+/** With MODEL_DEBUG set: the requests sent, by actor, method, path and status (what the draw reached). */
+export const debugCounts = new Map<string, number>()
 const send = async (r: Real, shown: string, a: Actor, method: string, path: string, json?: unknown) => {
   const reply = await callerOf(r, a).send(method, path, json === undefined ? undefined : { json })
   r.stats.requests++
+  if (process.env["MODEL_DEBUG"] !== undefined) {
+    const key = `${a.kind} ${method} ${path.replace(/[?&]limit=\d+/, "").replace(/\d+/g, "#")} ${reply.status}`
+    debugCounts.set(key, (debugCounts.get(key) ?? 0) + 1)
+  }
   if (reply.status >= 500) fail(shown, `${method} ${path} answered ${reply.status} (never a 5xx): ${reply.text}`)
   return reply
 }
@@ -238,6 +369,12 @@ const expectStatus = (shown: string, reply: Reply, expected: Expected) => {
     )
   }
 }
+/** A refusal names the member it is about (docs: "409 naming `from`", "400 naming `athleteId`"). */
+const expectNaming = (shown: string, reply: Reply, status: number, member: string) => {
+  if (reply.status === status && !reply.text.includes(member)) {
+    fail(shown, `the ${status} does not name \`${member}\`: ${reply.text.slice(0, 400)}`)
+  }
+}
 const same = (shown: string, what: string, actual: unknown, expected: unknown) => {
   if (JSON.stringify(actual) !== JSON.stringify(expected)) {
     fail(shown, `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`)
@@ -250,14 +387,23 @@ const same = (shown: string, what: string, actual: unknown, expected: unknown) =
  */
 const withUnknown = (unknownAthlete: boolean, status: number) => unknownAthlete ? [status, 400] : [status]
 
-/** A coach acts on the sessions it coaches, and on those without a coach (the ownership rule). */
-const owns = (a: Actor, coachIndex: number | null) => a.kind === "coach" && (coachIndex === null || coachIndex === a.i)
+/**
+ * A coach acts on the sessions it coaches, on those without a coach (the ownership rule), and on
+ * those of a group it coaches or of a group below one it coaches (docs/membership.md).
+ */
+const owns = (a: Actor, coachIndex: number | null, groupe: number | null = null) =>
+  a.kind === "coach" &&
+  (coachIndex === null || coachIndex === a.i || (groupe !== null && coachesFrom(groupe).includes(a.i)))
+/** Admins and the coaches of the group or of a group above it manage its memberships. */
+const manages = (a: Actor, group: number) =>
+  a.kind === "admin" || (a.kind === "coach" && coachesFrom(group).includes(a.i))
 
 // ---------------------------------------------------------------------------------------------
 // What is checked after every command.
 
 interface SessionDto {
   readonly id: number
+  readonly groupe: string | null
   readonly coachId: number | null
   readonly athleteIds: ReadonlyArray<number>
   readonly creneau: string | null
@@ -278,14 +424,16 @@ interface SessionRepliesDto {
 
 const sessionView = (
   r: Real,
-  s: { coach: number | null; athletes: ReadonlyArray<number>; creneau: string; duree: number }
+  s: { coach: number | null; groupe?: number | null; athletes: ReadonlyArray<number>; creneau: string; duree: number }
 ) => ({
+  groupe: s.groupe === undefined || s.groupe === null ? null : r.groups[s.groupe]!.name,
   coachId: s.coach === null ? null : r.coaches[s.coach]!.id,
   athleteIds: s.athletes.map((i) => r.athletes[i]!.id).sort((a, b) => a - b),
   creneau: s.creneau,
   duree: s.duree
 })
 const dtoView = (dto: SessionDto) => ({
+  groupe: dto.groupe,
   coachId: dto.coachId,
   athleteIds: [...dto.athleteIds].sort((a, b) => a - b),
   creneau: dto.creneau,
@@ -396,8 +544,8 @@ const sessionLabel = (s: ModelSession | undefined) =>
   s === undefined
     ? "no such session"
     : `session ${s.id} (${coachName(s.coach)}, ${athletesName(s.athletes)}, ${s.creneau}+${s.duree}${
-      s.series === null ? "" : ", occurrence"
-    })`
+      s.groupe === null ? "" : `, group ${groupName(s.groupe)}`
+    }${s.series === null ? "" : ", occurrence"})`
 
 const missingAthleteId = missingId
 
@@ -408,7 +556,8 @@ export class CreateSession extends ModelCommand {
     readonly athletes: ReadonlyArray<number>,
     readonly unknownAthlete: boolean,
     readonly creneau: string,
-    readonly duree: number
+    readonly duree: number,
+    readonly groupe: number | null = null
   ) {
     super()
   }
@@ -417,13 +566,16 @@ export class CreateSession extends ModelCommand {
       this.coachChoice === "self" ? "absent" : coachName(this.coachChoice)
     }, athletes: ${athletesName(this.athletes)}${
       this.unknownAthlete ? "+unknown" : ""
-    }, creneau: ${this.creneau}, duree: ${this.duree}}`
+    }, creneau: ${this.creneau}, duree: ${this.duree}${
+      this.groupe === null ? "" : `, groupe: ${groupName(this.groupe)}`
+    }}`
   }
   async act(m: Model, r: Real) {
     const a = this.actor
     const coachIndex = this.coachChoice === "self" ? (a.kind === "coach" ? a.i : null) : this.coachChoice
     const booking = {
       coach: coachIndex,
+      groupe: this.groupe,
       athletes: [...new Set(this.athletes)].sort(),
       creneau: this.creneau,
       duree: this.duree
@@ -441,6 +593,7 @@ export class CreateSession extends ModelCommand {
     ], { statuses: [201], why: "a valid session" })
     const body = {
       name: "Model",
+      ...(this.groupe === null ? {} : { groupe: r.groups[this.groupe]!.name }),
       ...(this.coachChoice === "self" ? {} : { coachId: r.coaches[this.coachChoice]!.id }),
       athleteIds: [...this.athletes.map((i) => r.athletes[i]!.id), ...(this.unknownAthlete ? [missingAthleteId] : [])],
       creneau: this.creneau,
@@ -501,17 +654,35 @@ const changeBody = (r: Real, change: SessionChange, unknownAthlete: boolean) => 
 })
 const changed = (s: Booking, change: SessionChange): Booking => ({
   coach: change.coach ?? s.coach,
+  groupe: s.groupe ?? null,
   athletes: change.athletes === undefined ? s.athletes : [...new Set(change.athletes)].sort(),
   creneau: change.creneau ?? s.creneau,
   duree: change.duree ?? s.duree
 })
-const applyChange = (s: ModelSession, change: SessionChange) => {
-  if (change.athletes !== undefined) setAthletes(s, change.athletes)
+const applyChange = (m: Readonly<Model>, s: ModelSession, change: SessionChange) => {
+  // The athletes first, on the session's day before a move: a change of both at once on a
+  // session of a group is left out where the two days would decide differently (PatchSession).
+  if (change.athletes !== undefined) setAthletes(m, s, change.athletes)
   if (change.coach !== undefined) s.coach = change.coach
   if (change.creneau !== undefined) s.creneau = change.creneau
   if (change.duree !== undefined) s.duree = change.duree
 }
 const onlyCoach = (change: SessionChange) => Object.keys(change).every((key) => key === "coach")
+
+/**
+ * Athletes taken out of a session of a group while it moves to another day: whether "still
+ * invited" is judged on the old day or the new one is not written down, so where the two differ
+ * for an athlete with a reply such a change is left out.
+ */
+const movedOutUnclear = (m: Readonly<Model>, s: ModelSession, change: SessionChange) => {
+  const after = change.creneau
+  if (s.groupe === null || change.athletes === undefined || after === undefined) return false
+  return [...s.replies.keys()].some((athlete) =>
+    s.athletes.includes(athlete) && !change.athletes!.includes(athlete) &&
+    (memberOn(m, athlete, s.groupe!, dayOf(s)) !== undefined) !==
+      (memberOn(m, athlete, s.groupe!, after.slice(0, 10)) !== undefined)
+  )
+}
 
 export class PatchSession extends ModelCommand {
   constructor(
@@ -531,6 +702,7 @@ export class PatchSession extends ModelCommand {
     // An occurrence moved into the past by itself: whether a later cancel of its series deletes
     // it (its occurrence time is to come, its creneau is not) is left out (see the report of issue 36).
     const s = this.target(m)!
+    if (movedOutUnclear(m, s, this.change)) return false
     return s.series === null || this.change.creneau === undefined || this.change.creneau > clubNow(modelTimeZone)
   }
   describe() {
@@ -546,11 +718,11 @@ export class PatchSession extends ModelCommand {
     const conflicts = s === undefined ? [] : conflictsOf(m, [after!], new Set([s.id]))
     const adminMayAct = a.kind === "admin" && onlyCoach(this.change)
     const expected = expectFirst([
-      [a.kind === "athlete", [403], "session.update is Coach"],
+      [athleteRole(a), [403], "session.update is Coach"],
       [a.kind === "admin" && !adminMayAct, [403], "an admin changes only coachId"],
       [s === undefined, [404], "no such session"],
       [
-        a.kind === "coach" && s !== undefined && !owns(a, s.coach),
+        a.kind === "coach" && s !== undefined && !owns(a, s.coach, s.groupe),
         withUnknown(this.unknownAthlete && this.change.athletes !== undefined, 403),
         "another coach's session"
       ],
@@ -570,7 +742,7 @@ export class PatchSession extends ModelCommand {
     if (reply.status === 409) expectNamed(this.shown, reply, conflicts)
     if (reply.status !== 200 || s === undefined) return []
     same(this.shown, "the changed session", dtoView(reply.body as SessionDto), sessionView(r, after!))
-    applyChange(s, this.change)
+    applyChange(m, s, this.change)
     if (s.series !== null) s.overridden = true
     return [s.id]
   }
@@ -612,7 +784,8 @@ export class CreateSeries extends ModelCommand {
     readonly weeksBefore: number,
     readonly time: string,
     readonly duree: number,
-    readonly count: number
+    readonly count: number,
+    readonly groupe: number | null = null
   ) {
     super()
   }
@@ -624,7 +797,9 @@ export class CreateSeries extends ModelCommand {
       this.coachChoice === "self" ? "absent" : coachName(this.coachChoice)
     }, athletes: ${athletesName(this.athletes)}${
       this.unknownAthlete ? "+unknown" : ""
-    }, start: ${this.start()}, duree: ${this.duree}, rrule: FREQ=WEEKLY;COUNT=${this.count}}`
+    }, start: ${this.start()}, duree: ${this.duree}, rrule: FREQ=WEEKLY;COUNT=${this.count}${
+      this.groupe === null ? "" : `, groupe: ${groupName(this.groupe)}`
+    }}`
   }
   async act(m: Model, r: Real) {
     const a = this.actor
@@ -648,6 +823,7 @@ export class CreateSeries extends ModelCommand {
     ], { statuses: [201], why: "a valid series" })
     const body = {
       name: "Model series",
+      ...(this.groupe === null ? {} : { groupe: r.groups[this.groupe]!.name }),
       ...(this.coachChoice === "self" ? {} : { coachId: r.coaches[this.coachChoice]!.id }),
       athleteIds: [...this.athletes.map((i) => r.athletes[i]!.id), ...(this.unknownAthlete ? [missingAthleteId] : [])],
       start: this.start(),
@@ -660,12 +836,20 @@ export class CreateSeries extends ModelCommand {
     if (reply.status !== 201) return []
     const dto = reply.body as SeriesDto
     same(this.shown, "the occurrences' times", dto.occurrences.map((o) => o.occurrenceStart), starts)
-    const series: ModelSeries = { id: dto.id, coach: coachIndex, athletes, duree: this.duree, start: this.start() }
+    const series: ModelSeries = {
+      id: dto.id,
+      coach: coachIndex,
+      groupe: this.groupe,
+      athletes,
+      duree: this.duree,
+      start: this.start()
+    }
     m.series.push(series)
     for (const [k, occurrence] of dto.occurrences.entries()) {
       m.sessions.push({
         id: occurrence.sessionId,
         coach: coachIndex,
+        groupe: this.groupe,
         athletes: [...athletes],
         creneau: starts[k]!,
         duree: this.duree,
@@ -735,7 +919,7 @@ export class PatchOccurrence extends ModelCommand {
     // not written down: such a case is left out rather than guessed.
     const { occurrence, owner, reached } = resolveOccurrence(m, this.seriesPick, this.occurrencePick, this.scope)
     return occurrence.coach === owner && !(this.scope === "following" && this.change.creneau !== undefined) &&
-      !startedBeside(occurrence, reached)
+      !startedBeside(occurrence, reached) && !movedOutUnclear(m, occurrence, this.change)
   }
   describe() {
     return `${
@@ -763,10 +947,10 @@ export class PatchOccurrence extends ModelCommand {
     const now = clubNow(modelTimeZone)
     const past = this.change.creneau !== undefined && this.change.creneau <= now
     const expected = expectFirst([
-      [a.kind === "athlete", [403], "series.update is Coach"],
+      [athleteRole(a), [403], "series.update is Coach"],
       [a.kind === "admin" && !onlyCoach(this.change), [403], "an admin changes only coachId"],
       [
-        a.kind === "coach" && !owns(a, owner),
+        a.kind === "coach" && !owns(a, owner, series.groupe),
         withUnknown(this.unknownAthlete && this.change.athletes !== undefined, 403),
         "another coach's series or occurrence"
       ],
@@ -787,7 +971,7 @@ export class PatchOccurrence extends ModelCommand {
     if (reply.status === 409) expectNamed(this.shown, reply, conflicts)
     if (reply.status !== 200) return []
     const dto = reply.body as SeriesDto
-    for (const s of changing) applyChange(s, this.change)
+    for (const s of changing) applyChange(m, s, this.change)
     if (this.scope === "one") {
       occurrence.overridden = true
       same(this.shown, "the answer's series", dto.id, series.id)
@@ -853,7 +1037,7 @@ export class CancelOccurrence extends ModelCommand {
     }`
     const expected = expectFirst([
       [a.kind !== "coach", [403], "series.cancel is Coach (an admin changes only coachId)"],
-      [!owns(a, owner), [403], "another coach's series or occurrence"],
+      [!owns(a, owner, series.groupe), [403], "another coach's series or occurrence"],
       [occurrence.creneau <= clubNow(modelTimeZone), [400], "the occurrence has started"]
     ], { statuses: [204], why: "a valid cancellation" })
     const reply = await send(
@@ -885,7 +1069,7 @@ export class CancelSeries extends ModelCommand {
     this.shown = `${actorName(a)} DELETE /planning/series/${series.id} on ${seriesLabel(m, series)}`
     const expected = expectFirst([
       [a.kind !== "coach", [403], "series.cancel is Coach"],
-      [!owns(a, series.coach), [403], "another coach's series"]
+      [!owns(a, series.coach, series.groupe), [403], "another coach's series"]
     ], { statuses: [204], why: "a valid cancellation" })
     const reply = await send(r, this.shown, a, "DELETE", `/planning/series/${series.id}`)
     expectStatus(this.shown, reply, expected)
@@ -914,7 +1098,7 @@ export class Settings extends ModelCommand {
     }`
     const expected = expectFirst([
       [a.kind !== "coach", [403], "attendance.configure is Coach"],
-      [!owns(a, s.coach), [403], "another coach's session"]
+      [!owns(a, s.coach, s.groupe), [403], "another coach's session (nor of its group or one above)"]
     ], { statuses: [200], why: "the session's coach" })
     const reply = await send(r, this.shown, a, "PUT", `/attendance/sessions/${s.id}/settings`, {
       capacity: this.capacity
@@ -928,41 +1112,69 @@ export class Settings extends ModelCommand {
   }
 }
 
+/**
+ * The sessions a command picks among: every one, or (`membership`) those that invite the athlete
+ * only as a member of their group, which random picks among all would seldom reach.
+ */
+export type Among = "any" | "membership"
+const sessionsAmong = (m: Readonly<Model>, among: Among, athlete: number) =>
+  among === "any"
+    ? m.sessions
+    : m.sessions.filter((s) => !s.athletes.includes(athlete) && memberOfSession(m, s, athlete) !== undefined)
+const amongLabel = (among: Among) => among === "any" ? "" : " where a member"
+
 export class ReplyFor extends ModelCommand {
   constructor(
     readonly actor: Actor,
     readonly athlete: number,
     readonly pick: number,
-    readonly answer: Answer
+    readonly answer: Answer,
+    readonly among: Among = "any",
+    readonly scope: "one" | "following" = "one"
   ) {
     super()
   }
   override check(m: Readonly<Model>) {
-    return m.sessions.length > 0
+    const candidates = sessionsAmong(m, this.among, this.athlete)
+    if (candidates.length === 0) return false
+    // "Every later occurrence": later by the series' times; an occurrence moved by itself makes
+    // "later" a question the docs leave open, so such a series is left out of `following`.
+    const s = pickOf(candidates, this.pick)
+    return this.scope === "one" || s.series === null ||
+      occurrencesOf(m as Model, s.series).every((o) => o.creneau === o.occurrenceStart)
+  }
+  private query() {
+    return this.scope === "one" ? "" : "?scope=following"
   }
   describe() {
-    return `${actorName(this.actor)} PUT /attendance/athletes/{athlete${
-      this.athlete + 1
-    }}/replies/{#${this.pick}} {answer: ${this.answer}}`
+    return `${actorName(this.actor)} PUT /attendance/athletes/{athlete${this.athlete + 1}}/replies/{#${this.pick}${
+      amongLabel(this.among)
+    }}${this.query()} {answer: ${this.answer}}`
   }
   async act(m: Model, r: Real) {
     const a = this.actor
-    const s = pickOf(m.sessions, this.pick)
+    const s = pickOf(sessionsAmong(m, this.among, this.athlete), this.pick)
     this.shown = `${actorName(a)} PUT /attendance/athletes/{athlete${
       this.athlete + 1
-    }}/replies/${s.id} {answer: ${this.answer}} on ${sessionLabel(s)}`
-    const member = !s.athletes.includes(this.athlete)
+    }}/replies/${s.id}${this.query()} {answer: ${this.answer}} on ${sessionLabel(s)}`
+    // Invited: one of the session's athletes, or a member of its group on its day.
+    const outside = !invites(m, s, this.athlete)
     const closed = s.creneau <= clubNow(modelTimeZone)
     const expected = expectFirst([
-      [a.kind === "admin", [403], "attendance.reply is Coach or the athlete itself"],
+      [a.kind === "admin", [403], "attendance.reply is Coach, the athlete itself or its guardian"],
       [a.kind === "athlete" && a.i !== this.athlete, [403], "an athlete replies only for itself"],
       [
-        a.kind === "coach" && !owns(a, s.coach),
-        member || closed ? [403, 400, 409] : [403],
-        "another coach's session (which refusal comes first is not written down)"
+        a.kind === "guardian" && !guardedAthletes.includes(this.athlete),
+        [403],
+        "a guardian replies only for the athletes it guards"
       ],
-      [member && closed, [400, 409], "not one of the session's athletes, and replies closed"],
-      [member, [400], "not one of the session's athletes"],
+      [
+        a.kind === "coach" && !owns(a, s.coach, s.groupe),
+        outside || closed ? [403, 400, 409] : [403],
+        "another coach's session, nor of its group or one above (which refusal comes first is not written down)"
+      ],
+      [outside && closed, [400, 409], "not invited (neither its athlete nor a member that day), and replies closed"],
+      [outside, [400], "not invited: neither one of the session's athletes nor a member of its group that day"],
       [closed, [409], "replies closed at the session's start"]
     ], { statuses: [200], why: "a valid reply" })
     const reply = await send(
@@ -970,25 +1182,43 @@ export class ReplyFor extends ModelCommand {
       this.shown,
       a,
       "PUT",
-      `/attendance/athletes/${r.athletes[this.athlete]!.id}/replies/${s.id}`,
+      `/attendance/athletes/${r.athletes[this.athlete]!.id}/replies/${s.id}${this.query()}`,
       { answer: this.answer }
     )
     expectStatus(this.shown, reply, expected)
+    if (outside && !closed) expectNaming(this.shown, reply, 400, "athleteId")
     if (reply.status !== 200) return []
-    applyReply(m, s, this.athlete, this.answer)
-    const written = (reply.body as ReadonlyArray<ReplyDto>).map(({ answer, athleteId, state, waitingPosition }) => ({
-      athleteId,
-      answer,
-      state,
-      waitingPosition
-    }))
+    // `following` on an occurrence: it and every later occurrence of its series that invites the
+    // athlete (its own, or a member that day) and whose replies are open (docs/attendance.md).
+    const now = clubNow(modelTimeZone)
+    const written = this.scope === "following" && s.series !== null
+      ? [
+        s,
+        ...occurrencesOf(m, s.series).filter((o) =>
+          o.occurrenceStart! > s.occurrenceStart! && invites(m, o, this.athlete) && o.creneau > now
+        )
+      ]
+      : [s]
+    for (const session of written) applyReply(m, session, this.athlete, this.answer)
+    const athleteId = r.athletes[this.athlete]!.id
     same(
       this.shown,
-      "the reply written",
-      written,
-      expectedReplies(r, s).replies.filter((entry) => entry.athleteId === r.athletes[this.athlete]!.id)
+      "the replies written",
+      (reply.body as ReadonlyArray<ReplyDto & { sessionId: number }>)
+        .map(({ answer, athleteId, sessionId, state, waitingPosition }) => ({
+          sessionId,
+          athleteId,
+          answer,
+          state,
+          waitingPosition
+        }))
+        .sort((x, y) => x.sessionId - y.sessionId),
+      written.map((session) => ({
+        sessionId: session.id,
+        ...expectedReplies(r, session).replies.find((entry) => entry.athleteId === athleteId)!
+      })).sort((x, y) => x.sessionId - y.sessionId)
     )
-    return [s.id]
+    return written.map((session) => session.id)
   }
 }
 
@@ -997,35 +1227,36 @@ export class Mark extends ModelCommand {
     readonly actor: Actor,
     readonly pick: number,
     readonly athlete: number,
-    readonly status: "present" | "late" | "absent" | "excused"
+    readonly status: "present" | "late" | "absent" | "excused",
+    readonly among: Among = "any"
   ) {
     super()
   }
   override check(m: Readonly<Model>) {
-    return m.sessions.length > 0
+    return sessionsAmong(m, this.among, this.athlete).length > 0
   }
   describe() {
-    return `${actorName(this.actor)} PUT /attendance/sessions/{#${this.pick}}/presence {athlete${
-      this.athlete + 1
-    }: ${this.status}}`
+    return `${actorName(this.actor)} PUT /attendance/sessions/{#${this.pick}${
+      amongLabel(this.among)
+    }}/presence {athlete${this.athlete + 1}: ${this.status}}`
   }
   async act(m: Model, r: Real) {
     const a = this.actor
-    const s = pickOf(m.sessions, this.pick)
+    const s = pickOf(sessionsAmong(m, this.among, this.athlete), this.pick)
     this.shown = `${actorName(a)} PUT /attendance/sessions/${s.id}/presence {athlete${
       this.athlete + 1
     }: ${this.status}} on ${sessionLabel(s)}`
-    const outside = !s.athletes.includes(this.athlete)
+    const outside = !invites(m, s, this.athlete)
     const notStarted = s.creneau > clubNow(modelTimeZone)
     const expected = expectFirst([
       [a.kind !== "coach", [403], "only the session's coach records marks"],
       [
-        !owns(a, s.coach),
+        !owns(a, s.coach, s.groupe),
         outside || notStarted ? [403, 400, 409] : [403],
         "another coach's session (which refusal comes first is not written down)"
       ],
-      [outside && notStarted, [400, 409], "not one of the session's athletes, and not started"],
-      [outside, [400], "not one of the session's athletes"],
+      [outside && notStarted, [400, 409], "not invited, and not started"],
+      [outside, [400], "not invited: neither one of the session's athletes nor a member of its group that day"],
       [notStarted, [409], "the session has not started"]
     ], { statuses: [200], why: "the session's coach, once started" })
     const athleteId = r.athletes[this.athlete]!.id
@@ -1059,7 +1290,7 @@ export class ReadConflicts extends ModelCommand {
       expectStatus(
         this.shown,
         reply,
-        a.kind === "athlete"
+        athleteRole(a)
           ? { statuses: [403], why: "conflict.read is Admin, Coach" }
           : { statuses: [200], why: "conflict.read is Admin, Coach" }
       )
@@ -1077,13 +1308,185 @@ export class ReadConflicts extends ModelCommand {
   }
 }
 
+interface MembershipDto {
+  readonly id: number
+  readonly groupId: number
+  readonly athleteId: number
+  readonly from: string
+  readonly until: string | null
+}
+
+const membershipView = (r: Real, x: ModelMembership) => ({
+  id: x.id,
+  groupId: r.groups[x.group]!.id,
+  athleteId: r.athletes[x.athlete]!.id,
+  from: x.from,
+  until: x.until
+})
+const membershipLabel = (x: ModelMembership) =>
+  `membership ${x.id} (athlete${x.athlete + 1} in ${groupName(x.group)}, ${x.from}..${x.until ?? ""})`
+
+/**
+ * The group's history as the API lists it equals the model's: every membership, ended ones
+ * included, each with the days it was given (ended, never rewritten).
+ */
+const checkMemberships = async (m: Model, r: Real, shown: string, group: number) => {
+  const reply = await send(r, shown, admin, "GET", `/groups/${r.groups[group]!.id}/memberships?limit=500`)
+  expectStatus(shown, reply, { statuses: [200], why: "any role reads memberships" })
+  same(
+    shown,
+    `the memberships of ${groupName(group)}`,
+    [...(reply.body as { items: ReadonlyArray<MembershipDto> }).items].sort((x, y) => x.id - y.id),
+    m.memberships.filter((x) => x.group === group).map((x) => membershipView(r, x)).sort((x, y) => x.id - y.id)
+  )
+}
+/** The sessions of a group: their replies are checked after a membership changes (a reply made is kept). */
+const sessionsOf = (m: Model, group: number) => m.sessions.filter((s) => s.groupe === group).map((s) => s.id)
+
+/**
+ * Starts a membership in `group` from `from`, or, with `near` when the model has sessions of a
+ * group, in the group of one of them from a day around that session's (`offset` days from it),
+ * for an athlete that is not one of its own when there is one (`athlete` then picks among those).
+ */
+export class StartMembership extends ModelCommand {
+  athlete: number
+  group: number
+  from: string
+  constructor(
+    readonly actor: Actor,
+    athlete: number,
+    group: number,
+    from: string,
+    readonly near?: { readonly pick: number; readonly offset: number }
+  ) {
+    super()
+    this.athlete = athlete
+    this.group = group
+    this.from = from
+  }
+  describe() {
+    return `${actorName(this.actor)} POST /groups/{${
+      this.near === undefined ? groupName(this.group) : `group of #${this.near.pick}`
+    }}/memberships {athlete${this.athlete + 1}, from: ${
+      this.near === undefined ? this.from : `its day${this.near.offset < 0 ? "" : "+"}${this.near.offset}`
+    }}`
+  }
+  async act(m: Model, r: Real) {
+    const a = this.actor
+    const grouped = m.sessions.filter((s) => s.groupe !== null)
+    if (this.near !== undefined && grouped.length > 0) {
+      const s = pickOf(grouped, this.near.pick)
+      this.group = s.groupe!
+      this.from = addDays(dayOf(s), this.near.offset)
+      const others = [0, 1, 2, 3].filter((x) => !s.athletes.includes(x))
+      if (others.length > 0) this.athlete = pickOf(others, this.athlete)
+    }
+    this.shown = `${actorName(a)} POST /groups/${r.groups[this.group]!.id}/memberships {athlete${
+      this.athlete + 1
+    }, from: ${this.from}} (${groupName(this.group)})`
+    // Open-ended from `from`: it shares a day with another of the athlete's in the group unless that
+    // one ended before `from`.
+    const overlapping = m.memberships.filter((x) =>
+      x.athlete === this.athlete && x.group === this.group && (x.until === null || x.until >= this.from)
+    )
+    const expected = expectFirst([
+      [!manages(a, this.group), [403], "membership.manage: admins and the coaches of the group or of one above"],
+      [overlapping.length > 0, [409], `shares a day with ${overlapping.map(membershipLabel).join("; ")}`]
+    ], { statuses: [201], why: "a membership that shares no day with another" })
+    const reply = await send(r, this.shown, a, "POST", `/groups/${r.groups[this.group]!.id}/memberships`, {
+      athleteId: r.athletes[this.athlete]!.id,
+      from: this.from
+    })
+    expectStatus(this.shown, reply, expected)
+    expectNaming(this.shown, reply, 409, "from")
+    if (reply.status === 201) {
+      const dto = reply.body as MembershipDto
+      const started = { id: dto.id, athlete: this.athlete, group: this.group, from: this.from, until: null }
+      same(this.shown, "the membership started", dto, membershipView(r, started))
+      m.memberships.push(started)
+      this.shown += ` -> membership ${dto.id}`
+    }
+    await checkMemberships(m, r, this.shown, this.group)
+    return sessionsOf(m, this.group)
+  }
+}
+
+export class EndMembership extends ModelCommand {
+  constructor(readonly actor: Actor, readonly pick: number, readonly until: string) {
+    super()
+  }
+  override check(m: Readonly<Model>) {
+    return m.memberships.length > 0
+  }
+  describe() {
+    return `${actorName(this.actor)} POST /memberships/{#${this.pick}}/end {until: ${this.until}}`
+  }
+  async act(m: Model, r: Real) {
+    const a = this.actor
+    const x = pickOf(m.memberships, this.pick)
+    this.shown = `${actorName(a)} POST /memberships/${x.id}/end {until: ${this.until}} on ${membershipLabel(x)}`
+    const ended = x.until !== null
+    const before = this.until < x.from
+    const expected = expectFirst([
+      [!manages(a, x.group), [403], "membership.manage: admins and the coaches of the group or of one above"],
+      [ended && before, [409, 400], "ended already, and before its from (which comes first is not written down)"],
+      [ended, [409], "a membership is ended once, never rewritten"],
+      [before, [400], "its last day before its first"]
+    ], { statuses: [200], why: "ending an open membership" })
+    const reply = await send(r, this.shown, a, "POST", `/memberships/${x.id}/end`, { until: this.until })
+    expectStatus(this.shown, reply, expected)
+    expectNaming(this.shown, reply, 409, "until")
+    expectNaming(this.shown, reply, 400, "until")
+    if (reply.status === 200) {
+      x.until = this.until
+      same(this.shown, "the membership ended", reply.body, membershipView(r, x))
+    }
+    await checkMemberships(m, r, this.shown, x.group)
+    return sessionsOf(m, x.group)
+  }
+}
+
+/** Who is invited, as the model says: the session's athletes, and its group's members on its day. */
+export class ReadInvited extends ModelCommand {
+  constructor(readonly actor: Actor, readonly pick: number) {
+    super()
+  }
+  override check(m: Readonly<Model>) {
+    return m.sessions.length > 0
+  }
+  describe() {
+    return `${actorName(this.actor)} GET /attendance/sessions/{#${this.pick}}/invited`
+  }
+  async act(m: Model, r: Real) {
+    const s = pickOf(m.sessions, this.pick)
+    this.shown = `${actorName(this.actor)} GET /attendance/sessions/${s.id}/invited on ${sessionLabel(s)}`
+    const reply = await send(r, this.shown, this.actor, "GET", `/attendance/sessions/${s.id}/invited?limit=500`)
+    expectStatus(this.shown, reply, { statuses: [200], why: "attendance.read is every role's" })
+    const expected = r.athletes.flatMap((member, athlete) => {
+      if (!invites(m, s, athlete)) return []
+      const membership = memberOfSession(m, s, athlete)
+      return [{
+        athleteId: member.id,
+        how: s.athletes.includes(athlete) ? "athlete" : "member",
+        groupId: membership === undefined ? null : r.groups[membership.group]!.id,
+        groupName: membership === undefined ? null : r.groups[membership.group]!.name
+      }]
+    }).sort((x, y) => x.athleteId - y.athleteId)
+    const body = reply.body as { items: ReadonlyArray<Record<string, unknown>>; nextCursor: string | null }
+    same(this.shown, "who is invited", body.items, expected)
+    same(this.shown, "the last page", body.nextCursor, null)
+    return []
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The generators.
 
 const actorArb = fc.oneof(
   { arbitrary: fc.constant(admin), weight: 1 },
   { arbitrary: fc.constantFrom(coach(0), coach(1)), weight: 5 },
-  { arbitrary: fc.integer({ min: 0, max: 3 }).map(athlete), weight: 2 }
+  { arbitrary: fc.integer({ min: 0, max: 3 }).map(athlete), weight: 2 },
+  { arbitrary: fc.constant(guardian), weight: 1 }
 )
 const coachActorArb = fc.oneof(
   { arbitrary: fc.constantFrom(coach(0), coach(1)), weight: 6 },
@@ -1091,6 +1494,22 @@ const coachActorArb = fc.oneof(
   { arbitrary: fc.integer({ min: 0, max: 3 }).map(athlete), weight: 1 }
 )
 const athletesArb = fc.subarray([0, 1, 2, 3])
+/** A session of one of the cast's groups more often than not. */
+const groupeArb = fc.oneof(
+  { arbitrary: fc.constant(null), weight: 2 },
+  { arbitrary: fc.constantFrom(0, 1, 2), weight: 3 }
+)
+/** Who tries to manage memberships: mostly admins and coaches, sometimes an athlete or the guardian. */
+const managerArb = fc.oneof(
+  { arbitrary: fc.constant(admin), weight: 2 },
+  { arbitrary: fc.constantFrom(coach(0), coach(1)), weight: 4 },
+  { arbitrary: fc.constantFrom(athlete(0), guardian), weight: 1 }
+)
+/** The days memberships start and end: the session days and the days around them, and a day long past. */
+const membershipDayArb = fc.oneof(
+  { arbitrary: fc.constant("2020-01-01"), weight: 1 },
+  { arbitrary: fc.constantFrom(...sessionDays.flatMap((day) => [addDays(day, -1), day, addDays(day, 1)])), weight: 3 }
+)
 /** True about one time in fifteen: an unknown athlete among the ids sent. */
 const rareArb = fc.nat({ max: 14 }).map((n) => n === 0)
 const coachChoiceArb = fc.oneof(
@@ -1102,6 +1521,7 @@ const creneauArb = fc.tuple(fc.constantFrom(...sessionDays), fc.constantFrom(...
 )
 const dureeArb = fc.constantFrom(...durees)
 const pickArb = fc.nat({ max: 40 })
+const answerArb = fc.constantFrom("yes" as const, "no" as const, "maybe" as const)
 const changeArb = fc.record(
   { athletes: athletesArb, coach: fc.constantFrom(0, 1), creneau: creneauArb, duree: dureeArb },
   { requiredKeys: [] }
@@ -1111,9 +1531,18 @@ const occurrenceChangeArb = fc.record(
   { requiredKeys: [] }
 ).filter((change) => Object.keys(change).length > 0)
 
-export const modelCommands = [
-  fc.tuple(coachActorArb, coachChoiceArb, athletesArb, rareArb, creneauArb, dureeArb)
-    .map(([a, c, athletes, unknown, creneau, duree]) => new CreateSession(a, c, athletes, unknown, creneau, duree)),
+/** The commands drawn more often than once in a plain draw (see `modelCommands`). */
+const weights = new Map<fc.Arbitrary<Command>, number>()
+const weighing = (weight: number, arbitrary: fc.Arbitrary<Command>) => {
+  weights.set(arbitrary, weight)
+  return arbitrary
+}
+
+const weightedCommands: ReadonlyArray<fc.Arbitrary<Command>> = [
+  fc.tuple(coachActorArb, coachChoiceArb, athletesArb, rareArb, creneauArb, dureeArb, groupeArb)
+    .map(([a, c, athletes, unknown, creneau, duree, groupe]) =>
+      new CreateSession(a, c, athletes, unknown, creneau, duree, groupe)
+    ),
   fc.tuple(
     coachActorArb,
     coachChoiceArb,
@@ -1122,10 +1551,11 @@ export const modelCommands = [
     fc.integer({ min: 0, max: 2 }),
     fc.constantFrom(...times),
     dureeArb,
-    fc.integer({ min: 2, max: 3 })
+    fc.integer({ min: 2, max: 3 }),
+    groupeArb
   )
-    .map(([a, c, athletes, unknown, weeks, time, duree, count]) =>
-      new CreateSeries(a, c, athletes, unknown, weeks, time, duree, count)
+    .map(([a, c, athletes, unknown, weeks, time, duree, count, groupe]) =>
+      new CreateSeries(a, c, athletes, unknown, weeks, time, duree, count, groupe)
     ),
   fc.tuple(
     actorArb,
@@ -1166,7 +1596,71 @@ export const modelCommands = [
     fc.constantFrom("present" as const, "late" as const, "absent" as const, "excused" as const)
   )
     .map(([a, pick, who, status]) => new Mark(a, pick, who, status)),
-  fc.tuple(actorArb).map(([a]) => new ReadConflicts(a))
+  fc.tuple(actorArb).map(([a]) => new ReadConflicts(a)),
+  // Issue 41: memberships, replies by members and by the guardian, who is invited.
+  fc.tuple(managerArb, fc.integer({ min: 0, max: 3 }), fc.constantFrom(0, 1, 2), membershipDayArb)
+    .map(([a, who, group, from]) => new StartMembership(a, who, group, from)),
+  fc.tuple(managerArb, pickArb, membershipDayArb).map(([a, pick, until]) => new EndMembership(a, pick, until)),
+  weighing(
+    4,
+    fc.tuple(
+      managerArb,
+      fc.integer({ min: 0, max: 3 }),
+      fc.constantFrom(0, 1, 2),
+      membershipDayArb,
+      pickArb,
+      fc.integer({ min: -1, max: 1 })
+    )
+      .map(([a, who, group, from, pick, offset]) => new StartMembership(a, who, group, from, { pick, offset }))
+  ),
+  weighing(
+    3,
+    fc.tuple(coachActorArb, coachChoiceArb, athletesArb, rareArb, creneauArb, dureeArb, fc.constantFrom(0, 1, 2))
+      .map(([a, c, athletes, unknown, creneau, duree, groupe]) =>
+        new CreateSession(a, c, athletes, unknown, creneau, duree, groupe)
+      )
+  ),
+  fc.tuple(fc.integer({ min: 0, max: 3 }), pickArb, answerArb, fc.constantFrom("one" as const, "following" as const))
+    .map(([who, pick, answer, scope]) => new ReplyFor(athlete(who), who, pick, answer, "any", scope)),
+  fc.tuple(fc.integer({ min: 0, max: 3 }), pickArb, answerArb)
+    .map(([who, pick, answer]) => new ReplyFor(guardian, who, pick, answer)),
+  // Replies and marks on the sessions that invite the athlete by membership only.
+  weighing(
+    4,
+    fc.tuple(
+      fc.oneof(
+        { arbitrary: fc.constant("self" as const), weight: 2 },
+        { arbitrary: fc.constant(guardian), weight: 1 },
+        { arbitrary: fc.constantFrom(coach(0), coach(1)), weight: 2 }
+      ),
+      fc.integer({ min: 0, max: 3 }),
+      pickArb,
+      answerArb,
+      fc.constantFrom("one" as const, "following" as const)
+    )
+      .map(([a, who, pick, answer, scope]) =>
+        new ReplyFor(a === "self" ? athlete(who) : a, who, pick, answer, "membership", scope)
+      )
+  ),
+  weighing(
+    2,
+    fc.tuple(
+      coachActorArb,
+      pickArb,
+      fc.integer({ min: 0, max: 3 }),
+      fc.constantFrom("present" as const, "late" as const, "absent" as const, "excused" as const)
+    )
+      .map(([a, pick, who, status]) => new Mark(a, pick, who, status, "membership"))
+  ),
+  fc.tuple(actorArb, pickArb).map(([a, pick]) => new ReadInvited(a, pick))
+]
+/**
+ * How often each command is drawn: the issue 41 chain (a session of a group, a membership around
+ * its day, a reply or a mark by a member who is not one of its athletes) must happen within a run
+ * of a few commands, so its links weigh more than the rest.
+ */
+export const modelCommands = [
+  fc.oneof(...weightedCommands.map((arbitrary) => ({ arbitrary, weight: weights.get(arbitrary) ?? 1 })))
 ]
 
 /** One cast per club for the fixed sequences: logins are slow over the wire. */

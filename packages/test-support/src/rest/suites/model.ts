@@ -1,7 +1,15 @@
 import fc from "fast-check"
 import { it } from "vitest"
 import type { Club } from "../Club.ts"
-import { clearedCast, emptyModel, type Model, modelCommands, type Real, setUpCast } from "../model/model.ts"
+import {
+  clearedCast,
+  debugCounts,
+  emptyModel,
+  type Model,
+  modelCommands,
+  type Real,
+  setUpCast
+} from "../model/model.ts"
 
 export { modelTimeZone } from "../model/model.ts"
 
@@ -14,9 +22,11 @@ export interface ModelBudget {
 
 /**
  * The model-based suite (issue 36): random sequences of valid and invalid commands by an admin, two
- * coaches and four athletes, each checked against the reference model (`../model/model.ts`). The
+ * coaches, four athletes and a guardian, on sessions, series, groups and memberships (issue 41),
+ * each checked against the reference model (`../model/model.ts`). The
  * API must run with `CLUB_TIMEZONE` = `modelTimeZone`. `MODEL_SEED` (and `MODEL_PATH`, from a
- * failure's report) replays a run; `MODEL_RUNS` overrides the number of runs.
+ * failure's report) replays a run; `MODEL_RUNS` overrides the number of runs; `MODEL_DEBUG=1` prints the
+ * requests sent by endpoint and status.
  */
 export const modelBasedSuite = (club: () => Club, budget: ModelBudget, where: string) => {
   it(`agrees with the model of the docs over random command sequences (${where})`, async () => {
@@ -43,6 +53,9 @@ export const modelBasedSuite = (club: () => Club, budget: ModelBudget, where: st
         { seed, numRuns, ...(path === undefined ? {} : { path }), endOnFailure: process.env["MODEL_NO_SHRINK"] === "1" }
       )
     } finally {
+      if (process.env["MODEL_DEBUG"] !== undefined) {
+        console.info([...debugCounts].sort().map(([key, n]) => `${key}: ${n}`).join("\n"))
+      }
       console.info(
         `Model-based suite (${where}): seed ${seed} (replay with MODEL_SEED=${seed}), ${stats.commands} commands, ${stats.requests} requests in ${
           Date.now() - started
