@@ -1,5 +1,5 @@
 import { ClubApi, RequiredOperation } from "@club/contract/rest"
-import { coachOwnershipOf, RoleTable, rolesAllowed } from "@club/core"
+import { admitsGuardians, coachOwnershipOf, RoleTable, rolesAllowed } from "@club/core"
 import { type GuardedEndpoint, roleRules } from "@club/test-support/rest"
 import { Context } from "effect"
 import { onEveryDatabase } from "./support/club.ts"
@@ -20,7 +20,8 @@ const endpoints: ReadonlyArray<GuardedEndpoint> = Object.values(ClubApi.groups).
       operation,
       allowed: rolesAllowed(operation),
       owner: (RoleTable[operation] as { readonly owner?: "athlete" | "user" }).owner,
-      coachOwns: coachOwnershipOf(operation)
+      coachOwns: coachOwnershipOf(operation),
+      guardian: admitsGuardians(operation)
     }]
   })
 )

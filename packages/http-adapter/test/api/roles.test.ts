@@ -1,4 +1,4 @@
-import { coachOwnershipOf, RoleTable, rolesAllowed } from "@club/core"
+import { admitsGuardians, coachOwnershipOf, RoleTable, rolesAllowed } from "@club/core"
 import { type GuardedEndpoint, roleRules } from "@club/test-support/rest"
 import { describe } from "vitest"
 import { clubForFile } from "../support/club.ts"
@@ -12,7 +12,8 @@ const guarded = contractEndpoints().flatMap(({ method, operation, path }): Array
     operation,
     allowed: rolesAllowed(operation),
     owner: (RoleTable[operation] as { readonly owner?: "athlete" | "user" }).owner,
-    coachOwns: coachOwnershipOf(operation)
+    coachOwns: coachOwnershipOf(operation),
+    guardian: admitsGuardians(operation)
   }]
 )
 

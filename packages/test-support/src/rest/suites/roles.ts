@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest"
 import { expectJson, expectNotRefused, expectProblem, expectUnauthenticated } from "../../expectations.ts"
 import { type Caller, type Club, coachMember, type Role } from "../Club.ts"
-import { athleteDto, createAthlete, createUser, missingId, tokenOf } from "../records.ts"
+import {
+  athleteDto,
+  callerFor,
+  createAthlete,
+  createCoachMember,
+  createGroup,
+  createUser,
+  linkGuardian,
+  missingId,
+  tokenOf
+} from "../records.ts"
 
 /**
  * An endpoint of the contract that performs an operation of core's role table, as each harness
@@ -20,6 +30,8 @@ export interface GuardedEndpoint {
   readonly owner: "athlete" | "user" | undefined
   /** Whose coach a COACH must be to act (the table's `coachOwns`): the session's, the series', the occurrence's. */
   readonly coachOwns?: "sessionCoach" | "seriesCoach" | "occurrenceCoach" | "groupCoach" | undefined
+  /** Whether the guardians of the path's athlete may call it too (the table's `guardian`, issue 41). */
+  readonly guardian?: boolean
 }
 
 /**
@@ -304,6 +316,101 @@ export const roleRules = (club: () => Club, endpoints: ReadonlyArray<GuardedEndp
         expectProblem(await (await otherCoach()).send(endpoint.method, path, options), 403)
         expect(await state()).toEqual(before)
         expectNotRefused(await club().coach.send(endpoint.method, path, options))
+      })
+    }
+  })
+
+  describe("group scope and guardians (issue 41): the coach of a group above acts on its sessions, a guardian replies for its athlete", () => {
+    let slot = 0
+    /** Times of the club's coach that no other fixture books: an hour apart, from five weeks ahead. */
+    const nextTime = () => {
+      const start = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 35)
+      return new Date(start + (slot++) * 3_600_000).toISOString().slice(0, 19)
+    }
+    /**
+     * A series of the club's coach whose `groupe` is a team under a section coached by another coach
+     * (the section's coach is not the series' coach): what the group scope is about.
+     */
+    const groupFixture = async () => {
+      const sectionCoach = await createCoachMember(club(), { name: "Section coach" })
+      const section = await createGroup(club(), { coachIds: [sectionCoach.id] })
+      const team = await createGroup(club(), { parentId: section.id })
+      const series = await club().coach.post("/planning/series", {
+        name: "Team series",
+        groupe: team.name,
+        coachId: club().coachId,
+        athleteIds: [club().athleteId],
+        start: nextTime(),
+        duree: 30,
+        rrule: "FREQ=DAILY;COUNT=1"
+      })
+      expect(series.status, series.text).toBe(201)
+      const body = series.body as { id: number; occurrences: ReadonlyArray<{ sessionId: number }> }
+      const fixture: OwnedFixture = {
+        coachId: club().coachId,
+        athleteId: club().athleteId,
+        seriesId: body.id,
+        sessionId: body.occurrences[0]!.sessionId,
+        freeTime: nextTime()
+      }
+      return { fixture, sectionCoach: callerFor(club(), sectionCoach.id) }
+    }
+    const pathFor = (endpoint: GuardedEndpoint, f: OwnedFixture) =>
+      endpoint.path.replace(/\{(\w+)\}/gu, (_, name: string) =>
+        String(
+          name === "sessionId"
+            ? f.sessionId
+            : endpoint.path.startsWith("/planning/series")
+            ? f.seriesId
+            : endpoint.path.startsWith("/attendance/athletes")
+            ? f.athleteId
+            : f.sessionId
+        ))
+
+    // A create is for the coach it names (docs/membership.md): the group scope is about records that exist.
+    for (
+      const endpoint of endpoints.filter((candidate) =>
+        candidate.coachOwns !== undefined && candidate.coachOwns !== "groupCoach" &&
+        !candidate.operation.endsWith(".create")
+      )
+    ) {
+      const key = `${endpoint.method} ${endpoint.path}`
+      it(`${key} (${endpoint.coachOwns}): the coach of a group above the record's group is not refused`, async () => {
+        const body = ownedBodies[key]
+        expect(body, `an owned body for ${key} in roles.ts`).toBeDefined()
+        const { fixture, sectionCoach } = await groupFixture()
+        const json = body!(fixture)
+        expectNotRefused(
+          await sectionCoach.send(endpoint.method, pathFor(endpoint, fixture), json === undefined ? {} : { json })
+        )
+      })
+    }
+
+    for (const endpoint of endpoints.filter((candidate) => candidate.guardian === true)) {
+      const key = `${endpoint.method} ${endpoint.path}`
+      it(`${key} (guardian): a guardian of the path's athlete is not refused, whatever its role; unlinked, 403 and nothing changes`, async () => {
+        const body = ownedBodies[key]
+        expect(body, `an owned body for ${key} in roles.ts`).toBeDefined()
+        const { fixture } = await groupFixture()
+        // An ATHLETE user without an athlete record of its own: the link alone lets it in.
+        const parent = await createUser(club(), { role: "ATHLETE" })
+        const deleted = await club().admin.delete(`/athletes/${parent.athleteId}`)
+        expect(deleted.status, deleted.text).toBe(204)
+        const guardian = club().withToken(await tokenOf(club(), parent.name, parent.password))
+        const path = pathFor(endpoint, fixture)
+        const json = body!(fixture)
+        const options = json === undefined ? {} : { json }
+        const state = async () => (await club().admin.get(`/attendance/sessions/${fixture.sessionId}/replies`)).body
+        const before = await state()
+        expectProblem(await guardian.send(endpoint.method, path, options), 403)
+        expect(await state()).toEqual(before)
+        await linkGuardian(club(), parent.id, fixture.athleteId)
+        expectNotRefused(await guardian.send(endpoint.method, path, options))
+        const unlinked = await club().admin.delete(`/guardians/${parent.id}/athletes/${fixture.athleteId}`)
+        expect(unlinked.status, unlinked.text).toBe(204)
+        const after = await state()
+        expectProblem(await guardian.send(endpoint.method, path, options), 403)
+        expect(await state()).toEqual(after)
       })
     }
   })
