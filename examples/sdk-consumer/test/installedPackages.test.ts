@@ -32,9 +32,10 @@ let pages: ReadonlyArray<Bundle> = []
  * document's text (each schema's and endpoint's description and examples: 23 KiB minified), which
  * took the bundle from 523 KiB to 549 KiB. The schedule's and attendance's endpoints (issues 17
  * and 18: series, planning, feeds, replies, presence, figures, webhooks), each with its
- * documentation, took it to 592 KiB.
+ * documentation, took it to 592 KiB; the groups, memberships and guardians of issue 41 (three
+ * groups of endpoints with their documentation) to 630 KiB.
  */
-const restBundleBudgetBytes = 620 * 1024
+const restBundleBudgetBytes = 660 * 1024
 
 beforeAll(async () => {
   ;[packed, server] = await Promise.all([packPackages(packFolder), startServer()])

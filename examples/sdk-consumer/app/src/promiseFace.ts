@@ -20,9 +20,12 @@ export const promiseFace = async (baseUrl: string, adminPassword: string) => {
 
   await step("promise: the admin is logged in, healthy server", async () => {
     assert.equal(admin.user?.role, "ADMIN")
-    const { rules, ...me } = await admin.auth.me()
+    const { rules, groups, guardedAthleteIds, ...me } = await admin.auth.me()
     assert.deepEqual(me, admin.user)
     assert.equal(rules["webhook.manage"], "any")
+    // An admin coaches no group, has no athlete, and answers for no athlete.
+    assert.deepEqual(groups, [])
+    assert.deepEqual(guardedAthleteIds, [])
     assert.deepEqual(await admin.health.live(), { status: "ok" })
     assert.deepEqual(await admin.health.ready(), { status: "ready" })
   })

@@ -43,11 +43,18 @@ export const LocalDateTime = Schema.String.check(
 ).pipe(Schema.brand("LocalDateTime"))
 export type LocalDateTime = typeof LocalDateTime.Type
 
-/** An ISO 8601 calendar date, `2026-11-21`. */
+/**
+ * An ISO 8601 calendar date, `2026-11-21`. Its generated examples (property tests, the REST
+ * fuzzer) are drawn from a pattern of dates that exist (days up to 28), not from strings the check
+ * would nearly all refuse.
+ */
 export const CalendarDate = Schema.String.check(
   Schema.makeFilter(isValidCalendarDate, {
     expected: "a calendar date like 2026-11-21",
-    toJsonSchema: () => ({ format: "date", pattern: `^${datePattern}$` })
+    toJsonSchema: () => ({ format: "date", pattern: `^${datePattern}$` }),
+    arbitraryConstraint: {
+      patterns: [{ source: "^20[2-3][0-9]-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])$", flags: "u" }]
+    }
   })
 ).pipe(Schema.brand("CalendarDate"))
 export type CalendarDate = typeof CalendarDate.Type

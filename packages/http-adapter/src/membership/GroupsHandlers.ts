@@ -41,7 +41,7 @@ export const GroupsHandlers = HttpApiBuilder.group(
       )
       .handle(
         "athleteMemberships",
-        ({ params, query }) => memberships.ofAthlete(params.id, query).pipe(problems)
+        ({ query }) => memberships.ofAthlete(query.athleteId, query).pipe(problems)
       )
   })
 )

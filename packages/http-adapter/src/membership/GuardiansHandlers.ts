@@ -14,6 +14,6 @@ export const GuardiansHandlers = HttpApiBuilder.group(
       .handle("linkGuardian", ({ params }) => guardians.link(params.id, params.athleteId).pipe(problems))
       .handle("unlinkGuardian", ({ params }) => guardians.unlink(params.id, params.athleteId).pipe(problems))
       .handle("guardedAthletes", ({ params }) => guardians.athletesOf(params.id).pipe(problems))
-      .handle("athleteGuardians", ({ params }) => guardians.guardiansOf(params.athleteId).pipe(problems))
+      .handle("athleteGuardians", ({ query }) => guardians.guardiansOf(query.athleteId).pipe(problems))
   })
 )

@@ -193,14 +193,18 @@ export class GroupsGroup extends HttpApiGroup.make("groups").add(
     `Sets its last day, once: a membership is ended, never rewritten, and a return is a new membership. 409 naming \`until\` when it has ended already; 400 naming \`until\` when it is before the membership's \`from\`. 404 when there is no such membership. ${idempotent}`,
     "membership.manage"
   )).middleware(Idempotency),
-  HttpApiEndpoint.get("athleteMemberships", "/memberships/athletes/:id", {
-    params: { id: pathId(AthleteId) },
-    query: paging,
+  // The athlete is a query parameter: a path `/memberships/athletes/{id}` would be ambiguous with
+  // `/memberships/{id}/end` (OpenAPI's no-ambiguous-paths).
+  HttpApiEndpoint.get("athleteMemberships", "/memberships", {
+    query: {
+      athleteId: pathId(AthleteId).annotate({ description: "The athlete whose memberships are listed." }),
+      ...paging
+    },
     success: MembershipPageDto,
     error: [InvalidRequest, NotFound, Forbidden]
   }).annotateMerge(operation(
     "An athlete's memberships",
-    `Every membership of the athlete, in every group, ended ones included. 404 when there is no such athlete. ${paged}`,
+    `Every membership of the athlete \`athleteId\`, in every group, ended ones included. 404 when there is no such athlete. ${paged}`,
     "membership.read"
   ))
 ).middleware(RawInput).middleware(Authentication).annotate(...strictBodies).annotateMerge(tag(

@@ -3,7 +3,8 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { Authentication } from "../shared/Authentication.ts"
 import { documented } from "../shared/documented.ts"
-import { listOf, noContent, tag } from "../shared/endpointParts.ts"
+import { idempotent, listOf, noContent, tag } from "../shared/endpointParts.ts"
+import { Idempotency } from "../shared/Idempotency.ts"
 import { operation } from "../shared/operation.ts"
 import { Paged } from "../shared/Paged.ts"
 import { pathId } from "../shared/pathId.ts"
@@ -32,18 +33,18 @@ export class GuardiansGroup extends HttpApiGroup.make("guardians").add(
     error: [NotFound, Conflict, Forbidden]
   }).annotateMerge(operation(
     "Link a guardian to an athlete",
-    `Makes the user \`{id}\` a guardian of the athlete \`{athleteId}\`; linking again changes nothing (the same answer). 404 naming the user or the athlete when there is no such one (the user first). 409 when the user guards ${GuardianshipBounds.athletesPerGuardian} athletes already, or the athlete has ${GuardianshipBounds.guardiansPerAthlete} guardians already. ${gives}`,
+    `Makes the user \`{id}\` a guardian of the athlete \`{athleteId}\`; linking again changes nothing (the same answer). 404 naming the user or the athlete when there is no such one (the user first). 409 when the user guards ${GuardianshipBounds.athletesPerGuardian} athletes already, or the athlete has ${GuardianshipBounds.guardiansPerAthlete} guardians already. ${gives} ${idempotent}`,
     "guardian.manage"
-  )),
+  )).middleware(Idempotency),
   HttpApiEndpoint.delete("unlinkGuardian", "/guardians/:id/athletes/:athleteId", {
     params: { ...userParam, ...athleteParam },
     success: noContent("Unlinked: the user's rights on the athlete ended with it."),
     error: [NotFound, Forbidden]
   }).annotateMerge(operation(
     "Unlink a guardian from an athlete",
-    "The user no longer answers for the athlete, from this request on. 404 when the user is not a guardian of the athlete.",
+    `The user no longer answers for the athlete, from this request on. 404 when the user is not a guardian of the athlete. ${idempotent}`,
     "guardian.manage"
-  )),
+  )).middleware(Idempotency),
   HttpApiEndpoint.get("guardedAthletes", "/guardians/:id/athletes", {
     params: userParam,
     success: listOf(
@@ -56,8 +57,10 @@ export class GuardiansGroup extends HttpApiGroup.make("guardians").add(
     `The links of the user \`{id}\`, by athlete id (at most ${GuardianshipBounds.athletesPerGuardian}). 404 when there is no such user.`,
     "guardian.read"
   )),
-  HttpApiEndpoint.get("athleteGuardians", "/guardians/athletes/:athleteId", {
-    params: athleteParam,
+  // The athlete is a query parameter: a path `/guardians/athletes/{athleteId}` would be ambiguous
+  // with `/guardians/{id}/athletes` (OpenAPI's no-ambiguous-paths).
+  HttpApiEndpoint.get("athleteGuardians", "/guardians", {
+    query: { athleteId: pathId(AthleteId).annotate({ description: "The athlete whose guardians are listed." }) },
     success: listOf(
       GuardianshipDto,
       `The athlete's links, by user id: at most ${GuardianshipBounds.guardiansPerAthlete}, as an athlete has no more.`
@@ -65,7 +68,7 @@ export class GuardiansGroup extends HttpApiGroup.make("guardians").add(
     error: [NotFound, Forbidden]
   }).middleware(Paged).annotateMerge(operation(
     "The guardians of an athlete",
-    `The links of the athlete \`{athleteId}\`, by user id (at most ${GuardianshipBounds.guardiansPerAthlete}). 404 when there is no such athlete.`,
+    `The links of the athlete \`athleteId\`, by user id (at most ${GuardianshipBounds.guardiansPerAthlete}). 404 when there is no such athlete.`,
     "guardian.manage"
   ))
 ).middleware(RawInput).middleware(Authentication).annotate(...strictBodies).annotateMerge(tag(

@@ -52,11 +52,11 @@ export const guardianEndpoints = (club: () => Club) => {
       // The user itself reads its own links; another user may not.
       expectJson(await guardian.caller.get(`/guardians/${guardian.id}/athletes`), 200, both)
       expectProblem(await club().athlete.get(`/guardians/${guardian.id}/athletes`), 403)
-      expectJson(await club().admin.get(`/guardians/athletes/${first}`), 200, [{
+      expectJson(await club().admin.get(`/guardians?athleteId=${first}`), 200, [{
         userId: guardian.id,
         athleteId: first
       }])
-      expectProblem(await guardian.caller.get(`/guardians/athletes/${first}`), 403)
+      expectProblem(await guardian.caller.get(`/guardians?athleteId=${first}`), 403)
 
       expectStatus(await unlink(guardian.id, first), 204)
       expectProblem(
@@ -68,7 +68,7 @@ export const guardianEndpoints = (club: () => Club) => {
         userId: guardian.id,
         athleteId: second
       }])
-      expectJson(await club().admin.get(`/guardians/athletes/${first}`), 200, [])
+      expectJson(await club().admin.get(`/guardians?athleteId=${first}`), 200, [])
     })
 
     it("answers 404 naming the user or the athlete that is not there (the user first)", async () => {
@@ -82,7 +82,7 @@ export const guardianEndpoints = (club: () => Club) => {
         `User not found with id ${missingId}`
       )
       expectProblem(
-        await club().admin.get(`/guardians/athletes/${missingId}`),
+        await club().admin.get(`/guardians?athleteId=${missingId}`),
         404,
         `Athlete not found with id ${missingId}`
       )
@@ -99,7 +99,7 @@ export const guardianEndpoints = (club: () => Club) => {
         409,
         `User ${guardian.id} guards ${athletesPerGuardian} athletes already, the most one user may guard; unlink one first`
       )
-      expectJson(await club().admin.get(`/guardians/athletes/${oneMore}`), 200, [])
+      expectJson(await club().admin.get(`/guardians?athleteId=${oneMore}`), 200, [])
       const page = await club().admin.get(`/guardians/${guardian.id}/athletes?limit=5`)
       expectStatus(page, 200)
       expect(page.body as ReadonlyArray<GuardianshipDto>).toHaveLength(5)
@@ -118,7 +118,7 @@ export const guardianEndpoints = (club: () => Club) => {
         athleteId: stays
       }])
       expectStatus(await club().admin.delete(`/users/delete/${guardian.id}`), 204)
-      expectJson(await club().admin.get(`/guardians/athletes/${stays}`), 200, [])
+      expectJson(await club().admin.get(`/guardians?athleteId=${stays}`), 200, [])
     })
   })
 

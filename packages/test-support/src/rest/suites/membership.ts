@@ -195,7 +195,7 @@ export const membershipEndpoints = (club: () => Club) => {
         items: [ended, returned],
         nextCursor: null
       })
-      expectJson(await club().athlete.get(`/memberships/athletes/${athlete.id}`), 200, {
+      expectJson(await club().athlete.get(`/memberships?athleteId=${athlete.id}`), 200, {
         items: [ended, returned],
         nextCursor: null
       })
@@ -268,7 +268,7 @@ export const membershipEndpoints = (club: () => Club) => {
       expectProblem(await club().admin.post(`/memberships/${missingId}/end`, { until: "2027-05-01" }), 404)
       expectProblem(await club().admin.get(`/groups/${missingId}/members`), 404)
       expectProblem(await club().admin.get(`/groups/${missingId}/memberships`), 404)
-      expectProblem(await club().admin.get(`/memberships/athletes/${missingId}`), 404)
+      expectProblem(await club().admin.get(`/memberships?athleteId=${missingId}`), 404)
       expectProblem(await club().admin.get(`/groups/${group.id}/members?on=2027-02-30`), 400)
     })
 
