@@ -94,7 +94,7 @@ export const leaseMs = (settings: WebhookSettings) => settings.timeoutMs * 2 + 1
 /**
  * The legacy `Club-Signature`: `v1=` and the hex HMAC-SHA256 of `<timestamp>.<body>` keyed with
  * the webhook's secret as registered. Sent alongside the Standard Webhooks headers for one version
- * (docs/events.md, decision 0273), then dropped.
+ * (docs/events.md, decision 0272), then dropped.
  */
 export const signature = (secret: string, timestamp: number, body: string) =>
   `v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`

@@ -1,5 +1,7 @@
+import { DeliveredEvent } from "@club/core"
 import { eventually } from "@club/test-support"
 import { createAthlete, createSession } from "@club/test-support/rest"
+import { Schema } from "effect"
 import { Webhook, WebhookVerificationError } from "standardwebhooks"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { onEveryDatabase } from "../rest/support/club.ts"
@@ -54,6 +56,12 @@ await onEveryDatabase("Standard Webhooks deliveries", (club) => {
         await eventually(async () => receiver.received.some((r) => r.event.sessionId === session.id), 20_000)
       ).toBe(true)
       const delivery = receiver.received.find((r) => r.event.sessionId === session.id)!
+      // The body is one of the catalogue's (docs/events.md), as its Schema in core says.
+      expect(Schema.decodeUnknownSync(DeliveredEvent)(JSON.parse(delivery.body))).toMatchObject({
+        type: "reply",
+        sessionId: session.id,
+        data: { athleteId: athlete.id, answer: "yes", state: "confirmed" }
+      })
       expect(delivery.headers["webhook-id"]).toBe(String(delivery.event.id))
       expect(Number(delivery.headers["webhook-timestamp"])).toBe(delivery.timestamp)
 
