@@ -41,9 +41,7 @@ export const startReceiver = async () => {
       signature: String(request.headers["club-signature"]),
       body,
       headers: Object.fromEntries(
-        Object.entries(request.headers).flatMap(([name, value]) =>
-          typeof value === "string" ? [[name, value]] : []
-        )
+        Object.entries(request.headers).flatMap(([name, value]) => typeof value === "string" ? [[name, value]] : [])
       ),
       event: JSON.parse(body),
       at: Date.now()

@@ -74,7 +74,11 @@ await onEveryDatabase("Standard Webhooks deliveries", (club) => {
         .toThrow(WebhookVerificationError)
       // A delivery signed an hour ago, whatever its signature, is too old for the library (its tolerance is 5 minutes).
       const old = String(Math.floor(Date.now() / 1000) - 3600)
-      const resigned = new Webhook(librarySecret).sign(delivery.headers["webhook-id"]!, new Date(Number(old) * 1000), delivery.body)
+      const resigned = new Webhook(librarySecret).sign(
+        delivery.headers["webhook-id"]!,
+        new Date(Number(old) * 1000),
+        delivery.body
+      )
       expect(() =>
         verifier.verify(delivery.body, { ...delivery.headers, "webhook-timestamp": old, "webhook-signature": resigned })
       ).toThrow(WebhookVerificationError)
