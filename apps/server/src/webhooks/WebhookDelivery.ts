@@ -91,9 +91,41 @@ export const NodeHostResolver = Layer.succeed(HostResolver)({
  */
 export const leaseMs = (settings: WebhookSettings) => settings.timeoutMs * 2 + 1000
 
-/** The signature a receiver checks: `v1=` and the hex HMAC-SHA256 of `<timestamp>.<body>` with the webhook's secret. */
+/**
+ * The legacy `Club-Signature`: `v1=` and the hex HMAC-SHA256 of `<timestamp>.<body>` keyed with
+ * the webhook's secret as registered. Sent alongside the Standard Webhooks headers for one version
+ * (docs/events.md, decision 0272), then dropped.
+ */
 export const signature = (secret: string, timestamp: number, body: string) =>
   `v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`
+
+const whsecPrefix = "whsec_"
+const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/u
+
+/**
+ * The Standard Webhooks key of a registered secret (decision 0273): a secret registered as
+ * `whsec_<base64>` is that base64's bytes, as the specification keys it; any other secret (every
+ * registration made before) is its UTF-8 bytes, which a receiver passes to its library as
+ * `whsec_` + base64 of the secret (`standardWebhooksSecret`).
+ */
+export const standardWebhooksKey = (secret: string): Buffer => {
+  if (secret.startsWith(whsecPrefix)) {
+    const encoded = secret.slice(whsecPrefix.length)
+    if (encoded.length > 0 && base64.test(encoded)) return Buffer.from(encoded, "base64")
+  }
+  return Buffer.from(secret, "utf8")
+}
+
+/** The `whsec_<base64>` form of a registered secret, what a receiver gives a Standard Webhooks library. */
+export const standardWebhooksSecret = (secret: string) =>
+  `${whsecPrefix}${standardWebhooksKey(secret).toString("base64")}`
+
+/**
+ * The `webhook-signature` of the Standard Webhooks specification: `v1,` and the base64
+ * HMAC-SHA256 of `<id>.<timestamp>.<body>` keyed with `standardWebhooksKey`.
+ */
+export const standardSignature = (secret: string, id: string, timestamp: number, body: string) =>
+  `v1,${createHmac("sha256", standardWebhooksKey(secret)).update(`${id}.${timestamp}.${body}`).digest("base64")}`
 
 /** The delay before attempt `attempt + 1`: exponential from the base, capped. */
 export const retryDelayMs = (settings: WebhookSettings, attempt: number) =>
@@ -175,6 +207,10 @@ const attempt = (
         headers: {
           "content-type": "application/json",
           "content-length": Buffer.byteLength(claimed.body),
+          // Standard Webhooks: the id is the event's, the same on every retry, so receivers dedupe on it.
+          "webhook-id": String(claimed.eventId),
+          "webhook-timestamp": String(timestamp),
+          "webhook-signature": standardSignature(claimed.secret, String(claimed.eventId), timestamp, claimed.body),
           "club-event-id": String(claimed.eventId),
           "club-timestamp": String(timestamp),
           "club-signature": signature(claimed.secret, timestamp, claimed.body)

@@ -8,6 +8,8 @@ export interface Received {
   readonly timestamp: number
   readonly signature: string
   readonly body: string
+  /** Every header as received (the Standard Webhooks ones among them), for a verifying library. */
+  readonly headers: Record<string, string>
   readonly event: { id: number; type: string; sessionId: number; occurredAt: string; data: Record<string, unknown> }
   readonly at: number
 }
@@ -38,6 +40,9 @@ export const startReceiver = async () => {
       timestamp: Number(request.headers["club-timestamp"]),
       signature: String(request.headers["club-signature"]),
       body,
+      headers: Object.fromEntries(
+        Object.entries(request.headers).flatMap(([name, value]) => typeof value === "string" ? [[name, value]] : [])
+      ),
       event: JSON.parse(body),
       at: Date.now()
     }
