@@ -26,7 +26,8 @@ export const layer = (settings: SmtpSettings): Layer.Layer<Mailer> =>
     Mailer,
     Effect.acquireRelease(
       Effect.sync(() =>
-        createTransport(Redacted.value(settings.url), {
+        createTransport({
+          url: Redacted.value(settings.url),
           connectionTimeout: settings.timeoutMs,
           greetingTimeout: settings.timeoutMs,
           socketTimeout: settings.timeoutMs
