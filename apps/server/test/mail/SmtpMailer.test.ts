@@ -60,15 +60,19 @@ describe("SmtpMailer over a real SMTP server", () => {
       assert.strictEqual(smtp.count(), before)
     }))
 
-  it.live("a relay that never answers fails the send after the timeout instead of holding it", () =>
-    Effect.gen(function*() {
-      const before = smtp.count()
-      const started = smtp.dataStarted()
-      smtp.behave({ _tag: "hang" })
-      const exit = yield* Effect.exit(send(message("h1"), 500))
-      smtp.behave({ _tag: "accept" })
-      assert.isTrue(Exit.isFailure(exit))
-      assert.strictEqual(smtp.dataStarted(), started + 1)
-      assert.strictEqual(smtp.count(), before)
-    }), 10_000)
+  it.live(
+    "a relay that never answers fails the send after the timeout instead of holding it",
+    () =>
+      Effect.gen(function*() {
+        const before = smtp.count()
+        const started = smtp.dataStarted()
+        smtp.behave({ _tag: "hang" })
+        const exit = yield* Effect.exit(send(message("h1"), 500))
+        smtp.behave({ _tag: "accept" })
+        assert.isTrue(Exit.isFailure(exit))
+        assert.strictEqual(smtp.dataStarted(), started + 1)
+        assert.strictEqual(smtp.count(), before)
+      }),
+    10_000
+  )
 })
