@@ -4,6 +4,8 @@ import {
   defaultIdempotencySettings,
   canonicalTimeZone,
   defaultScheduleSettings,
+  noticeLanguages,
+  type NoticeLanguage,
   type ScheduleSettings
 } from "@club/core"
 import { inMemory } from "@club/postgres-adapter"
@@ -43,6 +45,8 @@ export interface AppConfigShape {
   readonly schedule: ScheduleSettings
   /** SMTP_URL, SMTP_FROM, SMTP_REPLY_TO, SMTP_TIMEOUT_SECONDS; none when SMTP_URL is unset: mail is off. */
   readonly mail: Option.Option<SmtpSettings>
+  /** CLUB_LANGUAGE: the language of a notice whose recipient chose none (docs/notices.md). */
+  readonly clubLanguage: NoticeLanguage
 }
 
 export interface MetricsSettings {
@@ -304,7 +308,8 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   metrics,
   tracing,
   schedule,
-  mail
+  mail,
+  clubLanguage: Config.Literals(noticeLanguages, "CLUB_LANGUAGE").pipe(Config.withDefault("fr"))
 })
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@club/server/AppConfig") {

@@ -35,4 +35,12 @@ describe("SMTP configuration", () => {
       assert.include(String(wrong), "SMTP_URL")
       assert.notInclude(String(wrong), "secret")
     }))
+
+  it.effect("notices are in the club's language, French unless CLUB_LANGUAGE says en; another is refused", () =>
+    Effect.gen(function*() {
+      assert.strictEqual((yield* parse({})).clubLanguage, "fr")
+      assert.strictEqual((yield* parse({ CLUB_LANGUAGE: "en" })).clubLanguage, "en")
+      const wrong = yield* Effect.flip(parse({ CLUB_LANGUAGE: "de" }))
+      assert.include(String(wrong), "CLUB_LANGUAGE")
+    }))
 })
