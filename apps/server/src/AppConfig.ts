@@ -4,12 +4,15 @@ import {
   defaultIdempotencySettings,
   canonicalTimeZone,
   defaultScheduleSettings,
+  noticeLanguages,
+  type NoticeLanguage,
   type ScheduleSettings
 } from "@club/core"
 import { inMemory } from "@club/postgres-adapter"
 import { Config, Context, Effect, Layer, Option, Redacted, Schema, SchemaIssue } from "effect"
 import type { LogLevel } from "effect/LogLevel"
 import { defaultServingLimits, type ServingLimits } from "./listener/ServingLimits.ts"
+import type { SmtpSettings } from "./mail/SmtpMailer.ts"
 
 /** The environment of CONTRACT.md, "Configuration (environment)". */
 export interface AppConfigShape {
@@ -40,6 +43,10 @@ export interface AppConfigShape {
   readonly tracing: Option.Option<OtlpTracing>
   /** CLUB_TIMEZONE and the SCHEDULE_* variables: core's ScheduleSettings. */
   readonly schedule: ScheduleSettings
+  /** SMTP_URL, SMTP_FROM, SMTP_REPLY_TO, SMTP_TIMEOUT_SECONDS; none when SMTP_URL is unset: mail is off. */
+  readonly mail: Option.Option<SmtpSettings>
+  /** CLUB_LANGUAGE: the language of a notice whose recipient chose none (docs/notices.md). */
+  readonly clubLanguage: NoticeLanguage
 }
 
 export interface MetricsSettings {
@@ -248,6 +255,24 @@ const tracing: Config.Config<Option.Option<OtlpTracing>> = Config.all({
   )
 )
 
+const mail: Config.Config<Option.Option<SmtpSettings>> = Config.all({
+  url: optionalSecret("SMTP_URL"),
+  from: optionalString("SMTP_FROM"),
+  replyTo: optionalString("SMTP_REPLY_TO"),
+  timeoutSeconds: positiveInt("SMTP_TIMEOUT_SECONDS", 30)
+}).pipe(
+  Config.mapEffect(({ from, replyTo, timeoutSeconds, url }) => {
+    if (Option.isNone(url)) return Effect.succeed(Option.none())
+    const scheme = Redacted.value(url.value).split(":", 1)[0]
+    // The URL itself is never echoed: it may carry the relay's password.
+    if (scheme !== "smtp" && scheme !== "smtps") {
+      return Effect.fail(invalid("SMTP_URL must start with smtp:// or smtps://"))
+    }
+    if (from === undefined) return Effect.fail(invalid("SMTP_FROM is required when SMTP_URL is set"))
+    return Effect.succeed(Option.some({ url: url.value, from, replyTo, timeoutMs: timeoutSeconds * 1000 }))
+  })
+)
+
 export const appConfig: Config.Config<AppConfigShape> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8080)),
   host: Config.NonEmptyString("HOST").pipe(Config.withDefault("0.0.0.0")),
@@ -282,7 +307,9 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   ),
   metrics,
   tracing,
-  schedule
+  schedule,
+  mail,
+  clubLanguage: Config.Literals(noticeLanguages, "CLUB_LANGUAGE").pipe(Config.withDefault("fr"))
 })
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@club/server/AppConfig") {
