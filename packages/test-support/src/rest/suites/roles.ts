@@ -77,6 +77,19 @@ interface GroupFixture {
   readonly membershipId: number
 }
 
+/** The path with the fixture's records: `{id}` is the series, the athlete or the session the path names. */
+const ownedPath = (endpoint: GuardedEndpoint, f: OwnedFixture) =>
+  endpoint.path.replace(/\{(\w+)\}/gu, (_, name: string) =>
+    String(
+      name === "sessionId"
+        ? f.sessionId
+        : endpoint.path.startsWith("/planning/series")
+        ? f.seriesId
+        : endpoint.path.startsWith("/attendance/athletes")
+        ? f.athleteId
+        : f.sessionId
+    ))
+
 const roles: ReadonlyArray<Role> = ["ADMIN", "COACH", "ATHLETE"]
 
 /** A value for each path parameter: ids that name no record, dates, a theme. */
@@ -217,18 +230,6 @@ export const roleRules = (club: () => Club, endpoints: ReadonlyArray<GuardedEndp
         freeTime: nextTime()
       }
     }
-    /** The path with the fixture's records: `{id}` is the series, the athlete or the session the path names. */
-    const ownedPath = (endpoint: GuardedEndpoint, f: OwnedFixture) =>
-      endpoint.path.replace(/\{(\w+)\}/gu, (_, name: string) =>
-        String(
-          name === "sessionId"
-            ? f.sessionId
-            : endpoint.path.startsWith("/planning/series")
-            ? f.seriesId
-            : endpoint.path.startsWith("/attendance/athletes")
-            ? f.athleteId
-            : f.sessionId
-        ))
     let other: Caller | undefined
     /** A second coach, with its own user. */
     const otherCoach = async () => {
@@ -355,17 +356,6 @@ export const roleRules = (club: () => Club, endpoints: ReadonlyArray<GuardedEndp
       }
       return { fixture, sectionCoach: callerFor(club(), sectionCoach.id) }
     }
-    const pathFor = (endpoint: GuardedEndpoint, f: OwnedFixture) =>
-      endpoint.path.replace(/\{(\w+)\}/gu, (_, name: string) =>
-        String(
-          name === "sessionId"
-            ? f.sessionId
-            : endpoint.path.startsWith("/planning/series")
-            ? f.seriesId
-            : endpoint.path.startsWith("/attendance/athletes")
-            ? f.athleteId
-            : f.sessionId
-        ))
 
     // A create is for the coach it names (docs/membership.md): the group scope is about records that exist.
     for (
@@ -381,7 +371,7 @@ export const roleRules = (club: () => Club, endpoints: ReadonlyArray<GuardedEndp
         const { fixture, sectionCoach } = await groupFixture()
         const json = body!(fixture)
         expectNotRefused(
-          await sectionCoach.send(endpoint.method, pathFor(endpoint, fixture), json === undefined ? {} : { json })
+          await sectionCoach.send(endpoint.method, ownedPath(endpoint, fixture), json === undefined ? {} : { json })
         )
       })
     }
@@ -397,7 +387,7 @@ export const roleRules = (club: () => Club, endpoints: ReadonlyArray<GuardedEndp
         const deleted = await club().admin.delete(`/athletes/${parent.athleteId}`)
         expect(deleted.status, deleted.text).toBe(204)
         const guardian = club().withToken(await tokenOf(club(), parent.name, parent.password))
-        const path = pathFor(endpoint, fixture)
+        const path = ownedPath(endpoint, fixture)
         const json = body!(fixture)
         const options = json === undefined ? {} : { json }
         const state = async () => (await club().admin.get(`/attendance/sessions/${fixture.sessionId}/replies`)).body
