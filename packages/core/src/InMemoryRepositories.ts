@@ -14,6 +14,7 @@ import { InMemorySeriesRepository } from "./series/InMemorySeriesRepository.ts"
 import { InMemorySessionRepository } from "./sessions/InMemorySessionRepository.ts"
 import { InMemoryOutbox } from "./webhooks/InMemoryOutbox.ts"
 import { InMemoryStore } from "./shared/InMemoryStore.ts"
+import { InMemoryRetentionRepository } from "./retention/InMemoryRetentionRepository.ts"
 import { InMemoryHostResolver } from "./webhooks/InMemoryHostResolver.ts"
 import { InMemoryCursorSeal } from "./shared/InMemoryCursorSeal.ts"
 import { InMemoryWebhookRepository } from "./webhooks/InMemoryWebhookRepository.ts"
@@ -42,6 +43,7 @@ export const InMemoryRepositories = Layer.mergeAll(
   InMemoryIdempotencyKeys,
   InMemoryRecordRepositories,
   InMemoryWebhookRepository,
+  InMemoryRetentionRepository,
   InMemoryHostResolver,
   InMemoryCursorSeal
 ).pipe(Layer.provideMerge(InMemoryStore.layer), Layer.provideMerge(InMemoryOutbox.layer))

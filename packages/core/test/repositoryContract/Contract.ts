@@ -9,6 +9,7 @@ import type {
   InvitationRepository,
   LoginAttempts,
   RecordPorts,
+  RetentionRepository,
   SeriesRepository,
   SessionRepository,
   TaskRepository,
@@ -66,6 +67,7 @@ export type ContractServices =
   | GuardianshipRepository
   | GroupRepository
   | InvitationRepository
+  | RetentionRepository
 
 export interface Implementation {
   /** For test titles. */

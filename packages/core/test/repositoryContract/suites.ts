@@ -12,6 +12,7 @@ import { membershipRepositoryContract } from "./membership.ts"
 import { loginAttemptsContract } from "./loginAttempts.ts"
 import { planningEditsContract } from "./planningEdits.ts"
 import { recordContracts } from "./records.ts"
+import { retentionContract } from "./retention.ts"
 import { seriesRepositoryContract } from "./series.ts"
 import { seriesChangesContract } from "./seriesChanges.ts"
 import { sessionRepositoryContract } from "./sessions.ts"
@@ -39,5 +40,6 @@ export const repositoryContract: ReadonlyArray<ContractSuite> = [
   suppliedIdsContract,
   loginAttemptsContract,
   idempotencyKeysContract,
-  guardianshipRepositoryContract
+  guardianshipRepositoryContract,
+  retentionContract
 ]
