@@ -15,6 +15,7 @@ import { JsonLogger, MinimumLogLevelFromConfig } from "./observability/Logging.t
 import { ReadinessLive } from "./health/ReadinessLive.ts"
 import type { ServingLimits } from "./listener/ServingLimits.ts"
 import { RequestLimits } from "./shared/RequestLimits.ts"
+import { RetentionPurgeLive, RetentionSettingsFromConfig } from "./retention/RetentionPurge.ts"
 import { ScheduleSettingsFromConfig } from "./planning/ScheduleSettingsFromConfig.ts"
 import { SeriesExtensionLive, SeriesExtensionWakeLive } from "./planning/SeriesExtension.ts"
 import * as Server from "./Server.ts"
@@ -99,7 +100,7 @@ export const RequestMetricsLive = MetricsLive.pipe(Layer.provide(PersistenceLive
  */
 export const App = Layer.mergeAll(
   Server.layer(Routes),
-  Layer.merge(SeriesExtensionLive(), WebhookDeliveryLive).pipe(
+  Layer.mergeAll(SeriesExtensionLive(), WebhookDeliveryLive, RetentionPurgeLive).pipe(
     Layer.provide(Layer.merge(PersistenceLive, NodeHostResolver))
   )
 ).pipe(
@@ -112,7 +113,7 @@ export const App = Layer.mergeAll(
 
 /**
  * References read while requests run (log level, token lifetime, body limit, tracing: off, or the
- * OTLP exporter; trusted proxies; and the retention of idempotency keys) are set for the whole
+ * OTLP exporter; trusted proxies; the retention of idempotency keys and of the rest) are set for the whole
  * program.
  */
 const Settings = Layer.mergeAll(
@@ -123,7 +124,8 @@ const Settings = Layer.mergeAll(
   TrustedProxiesFromConfig,
   ScheduleSettingsFromConfig,
   SeriesExtensionWakeLive,
-  WebhookRegistrationFromConfig
+  WebhookRegistrationFromConfig,
+  RetentionSettingsFromConfig
 )
 
 /**

@@ -6,6 +6,9 @@ import {
   defaultScheduleSettings,
   noticeLanguages,
   type NoticeLanguage,
+  type RetainedKind,
+  defaultRetentionSettings,
+  type RetentionSettings,
   type ScheduleSettings
 } from "@club/core"
 import { inMemory } from "@club/postgres-adapter"
@@ -47,6 +50,31 @@ export interface AppConfigShape {
   readonly mail: Option.Option<SmtpSettings>
   /** CLUB_LANGUAGE: the language of a notice whose recipient chose none (docs/notices.md). */
   readonly clubLanguage: NoticeLanguage
+  /** The RETENTION_* variables: what is purged after how long, and how (docs/privacy.md). */
+  readonly retention: RetentionConfig
+}
+
+export interface RetentionConfig extends Omit<RetentionSettings, "batchSize"> {
+  /** RETENTION_BATCH_SIZE; unset: a default for the database (`retentionBatchSize`). */
+  readonly batchSize: number | undefined
+  /** How long an instance waits between two purges. */
+  readonly intervalSeconds: number
+}
+
+/**
+ * Rows per batch when RETENTION_BATCH_SIZE is unset: smaller on the embedded database, whose one
+ * connection serves the requests too (a batch holds it while it runs).
+ */
+export const retentionBatchSize = (config: Pick<AppConfigShape, "databaseUrl" | "retention">): number =>
+  config.retention.batchSize ?? (Option.isSome(config.databaseUrl) ? defaultRetentionSettings.batchSize : 100)
+
+/** Each retained kind's variable: days, or `off` (never purged). A kind added in core is one entry here. */
+export const retentionVariables: Record<RetainedKind, string> = {
+  outboxEvents: "RETENTION_OUTBOX_EVENTS_DAYS",
+  webhookAttempts: "RETENTION_WEBHOOK_ATTEMPTS_DAYS",
+  idempotencyKeys: "RETENTION_IDEMPOTENCY_KEYS_DAYS",
+  loginAttempts: "RETENTION_LOGIN_ATTEMPTS_DAYS",
+  endedMemberships: "RETENTION_ENDED_MEMBERSHIPS_DAYS"
 }
 
 export interface MetricsSettings {
@@ -162,6 +190,57 @@ const schedule: Config.Config<ScheduleSettings> = Config.all({
     Config.map((value) => value === "true" || value === "on")
   )
 })
+
+/** Whole days (0 or more), or `off`: null. */
+const retentionDays = (name: string, defaultValue: number | null) =>
+  Config.String(name).pipe(
+    Config.withDefault(defaultValue === null ? "off" : String(defaultValue)),
+    Config.mapEffect((text) => {
+      const value = text.trim()
+      if (value === "off") return Effect.succeed(null)
+      return /^[0-9]{1,6}$/u.test(value)
+        ? Effect.succeed(Number(value))
+        : Effect.fail(invalid(`${name} must be a number of days (0 or more) or off, got ${JSON.stringify(text)}`))
+    })
+  )
+
+const retentionPeriods = Config.all(
+  Object.fromEntries(
+    Object.entries(retentionVariables).map((
+      [kind, name]
+    ) => [kind, retentionDays(name, defaultRetentionSettings.periodDays[kind as RetainedKind])])
+  ) as Record<RetainedKind, Config.Config<number | null>>
+)
+
+const retention: Config.Config<RetentionConfig> = Config.all({
+  periodDays: retentionPeriods,
+  batchSize: optionalString("RETENTION_BATCH_SIZE").pipe(
+    Config.mapEffect((value) =>
+      value === undefined
+        ? Effect.succeed(undefined)
+        : /^[1-9][0-9]{0,5}$/u.test(value)
+        ? Effect.succeed(Number(value))
+        : Effect.fail(invalid(`RETENTION_BATCH_SIZE must be a number of rows (1 to 999999), got ${JSON.stringify(value)}`))
+    )
+  ),
+  pauseMs: Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), "RETENTION_PAUSE_MS").pipe(
+    Config.withDefault(defaultRetentionSettings.pauseMs)
+  ),
+  intervalSeconds: positiveInt("RETENTION_INTERVAL_SECONDS", 3600),
+  failureWindowSeconds: positiveInt("LOGIN_FAILURE_WINDOW_SECONDS", defaultAuthSettings.failureWindowSeconds)
+}).pipe(
+  // A login key purged within its window would forget failures the throttling still counts.
+  Config.mapEffect(({ failureWindowSeconds, ...settings }) => {
+    const days = settings.periodDays.loginAttempts
+    return days !== null && days * 86_400 < failureWindowSeconds
+      ? Effect.fail(
+        invalid(
+          `RETENTION_LOGIN_ATTEMPTS_DAYS (${days}) must cover LOGIN_FAILURE_WINDOW_SECONDS (${failureWindowSeconds}), or be off`
+        )
+      )
+      : Effect.succeed(settings)
+  })
+)
 
 const metrics: Config.Config<MetricsSettings> = Config.all({
   enabled: onOff("METRICS", true),
@@ -309,7 +388,8 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   tracing,
   schedule,
   mail,
-  clubLanguage: Config.Literals(noticeLanguages, "CLUB_LANGUAGE").pipe(Config.withDefault("fr"))
+  clubLanguage: Config.Literals(noticeLanguages, "CLUB_LANGUAGE").pipe(Config.withDefault("fr")),
+  retention
 })
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@club/server/AppConfig") {
