@@ -17,6 +17,7 @@ import { membershipPhase } from "./phases/membership.ts"
 import { schedulePhase } from "./phases/schedule.ts"
 import { throughputPhase } from "./phases/throughput.ts"
 import { worstInputsPhase } from "./phases/worstInputs.ts"
+import { retentionPhase } from "./phases/retention.ts"
 import { installSignalHandlers, runCleanups } from "./process/cleanup.ts"
 import { ensureDir, serverMain, tmpDir } from "./process/paths.ts"
 import { planStability } from "./queries/planStability.ts"
@@ -159,6 +160,12 @@ const main = async () => {
       "worst inputs: each endpoint's worst documented input, /health/live and an unrelated coach's write meanwhile"
     )
     results = { ...results, worstInputs: await worstInputsPhase() }
+  }
+  if (settings.phases.includes("retention")) {
+    console.log(
+      `retention: the purge of ${settings.retentionEvents} outbox events, and requests meanwhile (PostgreSQL)`
+    )
+    results = { ...results, retention: await retentionPhase() }
   }
   const written = writeResults(results, settings.writeResults ? undefined : join(tmpDir, "results"))
   console.log(`\ndone in ${((Date.now() - started) / 60_000).toFixed(1)} min; wrote ${written.join(", ")}`)

@@ -16,7 +16,8 @@ export const phaseNames = [
   "membership",
   "observability",
   "allocations",
-  "worstInputs"
+  "worstInputs",
+  "retention"
 ] as const
 export type PhaseName = (typeof phaseNames)[number]
 
@@ -63,5 +64,11 @@ export const settings = {
   /** Requests of each scenario the allocations phase samples, on each server (after half as many to warm up). */
   allocationRequests: number("BENCH_ALLOCATION_REQUESTS", 10_000),
   /** Rounds of the attendance phase's bursts (after one that warms up). */
-  attendanceRounds: number("BENCH_ATTENDANCE_ROUNDS", 10)
+  attendanceRounds: number("BENCH_ATTENDANCE_ROUNDS", 10),
+  /** Outbox events the retention phase seeds and purges (issue 43 asks for 10 million). */
+  retentionEvents: number("BENCH_RETENTION_EVENTS", 10_000_000),
+  /** Rows per batch of the retention phase's purge (RETENTION_BATCH_SIZE's default on PostgreSQL). */
+  retentionBatchSize: number("BENCH_RETENTION_BATCH_SIZE", 1000),
+  /** Callers sending requests to the project while the retention phase purges. */
+  retentionClients: number("BENCH_RETENTION_CLIENTS", 4)
 }

@@ -220,7 +220,9 @@ const retention: Config.Config<RetentionConfig> = Config.all({
         ? Effect.succeed(undefined)
         : /^[1-9][0-9]{0,5}$/u.test(value)
         ? Effect.succeed(Number(value))
-        : Effect.fail(invalid(`RETENTION_BATCH_SIZE must be a number of rows (1 to 999999), got ${JSON.stringify(value)}`))
+        : Effect.fail(
+          invalid(`RETENTION_BATCH_SIZE must be a number of rows (1 to 999999), got ${JSON.stringify(value)}`)
+        )
     )
   ),
   pauseMs: Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), "RETENTION_PAUSE_MS").pipe(

@@ -7,6 +7,7 @@ import type { ListingStep } from "../phases/memory.ts"
 import type { PlanDataSet } from "../phases/plans.ts"
 import type { ProbeCount } from "../phases/queryCounts.ts"
 import type { WorstInputRun } from "../phases/worstInputs.ts"
+import type { RetentionResult } from "../phases/retention.ts"
 import type { ScenarioKind } from "../scenarios.ts"
 import type { Environment } from "./environment.ts"
 
@@ -85,6 +86,8 @@ export interface Results {
   }
   /** Issue 37: each endpoint's worst documented input, and what the other clients met meanwhile. */
   readonly worstInputs?: ReadonlyArray<WorstInputRun>
+  /** Issue 43: the retention purge of a large outbox, and the requests meanwhile. */
+  readonly retention?: RetentionResult
   readonly embedded?: {
     readonly peakRssMiB: number
     readonly results: ReadonlyArray<{ readonly scenario: ScenarioRef; readonly project: Measurement }>

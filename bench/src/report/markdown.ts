@@ -395,6 +395,33 @@ const attendanceTable = (result: NonNullable<Results["attendance"]>) => {
   return lines.join("\n")
 }
 
+const retentionTable = (result: NonNullable<Results["retention"]>) => {
+  const lines = [
+    row(["", "value"]),
+    row(["---", "---:"]),
+    row(["events purged (each with its delivery)", n0(result.purged)]),
+    row([
+      "batches (rows each, pause between)",
+      `${n0(result.batches)} (${n0(result.batchSize)}, ${result.pauseMs} ms)`
+    ]),
+    row(["purge, s", result.seconds.toFixed(1)]),
+    row(["rows/s", n0(result.rowsPerSecond)]),
+    row([
+      "batch ms, median / longest",
+      `${result.batchMillis.median.toFixed(1)} / ${result.batchMillis.max.toFixed(1)}`
+    ]),
+    row([
+      `GET /users/all before (${result.clients} callers, 5 s): p50 / p99 / max ms`,
+      `${result.before.p50.toFixed(1)} / ${result.before.p99.toFixed(1)} / ${result.before.max.toFixed(1)}`
+    ]),
+    row([
+      `GET /users/all during the purge: p50 / p99 / max ms (${n0(result.during.requests)} requests)`,
+      `${result.during.p50.toFixed(1)} / ${result.during.p99.toFixed(1)} / ${result.during.max.toFixed(1)}`
+    ])
+  ]
+  return lines.join("\n")
+}
+
 const scheduleTable = (rows: NonNullable<Results["schedule"]>) => {
   const lines = [
     row([
@@ -642,6 +669,21 @@ export const renderMarkdown = (results: Results): string => {
         "scenario is measured, five drawn requests and one page cut to 3 entries (its sealed `nextCursor` included) " +
         "are answered the same by both servers, field for field; the baseline runs the project's statement, text " +
         "for text (`src/servers/baseline/statements.ts`).",
+      ""
+    )
+  }
+  if (results.retention !== undefined) {
+    sections.push(
+      `## Retention (issue 43): the purge of ${
+        n0(results.retention.events)
+      } outbox events (PostgreSQL, project only, no target)`,
+      "",
+      retentionTable(results.retention),
+      "",
+      `Seeded with \`generate_series\` in ${n0(results.retention.seedSeconds)} s: events a year old, each delivered ` +
+        "(its delivery done) to one webhook. Core's `purgeExpired` over the adapter's statements, from the bench's " +
+        "process on one connection, as an instance runs it beside its requests; the project's own purge of events " +
+        "is off meanwhile. Each batch is one `DELETE ... LIMIT n FOR UPDATE SKIP LOCKED` committing by itself.",
       ""
     )
   }

@@ -39,8 +39,10 @@ onEachDatabase("The retention purge: batches", (it) => {
       const sql = yield* SqlClient.SqlClient
       yield* oldEvents(sql, 2501, 1)
       const batch = yield* countStatements(
-        Effect.flatMap(Effect.service(RetentionRepository), (r) =>
-          r.purge("outboxEvents", { epochMs: Date.now(), clubDay: "2000-01-01" as never }, 100))
+        Effect.flatMap(
+          Effect.service(RetentionRepository),
+          (r) => r.purge("outboxEvents", { epochMs: Date.now(), clubDay: "2000-01-01" as never }, 100)
+        )
       )
       expect(batch.result).toBe(100)
       expect(batch.statements).toHaveLength(1)
@@ -59,11 +61,11 @@ describe.skipIf(!serverAvailable)("The retention purge across two instances [Pos
         const { a, b } = yield* Instances
         const sqlA = Context.get(a, SqlClient.SqlClient)
         yield* oldEvents(sqlA, 5000)
-        const purge = (instance: typeof a) =>
+        const purge = (instance: Context.Context<InstanceServices>) =>
           purgeExpired(Date.now()).pipe(
             Effect.provideService(RetentionSettings, inBatchesOf(200)),
             Effect.provide(instance)
-          ) as Effect.Effect<{ outboxEvents?: { rows: number } }, never, InstanceServices>
+          )
         const runs = yield* Effect.all([purge(a), purge(b), purge(a), purge(b)], { concurrency: "unbounded" })
         expect(runs.reduce((sum, run) => sum + run.outboxEvents!.rows, 0)).toBe(5000)
         expect(yield* countOf(sqlA, "attendance_events")).toBe(0)

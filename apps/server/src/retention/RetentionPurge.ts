@@ -24,7 +24,11 @@ const purgeLoop = (intervalMs: number) => {
   const run = Effect.gen(function*() {
     const purged = yield* purgeExpired(Date.now())
     const rows = Object.values(purged).reduce((sum, kind) => sum + kind.rows, 0)
-    if (rows > 0) yield* Effect.logInfo("The retention purge deleted what was past its period").pipe(Effect.annotateLogs({ purged }))
+    if (rows > 0) {
+      yield* Effect.logInfo("The retention purge deleted what was past its period").pipe(
+        Effect.annotateLogs({ purged })
+      )
+    }
   }).pipe(
     Effect.catchCause((cause) =>
       Cause.hasInterruptsOnly(cause)

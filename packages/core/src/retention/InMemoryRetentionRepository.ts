@@ -8,7 +8,9 @@ type Purge = (store: InMemoryTables, outbox: Outbox, cutoff: RetentionCutoff, li
 
 /** Drops from `rows` (in place) at most `limit` of those `old` selects, oldest first by `age`; answers how many. */
 const dropOldest = <A>(rows: Array<A>, old: (row: A) => boolean, age: (row: A) => number | string, limit: number) => {
-  const gone = new Set(rows.filter(old).sort((a, b) => (age(a) < age(b) ? -1 : age(a) > age(b) ? 1 : 0)).slice(0, limit))
+  const gone = new Set(
+    rows.filter(old).sort((a, b) => (age(a) < age(b) ? -1 : age(a) > age(b) ? 1 : 0)).slice(0, limit)
+  )
   const kept = rows.filter((row) => !gone.has(row))
   rows.splice(0, rows.length, ...kept)
   return gone.size

@@ -41,7 +41,9 @@ const failAt = (keys: ReadonlyArray<string>, atEpochMs: number) =>
   )
 
 const storedLogins = (keys: ReadonlyArray<string>) =>
-  Effect.flatMap(Effect.service(StoredLoginFailures), (r) => r.of(keys)).pipe(Effect.map((rows) => rows.map(([k]) => k)))
+  Effect.flatMap(Effect.service(StoredLoginFailures), (r) => r.of(keys)).pipe(
+    Effect.map((rows) => rows.map(([k]) => k))
+  )
 
 /** Settles every due delivery, the first given up (dead), the others delivered; answers how many events they were. */
 const settleAll = Effect.gen(function*() {
@@ -150,9 +152,15 @@ export const retentionContract: ContractSuite = {
         const athlete = yield* (yield* AthleteRepository).create(
           new AthleteCreate({ id: null, name: "m1", categorie: null, niveau: null })
         )
-        const ended = yield* groups.start(team.id, new MembershipStart({ athleteId: athlete.id, from: day("2027-01-01") }))
+        const ended = yield* groups.start(
+          team.id,
+          new MembershipStart({ athleteId: athlete.id, from: day("2027-01-01") })
+        )
         yield* groups.end(ended.id, day("2027-03-10"))
-        const open = yield* groups.start(root.id, new MembershipStart({ athleteId: athlete.id, from: day("2027-01-01") }))
+        const open = yield* groups.start(
+          root.id,
+          new MembershipStart({ athleteId: athlete.id, from: day("2027-01-01") })
+        )
         expect(yield* purge("endedMemberships", cutoffAt(0, "2027-03-10"))).toBe(0)
         expect(yield* purge("endedMemberships", cutoffAt(0, "2027-03-11"))).toBe(1)
         expect(yield* groups.findMembership(ended.id)).toEqual(Option.none())
@@ -173,7 +181,7 @@ export const retentionContract: ContractSuite = {
           batchSize: 2,
           pauseMs: 0
         }
-        const run = (nowEpochMs: number, periodDays = settings.periodDays) =>
+        const run = (nowEpochMs: number, periodDays: RetentionSettings["periodDays"] = settings.periodDays) =>
           purgeExpired(nowEpochMs).pipe(Effect.provideService(RetentionSettings, { ...settings, periodDays }))
         expect((yield* run(t0 + 2 * dayMs)).loginAttempts).toEqual({ rows: 0, batches: 1 })
         expect(yield* storedLogins(keys)).toEqual(keys)

@@ -18,7 +18,6 @@ type TablePurge = (
   limit: number
 ) => Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError>
 
-
 /**
  * Each kind's tables, in the order they are purged. A kind (notices, audit entries) is added here
  * as one entry, once its table exists; `retainedKinds` in core lists it.
