@@ -183,7 +183,8 @@ const countOne = async (
 export const queryCountPhase = async (): Promise<ReadonlyArray<ProbeCount>> => {
   const database = await createTemporaryDatabase(settings.serverUrl, "queries")
   // A proxy for each server, so that neither counts the other's statements; and the project's
-  // webhook poll (a statement a second) made rare, so that it does not land in a request's count.
+  // webhook poll (a statement a second) and its retention purge made rare, so that neither lands in a
+  // request's count.
   const projectCounter = await startStatementCounter(settings.serverUrl)
   const baselineCounter = await startStatementCounter(settings.serverUrl)
   try {
@@ -191,7 +192,7 @@ export const queryCountPhase = async (): Promise<ReadonlyArray<ProbeCount>> => {
       name: "project-counted",
       port: await freePort(),
       database: { kind: "server", url: projectCounter.url(database.url) },
-      env: { WEBHOOK_POLL_MS: String(3_600_000) }
+      env: { WEBHOOK_POLL_MS: String(3_600_000), RETENTION_INTERVAL_SECONDS: String(360_000) }
     })
     const seeded = await runSql(database.url, (sql) => seed(sql, settings.dataSet))
     const fixtures = await addFixtures(database.url, seeded)

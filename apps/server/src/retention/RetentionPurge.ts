@@ -1,5 +1,5 @@
 import { purgeExpired, RetentionSettings } from "@club/core"
-import { Cause, Effect, Layer } from "effect"
+import { Cause, Clock, Effect, Layer } from "effect"
 import { AppConfig, retentionBatchSize } from "../AppConfig.ts"
 
 /** The RETENTION_* variables, as core's RetentionSettings (the batch size for the database in use). */
@@ -13,16 +13,16 @@ export const RetentionSettingsFromConfig: Layer.Layer<never, never, AppConfig> =
 )
 
 /**
- * One instance's purge: a run every RETENTION_INTERVAL_SECONDS, the first after a random part of
- * it (at most a minute), so that instances started together do not all purge at once. Every
+ * One instance's purge: a run every RETENTION_INTERVAL_SECONDS, the first at a random point of the
+ * first interval, so that instances started together do not all purge at once. Every
  * instance runs one: the batches pass over the rows another is deleting (SKIP LOCKED), so two
  * instances share the work and no row is deleted twice. A failed run (the database away) is
  * logged and the next one tries again; the server's stop interrupts it between two batches or
  * undoes the batch in flight.
  */
-const purgeLoop = (intervalMs: number) => {
+export const purgeLoop = (intervalMs: number) => {
   const run = Effect.gen(function*() {
-    const purged = yield* purgeExpired(Date.now())
+    const purged = yield* purgeExpired(yield* Clock.currentTimeMillis)
     const rows = Object.values(purged).reduce((sum, kind) => sum + kind.rows, 0)
     if (rows > 0) {
       yield* Effect.logInfo("The retention purge deleted what was past its period").pipe(
@@ -36,7 +36,7 @@ const purgeLoop = (intervalMs: number) => {
         : Effect.logWarning("The retention purge failed; the next run tries again", cause)
     )
   )
-  return Effect.sleep(Math.floor(Math.random() * Math.min(intervalMs, 60_000))).pipe(
+  return Effect.sleep(Math.floor(Math.random() * intervalMs)).pipe(
     Effect.andThen(Effect.forever(Effect.andThen(run, Effect.sleep(intervalMs))))
   )
 }
