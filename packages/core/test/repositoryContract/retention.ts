@@ -16,6 +16,7 @@ import {
   type RetainedKind,
   type RetentionCutoff,
   RetentionRepository,
+  retentionCutoff,
   RetentionSettings,
   SessionRepository,
   type UserId,
@@ -190,6 +191,14 @@ export const retentionContract: ContractSuite = {
         expect(yield* storedLogins(keys)).toEqual(keys)
         expect((yield* run(t0 + 2 * dayMs + 1)).loginAttempts).toEqual({ rows: 5, batches: 3 })
         expect(yield* storedLogins(keys)).toEqual([])
+      }))
+
+    it.effect("a period's cutoff is its instant and the club's day of it: a membership goes by club days", () =>
+      Effect.sync(() => {
+        // 23:30 on 10 March in UTC is already 11 March in Paris.
+        const late = Date.UTC(2027, 2, 12, 23, 30)
+        expect(retentionCutoff(late, 2, "Europe/Paris")).toEqual({ epochMs: late - 2 * dayMs, clubDay: "2027-03-11" })
+        expect(retentionCutoff(late, 2, "UTC").clubDay).toBe("2027-03-10")
       }))
 
     it.effect("two purges at once delete each row once and never fail", () =>
