@@ -10,6 +10,7 @@ import { FeedTokenRepositoryLive } from "./feeds/FeedTokenRepositoryLive.ts"
 import { InvitationRepositoryLive } from "./membership/InvitationRepositoryLive.ts"
 import { IdempotencyKeysLive } from "./idempotency/IdempotencyKeysLive.ts"
 import { LoginAttemptsLive } from "./auth/LoginAttemptsLive.ts"
+import { NoticePreferenceRepositoryLive } from "./notices/NoticePreferenceRepositoryLive.ts"
 import { RecordRepositoriesLive } from "./records/RecordRepositoriesLive.ts"
 import { SeriesRepositoryLive } from "./series/SeriesRepositoryLive.ts"
 import { SessionRepositoryLive } from "./sessions/SessionRepositoryLive.ts"
@@ -38,5 +39,6 @@ export const RepositoriesLive = Layer.mergeAll(
   LoginAttemptsLive,
   IdempotencyKeysLive,
   RecordRepositoriesLive,
-  WebhookRepositoryLive
+  WebhookRepositoryLive,
+  NoticePreferenceRepositoryLive
 ).pipe(Layer.provideMerge(CredentialsCacheLive))

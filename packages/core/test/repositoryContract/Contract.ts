@@ -8,6 +8,7 @@ import type {
   IdempotencyKeys,
   InvitationRepository,
   LoginAttempts,
+  NoticePreferenceRepository,
   RecordPorts,
   SeriesRepository,
   SessionRepository,
@@ -66,6 +67,7 @@ export type ContractServices =
   | GuardianshipRepository
   | GroupRepository
   | InvitationRepository
+  | NoticePreferenceRepository
 
 export interface Implementation {
   /** For test titles. */

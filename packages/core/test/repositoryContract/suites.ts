@@ -10,6 +10,7 @@ import { idempotencyKeysContract } from "./idempotencyKeys.ts"
 import { lastAdminContract } from "./lastAdmin.ts"
 import { membershipRepositoryContract } from "./membership.ts"
 import { loginAttemptsContract } from "./loginAttempts.ts"
+import { noticePreferenceRepositoryContract } from "./noticePreferences.ts"
 import { planningEditsContract } from "./planningEdits.ts"
 import { recordContracts } from "./records.ts"
 import { seriesRepositoryContract } from "./series.ts"
@@ -39,5 +40,6 @@ export const repositoryContract: ReadonlyArray<ContractSuite> = [
   suppliedIdsContract,
   loginAttemptsContract,
   idempotencyKeysContract,
-  guardianshipRepositoryContract
+  guardianshipRepositoryContract,
+  noticePreferenceRepositoryContract
 ]
