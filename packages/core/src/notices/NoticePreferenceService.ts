@@ -57,10 +57,14 @@ const make = Effect.gen(function*() {
       if (Option.isNone(muted)) return yield* unknownUnsubscribeLink
       return { kind: target.value.kind }
     }),
-    /** Whether the token opens (for the confirmation page a GET shows); changes nothing. */
+    /**
+     * The kind the token would mute, for the page a GET shows; changes nothing. Refused as
+     * `unsubscribe` refuses it, so the page never promises what the POST would not do.
+     */
     unsubscribeTarget: traced("NoticePreferenceService.unsubscribeTarget")(function*(token: string) {
       const target = seal.open(token)
       if (Option.isNone(target)) return yield* unknownUnsubscribeLink
+      if (Option.isNone(yield* repository.find(target.value.userId))) return yield* unknownUnsubscribeLink
       return { kind: target.value.kind }
     })
   }
