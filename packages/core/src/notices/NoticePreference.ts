@@ -22,7 +22,9 @@ export const MutedKinds = Schema.Array(NoticeKindName).check(
   Schema.makeFilter((kinds: ReadonlyArray<NoticeKind>) => new Set(kinds).size === kinds.length, {
     expected: "each kind at most once"
   })
-).annotate({ description: `The kinds of notice the user does not want, each at most once (${noticeKinds.length} kinds at most).` })
+).annotate({
+  description: `The kinds of notice the user does not want, each at most once (${noticeKinds.length} kinds at most).`
+})
 
 /** What a user chose for their notices: what `PUT /notices/preferences` sets, whole. */
 export const NoticePreferenceValues = {

@@ -1,10 +1,4 @@
-import {
-  maxUnsubscribeTokenLength,
-  NoticePreference,
-  NoticePreferenceInput,
-  noticeKinds,
-  UserId
-} from "@club/core"
+import { maxUnsubscribeTokenLength, NoticePreference, NoticePreferenceInput, noticeKinds, UserId } from "@club/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { Authentication } from "../shared/Authentication.ts"
