@@ -72,11 +72,11 @@ await onEveryDatabase("Issue 42's notice preferences and one-click unsubscribe",
     it("a user reads and sets its own through /users/{id}; another user's: 403; an admin any user's", async () => {
       const athlete = club().user.ATHLETE.id
       const coach = club().user.COACH.id
-      const own = await club().coach.get(`/users/${coach}/notice-preferences`)
+      const own = await club().coach.get(`/notices/preferences/${coach}`)
       expect(own.status, own.text).toBe(200)
-      expectProblem(await club().athlete.get(`/users/${coach}/notice-preferences`), 403)
+      expectProblem(await club().athlete.get(`/notices/preferences/${coach}`), 403)
       expectProblem(
-        await club().athlete.put(`/users/${coach}/notice-preferences`, {
+        await club().athlete.put(`/notices/preferences/${coach}`, {
           language: "en",
           emailEnabled: false,
           mutedKinds: []
@@ -86,11 +86,11 @@ await onEveryDatabase("Issue 42's notice preferences and one-click unsubscribe",
       expect((await mine("COACH")).body).toEqual(own.body)
 
       const choice = { language: null, emailEnabled: false, mutedKinds: ["promoted"] }
-      const set = await club().admin.put(`/users/${athlete}/notice-preferences`, choice)
+      const set = await club().admin.put(`/notices/preferences/${athlete}`, choice)
       expect(set.status, set.text).toBe(200)
       expect((await mine("ATHLETE")).body).toEqual({ userId: athlete, ...choice })
-      expect((await club().admin.get(`/users/${athlete}/notice-preferences`)).body).toEqual(set.body)
-      expectProblem(await club().admin.get(`/users/${missingId}/notice-preferences`), 404)
+      expect((await club().admin.get(`/notices/preferences/${athlete}`)).body).toEqual(set.body)
+      expectProblem(await club().admin.get(`/notices/preferences/${missingId}`), 404)
     })
   })
 
@@ -105,20 +105,20 @@ await onEveryDatabase("Issue 42's notice preferences and one-click unsubscribe",
       expect(page.text).toContain(`name="List-Unsubscribe" value="One-Click"`)
       expect(page.headers.get("referrer-policy")).toBe("no-referrer")
       await club().anonymous.get(path)
-      const preferences = await club().admin.get(`/users/${user.id}/notice-preferences`)
+      const preferences = await club().admin.get(`/notices/preferences/${user.id}`)
       expect(preferences.body).toMatchObject({ emailEnabled: true, mutedKinds: [] })
     })
 
     it("POST without a login mutes the link's kind at once, keeps the rest, and is idempotent", async () => {
       const user = await createUser(club(), { role: "COACH" })
       const choice = { language: "en", emailEnabled: true, mutedKinds: ["reminder"] }
-      expect((await club().admin.put(`/users/${user.id}/notice-preferences`, choice)).status).toBe(200)
+      expect((await club().admin.put(`/notices/preferences/${user.id}`, choice)).status).toBe(200)
       const path = link(user.id, "sessionCancelled")
       for (let i = 0; i < 2; i++) {
         const reply = await club().anonymous.send("POST", path, oneClick)
         expect(reply.status, reply.text).toBe(200)
         expect(reply.contentType).toBe("text/html")
-        const preferences = await club().admin.get(`/users/${user.id}/notice-preferences`)
+        const preferences = await club().admin.get(`/notices/preferences/${user.id}`)
         expect(preferences.body).toEqual({
           userId: user.id,
           language: "en",
@@ -149,7 +149,7 @@ await onEveryDatabase("Issue 42's notice preferences and one-click unsubscribe",
           expectProblem(reply, 404, "No such unsubscribe link")
         }
       }
-      const preferences = await club().admin.get(`/users/${user.id}/notice-preferences`)
+      const preferences = await club().admin.get(`/notices/preferences/${user.id}`)
       expect(preferences.body).toMatchObject({ mutedKinds: [] })
     })
 
@@ -165,7 +165,7 @@ await onEveryDatabase("Issue 42's notice preferences and one-click unsubscribe",
       )
       expect((await club().anonymous.send("POST", path, { json: { "List-Unsubscribe": "One-Click" } })).status)
         .toBeGreaterThanOrEqual(400)
-      const preferences = await club().admin.get(`/users/${user.id}/notice-preferences`)
+      const preferences = await club().admin.get(`/notices/preferences/${user.id}`)
       expect(preferences.body).toMatchObject({ mutedKinds: [] })
     })
   })

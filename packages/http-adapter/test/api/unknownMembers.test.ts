@@ -117,7 +117,7 @@ const calls: Record<string, Call> = {
   },
   "noticePreferences.setForUser": {
     caller: "ADMIN",
-    path: (r) => `/users/${r.userId}/notice-preferences`,
+    path: (r) => `/notices/preferences/${r.userId}`,
     body: () => ({ language: null, emailEnabled: true, mutedKinds: ["reminder"] })
   },
   "groups.updateGroup": { caller: "ADMIN", path: () => "/groups/1", body: () => ({ name: "Strict" }) },

@@ -54,7 +54,7 @@ export class NoticePreferencesGroup extends HttpApiGroup.make("noticePreferences
     `Replaces the caller's choice with the body's whole: a member left out is refused (400 naming it), as is an unknown kind or language. ${honoured} ${idempotent}`,
     "noticePreference.own"
   )).middleware(Idempotency),
-  HttpApiEndpoint.get("ofUser", "/users/:id/notice-preferences", {
+  HttpApiEndpoint.get("ofUser", "/notices/preferences/:id", {
     params: userParam,
     success: NoticePreferenceDto,
     error: [NotFound, Forbidden]
@@ -63,7 +63,7 @@ export class NoticePreferencesGroup extends HttpApiGroup.make("noticePreferences
     "The preferences of the user `{id}` (admins, and the user itself). 404 when there is no such user.",
     "noticePreference.manage"
   )),
-  HttpApiEndpoint.put("setForUser", "/users/:id/notice-preferences", {
+  HttpApiEndpoint.put("setForUser", "/notices/preferences/:id", {
     params: userParam,
     payload: NoticePreferenceBody,
     success: NoticePreferenceDto,
