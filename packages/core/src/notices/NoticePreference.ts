@@ -59,3 +59,21 @@ export const noticeWanted = (preference: NoticePreference, kind: NoticeKind): bo
 /** The language to write the user's notices in: their own choice, else the club's. */
 export const noticeLanguage = (preference: NoticePreference, clubLanguage: NoticeLanguage): NoticeLanguage =>
   preference.language ?? clubLanguage
+
+/** What the sender does with one notice, from its recipient's preferences. */
+export type NoticeDelivery =
+  | { readonly _tag: "suppress" }
+  | { readonly _tag: "send"; readonly language: NoticeLanguage }
+
+/**
+ * `noticeWanted` and `noticeLanguage` together, as the sending worker asks them: suppress a notice
+ * the user does not want (it is dropped, never sent later), else send it in the user's language.
+ */
+export const noticeDelivery = (
+  preference: NoticePreference,
+  kind: NoticeKind,
+  clubLanguage: NoticeLanguage
+): NoticeDelivery =>
+  noticeWanted(preference, kind)
+    ? { _tag: "send", language: noticeLanguage(preference, clubLanguage) }
+    : { _tag: "suppress" }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option, Schema } from "effect"
 import {
   defaultNoticePreference,
+  noticeDelivery,
   NoticePreference,
   NoticePreferenceInput,
   noticeKinds,
@@ -34,6 +35,16 @@ describe("what a user's preferences let through", () => {
     expect(noticeLanguage(muted, "fr")).toBe("en")
     const off = new NoticePreference({ ...muted, emailEnabled: false, mutedKinds: [] })
     for (const kind of noticeKinds) expect(noticeWanted(off, kind)).toBe(false)
+  })
+
+  it("the sender's decision: suppress what is not wanted, else send in the user's language", () => {
+    const muted = new NoticePreference({ userId: user, language: "en", emailEnabled: true, mutedKinds: ["reminder"] })
+    expect(noticeDelivery(muted, "reminder", "fr")).toEqual({ _tag: "suppress" })
+    expect(noticeDelivery(muted, "promoted", "fr")).toEqual({ _tag: "send", language: "en" })
+    expect(noticeDelivery(defaultNoticePreference(user), "promoted", "fr")).toEqual({ _tag: "send", language: "fr" })
+    expect(noticeDelivery(new NoticePreference({ ...muted, emailEnabled: false }), "promoted", "fr")).toEqual({
+      _tag: "suppress"
+    })
   })
 
   it("the input refuses an unknown kind, a kind twice, and an unknown language", () => {
