@@ -1,6 +1,6 @@
 import { makeTodoNodeHandlerFactory, servedServicePaths } from "@club/connect-adapter"
 import { IdempotentRequests, UseCasesLive, UserService } from "@club/core"
-import { HmacCursorSeal, JwtTokenSigner, ScryptPasswordHasher } from "@club/crypto-adapter"
+import { HmacCursorSeal, HmacUnsubscribeSeal, JwtTokenSigner, ScryptPasswordHasher } from "@club/crypto-adapter"
 import { RestApiLive } from "@club/http-adapter"
 import { Cause, Effect, Layer } from "effect"
 import { failureReason } from "./shared/failureReason.ts"
@@ -26,7 +26,8 @@ import { NodeHostResolver, WebhookDeliveryLive, WebhookRegistrationFromConfig } 
 
 /**
  * The hasher at its default cost, and the token signer and cursor seal on the secret from
- * JWT_SECRET or the one kept in DATA_DIR (JwtSecret.ts): one secret read, two keys derived from it.
+ * JWT_SECRET or the one kept in DATA_DIR (JwtSecret.ts): one secret read, three keys derived from it
+ * (the unsubscribe links' too).
  */
 export const Security = Layer.mergeAll(
   ScryptPasswordHasher.layer(),
@@ -34,7 +35,12 @@ export const Security = Layer.mergeAll(
     AppConfig.use((config) =>
       Effect.map(
         loadJwtSecret(config),
-        (secret) => Layer.merge(JwtTokenSigner.layer(secret), HmacCursorSeal.layer(secret))
+        (secret) =>
+          Layer.mergeAll(
+            JwtTokenSigner.layer(secret),
+            HmacCursorSeal.layer(secret),
+            HmacUnsubscribeSeal.layer(secret)
+          )
       )
     )
   )

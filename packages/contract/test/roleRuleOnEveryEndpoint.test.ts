@@ -18,7 +18,10 @@ const publicEndpoints: ReadonlySet<string> = new Set([
   "feeds.athlete",
   "feeds.coach",
   "feeds.group",
-  "feeds.guardian"
+  "feeds.guardian",
+  // One-click unsubscribe (RFC 8058): the signed token stands for one user and one kind of notice.
+  "unsubscribe.confirm",
+  "unsubscribe.unsubscribe"
 ])
 
 interface ContractEndpoint {

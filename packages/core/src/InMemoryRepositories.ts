@@ -7,6 +7,8 @@ import { InMemoryCoachRepository } from "./records/InMemoryCoachRepository.ts"
 import { InMemoryGuardianshipRepository } from "./membership/InMemoryGuardianshipRepository.ts"
 import { InMemoryGroupRepository } from "./membership/InMemoryGroupRepository.ts"
 import { InMemoryFeedTokenRepository } from "./feeds/InMemoryFeedTokenRepository.ts"
+import { InMemoryNoticePreferenceRepository } from "./notices/InMemoryNoticePreferenceRepository.ts"
+import { InMemoryUnsubscribeSeal } from "./notices/InMemoryUnsubscribeSeal.ts"
 import { InMemoryIdempotencyKeys } from "./idempotency/InMemoryIdempotencyKeys.ts"
 import { InMemoryLoginAttempts } from "./auth/InMemoryLoginAttempts.ts"
 import { InMemoryRecordRepositories } from "./records/InMemoryRecordRepositories.ts"
@@ -23,7 +25,7 @@ import { InMemoryUserRepository } from "./users/InMemoryUserRepository.ts"
 
 /**
  * Every repository port of core, the login attempts, the idempotency keys and the cursor seal
- * (a table of the cursors handed out), on one fresh in-memory store per build of the layer (provided too, for tests to look at). With a
+ * (a table of the cursors handed out) and the unsubscribe seal (likewise), on one fresh in-memory store per build of the layer (provided too, for tests to look at). With a
  * `PasswordHasher` and a `TokenSigner`, enough for every use-case, `IdempotentRequests` included.
  */
 export const InMemoryRepositories = Layer.mergeAll(
@@ -45,5 +47,7 @@ export const InMemoryRepositories = Layer.mergeAll(
   InMemoryWebhookRepository,
   InMemoryRetentionRepository,
   InMemoryHostResolver,
-  InMemoryCursorSeal
+  InMemoryCursorSeal,
+  InMemoryNoticePreferenceRepository,
+  InMemoryUnsubscribeSeal
 ).pipe(Layer.provideMerge(InMemoryStore.layer), Layer.provideMerge(InMemoryOutbox.layer))

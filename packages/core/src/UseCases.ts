@@ -7,6 +7,7 @@ import { CoachService } from "./records/CoachService.ts"
 import { GuardianService } from "./membership/GuardianService.ts"
 import { GroupService } from "./membership/GroupService.ts"
 import { MembershipService } from "./membership/MembershipService.ts"
+import { NoticePreferenceService } from "./notices/NoticePreferenceService.ts"
 import { PlanningService } from "./planning/PlanningService.ts"
 import { ScheduleService } from "./sessions/ScheduleService.ts"
 import { SessionService } from "./sessions/SessionService.ts"
@@ -25,6 +26,7 @@ export const UseCasesLive = Layer.mergeAll(
   GuardianService.layer,
   GroupService.layer,
   MembershipService.layer,
+  NoticePreferenceService.layer,
   PlanningService.layer,
   ScheduleService.layer,
   SessionService.layer,

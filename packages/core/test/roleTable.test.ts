@@ -69,6 +69,8 @@ const expected: Record<Operation, ReadonlyArray<Role>> = {
   "admin.update": ["ADMIN"],
   "admin.delete": ["ADMIN"],
   "auth.me": ["ADMIN", "COACH", "ATHLETE"],
+  "noticePreference.own": ["ADMIN", "COACH", "ATHLETE"],
+  "noticePreference.manage": ["ADMIN"],
   "task.create": ["ADMIN", "COACH", "ATHLETE"],
   "task.list": ["ADMIN", "COACH", "ATHLETE"],
   "task.delete": ["ADMIN", "COACH", "ATHLETE"]
@@ -130,6 +132,12 @@ describe("owner rules", () => {
     const coach = actor("COACH", { userId: 5 as Actor["userId"] })
     expect(isAllowed("user.read", coach, { userId: 5 })).toBe(true)
     expect(isAllowed("user.read", coach, { userId: 6 })).toBe(false)
+  })
+
+  it("a user may read and set their own notice preferences through a user's path, and no other's", () => {
+    const athlete = actor("ATHLETE", { userId: 5 as Actor["userId"] })
+    expect(isAllowed("noticePreference.manage", athlete, { userId: 5 })).toBe(true)
+    expect(isAllowed("noticePreference.manage", athlete, { userId: 6 })).toBe(false)
   })
 })
 

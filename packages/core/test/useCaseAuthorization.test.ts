@@ -21,7 +21,10 @@ import {
   GroupRepository,
   GroupService,
   MembershipService,
+  NoticePreferenceRepository,
+  NoticePreferenceService,
   PasswordHasher,
+  UnsubscribeSeal,
   type RecordOperations,
   type Role,
   rolesAllowed,
@@ -101,6 +104,8 @@ const PortsReached = Layer.mergeAll(
   reachedOnly(PasswordHasher),
   reachedOnly(TokenSigner),
   reachedOnly(CursorSeal),
+  reachedOnly(NoticePreferenceRepository),
+  reachedOnly(UnsubscribeSeal),
   ...eachRecordKind((kind) => reachedOnly(kind.repository))
 )
 
@@ -374,6 +379,26 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
     "MembershipService.ofAthlete",
     "membership.read",
     Effect.flatMap(Effect.service(MembershipService), (s) => s.ofAthlete(1 as never, {}))
+  ],
+  [
+    "NoticePreferenceService.mine",
+    "noticePreference.own",
+    Effect.flatMap(Effect.service(NoticePreferenceService), (s) => s.mine())
+  ],
+  [
+    "NoticePreferenceService.setMine",
+    "noticePreference.own",
+    Effect.flatMap(Effect.service(NoticePreferenceService), (s) => s.setMine(anyInput))
+  ],
+  [
+    "NoticePreferenceService.ofUser",
+    "noticePreference.manage",
+    Effect.flatMap(Effect.service(NoticePreferenceService), (s) => s.ofUser(99 as never))
+  ],
+  [
+    "NoticePreferenceService.setForUser",
+    "noticePreference.manage",
+    Effect.flatMap(Effect.service(NoticePreferenceService), (s) => s.setForUser(99 as never, anyInput))
   ],
   ["AuthService.me", "auth.me", Effect.flatMap(Effect.service(AuthService), (s) => s.me())],
   ["TaskService.create", "task.create", Effect.flatMap(Effect.service(TaskService), (s) => s.create(anyInput))],

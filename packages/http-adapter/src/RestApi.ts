@@ -7,6 +7,7 @@ import { AthletesHandlers } from "./records/AthletesHandlers.ts"
 import { AttendanceHandlers } from "./attendance/AttendanceHandlers.ts"
 import { WebhookHandlers } from "./webhooks/WebhookHandlers.ts"
 import { GuardiansHandlers } from "./membership/GuardiansHandlers.ts"
+import { NoticePreferencesHandlers, UnsubscribeHandlers } from "./notices/NoticesHandlers.ts"
 import { GroupsHandlers } from "./membership/GroupsHandlers.ts"
 import { AuthHandlers } from "./auth/AuthHandlers.ts"
 import { HealthHandlers } from "./health/HealthHandlers.ts"
@@ -50,6 +51,8 @@ export const RestApiLive = Layer.mergeAll(
     WebhookHandlers,
     GuardiansHandlers,
     GroupsHandlers,
+    NoticePreferencesHandlers,
+    UnsubscribeHandlers,
     AuthHandlers,
     HealthHandlers,
     SeriesHandlers,

@@ -10,6 +10,7 @@ import { FeedTokenRepositoryLive } from "./feeds/FeedTokenRepositoryLive.ts"
 import { InvitationRepositoryLive } from "./membership/InvitationRepositoryLive.ts"
 import { IdempotencyKeysLive } from "./idempotency/IdempotencyKeysLive.ts"
 import { LoginAttemptsLive } from "./auth/LoginAttemptsLive.ts"
+import { NoticePreferenceRepositoryLive } from "./notices/NoticePreferenceRepositoryLive.ts"
 import { RecordRepositoriesLive } from "./records/RecordRepositoriesLive.ts"
 import { SeriesRepositoryLive } from "./series/SeriesRepositoryLive.ts"
 import { SessionRepositoryLive } from "./sessions/SessionRepositoryLive.ts"
@@ -40,5 +41,6 @@ export const RepositoriesLive = Layer.mergeAll(
   IdempotencyKeysLive,
   RecordRepositoriesLive,
   WebhookRepositoryLive,
-  RetentionRepositoryLive
+  RetentionRepositoryLive,
+  NoticePreferenceRepositoryLive
 ).pipe(Layer.provideMerge(CredentialsCacheLive))

@@ -123,7 +123,8 @@ describe("the served /openapi.json", () => {
       expect(operation.summary, where).toBeTruthy()
       expect(operation.description, where).toMatch(/\*\*Who may call it:\*\* /u)
       expect(operation.tags.map((tag) => tags.get(tag)), where).not.toContain(undefined)
-      const isPublic = path.startsWith("/health/") || path === "/auth/login" || path.startsWith("/planning/feeds/")
+      const isPublic = path.startsWith("/health/") || path === "/auth/login" || path.startsWith("/planning/feeds/") ||
+        path === "/notices/unsubscribe"
       expect(operation.security, where).toEqual(isPublic ? [] : [{ bearer: [] }])
     }
     expect(operation("post", "/session/create").description).toContain("**Who may call it:** COACH.")
@@ -212,14 +213,15 @@ describe("the served /openapi.json", () => {
     }
   })
 
-  it("declares Idempotency-Key on every write that takes it, and not on login, the listing POST or the feed token's creation", () => {
+  it("declares Idempotency-Key on every write that takes it, and not on login, the listing POST, the feed token's creation or one-click unsubscribe", () => {
     for (const { method, path, operation } of operationsOf(served.document)) {
       const takesKey = operation.parameters.some((parameter) =>
         parameter.name === "Idempotency-Key" && parameter.in === "header"
       )
       // A new feed token's answer is a secret, never kept for a replay: its creation refuses keys.
+      // One-click unsubscribe has no login to key a replay to, and is idempotent as it is (decision 0293).
       const isWrite = method !== "GET" && path !== "/auth/login" && path !== "/athletes/all" &&
-        !(method === "POST" && path === "/planning/feed-token")
+        !(method === "POST" && path === "/planning/feed-token") && path !== "/notices/unsubscribe"
       expect(takesKey, `${method} ${path}`).toBe(isWrite)
     }
   })

@@ -121,5 +121,15 @@ export const operations: Readonly<Record<string, Readonly<Record<string, Operati
     "groupMembers": {"m":"GET","p":"/groups/:id/members","r":1,"a":1,"s":[[200,"j"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[404,"NotFound","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[503,"Unavailable","p"]]},
     "endMembership": {"m":"POST","p":"/memberships/:id/end","r":1,"a":1,"s":[[200,"j"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[404,"NotFound","p"],[409,"Conflict","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[422,"UnprocessableContent","p"],[503,"Unavailable","p"]]},
     "athleteMemberships": {"m":"GET","p":"/memberships","r":1,"a":1,"s":[[200,"j"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[404,"NotFound","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[503,"Unavailable","p"]]}
+  },
+  "noticePreferences": {
+    "mine": {"m":"GET","p":"/notices/preferences","r":0,"a":1,"s":[[200,"j"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[404,"NotFound","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[503,"Unavailable","p"]]},
+    "setMine": {"m":"PUT","p":"/notices/preferences","r":1,"a":1,"s":[[200,"j"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[404,"NotFound","p"],[409,"Conflict","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[422,"UnprocessableContent","p"],[503,"Unavailable","p"]]},
+    "ofUser": {"m":"GET","p":"/notices/preferences/:id","r":1,"a":1,"s":[[200,"j"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[404,"NotFound","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[503,"Unavailable","p"]]},
+    "setForUser": {"m":"PUT","p":"/notices/preferences/:id","r":1,"a":1,"s":[[200,"j"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[404,"NotFound","p"],[409,"Conflict","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[422,"UnprocessableContent","p"],[503,"Unavailable","p"]]}
+  },
+  "unsubscribe": {
+    "confirm": {"m":"GET","p":"/notices/unsubscribe","r":1,"a":0,"s":[[200,"t"]],"e":[[400,"InvalidRequest","p"],[404,"NotFound","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[503,"Unavailable","p"]]},
+    "unsubscribe": {"m":"POST","p":"/notices/unsubscribe","r":1,"a":0,"s":[[200,"t"]],"e":[[400,"InvalidRequest","p"],[404,"NotFound","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[503,"Unavailable","p"]]}
   }
 }

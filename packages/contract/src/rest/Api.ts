@@ -16,6 +16,7 @@ import { AttendanceGroup } from "./attendance/AttendanceGroup.ts"
 import { WebhookGroup } from "./webhooks/WebhookGroup.ts"
 import { GuardiansGroup } from "./membership/GuardiansGroup.ts"
 import { GroupsGroup } from "./membership/GroupsGroup.ts"
+import { NoticePreferencesGroup, UnsubscribeGroup } from "./notices/NoticesGroup.ts"
 import { BodyLimit } from "./shared/BodyLimit.ts"
 import { Idempotency } from "./shared/Idempotency.ts"
 import { MediaType } from "./shared/MediaType.ts"
@@ -42,6 +43,8 @@ const api = HttpApi.make("club")
     WebhookGroup,
     GuardiansGroup,
     GroupsGroup,
+    NoticePreferencesGroup,
+    UnsubscribeGroup,
     RootCoachesGroup
   )
   .middleware(RequestErrors)

@@ -56,6 +56,42 @@ const messages: Record<NoticeKind, Record<NoticeLanguage, { subject: string; bod
       body: "Hello {recipient},\n\nThe session \"{title}\" on {start} is cancelled"
         + "{who, select, guardian { ({athlete}'s invitation)} other {}}."
     }
+  },
+  invitation: {
+    fr: {
+      subject: "Invitation : {title}, {start}",
+      body: "Bonjour {recipient},\n\n{who, select, guardian {{athlete} est invité(e)} other {Vous êtes invité(e)}} "
+        + "à la séance « {title} » du {start}."
+    },
+    en: {
+      subject: "Invitation: {title}, {start}",
+      body: "Hello {recipient},\n\n{who, select, guardian {{athlete} is invited} other {You are invited}} "
+        + "to the session \"{title}\" on {start}."
+    }
+  },
+  sessionChanged: {
+    fr: {
+      subject: "Séance modifiée : {title}, {start}",
+      body: "Bonjour {recipient},\n\nLa séance « {title} » a changé : elle a lieu le {start}"
+        + "{who, select, guardian { (invitation de {athlete})} other {}}."
+    },
+    en: {
+      subject: "Session changed: {title}, {start}",
+      body: "Hello {recipient},\n\nThe session \"{title}\" has changed: it takes place on {start}"
+        + "{who, select, guardian { ({athlete}'s invitation)} other {}}."
+    }
+  },
+  reminder: {
+    fr: {
+      subject: "Répondez-vous ? {title}, {start}",
+      body: "Bonjour {recipient},\n\n{who, select, guardian {{athlete} n'a} other {Vous n'avez}} pas encore "
+        + "répondu à l'invitation à la séance « {title} » du {start}."
+    },
+    en: {
+      subject: "Will you come? {title}, {start}",
+      body: "Hello {recipient},\n\n{who, select, guardian {{athlete} has} other {You have}} not yet replied "
+        + "to the invitation to the session \"{title}\" on {start}."
+    }
   }
 }
 

@@ -7,6 +7,7 @@ import type { AthleteId, SessionId, TaskId, UserId } from "./Ids.ts"
 import type { Group, Membership } from "../membership/Group.ts"
 import type { LocalDateTime } from "./LocalDateTime.ts"
 import type { Series, SeriesCancellation } from "../series/Series.ts"
+import type { NoticePreference } from "../notices/NoticePreference.ts"
 import type { Session } from "../sessions/Session.ts"
 import type { Task } from "../todo/Task.ts"
 import type { User } from "../users/User.ts"
@@ -77,6 +78,8 @@ export interface InMemoryTables {
   readonly memberships: Table<Membership>
   /** Each athlete's guardians. */
   readonly guardians: Map<AthleteId, Set<UserId>>
+  /** The notice preferences of the users who chose (issue 42); the others have the defaults. */
+  readonly noticePreferences: Map<UserId, NoticePreference>
 }
 
 /**
@@ -110,7 +113,8 @@ export class InMemoryStore
       idempotencyKeys: new IdempotencyKeyTable(),
       groups: new Table("Group"),
       memberships: new Table("Membership"),
-      guardians: new Map()
+      guardians: new Map(),
+      noticePreferences: new Map()
     }
   })
 }

@@ -88,6 +88,8 @@ export const RoleTable = {
   "admin.update": { roles: ["Admin"] },
   "admin.delete": { roles: ["Admin"] },
   "auth.me": { roles: anyRole },
+  "noticePreference.own": { roles: anyRole },
+  "noticePreference.manage": { roles: ["Admin"], owner: "user" },
   "task.create": { roles: anyRole },
   "task.list": { roles: anyRole },
   "task.delete": { roles: anyRole }

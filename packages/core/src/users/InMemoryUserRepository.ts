@@ -137,6 +137,8 @@ export const InMemoryUserRepository = Layer.effect(
       for (const [athleteId, guardians] of store.guardians) {
         if (guardians.delete(id) && guardians.size === 0) store.guardians.delete(athleteId)
       }
+      // So do its notice preferences.
+      store.noticePreferences.delete(id)
     })
 
     const countByRole = traced("UserRepository.countByRole")(function*(role: Role) {

@@ -8,6 +8,7 @@ import type {
   IdempotencyKeys,
   InvitationRepository,
   LoginAttempts,
+  NoticePreferenceRepository,
   RecordPorts,
   RetentionRepository,
   SeriesRepository,
@@ -67,7 +68,8 @@ export type ContractServices =
   | GuardianshipRepository
   | GroupRepository
   | InvitationRepository
-  | RetentionRepository
+  | RetentionRepository,
+  | NoticePreferenceRepository
 
 export interface Implementation {
   /** For test titles. */

@@ -10,6 +10,7 @@ import { idempotencyKeysContract } from "./idempotencyKeys.ts"
 import { lastAdminContract } from "./lastAdmin.ts"
 import { membershipRepositoryContract } from "./membership.ts"
 import { loginAttemptsContract } from "./loginAttempts.ts"
+import { noticePreferenceRepositoryContract } from "./noticePreferences.ts"
 import { planningEditsContract } from "./planningEdits.ts"
 import { recordContracts } from "./records.ts"
 import { retentionContract } from "./retention.ts"
@@ -41,5 +42,6 @@ export const repositoryContract: ReadonlyArray<ContractSuite> = [
   loginAttemptsContract,
   idempotencyKeysContract,
   guardianshipRepositoryContract,
-  retentionContract
+  retentionContract,
+  noticePreferenceRepositoryContract
 ]

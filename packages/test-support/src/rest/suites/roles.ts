@@ -117,6 +117,9 @@ const feedPaths = [
   "/planning/feeds/{token}/guardian.ics"
 ]
 
+/** One-click unsubscribe (RFC 8058): a public route whose signed token stands for a user and a kind (the notices suite tests it). */
+const unsubscribePaths = ["GET /notices/unsubscribe", "POST /notices/unsubscribe"]
+
 /**
  * The role rules, on any harness, for the `endpoints` the contract guards: every role the table does
  * not allow gets 403 problem+json whatever it sends (the request is not even decoded), every role it
@@ -431,7 +434,8 @@ export const roleRules = (club: () => Club, endpoints: ReadonlyArray<GuardedEndp
         ...endpoints.map((endpoint) => `${endpoint.method} ${endpoint.path}`),
         "POST /auth/login",
         ...healthPaths.map((path) => `GET ${path}`),
-        ...feedPaths.map((path) => `GET ${path}`)
+        ...feedPaths.map((path) => `GET ${path}`),
+        ...unsubscribePaths
       ]
       expect(listed.sort()).toEqual(expected.sort())
     })

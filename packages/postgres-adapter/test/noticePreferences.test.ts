@@ -1,0 +1,4 @@
+import { noticePreferenceRepositoryContract } from "../../core/test/repositoryContract/noticePreferences.ts"
+import { onEachDatabaseContract } from "./support/onEachDatabaseContract.ts"
+
+onEachDatabaseContract(noticePreferenceRepositoryContract)
