@@ -21,6 +21,7 @@ import * as Server from "./Server.ts"
 import { MetricsLive } from "./observability/metrics/MetricsLive.ts"
 import { TracingFromConfig } from "./observability/Tracing.ts"
 import { TrustedProxiesFromConfig } from "./auth/TrustedProxiesFromConfig.ts"
+import { NoticeDeliveryLive, NoticeSettingsFromConfig } from "./notices/NoticeDelivery.ts"
 import { NodeHostResolver, WebhookDeliveryLive, WebhookRegistrationFromConfig } from "./webhooks/WebhookDelivery.ts"
 
 /**
@@ -99,7 +100,7 @@ export const RequestMetricsLive = MetricsLive.pipe(Layer.provide(PersistenceLive
  */
 export const App = Layer.mergeAll(
   Server.layer(Routes),
-  Layer.merge(SeriesExtensionLive(), WebhookDeliveryLive).pipe(
+  Layer.mergeAll(SeriesExtensionLive(), WebhookDeliveryLive, NoticeDeliveryLive).pipe(
     Layer.provide(Layer.merge(PersistenceLive, NodeHostResolver))
   )
 ).pipe(
@@ -123,7 +124,8 @@ const Settings = Layer.mergeAll(
   TrustedProxiesFromConfig,
   ScheduleSettingsFromConfig,
   SeriesExtensionWakeLive,
-  WebhookRegistrationFromConfig
+  WebhookRegistrationFromConfig,
+  NoticeSettingsFromConfig
 )
 
 /**

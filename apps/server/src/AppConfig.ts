@@ -47,6 +47,11 @@ export interface AppConfigShape {
   readonly mail: Option.Option<SmtpSettings>
   /** CLUB_LANGUAGE: the language of a notice whose recipient chose none (docs/notices.md). */
   readonly clubLanguage: NoticeLanguage
+  /**
+   * PUBLIC_URL: where people reach the club's app, without a trailing slash; a notice links to its
+   * session there. None: `http://localhost:<PORT>`.
+   */
+  readonly publicUrl: Option.Option<string>
 }
 
 export interface MetricsSettings {
@@ -273,6 +278,16 @@ const mail: Config.Config<Option.Option<SmtpSettings>> = Config.all({
   })
 )
 
+const publicUrl: Config.Config<Option.Option<string>> = optionalString("PUBLIC_URL").pipe(
+  Config.mapEffect((value) => {
+    if (value === undefined) return Effect.succeed(Option.none())
+    const parsed = URL.canParse(value) ? new URL(value) : undefined
+    return parsed === undefined || (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+      ? Effect.fail(invalid(`PUBLIC_URL must be an http:// or https:// URL, not ${JSON.stringify(value)}`))
+      : Effect.succeed(Option.some(value.replace(/\/+$/u, "")))
+  })
+)
+
 export const appConfig: Config.Config<AppConfigShape> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8080)),
   host: Config.NonEmptyString("HOST").pipe(Config.withDefault("0.0.0.0")),
@@ -309,7 +324,8 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   tracing,
   schedule,
   mail,
-  clubLanguage: Config.Literals(noticeLanguages, "CLUB_LANGUAGE").pipe(Config.withDefault("fr"))
+  clubLanguage: Config.Literals(noticeLanguages, "CLUB_LANGUAGE").pipe(Config.withDefault("fr")),
+  publicUrl
 })
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@club/server/AppConfig") {

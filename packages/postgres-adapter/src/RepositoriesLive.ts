@@ -16,6 +16,7 @@ import { SessionRepositoryLive } from "./sessions/SessionRepositoryLive.ts"
 import { TaskRepositoryLive } from "./todo/TaskRepositoryLive.ts"
 import { UserRepositoryLive } from "./users/UserRepositoryLive.ts"
 import { WebhookRepositoryLive } from "./webhooks/WebhookRepositoryLive.ts"
+import { NoticeRepositoryLive } from "./notices/NoticeRepositoryLive.ts"
 
 /**
  * Every port this adapter implements, those of core's `recordKinds` included; needs a (migrated) database layer: its client, and whether
@@ -38,5 +39,6 @@ export const RepositoriesLive = Layer.mergeAll(
   LoginAttemptsLive,
   IdempotencyKeysLive,
   RecordRepositoriesLive,
-  WebhookRepositoryLive
+  WebhookRepositoryLive,
+  NoticeRepositoryLive
 ).pipe(Layer.provideMerge(CredentialsCacheLive))

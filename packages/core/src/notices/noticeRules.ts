@@ -5,7 +5,7 @@
  */
 
 /** The notices a person can receive; each has its own text (renderNotice.ts). */
-export const noticeKinds = ["promoted", "sessionCancelled"] as const
+export const noticeKinds = ["promoted", "sessionCancelled", "reminder"] as const
 export type NoticeKind = (typeof noticeKinds)[number]
 
 /**

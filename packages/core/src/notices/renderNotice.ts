@@ -56,6 +56,18 @@ const messages: Record<NoticeKind, Record<NoticeLanguage, { subject: string; bod
       body: "Hello {recipient},\n\nThe session \"{title}\" on {start} is cancelled"
         + "{who, select, guardian { ({athlete}'s invitation)} other {}}."
     }
+  },
+  reminder: {
+    fr: {
+      subject: "Réponse attendue : {title}, {start}",
+      body: "Bonjour {recipient},\n\n{who, select, guardian {{athlete} n'a} other {Vous n'avez}} pas encore "
+        + "répondu à l'invitation à la séance « {title} » du {start}."
+    },
+    en: {
+      subject: "Reply awaited: {title}, {start}",
+      body: "Hello {recipient},\n\n{who, select, guardian {{athlete} has} other {You have}} not yet replied to "
+        + "the invitation to the session \"{title}\" on {start}."
+    }
   }
 }
 
