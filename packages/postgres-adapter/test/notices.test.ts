@@ -102,15 +102,17 @@ onEachDatabase("Notices (issue 42)", (it) => {
       const [event] = yield* sql<{ id: number }>`SELECT id::float8 AS id FROM attendance_events
         WHERE session_id = ${sessionId} AND type = 'promotion'`
       const rows = yield* noticesOf(sessionId)
-      expect(rows).toEqual([own, parent].sort((a, b) => a - b).map((userId) => ({
-        dedupe_key: `${event!.id}:${userId}`,
-        event_id: event!.id,
-        user_id: userId,
-        athlete_id: promoted,
-        kind: "promoted",
-        status: "pending",
-        attempts: 0
-      })))
+      expect(rows).toEqual(
+        [own, parent].sort((a, b) => a - b).map((userId) => ({
+          dedupe_key: `${event!.id}:${userId}`,
+          event_id: event!.id,
+          user_id: userId,
+          athlete_id: promoted,
+          kind: "promoted",
+          status: "pending",
+          attempts: 0
+        }))
+      )
     }))
 
   it.effect("mail off queues nothing; the event and its webhook deliveries are written as before", () =>
@@ -191,7 +193,9 @@ onEachDatabase("Notices (issue 42)", (it) => {
       const groupe = unique("group")
       const [group] = yield* sql<{ id: number }>`INSERT INTO groups (name, parent_id)
         SELECT ${groupe}, (SELECT id FROM groups WHERE parent_id IS NULL) RETURNING id::float8 AS id`
-      yield* sql`INSERT INTO memberships (group_id, athlete_id, from_date) VALUES (${group!.id}, ${member}, '2000-01-01')`
+      yield* sql`INSERT INTO memberships (group_id, athlete_id, from_date) VALUES (${
+        group!.id
+      }, ${member}, '2000-01-01')`
       // Its cut-off (its start) an hour ahead: the reminder's moment, two hours before, passed an hour ago.
       const due = yield* session("1 hour", [silent, replied], groupe)
       yield* sql`INSERT INTO session_replies (session_id, athlete_id, answer, state, replied_by)

@@ -53,8 +53,10 @@ describe.skipIf(!postgresAnswers)("Notices across two instances and a SIGKILL mi
       `INSERT INTO sessions (name, creneau, duree) VALUES ('${tag}', '2099-06-01T18:00:00', 60) RETURNING id`
     )
     const values = who.map((p) => `('${tag}:${p.userId}', ${p.userId}, ${p.athleteId}, ${session!.id}, 'promoted')`)
-    const rows = await sql.query<{ id: string }>(`INSERT INTO notices (dedupe_key, user_id, athlete_id, session_id, kind)
-      VALUES ${values.join(", ")} RETURNING id`)
+    const rows = await sql.query<{ id: string }>(
+      `INSERT INTO notices (dedupe_key, user_id, athlete_id, session_id, kind)
+      VALUES ${values.join(", ")} RETURNING id`
+    )
     return rows.map((row) => `<notice-${row.id}@${host}>`)
   }
 
@@ -109,28 +111,33 @@ describe.skipIf(!postgresAnswers)("Notices across two instances and a SIGKILL mi
     expect(survivor.child.exitCode).toBeNull()
   }, 120_000)
 
-  it("reminders: with two instances ticking, a non-replier gets one, a replier none, an older session none", async () => {
-    smtp.behave({ _tag: "accept" })
-    // The killed instance is replaced, so two instances tick again.
-    const replacement = await deployment.start(env(42212))
-    const [silent, replier, old] = await people("remind", 3)
-    // Its start an hour ahead at the club: the reminder's moment (two hours before) passed an hour ago.
-    const [session] = await sql.query<{ id: string }>(`INSERT INTO sessions (name, creneau, duree)
+  it(
+    "reminders: with two instances ticking, a non-replier gets one, a replier none, an older session none",
+    async () => {
+      smtp.behave({ _tag: "accept" })
+      // The killed instance is replaced, so two instances tick again.
+      const replacement = await deployment.start(env(42212))
+      const [silent, replier, old] = await people("remind", 3)
+      // Its start an hour ahead at the club: the reminder's moment (two hours before) passed an hour ago.
+      const [session] = await sql.query<{ id: string }>(`INSERT INTO sessions (name, creneau, duree)
       VALUES ('Relay', (now() AT TIME ZONE 'Europe/Paris') + interval '1 hour', 60) RETURNING id`)
-    // One that started two hours ago: its cut-off passed, nobody is reminded of it (the window's own
-    // case is the repository's test, packages/postgres-adapter/test/notices.test.ts).
-    const [late] = await sql.query<{ id: string }>(`INSERT INTO sessions (name, creneau, duree)
+      // One that started two hours ago: its cut-off passed, nobody is reminded of it (the window's own
+      // case is the repository's test, packages/postgres-adapter/test/notices.test.ts).
+      const [late] = await sql.query<{ id: string }>(`INSERT INTO sessions (name, creneau, duree)
       VALUES ('Late', (now() AT TIME ZONE 'Europe/Paris') - interval '2 hours', 60) RETURNING id`)
-    await sql.query(`INSERT INTO session_athletes (session_id, athlete_id) VALUES
-      (${session!.id}, ${silent!.athleteId}), (${session!.id}, ${replier!.athleteId}), (${late!.id}, ${old!.athleteId})`)
-    await sql.query(`INSERT INTO session_replies (session_id, athlete_id, answer, state, replied_by)
+      await sql.query(`INSERT INTO session_athletes (session_id, athlete_id) VALUES
+      (${session!.id}, ${silent!.athleteId}), (${session!.id}, ${replier!.athleteId}), (${late!.id}, ${
+        old!.athleteId
+      })`)
+      await sql.query(`INSERT INTO session_replies (session_id, athlete_id, answer, state, replied_by)
       VALUES (${session!.id}, ${replier!.athleteId}, 'no', 'declined', 1)`)
-    const inbox = (n: number) =>
-      smtp.received.filter((mail) => mail.envelopeTo.includes(`remind${n}@club.test`))
-    expect(await eventually(async () => inbox(1).length >= 1, 30_000)).toBe(true)
-    await pause(2000)
-    expect([inbox(1).length, inbox(2).length, inbox(3).length]).toEqual([1, 0, 0])
-    expect(inbox(1)[0]!.subject).toMatch(/^Réponse attendue : Relay/u)
-    expect(replacement.child.exitCode).toBeNull()
-  }, 120_000)
+      const inbox = (n: number) => smtp.received.filter((mail) => mail.envelopeTo.includes(`remind${n}@club.test`))
+      expect(await eventually(async () => inbox(1).length >= 1, 30_000)).toBe(true)
+      await pause(2000)
+      expect([inbox(1).length, inbox(2).length, inbox(3).length]).toEqual([1, 0, 0])
+      expect(inbox(1)[0]!.subject).toMatch(/^Réponse attendue : Relay/u)
+      expect(replacement.child.exitCode).toBeNull()
+    },
+    120_000
+  )
 })

@@ -33,7 +33,10 @@ const athlete = (name: string) =>
 const userOf = (name: string, athleteId: AthleteId | null, email: string | null = `${name}@club.test`) =>
   UserRepository.use((users) =>
     Effect.map(
-      users.create({ ...newUser(name, athleteId === null ? "COACH" : "ATHLETE", athleteId === null ? "create" : { athleteId }), email }),
+      users.create({
+        ...newUser(name, athleteId === null ? "COACH" : "ATHLETE", athleteId === null ? "create" : { athleteId }),
+        email
+      }),
       (u) => u.id
     )
   )
