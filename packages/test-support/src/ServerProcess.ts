@@ -38,11 +38,17 @@ const configuration = [
   "IDEMPOTENCY_KEY_RETENTION_SECONDS",
   "METRICS",
   "METRICS_PORT",
-  "METRICS_HOST"
+  "METRICS_HOST",
+  "CLUB_LANGUAGE",
+  "PUBLIC_URL"
 ]
 
-/** OpenTelemetry's variables (tracing): the tests set them, never inherit them. */
-const isOpenTelemetryVariable = (name: string) => name.startsWith("OTEL_")
+/**
+ * OpenTelemetry's variables (tracing), the relay's (an inherited SMTP_URL would turn mail on) and the
+ * notices' settings: the tests set them, never inherit them.
+ */
+const isOpenTelemetryVariable = (name: string) =>
+  name.startsWith("OTEL_") || name.startsWith("SMTP_") || name.startsWith("NOTICE_")
 
 export interface LogLine {
   readonly message: unknown
