@@ -151,7 +151,13 @@ onEachDatabase("Notices (issue 42)", (it) => {
       expect(yield* notices.claim("c", 60_000, 10)).toEqual([])
       const first = a[0] ?? b[0]!
       const ownerOfFirst = a.length > 0 ? "a" : "b"
-      expect(first).toMatchObject({ kind: "promoted", attempt: 1, forGuardian: false, sessionId })
+      expect(first).toMatchObject({
+        kind: "promoted",
+        attempt: 1,
+        forGuardian: false,
+        sessionId,
+        athleteReplied: false
+      })
       // Another owner's settle changes nothing.
       yield* notices.settle("c", first.id, { _tag: "sent" })
       yield* notices.settle(ownerOfFirst, first.id, { _tag: "retry", error: "451", delayMs: 200 })
@@ -222,6 +228,14 @@ onEachDatabase("Notices (issue 42)", (it) => {
       )
       expect(yield* noticesOf(late)).toEqual([])
       expect(yield* noticesOf(ahead)).toEqual([])
+      // A reply after the reminder was written: the claim says so, and the worker does not send it.
+      yield* sql`INSERT INTO session_replies (session_id, athlete_id, answer, state, replied_by)
+        VALUES (${due}, ${silent}, 'no', 'declined', 1)`
+      const claimed = (yield* notices.claim("r", 60_000, 100)).filter((n) => n.sessionId === due)
+      expect(claimed.map((n) => [n.recipientUserId, n.kind, n.athleteReplied]).sort()).toEqual(
+        [[silentUser, "reminder", true], [parent, "reminder", true], [memberUser, "reminder", false]].sort()
+      )
+      expect(claimed.find((n) => n.recipientUserId === parent)?.forGuardian).toBe(true)
     }))
 
   it.effect("reminders are written in bounded batches, a backlog over several calls", () =>

@@ -78,6 +78,9 @@ const deliver = (owner: string, claimed: ClaimedNotice, settings: NoticeWorkerSe
     const settle = (outcome: NoticeOutcome) => notices.settle(owner, claimed.id, outcome)
     const decision = yield* decideDelivery(claimed)
     if (decision._tag === "suppress") return yield* settle({ _tag: "suppressed", reason: decision.reason })
+    if (claimed.kind === "reminder" && claimed.athleteReplied) {
+      return yield* settle({ _tag: "suppressed", reason: "the athlete replied after the reminder was written" })
+    }
     if (claimed.sessionStart === null) return yield* settle({ _tag: "failed", error: "the session has no time" })
     const publicUrl = Option.getOrElse(config.publicUrl, () => `http://localhost:${config.port}`)
     const timeZone = config.schedule.timeZone

@@ -21,6 +21,8 @@ describe.skipIf(!postgresAnswers)("Notices across two instances and a SIGKILL mi
   let sql: Sql
   let a: ServerProcess
   let b: ServerProcess
+  /** The instances alive after the kill. */
+  const alive: Array<ServerProcess> = []
   const env = (port: number) => ({
     PORT: String(port),
     SMTP_URL: smtp.url,
@@ -109,6 +111,7 @@ describe.skipIf(!postgresAnswers)("Notices across two instances and a SIGKILL mi
     const [sent] = await sql.query<{ n: string }>(`SELECT count(*) AS n FROM notices WHERE status = 'sent'`)
     expect(Number(sent!.n)).toBe(all.length)
     expect(survivor.child.exitCode).toBeNull()
+    alive.push(survivor)
   }, 120_000)
 
   it(
@@ -117,6 +120,7 @@ describe.skipIf(!postgresAnswers)("Notices across two instances and a SIGKILL mi
       smtp.behave({ _tag: "accept" })
       // The killed instance is replaced, so two instances tick again.
       const replacement = await deployment.start(env(42212))
+      alive.push(replacement)
       const [silent, replier, old] = await people("remind", 3)
       // Its start an hour ahead at the club: the reminder's moment (two hours before) passed an hour ago.
       const [session] = await sql.query<{ id: string }>(`INSERT INTO sessions (name, creneau, duree)
@@ -125,18 +129,46 @@ describe.skipIf(!postgresAnswers)("Notices across two instances and a SIGKILL mi
       // case is the repository's test, packages/postgres-adapter/test/notices.test.ts).
       const [late] = await sql.query<{ id: string }>(`INSERT INTO sessions (name, creneau, duree)
       VALUES ('Late', (now() AT TIME ZONE 'Europe/Paris') - interval '2 hours', 60) RETURNING id`)
+      // The reply first: both instances tick every 100 ms and would remind an invitee not replied yet.
+      await sql.query(`INSERT INTO session_replies (session_id, athlete_id, answer, state, replied_by)
+      VALUES (${session!.id}, ${replier!.athleteId}, 'no', 'declined', 1)`)
       await sql.query(`INSERT INTO session_athletes (session_id, athlete_id) VALUES
       (${session!.id}, ${silent!.athleteId}), (${session!.id}, ${replier!.athleteId}), (${late!.id}, ${
         old!.athleteId
       })`)
-      await sql.query(`INSERT INTO session_replies (session_id, athlete_id, answer, state, replied_by)
-      VALUES (${session!.id}, ${replier!.athleteId}, 'no', 'declined', 1)`)
       const inbox = (n: number) => smtp.received.filter((mail) => mail.envelopeTo.includes(`remind${n}@club.test`))
       expect(await eventually(async () => inbox(1).length >= 1, 30_000)).toBe(true)
       await pause(2000)
       expect([inbox(1).length, inbox(2).length, inbox(3).length]).toEqual([1, 0, 0])
       expect(inbox(1)[0]!.subject).toMatch(/^Réponse attendue : Relay/u)
       expect(replacement.child.exitCode).toBeNull()
+    },
+    120_000
+  )
+
+  it(
+    "a SIGTERM during a send lets it end and settles it; the notice then arrives once, from the other instance",
+    async () => {
+      smtp.behave({ _tag: "hang" })
+      const began = smtp.dataStarted()
+      const [id] = await queue("term", await people("term", 1))
+      expect(await eventually(async () => smtp.dataStarted() > began, 20_000)).toBe(true)
+      const [lease] = await sql.query<{ lease_owner: string }>(`SELECT lease_owner FROM notices
+      WHERE status = 'pending' AND leased_until > now()`)
+      const holder = alive.find((server) => server.child.pid === Number(lease!.lease_owner.split("/")[1]))!
+      expect(holder).toBeDefined()
+      const stopping = Date.now()
+      const exit = await holder.stop()
+      // The send is cut by its own bound (three times SMTP_TIMEOUT_SECONDS), not by the lease.
+      expect(exit.code).toBe(0)
+      expect(Date.now() - stopping).toBeLessThan(7000)
+      const [row] = await sql.query<{ status: string; lease_owner: string | null }>(`SELECT status, lease_owner
+      FROM notices WHERE id = ${Number(id!.slice("<notice-".length, id!.indexOf("@")))}`)
+      expect(row).toEqual({ status: "pending", lease_owner: null })
+      smtp.behave({ _tag: "accept" })
+      expect(await eventually(async () => copies(id!) >= 1, 30_000)).toBe(true)
+      await pause(1000)
+      expect(copies(id!)).toBe(1)
     },
     120_000
   )

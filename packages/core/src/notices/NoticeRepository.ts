@@ -22,6 +22,8 @@ export interface ClaimedNotice {
   readonly sessionTitle: string
   /** The session's start, a wall-clock time at the club (`YYYY-MM-DDTHH:MM:SS`); null when it has none. */
   readonly sessionStart: string | null
+  /** The athlete has replied to the session by now: a reminder written before the reply is not sent. */
+  readonly athleteReplied: boolean
 }
 
 /** How one attempt ended, as the worker settles it. */

@@ -17,7 +17,8 @@ const ClaimedRow = Schema.Struct({
   forGuardian: Schema.Boolean,
   sessionId: Schema.Number,
   sessionTitle: Schema.String,
-  sessionStart: Schema.NullOr(Schema.String)
+  sessionStart: Schema.NullOr(Schema.String),
+  athleteReplied: Schema.Boolean
 })
 const decodeClaimed = Schema.decodeUnknownEffect(Schema.Array(ClaimedRow))
 
@@ -51,7 +52,9 @@ export const NoticeRepositoryLive = Layer.effect(
           u.name AS "recipientName", COALESCE(u.email, '') AS "recipientEmail", a.id::float8 AS "athleteId",
           COALESCE(a.name, '') AS "athleteName", u.athlete_id IS DISTINCT FROM n.athlete_id AS "forGuardian",
           s.id::float8 AS "sessionId", COALESCE(s.name, '') AS "sessionTitle",
-          to_char(s.creneau, 'YYYY-MM-DD"T"HH24:MI:SS') AS "sessionStart"`
+          to_char(s.creneau, 'YYYY-MM-DD"T"HH24:MI:SS') AS "sessionStart",
+          EXISTS (SELECT 1 FROM session_replies r WHERE r.session_id = n.session_id AND r.athlete_id = n.athlete_id)
+            AS "athleteReplied"`
       return (yield* Effect.orDie(decodeClaimed(rows))) as ReadonlyArray<ClaimedNotice>
     }, dieOnInfrastructureError)
 
