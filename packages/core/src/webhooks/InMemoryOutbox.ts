@@ -156,7 +156,10 @@ const recipientsOf = (tables: NoticeWriting["tables"], athleteId: number) => {
  */
 const appendNotices = (outbox: Outbox, event: StoredEvent, now: number, writing: NoticeWriting) => {
   const rule = noticeRuleFor(event)
-  if (rule === undefined || event.sessionId === null) return
+  // A notice names its session: an event of a session already deleted tells nobody, as on PostgreSQL.
+  if (rule === undefined || event.sessionId === null || !writing.tables.sessions.has(event.sessionId as SessionId)) {
+    return
+  }
   const athletes = rule.audience._tag === "athletes"
     ? rule.audience.athleteIds
     : invitees(writing.tables, event.sessionId, writing.today)

@@ -68,7 +68,9 @@ export const writeEvents = (sql: SqlClient, events: ReadonlyArray<NewEvent>) =>
         SELECT e.id AS event_id, e.session_id, t.kind, t.athlete_id
         FROM unnest(${targets.n}::int[], ${targets.kind}::text[], ${targets.athlete}::bigint[])
           AS t(n, kind, athlete_id)
-        JOIN numbered e ON e.n = t.n),
+        JOIN numbered e ON e.n = t.n
+        -- A notice names its session: an event of a session deleted in the same transaction tells nobody.
+        JOIN sessions s ON s.id = e.session_id),
       told AS (
         SELECT event_id, session_id, kind, athlete_id FROM target WHERE athlete_id <> 0
         UNION
