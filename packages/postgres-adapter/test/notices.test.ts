@@ -115,6 +115,30 @@ onEachDatabase("Notices (issue 42)", (it) => {
       )
     }))
 
+  it.effect("a notice already written for the same event and person (a replay) is left as it is, nothing added", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const promoted = yield* athlete
+      const own = yield* user(promoted)
+      const parent = yield* user(null)
+      yield* guardian(parent, promoted)
+      const sessionId = yield* session("3 days", [promoted])
+      // The promotion below is the second event after this value: its notice to `own` exists already.
+      const [taken] = yield* sql<
+        { id: number }
+      >`SELECT nextval(pg_get_serial_sequence('attendance_events', 'id'))::float8 AS id`
+      const eventId = taken!.id + 2
+      yield* sql`INSERT INTO notices (dedupe_key, user_id, athlete_id, session_id, kind, status)
+        VALUES (${`${eventId}:${own}`}, ${own}, ${promoted}, ${sessionId}, 'promoted', 'sent')`
+      yield* promote(sessionId, promoted, true)
+      const rows = yield* noticesOf(sessionId)
+      expect(rows.map((r) => [r.dedupe_key, r.user_id, r.event_id, r.status])).toEqual(
+        [[`${eventId}:${own}`, own, null, "sent"], [`${eventId}:${parent}`, parent, eventId, "pending"]].sort((p, q) =>
+          (p[1] as number) - (q[1] as number)
+        )
+      )
+    }))
+
   it.effect("mail off queues nothing; the event and its webhook deliveries are written as before", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
