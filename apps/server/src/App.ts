@@ -22,6 +22,7 @@ import * as Server from "./Server.ts"
 import { MetricsLive } from "./observability/metrics/MetricsLive.ts"
 import { TracingFromConfig } from "./observability/Tracing.ts"
 import { TrustedProxiesFromConfig } from "./auth/TrustedProxiesFromConfig.ts"
+import { NoticeDeliveryLive, NoticeSettingsFromConfig } from "./notices/NoticeDelivery.ts"
 import { NodeHostResolver, WebhookDeliveryLive, WebhookRegistrationFromConfig } from "./webhooks/WebhookDelivery.ts"
 
 /**
@@ -106,8 +107,8 @@ export const RequestMetricsLive = MetricsLive.pipe(Layer.provide(PersistenceLive
  */
 export const App = Layer.mergeAll(
   Server.layer(Routes),
-  Layer.mergeAll(SeriesExtensionLive(), WebhookDeliveryLive, RetentionPurgeLive).pipe(
-    Layer.provide(Layer.merge(PersistenceLive, NodeHostResolver))
+  Layer.mergeAll(SeriesExtensionLive(), WebhookDeliveryLive, RetentionPurgeLive, NoticeDeliveryLive).pipe(
+    Layer.provide(Layer.mergeAll(PersistenceLive, NodeHostResolver, Security))
   )
 ).pipe(
   Layer.provide(ConnectLive),
@@ -131,7 +132,8 @@ const Settings = Layer.mergeAll(
   ScheduleSettingsFromConfig,
   SeriesExtensionWakeLive,
   WebhookRegistrationFromConfig,
-  RetentionSettingsFromConfig
+  RetentionSettingsFromConfig,
+  NoticeSettingsFromConfig
 )
 
 /**

@@ -52,6 +52,11 @@ export interface AppConfigShape {
   readonly clubLanguage: NoticeLanguage
   /** The RETENTION_* variables: what is purged after how long, and how (docs/privacy.md). */
   readonly retention: RetentionConfig
+  /**
+   * PUBLIC_URL: where people reach the club's app, without a trailing slash; a notice links to its
+   * session there. None: `http://localhost:<PORT>`.
+   */
+  readonly publicUrl: Option.Option<string>
 }
 
 export interface RetentionConfig extends Omit<RetentionSettings, "batchSize"> {
@@ -354,6 +359,16 @@ const mail: Config.Config<Option.Option<SmtpSettings>> = Config.all({
   })
 )
 
+const publicUrl: Config.Config<Option.Option<string>> = optionalString("PUBLIC_URL").pipe(
+  Config.mapEffect((value) => {
+    if (value === undefined) return Effect.succeed(Option.none())
+    const parsed = URL.canParse(value) ? new URL(value) : undefined
+    return parsed === undefined || (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+      ? Effect.fail(invalid(`PUBLIC_URL must be an http:// or https:// URL, not ${JSON.stringify(value)}`))
+      : Effect.succeed(Option.some(value.replace(/\/+$/u, "")))
+  })
+)
+
 export const appConfig: Config.Config<AppConfigShape> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8080)),
   host: Config.NonEmptyString("HOST").pipe(Config.withDefault("0.0.0.0")),
@@ -391,7 +406,8 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   schedule,
   mail,
   clubLanguage: Config.Literals(noticeLanguages, "CLUB_LANGUAGE").pipe(Config.withDefault("fr")),
-  retention
+  retention,
+  publicUrl
 })
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("@club/server/AppConfig") {

@@ -18,6 +18,7 @@ import { TaskRepositoryLive } from "./todo/TaskRepositoryLive.ts"
 import { UserRepositoryLive } from "./users/UserRepositoryLive.ts"
 import { WebhookRepositoryLive } from "./webhooks/WebhookRepositoryLive.ts"
 import { RetentionRepositoryLive } from "./retention/RetentionRepositoryLive.ts"
+import { NoticeRepositoryLive } from "./notices/NoticeRepositoryLive.ts"
 
 /**
  * Every port this adapter implements, those of core's `recordKinds` included; needs a (migrated) database layer: its client, and whether
@@ -42,5 +43,6 @@ export const RepositoriesLive = Layer.mergeAll(
   RecordRepositoriesLive,
   WebhookRepositoryLive,
   RetentionRepositoryLive,
-  NoticePreferenceRepositoryLive
+  NoticePreferenceRepositoryLive,
+  NoticeRepositoryLive
 ).pipe(Layer.provideMerge(CredentialsCacheLive))

@@ -38,11 +38,17 @@ const configuration = [
   "IDEMPOTENCY_KEY_RETENTION_SECONDS",
   "METRICS",
   "METRICS_PORT",
-  "METRICS_HOST"
+  "METRICS_HOST",
+  "CLUB_LANGUAGE",
+  "PUBLIC_URL"
 ]
 
-/** OpenTelemetry's variables (tracing): the tests set them, never inherit them. */
-const isOpenTelemetryVariable = (name: string) => name.startsWith("OTEL_")
+/**
+ * OpenTelemetry's variables (tracing), the relay's (an inherited SMTP_URL would turn mail on) and the
+ * notices' settings: the tests set them, never inherit them.
+ */
+const isSetByTestsOnly = (name: string) =>
+  name.startsWith("OTEL_") || name.startsWith("SMTP_") || name.startsWith("NOTICE_")
 
 export interface LogLine {
   readonly message: unknown
@@ -93,7 +99,7 @@ export const spawnServer = async (env: Record<string, string>, options: SpawnOpt
   if (!existsSync(main)) throw new Error(`${main} is missing: run pnpm --filter @club/server build`)
   const port = env["PORT"] === undefined ? await freePort() : Number(env["PORT"])
   const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !configuration.includes(name) && !isOpenTelemetryVariable(name))
+    Object.entries(process.env).filter(([name]) => !configuration.includes(name) && !isSetByTestsOnly(name))
   )
   // Another user may not reach the Node of a private checkout.
   const node = options.uid === undefined ? process.execPath : nodeForAnyUser()

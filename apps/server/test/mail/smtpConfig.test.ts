@@ -1,6 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Option, Redacted } from "effect"
-import { appConfig } from "../../src/AppConfig.ts"
+import { NoticeSettings } from "@club/core"
+import { ConfigProvider, Effect, Layer, Option, Redacted } from "effect"
+import { AppConfig, appConfig } from "../../src/AppConfig.ts"
+import { NoticeSettingsFromConfig } from "../../src/notices/NoticeDelivery.ts"
 
 const parse = (env: Record<string, string>) =>
   appConfig.parse(ConfigProvider.fromUnknown({ DATA_DIR: "memory://", ...env }))
@@ -42,5 +44,29 @@ describe("SMTP configuration", () => {
       assert.strictEqual((yield* parse({ CLUB_LANGUAGE: "en" })).clubLanguage, "en")
       const wrong = yield* Effect.flip(parse({ CLUB_LANGUAGE: "de" }))
       assert.include(String(wrong), "CLUB_LANGUAGE")
+    }))
+
+  it.effect("PUBLIC_URL: unset is none, an http(s) URL is kept without its trailing slash, another is refused", () =>
+    Effect.gen(function*() {
+      assert.isTrue(Option.isNone((yield* parse({})).publicUrl))
+      assert.deepStrictEqual(
+        (yield* parse({ PUBLIC_URL: "https://club.example/app/" })).publicUrl,
+        Option.some("https://club.example/app")
+      )
+      const wrong = yield* Effect.flip(parse({ PUBLIC_URL: "ftp://club.example" }))
+      assert.include(String(wrong), "PUBLIC_URL")
+    }))
+
+  it.effect("notices are queued exactly when mail is on", () =>
+    Effect.gen(function*() {
+      const queued = (env: Record<string, string>) =>
+        Effect.gen(function*() {
+          return (yield* NoticeSettings).queueNotices
+        }).pipe(
+          Effect.provide(NoticeSettingsFromConfig),
+          Effect.provide(Layer.effect(AppConfig, Effect.map(parse(env), AppConfig.of)))
+        )
+      assert.isFalse(yield* queued({}))
+      assert.isTrue(yield* queued({ SMTP_URL: "smtp://127.0.0.1:25", SMTP_FROM: "club@example.test" }))
     }))
 })

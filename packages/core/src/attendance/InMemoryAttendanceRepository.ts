@@ -244,7 +244,7 @@ export const InMemoryAttendanceRepository = Layer.effect(
           data: { athleteId: write.athleteId, answer: next.answer, reason: next.reason, state: answered.state }
         }, ...promotions(sessionId, promoted))
       }
-      yield* appendEvents(outbox, events)
+      yield* appendEvents(outbox, events, tables)
       return written
     })
 
@@ -254,7 +254,7 @@ export const InMemoryAttendanceRepository = Layer.effect(
         const stored = of(sessionId, yield* clubToday(Date.now()))
         if (settings.capacity !== undefined) stored.capacity = settings.capacity
         if (settings.replyCutoff !== undefined) stored.replyCutoff = settings.replyCutoff
-        yield* appendEvents(outbox, promotions(sessionId, fill(stored)))
+        yield* appendEvents(outbox, promotions(sessionId, fill(stored)), tables)
         return repliesOf(sessionId, stored)
       }
     )
@@ -337,7 +337,7 @@ export const InMemoryAttendanceRepository = Layer.effect(
             })
           )
         }
-        yield* appendEvents(outbox, events)
+        yield* appendEvents(outbox, events, tables)
         return presenceOf(sessionId, today)
       }
     )

@@ -68,7 +68,7 @@ export type ContractServices =
   | GuardianshipRepository
   | GroupRepository
   | InvitationRepository
-  | RetentionRepository,
+  | RetentionRepository
   | NoticePreferenceRepository
 
 export interface Implementation {

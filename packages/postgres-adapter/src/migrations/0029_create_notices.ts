@@ -1,0 +1,43 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+
+/**
+ * Email notices (issue 42, docs/notices.md): one row per notice and person, written by the outbox in
+ * the event's transaction (or by the reminder scheduler), sent by the notice worker.
+ *
+ * - `dedupe_key` is unique: `<event id>:<user id>`, or `reminder:<session id>:<user id>`, so a replay
+ *   of the same write, or two instances scheduling the same reminder, insert nothing more.
+ * - `event_id` is null for a reminder; an event's removal (none today) keeps the notice.
+ * - The user, athlete or session gone, its notices go too: there is nobody or nothing to tell about.
+ * - `suppressed`: a notice the recipient's preferences stopped (decideDelivery in the worker).
+ * - `notices_due_idx` answers the claim: the pending notices by due time, the others not indexed.
+ */
+export default Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE notices (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    dedupe_key text NOT NULL UNIQUE,
+    event_id bigint REFERENCES attendance_events (id) ON DELETE SET NULL,
+    user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    athlete_id bigint NOT NULL REFERENCES athletes (id) ON DELETE CASCADE,
+    session_id bigint NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    kind text NOT NULL,
+    status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed', 'suppressed')),
+    attempts integer NOT NULL DEFAULT 0,
+    due_at timestamptz NOT NULL DEFAULT now(),
+    lease_owner text,
+    leased_until timestamptz,
+    last_error text,
+    sent_at timestamptz,
+    created_at timestamptz NOT NULL DEFAULT now()
+  )`
+  yield* sql`CREATE INDEX notices_due_idx ON notices (due_at) WHERE status = 'pending'`
+  // The cascades from a user, an athlete or a session find their notices by these.
+  yield* sql`CREATE INDEX notices_user_idx ON notices (user_id)`
+  yield* sql`CREATE INDEX notices_athlete_idx ON notices (athlete_id)`
+  yield* sql`CREATE INDEX notices_session_idx ON notices (session_id)`
+  // The reminder scheduler reads the sessions whose cut-off is near: by `creneau` when they have none
+  // (sessions_creneau_idx), by this when they have one.
+  yield* sql`CREATE INDEX session_attendance_cutoff_idx ON session_attendance (reply_cutoff)
+    WHERE reply_cutoff IS NOT NULL`
+})

@@ -1,0 +1,124 @@
+import { type ClaimedNotice, type NoticeOutcome, NoticeRepository, type ReminderTiming, traced } from "@club/core"
+import { Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { invitedAthletes } from "../membership/invitedAthletes.ts"
+import { dieOnInfrastructureError } from "../shared/dieOnInfrastructureError.ts"
+import { recipientsOf } from "./recipients.ts"
+
+const ClaimedRow = Schema.Struct({
+  id: Schema.Number,
+  kind: Schema.Literals(["promoted", "sessionCancelled", "reminder"]),
+  attempt: Schema.Number,
+  recipientUserId: Schema.Number,
+  recipientName: Schema.String,
+  recipientEmail: Schema.String,
+  athleteId: Schema.Number,
+  athleteName: Schema.String,
+  forGuardian: Schema.Boolean,
+  sessionId: Schema.Number,
+  sessionTitle: Schema.String,
+  sessionStart: Schema.NullOr(Schema.String),
+  athleteReplied: Schema.Boolean
+})
+const decodeClaimed = Schema.decodeUnknownEffect(Schema.Array(ClaimedRow))
+
+/**
+ * `NoticeRepository` on PostgreSQL. Every instant is the database's `now()`: one clock for every
+ * instance, which a jump of a host's clock does not move.
+ */
+export const NoticeRepositoryLive = Layer.effect(
+  NoticeRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const ms = (value: number) => sql`(${value}::float8 * interval '1 millisecond')`
+
+    /**
+     * One statement: the first `limit` due pending notices no live lease holds, in due order, locked
+     * `SKIP LOCKED` (an instance claiming at the same moment passes over them), leased and counted as
+     * an attempt, with the facts their text needs read as they are now.
+     */
+    const claim = traced("NoticeRepository.claim")(function*(owner: string, leaseMs: number, limit: number) {
+      const rows = yield* sql`UPDATE notices n
+        SET lease_owner = ${owner}, leased_until = now() + ${ms(leaseMs)}, attempts = n.attempts + 1
+        FROM (
+          SELECT c.id FROM notices c
+          WHERE c.status = 'pending' AND c.due_at <= now() AND (c.leased_until IS NULL OR c.leased_until <= now())
+          ORDER BY c.due_at, c.id
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED
+        ) chosen, users u, athletes a, sessions s
+        WHERE n.id = chosen.id AND u.id = n.user_id AND a.id = n.athlete_id AND s.id = n.session_id
+        RETURNING n.id::float8 AS id, n.kind, n.attempts AS attempt, u.id::float8 AS "recipientUserId",
+          u.name AS "recipientName", COALESCE(u.email, '') AS "recipientEmail", a.id::float8 AS "athleteId",
+          COALESCE(a.name, '') AS "athleteName", u.athlete_id IS DISTINCT FROM n.athlete_id AS "forGuardian",
+          s.id::float8 AS "sessionId", COALESCE(s.name, '') AS "sessionTitle",
+          to_char(s.creneau, 'YYYY-MM-DD"T"HH24:MI:SS') AS "sessionStart",
+          EXISTS (SELECT 1 FROM session_replies r WHERE r.session_id = n.session_id AND r.athlete_id = n.athlete_id)
+            AS "athleteReplied"`
+      return (yield* Effect.orDie(decodeClaimed(rows))) as ReadonlyArray<ClaimedNotice>
+    }, dieOnInfrastructureError)
+
+    const settle = traced("NoticeRepository.settle")(function*(owner: string, id: number, outcome: NoticeOutcome) {
+      const status = outcome._tag === "retry" ? "pending" : outcome._tag
+      const error = outcome._tag === "retry" || outcome._tag === "failed"
+        ? outcome.error
+        : outcome._tag === "suppressed"
+        ? outcome.reason
+        : null
+      const delay = outcome._tag === "retry" ? outcome.delayMs : 0
+      yield* sql`UPDATE notices SET status = ${status}, lease_owner = NULL, leased_until = NULL,
+          last_error = COALESCE(${error}::text, last_error),
+          sent_at = CASE WHEN ${status} = 'sent' THEN now() END,
+          due_at = CASE WHEN ${status} = 'pending' THEN now() + ${ms(delay)} ELSE due_at END
+        WHERE id = ${id} AND lease_owner = ${owner} AND status = 'pending'`
+    }, dieOnInfrastructureError)
+
+    const release = traced("NoticeRepository.release")(function*(owner: string, id: number) {
+      yield* sql`UPDATE notices SET lease_owner = NULL, leased_until = NULL, attempts = attempts - 1
+        WHERE id = ${id} AND lease_owner = ${owner} AND status = 'pending'`
+    }, dieOnInfrastructureError)
+
+    /**
+     * One statement. The sessions whose reply cut-off (`session_attendance.reply_cutoff`, else the
+     * start) is still ahead and whose reminder moment (the cut-off less `leadMs`) has come, but not
+     * longer ago than `windowMs`: read by `creneau` for those without a cut-off of their own, by the
+     * cut-off for the others, both wall-clock times at the club turned to the database's clock in
+     * the club's zone. Their invitees who have not replied, told through their users and guardians,
+     * the reminders not yet written first excluded and then cut to `limit`, so a backlog is written
+     * over several calls and never re-read as a full batch of duplicates.
+     */
+    const writeReminders = traced("NoticeRepository.writeReminders")(function*(timing: ReminderTiming) {
+      const local = sql`(now() AT TIME ZONE ${timing.timeZone})`
+      const from = sql`(${local} + ${ms(timing.leadMs)} - ${ms(timing.windowMs)})`
+      const until = sql`(${local} + ${ms(timing.leadMs)})`
+      const rows = yield* sql`WITH due AS (
+          SELECT s.id AS session_id FROM sessions s
+          WHERE s.creneau > ${from} AND s.creneau <= ${until} AND s.creneau > ${local}
+            AND NOT EXISTS (SELECT 1 FROM session_attendance a WHERE a.session_id = s.id AND a.reply_cutoff IS NOT NULL)
+          UNION
+          SELECT a.session_id FROM session_attendance a JOIN sessions s ON s.id = a.session_id
+          WHERE a.reply_cutoff > ${from} AND a.reply_cutoff <= ${until} AND a.reply_cutoff > ${local}
+            AND s.creneau IS NOT NULL),
+        invitee AS (
+          SELECT d.session_id, i.athlete_id FROM due d CROSS JOIN LATERAL (${invitedAthletes(sql, sql`d.session_id`)}) i
+          WHERE NOT EXISTS (SELECT 1 FROM session_replies r
+            WHERE r.session_id = d.session_id AND r.athlete_id = i.athlete_id)),
+        recipient AS (
+          SELECT DISTINCT ON (v.session_id, r.user_id) v.session_id, v.athlete_id, r.user_id,
+            'reminder:' || v.session_id || ':' || r.user_id AS dedupe_key
+          FROM invitee v CROSS JOIN LATERAL (${recipientsOf(sql, sql`v.athlete_id`)}) r
+          ORDER BY v.session_id, r.user_id, r.guardian, v.athlete_id),
+        fresh AS (
+          SELECT * FROM recipient r WHERE NOT EXISTS (SELECT 1 FROM notices n WHERE n.dedupe_key = r.dedupe_key)
+          ORDER BY r.session_id, r.user_id
+          LIMIT ${timing.limit})
+        INSERT INTO notices (dedupe_key, user_id, athlete_id, session_id, kind)
+        SELECT dedupe_key, user_id, athlete_id, session_id, 'reminder' FROM fresh
+        ON CONFLICT (dedupe_key) DO NOTHING
+        RETURNING 1`
+      return rows.length
+    }, dieOnInfrastructureError)
+
+    return NoticeRepository.of({ claim, settle, release, writeReminders })
+  })
+)
