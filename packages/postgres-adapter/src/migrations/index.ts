@@ -23,6 +23,7 @@ import bookingsAsInstants from "./0023_bookings_as_instants.ts"
 import groupsAndMemberships from "./0024_groups_and_memberships.ts"
 import membershipEvents from "./0025_membership_events.ts"
 import repliesOfInvitedAthletes from "./0027_replies_of_invited_athletes.ts"
+import domainEvents from "./0028_domain_events.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -52,5 +53,6 @@ export const migrations = Migrator.fromRecord({
   "0023_bookings_as_instants": bookingsAsInstants,
   "0024_groups_and_memberships": groupsAndMemberships,
   "0025_membership_events": membershipEvents,
-  "0027_replies_of_invited_athletes": repliesOfInvitedAthletes
+  "0027_replies_of_invited_athletes": repliesOfInvitedAthletes,
+  "0028_domain_events": domainEvents
 })

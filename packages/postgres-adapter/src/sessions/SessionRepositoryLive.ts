@@ -18,6 +18,10 @@ import {
   SessionRepository,
   type SessionUpdate,
   SessionValues,
+  sessionCancelled,
+  sessionChanged,
+  sessionCreated,
+  type SessionFacts,
   sessionValuesOf
 } from "@club/core"
 import { Data, Effect, Layer, Option, Stream } from "effect"
@@ -37,6 +41,7 @@ import { failOnUnknown, type References, requireKnownIds } from "../shared/requi
 import { unknownIds } from "../shared/unknownIds.ts"
 import { byColumn, columnOf } from "../shared/snakeCase.ts"
 import { transaction } from "../shared/transaction.ts"
+import { writeEvents } from "../webhooks/outbox.ts"
 
 /** A create's listed coach, athlete or activity that the database did not find. */
 class ReferencesRefused extends Data.TaggedError("ReferencesRefused") {}
@@ -189,6 +194,7 @@ export const SessionRepositoryLive = Layer.effect(
       const session = yield* Effect.sync(() => sessionFromRow(row))
       // SCHEDULE_SEED_REFUSES_CONFLICTS: the seed's session books its people as /planning's do.
       if ((yield* ScheduleSettings).seedRefusesConflicts === true) yield* bookOrRefuse(session.id)
+      yield* writeEvents(sql, [sessionCreated({ ...session, seriesId: null })])
       return session
     })
 
@@ -254,6 +260,9 @@ export const SessionRepositoryLive = Layer.effect(
         ])
         if (missing!.length > 0) return yield* new EntityNotFound({ entity: "Session", id })
         yield* failOnUnknown(references, unknown)
+        const [before] = yield* sql<{ creneau: string | null; duree: number | null; seriesId: number | null }>`SELECT
+          ${sql.literal(creneauColumn)}, s.duree::float8 AS duree, s.series_id::float8 AS "seriesId"
+          FROM sessions s WHERE s.id = ${id}`
         // What a session books follows its duree and athletes: its bookings go in the write's
         // statement, which says whether it held any; a booked session (one written through /planning,
         // or any with SCHEDULE_SEED_REFUSES_CONFLICTS) is then booked again.
@@ -292,7 +301,10 @@ export const SessionRepositoryLive = Layer.effect(
             return yield* new ScheduleConflict({ sessionIds: yield* sessionsMet(sql, timeZone, [id]) })
           }
         }
-        return yield* Effect.sync(() => sessionFromRow(row))
+        const session = yield* Effect.sync(() => sessionFromRow(row))
+        // Every accepted edit is told, even one that leaves the values as they were (decision 0283).
+        yield* writeEvents(sql, [sessionChanged({ ...session, seriesId: before!.seriesId }, before!)])
+        return session
       },
       transaction(sql),
       dieOnInfrastructureError
@@ -300,9 +312,12 @@ export const SessionRepositoryLive = Layer.effect(
 
     const remove = traced("SessionRepository.delete")(function*(id: SessionId) {
       // Its activities and memberships go by ON DELETE CASCADE, in the same statement.
-      const deleted = yield* sql`DELETE FROM sessions WHERE id = ${id} RETURNING id`
+      const deleted = yield* sql<SessionFacts>`DELETE FROM sessions s WHERE s.id = ${id}
+        RETURNING s.id::float8 AS id, s.name, ${sql.literal(creneauColumn)}, s.duree::float8 AS duree,
+          s.series_id::float8 AS "seriesId"`
       if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Session", id })
-    }, dieOnInfrastructureError)
+      yield* writeEvents(sql, [sessionCancelled(deleted[0]!)])
+    }, transaction(sql), dieOnInfrastructureError)
 
     // The page order: (creneau, id), a session without a creneau first (as -infinity), so that the
     // keyset condition is one row comparison, which the (creneau, id) index of migration 0012 serves.
