@@ -260,9 +260,6 @@ export const SessionRepositoryLive = Layer.effect(
         ])
         if (missing!.length > 0) return yield* new EntityNotFound({ entity: "Session", id })
         yield* failOnUnknown(references, unknown)
-        const [before] = yield* sql<{ creneau: string | null; duree: number | null; seriesId: number | null }>`SELECT
-          ${sql.literal(creneauColumn)}, s.duree::float8 AS duree, s.series_id::float8 AS "seriesId"
-          FROM sessions s WHERE s.id = ${id}`
         // What a session books follows its duree and athletes: its bookings go in the write's
         // statement, which says whether it held any; a booked session (one written through /planning,
         // or any with SCHEDULE_SEED_REFUSES_CONFLICTS) is then booked again.
@@ -288,13 +285,18 @@ export const SessionRepositoryLive = Layer.effect(
             : [])
         ]
         const written = sessionsFrom("written", input)
-        const rows = yield* sql<Record<string, unknown>>`WITH ${sql.csv(parts)} ${
+        // The statement's snapshot is the session before the write: its duree and series as they were,
+        // for its event (a seed's update never moves its creneau).
+        const rows = yield* sql<Record<string, unknown>>`WITH ${sql.csv(parts)} SELECT q.*,
+          ${
           rebook
-            ? sql`SELECT q.*, EXISTS (SELECT 1 FROM unbooked_coach) OR EXISTS (SELECT 1 FROM unbooked_athletes)
-              AS held FROM (${written}) q`
-            : written
-        }`
-        const { held, ...row } = rows[0]!
+            ? sql`EXISTS (SELECT 1 FROM unbooked_coach) OR EXISTS (SELECT 1 FROM unbooked_athletes)`
+            : sql`false`
+        } AS held,
+          (SELECT b.duree::float8 FROM sessions b WHERE b.id = ${id}) AS "previousDuree",
+          (SELECT b.series_id::float8 FROM sessions b WHERE b.id = ${id}) AS "seriesId"
+          FROM (${written}) q`
+        const { held, previousDuree, seriesId, ...row } = rows[0]!
         if (rebook && (seedRefusesConflicts === true || held === true)) {
           const skipped = yield* bookSessions(sql, timeZone, [id])
           if (skipped && seedRefusesConflicts === true) {
@@ -303,7 +305,12 @@ export const SessionRepositoryLive = Layer.effect(
         }
         const session = yield* Effect.sync(() => sessionFromRow(row))
         // Every accepted edit is told, even one that leaves the values as they were (decision 0283).
-        yield* writeEvents(sql, [sessionChanged({ ...session, seriesId: before!.seriesId }, before!)])
+        yield* writeEvents(sql, [
+          sessionChanged({ ...session, seriesId: seriesId as number | null }, {
+            creneau: session.creneau,
+            duree: previousDuree as number | null
+          })
+        ])
         return session
       },
       transaction(sql),
