@@ -1,6 +1,6 @@
 import { DeliveredEvent } from "@club/core"
 import { eventually } from "@club/test-support"
-import { createActivity, createSession, createUser } from "@club/test-support/rest"
+import { createActivity, createAthlete, createSession, createUser } from "@club/test-support/rest"
 import { Schema } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { onEveryDatabase } from "../rest/support/club.ts"
@@ -37,7 +37,9 @@ await onEveryDatabase("Domain events delivered to webhooks", (club) => {
     expectStatus(created, 201)
     const coach = club().coach
 
+    const athlete = await createAthlete(club())
     const session = await createSession(club(), {
+      athleteIds: [athlete.id],
       name: "Evening",
       creneau: "2099-07-01T18:00:00",
       duree: 60,
@@ -101,8 +103,22 @@ await onEveryDatabase("Domain events delivered to webhooks", (club) => {
       previousDuree: 60,
       seriesId: null
     })
-    expect(events[3]!.data).toEqual({ name: "Evening", creneau: "2099-07-01T19:00:00", duree: 60, seriesId: null })
-    expect(events[5]!.data).toEqual({ name: "Track", creneau: "2027-01-11T18:00:00", duree: 75, seriesId })
+    expect(events[3]!.data).toEqual({
+      name: "Evening",
+      creneau: "2099-07-01T19:00:00",
+      duree: 60,
+      seriesId: null,
+      groupe: null,
+      athleteIds: [athlete.id]
+    })
+    expect(events[5]!.data).toEqual({
+      name: "Track",
+      creneau: "2027-01-11T18:00:00",
+      duree: 75,
+      seriesId,
+      groupe: null,
+      athleteIds: []
+    })
     // A user's event carries no password, hash, token or email address.
     const userCreated = received().find((r) => r.event.type === "userCreated")!.body
     expect(JSON.parse(userCreated).data).toEqual({

@@ -394,7 +394,7 @@ export const InMemorySeriesRepository = Layer.effect(
         athleteIds: [...session.athleteIds].sort((a, b) => a - b)
       })
       deleteSession(session.id)
-      yield* appendEvents(outbox, [sessionCancelled({ ...session, seriesId: id })])
+      yield* appendEvents(outbox, [sessionCancelled({ ...session, athleteIds: [...session.athleteIds], seriesId: id })])
     })
 
     const cancellations = traced("SeriesRepository.cancellations")(function*(ids: ReadonlyArray<SeriesId>) {

@@ -248,7 +248,7 @@ export const InMemorySessionRepository = Layer.effect(
     const remove = traced("SessionRepository.delete")(function*(id: SessionId) {
       const stored = sessions.get(id)
       if (stored === undefined) return yield* new EntityNotFound({ entity: "Session", id })
-      const facts = factsOf(stored)
+      const facts = { ...stored, seriesId: seriesIdOf(id), athleteIds: [...stored.athleteIds] }
       sessions.delete(id)
       yield* appendEvents(outbox, [sessionCancelled(facts)])
       // Its memberships went with it; its activities go too.

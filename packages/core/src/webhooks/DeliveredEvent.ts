@@ -86,7 +86,12 @@ export const SessionChangedEvent = sessionEvent("sessionChanged", {
   previousDuree: Schema.NullOr(Schema.Number)
 })
 /** A session deleted, or an occurrence of a series cancelled: the session as it was. */
-export const SessionCancelledEvent = sessionEvent("sessionCancelled", sessionData)
+export const SessionCancelledEvent = sessionEvent("sessionCancelled", {
+  ...sessionData,
+  groupe: Schema.NullOr(Schema.String),
+  /** The session's own athletes, ascending (its group's members are invited too). */
+  athleteIds: Schema.Array(AthleteId)
+})
 /** A series created, with its occurrences up to its first expansion. */
 export const SeriesCreatedEvent = clubEvent("seriesCreated", {
   seriesId: SeriesId,

@@ -42,11 +42,21 @@ export const sessionChanged = (
   data: { ...sessionData(session), previousCreneau: previous.creneau, previousDuree: previous.duree }
 })
 
-/** A session deleted, or an occurrence of a series cancelled: the session as it was. */
-export const sessionCancelled = (session: SessionFacts): NewEvent => ({
+/**
+ * A session deleted, or an occurrence of a series cancelled: the session as it was, with whom it
+ * invited (its own athletes, ascending, and its group's label), since the session and its
+ * memberships are gone when the event's notices are written (docs/notices.md).
+ */
+export const sessionCancelled = (
+  session: SessionFacts & { readonly groupe: string | null; readonly athleteIds: ReadonlyArray<number> }
+): NewEvent => ({
   sessionId: session.id,
   type: "sessionCancelled",
-  data: sessionData(session)
+  data: {
+    ...sessionData(session),
+    groupe: session.groupe,
+    athleteIds: [...session.athleteIds].sort((a, b) => a - b)
+  }
 })
 
 /** What a series event tells of its series. */

@@ -273,7 +273,8 @@ export const webhookRepositoryContract: ContractSuite = {
         const activities = yield* ActivityRepository
         const users = yield* UserRepository
         const at = (time: string) => time as LocalDateTime
-        const own = yield* sessions.create(newSession({ name: "Own", duree: 90 }))
+        const [x, y] = yield* athletes(2)
+        const own = yield* sessions.create(newSession({ name: "Own", duree: 90, athleteIds: [y!, x!] }))
         yield* sessions.update(own.id, new SessionUpdate({ duree: 60 }))
         const activity = yield* activities.create(newActivity(own.id))
         yield* activities.update(activity.id, newActivity(own.id, "cool-down", null))
@@ -342,7 +343,11 @@ export const webhookRepositoryContract: ContractSuite = {
           ["activityCreated", own.id, activityData("warm-up", "cardio")],
           ["activityChanged", own.id, activityData("cool-down", null)],
           ["activityDeleted", own.id, activityData("cool-down", null)],
-          ["sessionCancelled", own.id, session("Own", "2026-11-21T18:30:00", 60, null)],
+          ["sessionCancelled", own.id, {
+            ...session("Own", "2026-11-21T18:30:00", 60, null),
+            groupe: "A",
+            athleteIds: [x, y]
+          }],
           ["sessionCreated", planned, session("Planned", "2031-02-03T10:00:00", 45, null)],
           ["sessionChanged", planned, {
             ...session("Planned", "2031-02-03T11:00:00", 45, null),
@@ -363,7 +368,11 @@ export const webhookRepositoryContract: ContractSuite = {
             previousCreneau: "2031-03-03T18:00:00",
             previousDuree: 75
           }],
-          ["sessionCancelled", second!.sessionId, session("Track", "2031-03-10T18:00:00", 75, track.id)],
+          ["sessionCancelled", second!.sessionId, {
+            ...session("Track", "2031-03-10T18:00:00", 75, track.id),
+            groupe: null,
+            athleteIds: []
+          }],
           ["seriesCancelled", null, { seriesId: track.id, from: "2031-03-17T18:00:00" }],
           ["userCreated", null, userData(`events-${suffix}`)],
           ["userChanged", null, userData(`renamed-${suffix}`)],

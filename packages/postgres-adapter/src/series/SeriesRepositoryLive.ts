@@ -390,7 +390,7 @@ export const SeriesRepositoryLive = Layer.effect(
       // One statement, so one transaction: the session goes (its memberships, bookings and
       // activities by ON DELETE CASCADE) and the series remembers the cancellation.
       // Its athletes are read from the statement's snapshot, before the cascade removes them.
-      const gone = yield* sql<SessionFacts>`WITH s AS (
+      const gone = yield* sql<SessionFacts & { groupe: string | null; athleteIds: ReadonlyArray<number> }>`WITH s AS (
           DELETE FROM sessions WHERE series_id = ${id} AND occurrence_start = ${time}::timestamp
           RETURNING id, series_id, occurrence_start, revision, coach_id, groupe, name, creneau, duree),
         remembered AS (
@@ -400,7 +400,9 @@ export const SeriesRepositoryLive = Layer.effect(
               WHERE sa.session_id = g.id), '{}')
           FROM s g JOIN series r ON r.id = g.series_id
           ON CONFLICT (series_id, occurrence_start) DO NOTHING)
-        SELECT ${sql.literal(sessionFacts)} FROM s`
+        SELECT ${sql.literal(sessionFacts)}, s.groupe,
+          ARRAY(SELECT sa.athlete_id::float8 FROM session_athletes sa WHERE sa.session_id = s.id) AS "athleteIds"
+        FROM s`
       if (gone.length > 0) yield* writeEvents(sql, [sessionCancelled(gone[0]!)])
     }, transaction(sql), dieOnInfrastructureError)
 
