@@ -1,7 +1,17 @@
 import { Schema } from "effect"
 import { ReplyAnswer, ReplyState } from "../attendance/Attendance.ts"
 import { Instant, PresenceStatus } from "../attendance/Presence.ts"
-import { ActivityId, AdminId, AthleteId, CoachId, GroupId, MembershipId, SeriesId, SessionId, UserId } from "../shared/Ids.ts"
+import {
+  ActivityId,
+  AdminId,
+  AthleteId,
+  CoachId,
+  GroupId,
+  MembershipId,
+  SeriesId,
+  SessionId,
+  UserId
+} from "../shared/Ids.ts"
 import { CalendarDate, LocalDateTime } from "../shared/LocalDateTime.ts"
 import { Role } from "../shared/Role.ts"
 import { EventId } from "./Webhook.ts"

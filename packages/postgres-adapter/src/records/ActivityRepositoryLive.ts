@@ -146,12 +146,16 @@ export const ActivityRepositoryLive = Layer.effect(
       dieOnInfrastructureError
     )
 
-    const remove = traced("ActivityRepository.delete")(function*(id: ActivityId) {
-      const deleted = yield* sql<Record<string, unknown>>`DELETE FROM activities WHERE id = ${id}
+    const remove = traced("ActivityRepository.delete")(
+      function*(id: ActivityId) {
+        const deleted = yield* sql<Record<string, unknown>>`DELETE FROM activities WHERE id = ${id}
         RETURNING ${activityColumns}`
-      if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Activity", id })
-      yield* writeEvents(sql, [activityEvent("activityDeleted", yield* decodeActivity(deleted[0]))])
-    }, transaction(sql), dieOnInfrastructureError)
+        if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Activity", id })
+        yield* writeEvents(sql, [activityEvent("activityDeleted", yield* decodeActivity(deleted[0]))])
+      },
+      transaction(sql),
+      dieOnInfrastructureError
+    )
 
     return ActivityRepository.of({ create, findById, list, listByTheme, update, delete: remove })
   })

@@ -373,24 +373,29 @@ export const SeriesRepositoryLive = Layer.effect(
       dieOnInfrastructureError
     )
 
-    const endBefore = traced("SeriesRepository.endBefore")(function*(id: SeriesId, from: LocalDateTime) {
-      // One statement: the sessions go (their memberships, bookings and activities by ON DELETE
-      // CASCADE) and the series ends there.
-      const ended = yield* sql`WITH gone AS (DELETE FROM sessions
+    const endBefore = traced("SeriesRepository.endBefore")(
+      function*(id: SeriesId, from: LocalDateTime) {
+        // One statement: the sessions go (their memberships, bookings and activities by ON DELETE
+        // CASCADE) and the series ends there.
+        const ended = yield* sql`WITH gone AS (DELETE FROM sessions
           WHERE series_id = ${id} AND occurrence_start >= ${from}::timestamp),
         uncancelled AS (DELETE FROM series_cancellations
           WHERE series_id = ${id} AND occurrence_start >= ${from}::timestamp)
         UPDATE series SET ends_before = LEAST(COALESCE(ends_before, ${from}::timestamp), ${from}::timestamp)
         WHERE id = ${id} RETURNING id`
-      // One event for the series, none per occurrence it deletes (decision 0280).
-      if (ended.length > 0) yield* writeEvents(sql, [seriesCancelled(id, from)])
-    }, transaction(sql), dieOnInfrastructureError)
+        // One event for the series, none per occurrence it deletes (decision 0280).
+        if (ended.length > 0) yield* writeEvents(sql, [seriesCancelled(id, from)])
+      },
+      transaction(sql),
+      dieOnInfrastructureError
+    )
 
-    const cancelAt = traced("SeriesRepository.cancelAt")(function*(id: SeriesId, time: LocalDateTime) {
-      // One statement, so one transaction: the session goes (its memberships, bookings and
-      // activities by ON DELETE CASCADE) and the series remembers the cancellation.
-      // Its athletes are read from the statement's snapshot, before the cascade removes them.
-      const gone = yield* sql<SessionFacts & { groupe: string | null; athleteIds: ReadonlyArray<number> }>`WITH s AS (
+    const cancelAt = traced("SeriesRepository.cancelAt")(
+      function*(id: SeriesId, time: LocalDateTime) {
+        // One statement, so one transaction: the session goes (its memberships, bookings and
+        // activities by ON DELETE CASCADE) and the series remembers the cancellation.
+        // Its athletes are read from the statement's snapshot, before the cascade removes them.
+        const gone = yield* sql<SessionFacts & { groupe: string | null; athleteIds: ReadonlyArray<number> }>`WITH s AS (
           DELETE FROM sessions WHERE series_id = ${id} AND occurrence_start = ${time}::timestamp
           RETURNING id, series_id, occurrence_start, revision, coach_id, groupe, name, creneau, duree),
         remembered AS (
@@ -403,8 +408,11 @@ export const SeriesRepositoryLive = Layer.effect(
         SELECT ${sql.literal(sessionFacts)}, s.groupe,
           ARRAY(SELECT sa.athlete_id::float8 FROM session_athletes sa WHERE sa.session_id = s.id) AS "athleteIds"
         FROM s`
-      if (gone.length > 0) yield* writeEvents(sql, [sessionCancelled(gone[0]!)])
-    }, transaction(sql), dieOnInfrastructureError)
+        if (gone.length > 0) yield* writeEvents(sql, [sessionCancelled(gone[0]!)])
+      },
+      transaction(sql),
+      dieOnInfrastructureError
+    )
 
     const cancellations = traced("SeriesRepository.cancellations")(function*(ids: ReadonlyArray<SeriesId>) {
       if (ids.length === 0) return []

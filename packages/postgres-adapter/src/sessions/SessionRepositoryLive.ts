@@ -317,17 +317,21 @@ export const SessionRepositoryLive = Layer.effect(
       dieOnInfrastructureError
     )
 
-    const remove = traced("SessionRepository.delete")(function*(id: SessionId) {
-      // Its activities and memberships go by ON DELETE CASCADE, in the same statement.
-      // RETURNING reads the statement's snapshot: the memberships are still there for the event.
-      const deleted = yield* sql<SessionFacts & { groupe: string | null; athleteIds: ReadonlyArray<number> }>`DELETE
+    const remove = traced("SessionRepository.delete")(
+      function*(id: SessionId) {
+        // Its activities and memberships go by ON DELETE CASCADE, in the same statement.
+        // RETURNING reads the statement's snapshot: the memberships are still there for the event.
+        const deleted = yield* sql<SessionFacts & { groupe: string | null; athleteIds: ReadonlyArray<number> }>`DELETE
         FROM sessions s WHERE s.id = ${id}
         RETURNING s.id::float8 AS id, s.name, ${sql.literal(creneauColumn)}, s.duree::float8 AS duree,
           s.series_id::float8 AS "seriesId", s.groupe,
           ARRAY(SELECT sa.athlete_id::float8 FROM session_athletes sa WHERE sa.session_id = s.id) AS "athleteIds"`
-      if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Session", id })
-      yield* writeEvents(sql, [sessionCancelled(deleted[0]!)])
-    }, transaction(sql), dieOnInfrastructureError)
+        if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Session", id })
+        yield* writeEvents(sql, [sessionCancelled(deleted[0]!)])
+      },
+      transaction(sql),
+      dieOnInfrastructureError
+    )
 
     // The page order: (creneau, id), a session without a creneau first (as -infinity), so that the
     // keyset condition is one row comparison, which the (creneau, id) index of migration 0012 serves.
