@@ -79,9 +79,9 @@ export interface NewEvent {
 /** One attempt to deliver an event to a webhook, as the delivery log keeps it. */
 export class DeliveryAttempt extends Schema.Class<DeliveryAttempt>("DeliveryAttempt")({
   eventId: EventId,
-  /** The session of an attendance event; null for a membership event. */
+  /** The session of a session's event; null for a group's or the club's (docs/events.md). */
   sessionId: Schema.NullOr(SessionId),
-  /** The group of a membership event; null for an attendance event. */
+  /** The group of a membership event; null for any other. */
   groupId: Schema.NullOr(GroupId),
   attempt: Schema.Int,
   at: Instant,
@@ -107,7 +107,8 @@ export interface ClaimedDelivery {
   readonly attempt: number
   /**
    * The event as delivered, serialised once: `{"id", "type", "sessionId", "occurredAt", "data"}`
-   * for an attendance event, `{"id", "type", "groupId", "occurredAt", "data"}` for a membership event.
+   * for a session's event, `{"id", "type", "groupId", "occurredAt", "data"}` for a membership event,
+   * `{"id", "type", "occurredAt", "data"}` for one of the club's stream.
    */
   readonly body: string
 }

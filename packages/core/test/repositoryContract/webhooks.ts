@@ -307,6 +307,14 @@ export const webhookRepositoryContract: ContractSuite = {
         const [first, second] = track.occurrences
         yield* series.changeOccurrence(track.id, first!.sessionId, { duree: 80 })
         yield* series.cancelAt(track.id, at("2031-03-10T18:00:00"))
+        yield* series.rewrite(track.id, {
+          from: at("2031-03-17T18:00:00"),
+          shiftSeconds: 0,
+          continuation: false,
+          start: track.start,
+          rrule: track.rrule,
+          values: { name: "Track 2" }
+        })
         yield* series.endBefore(track.id, at("2031-03-17T18:00:00"))
         const suffix = `${Date.now()}-${Math.random()}`
         const user = yield* users.create(newUser(`events-${suffix}`, "COACH"))
@@ -373,6 +381,8 @@ export const webhookRepositoryContract: ContractSuite = {
             groupe: null,
             athleteIds: []
           }],
+          // One event for the change, none for the occurrence it renamed (decision 0280).
+          ["seriesChanged", null, { seriesId: track.id, from: "2031-03-17T18:00:00", continuedBy: null }],
           ["seriesCancelled", null, { seriesId: track.id, from: "2031-03-17T18:00:00" }],
           ["userCreated", null, userData(`events-${suffix}`)],
           ["userChanged", null, userData(`renamed-${suffix}`)],

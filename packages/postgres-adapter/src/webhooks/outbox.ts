@@ -11,8 +11,8 @@ const int8 = (id: number | null | undefined) => BigInt(id ?? 0)
 /**
  * Writes `events` to the outbox, in their order, and a delivery of each to every webhook
  * registered: one statement, inside the caller's transaction, so that an event exists exactly
- * when the change it tells was committed. Each names its session, or its group (a membership
- * event, issue 41), whose order of delivery it follows.
+ * when the change it tells was committed. Each names its session, its group (a membership
+ * event, issue 41) or neither (the club's stream, decision 0281), whose order of delivery it follows.
  */
 export const writeEvents = (sql: SqlClient, events: ReadonlyArray<NewEvent>) =>
   events.length === 0 ? Effect.void : sql`WITH event AS (
