@@ -54,8 +54,9 @@ const firstDeliveries = (events: ReadonlyArray<Received>) =>
 await onEveryDatabase("Attendance events delivered to webhooks", (club, database) => {
   it("delivers each event signed, with a fresh timestamp, in order per session", async () => {
     receiver.reset("ok")
-    const webhookId = await register(club())
     const { sessionId, athletes: [a, b] } = await setUp(club(), 2)
+    // Registered after the session's create: its sessionCreated is not what this test is about.
+    const webhookId = await register(club())
     await club().coach.put(`/attendance/sessions/${sessionId}/settings`, { capacity: 1 })
     await reply(club(), a!, sessionId, "yes")
     await reply(club(), b!, sessionId, "yes")
@@ -81,8 +82,8 @@ await onEveryDatabase("Attendance events delivered to webhooks", (club, database
 
   it("a receiver that fails, times out and comes back loses nothing; the log shows every attempt; a replay delivers again", async () => {
     receiver.reset("fail")
-    const webhookId = await register(club())
     const { sessionId, athletes } = await setUp(club(), 3)
+    const webhookId = await register(club())
     for (const athlete of athletes) await reply(club(), athlete, sessionId, "yes")
     const log = async () =>
       (await club().admin.get(`/attendance/webhooks/${webhookId}/deliveries`)).body as ReadonlyArray<{
@@ -137,8 +138,8 @@ await onEveryDatabase("Attendance events delivered to webhooks", (club, database
       receiver.reset("slow")
       const second = await startSecondInstance()
       try {
-        const webhookId = await register(club())
         const sessions = [await setUp(club(), 5), await setUp(club(), 5), await setUp(club(), 5)]
+        const webhookId = await register(club())
         const secondUrl = `http://127.0.0.1:${second.port}`
         await Promise.all(sessions.flatMap(({ sessionId, athletes }) =>
           athletes.map((athlete, i) =>
@@ -165,8 +166,8 @@ await onEveryDatabase("Attendance events delivered to webhooks", (club, database
 
     it("a server killed mid-delivery: another instance delivers the event once its lease ends", async () => {
       receiver.reset("hang")
-      const webhookId = await register(club())
       const { sessionId, athletes: [a] } = await setUp(club(), 1)
+      const webhookId = await register(club())
       const killed = new Promise<Received>((resolve) =>
         receiver.onRequest((event) => {
           if (event.event.sessionId !== sessionId) return

@@ -40,14 +40,15 @@ await onEveryDatabase("Standard Webhooks deliveries", (club) => {
   ) {
     it(`${name}: the library verifies a delivery; a tampered body or an old timestamp is refused`, async () => {
       receiver.reset("ok")
-      const created = await club().admin.post("/attendance/webhooks", { url: receiver.url, secret })
-      expect(created.status, created.text).toBe(201)
       const athlete = await createAthlete(club())
       const session = await createSession(club(), {
         creneau: "2099-06-01T18:00:00",
         coachId: club().coachId,
         athleteIds: [athlete.id]
       })
+      // Registered after the session's create: the delivery looked at is the reply.
+      const created = await club().admin.post("/attendance/webhooks", { url: receiver.url, secret })
+      expect(created.status, created.text).toBe(201)
       const replied = await club().coach.put(`/attendance/athletes/${athlete.id}/replies/${session.id}`, {
         answer: "yes"
       })

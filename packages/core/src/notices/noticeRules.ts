@@ -5,43 +5,65 @@
  */
 
 /** The notices a person can receive; each has its own text (renderNotice.ts). */
-export const noticeKinds = ["promoted", "sessionCancelled", "invitation", "sessionChanged", "reminder"] as const
+export const noticeKinds = ["invitation", "reminder", "promoted", "sessionChanged", "sessionCancelled"] as const
 export type NoticeKind = (typeof noticeKinds)[number]
 
 /**
- * Who is told, before expansion to users: named athletes, or every athlete invited to the event's
- * session (its own athletes and the members of its group on the session's day, docs/membership.md).
- * Either way each athlete's user and each linked guardian receive one notice; a user without an
- * email address receives none.
+ * Who is told, before expansion to users: named athletes; every athlete invited to the event's
+ * session (its own athletes and the members of its group on the session's day, docs/membership.md;
+ * for a `sessionCancelled`, whose session is gone, its event's `athleteIds` and `groupe` with the
+ * day of its `creneau`); or, for a series (`seriesInvitees`), the series' own athletes and the
+ * members of the group its `groupe` names on the day of its `start` (decision 0282). Whichever,
+ * each athlete's user and each linked guardian receive one notice; a user without an email address
+ * receives none.
  */
 export type NoticeAudience =
   | { readonly _tag: "athletes"; readonly athleteIds: ReadonlyArray<number> }
   | { readonly _tag: "invitees" }
+  | { readonly _tag: "seriesInvitees"; readonly seriesId: number }
 
 export interface NoticeRule {
   readonly kind: NoticeKind
   readonly audience: NoticeAudience
 }
 
-const athleteIdOf = (data: Readonly<Record<string, unknown>>): number | undefined =>
-  typeof data["athleteId"] === "number" && Number.isSafeInteger(data["athleteId"]) ? data["athleteId"] : undefined
+const idIn = (data: Readonly<Record<string, unknown>>, field: string): number | undefined =>
+  typeof data[field] === "number" && Number.isSafeInteger(data[field]) ? data[field] : undefined
+
+/** Whether a `sessionChanged` moved the session or changed its length: what its invitees act on (decision 0284). */
+const movedOrResized = (data: Readonly<Record<string, unknown>>): boolean =>
+  data["creneau"] !== data["previousCreneau"] || data["duree"] !== data["previousDuree"]
+
+const invitees: NoticeAudience = { _tag: "invitees" }
 
 /**
- * The rule for one event, or none. Takes the type as a plain string: `sessionCancelled` is written by
- * another change (issue 42's domain events) and must map here the day it exists.
+ * The rule for one event, or none. Takes the type as a plain string, as the outbox stores it.
+ * `reminder` comes from no event: the notices' scheduler renders it for the invitees who have not
+ * replied.
  */
 export const noticeRuleFor = (
   event: { readonly type: string; readonly sessionId: number | null; readonly data: Readonly<Record<string, unknown>> }
 ): NoticeRule | undefined => {
   switch (event.type) {
     case "promotion": {
-      const athleteId = athleteIdOf(event.data)
+      const athleteId = idIn(event.data, "athleteId")
       return athleteId === undefined
         ? undefined
         : { kind: "promoted", audience: { _tag: "athletes", athleteIds: [athleteId] } }
     }
+    case "sessionCreated":
+      // A series' occurrences write no sessionCreated: the series invites once (decision 0282).
+      return event.sessionId === null ? undefined : { kind: "invitation", audience: invitees }
+    case "seriesCreated": {
+      const seriesId = idIn(event.data, "seriesId")
+      return seriesId === undefined ? undefined : { kind: "invitation", audience: { _tag: "seriesInvitees", seriesId } }
+    }
+    case "sessionChanged":
+      return event.sessionId === null || !movedOrResized(event.data)
+        ? undefined
+        : { kind: "sessionChanged", audience: invitees }
     case "sessionCancelled":
-      return event.sessionId === null ? undefined : { kind: "sessionCancelled", audience: { _tag: "invitees" } }
+      return event.sessionId === null ? undefined : { kind: "sessionCancelled", audience: invitees }
     default:
       return undefined
   }

@@ -18,8 +18,16 @@ export interface NoticeFacts {
   readonly athleteName: string
   /** true when the recipient is a guardian of the athlete, not the athlete. */
   readonly forGuardian: boolean
+  /** The session's title, or the series' for a series' invitation. */
   readonly sessionTitle: string
+  /** The session's start; a series' first occurrence for its invitation. */
   readonly startsAt: Date
+  /** An invitation to a whole series (`seriesCreated`), not to one session. */
+  readonly forSeries?: boolean
+  /** `sessionChanged`: the start before the change, when it moved (its event's `previousCreneau`). */
+  readonly previousStartsAt?: Date
+  /** `reminder`: when replies close (the session's cut-off). */
+  readonly repliesCloseAt?: Date
   /** Where the session is seen in the club's app; shown as a link. */
   readonly link: string
 }
@@ -33,6 +41,47 @@ export interface RenderedNotice {
 // ICU MessageFormat: one string per language and part; `who` selects the athlete's own wording or a
 // guardian's. Values are inserted by the library, never concatenated, so a translator moves them freely.
 const messages: Record<NoticeKind, Record<NoticeLanguage, { subject: string; body: string }>> = {
+  invitation: {
+    fr: {
+      subject: "Invitation : {title}, {start}",
+      body: "Bonjour {recipient},\n\n{who, select, guardian {{athlete} est invité(e)} other {Vous êtes invité(e)}} "
+        + "{series, select, yes {à la série « {title} », à partir du {start}} other {à la séance « {title} » du {start}}}"
+        + ". Merci de répondre dans l'application."
+    },
+    en: {
+      subject: "Invitation: {title}, {start}",
+      body: "Hello {recipient},\n\n{who, select, guardian {{athlete} is invited} other {You are invited}} "
+        + "{series, select, yes {to the series \"{title}\", starting on {start}} other {to the session \"{title}\" on {start}}}"
+        + ". Please reply in the app."
+    }
+  },
+  reminder: {
+    fr: {
+      subject: "Réponse attendue : {title}, {start}",
+      body:
+        "Bonjour {recipient},\n\n{who, select, guardian {{athlete} n'a pas répondu} other {Vous n'avez pas répondu}} "
+        + "à l'invitation à la séance « {title} » du {start}. Les réponses ferment le {closes}."
+    },
+    en: {
+      subject: "Reply awaited: {title}, {start}",
+      body: "Hello {recipient},\n\n{who, select, guardian {{athlete} has not replied} other {You have not replied}} "
+        + "to the invitation to the session \"{title}\" on {start}. Replies close on {closes}."
+    }
+  },
+  sessionChanged: {
+    fr: {
+      subject: "Séance modifiée : {title}, {start}",
+      body: "Bonjour {recipient},\n\nLa séance « {title} » "
+        + "{moved, select, yes {du {previous} est déplacée au {start}} other {du {start} change de durée}}"
+        + "{who, select, guardian { (invitation de {athlete})} other {}}."
+    },
+    en: {
+      subject: "Session changed: {title}, {start}",
+      body: "Hello {recipient},\n\nThe session \"{title}\" "
+        + "{moved, select, yes {on {previous} moves to {start}} other {on {start} changes its length}}"
+        + "{who, select, guardian { ({athlete}'s invitation)} other {}}."
+    }
+  },
   promoted: {
     fr: {
       subject: "{who, select, guardian {{athlete} a une place} other {Vous avez une place}} : {title}, {start}",
@@ -56,48 +105,15 @@ const messages: Record<NoticeKind, Record<NoticeLanguage, { subject: string; bod
       body: "Hello {recipient},\n\nThe session \"{title}\" on {start} is cancelled"
         + "{who, select, guardian { ({athlete}'s invitation)} other {}}."
     }
-  },
-  invitation: {
-    fr: {
-      subject: "Invitation : {title}, {start}",
-      body: "Bonjour {recipient},\n\n{who, select, guardian {{athlete} est invité(e)} other {Vous êtes invité(e)}} "
-        + "à la séance « {title} » du {start}."
-    },
-    en: {
-      subject: "Invitation: {title}, {start}",
-      body: "Hello {recipient},\n\n{who, select, guardian {{athlete} is invited} other {You are invited}} "
-        + "to the session \"{title}\" on {start}."
-    }
-  },
-  sessionChanged: {
-    fr: {
-      subject: "Séance modifiée : {title}, {start}",
-      body: "Bonjour {recipient},\n\nLa séance « {title} » a changé : elle a lieu le {start}"
-        + "{who, select, guardian { (invitation de {athlete})} other {}}."
-    },
-    en: {
-      subject: "Session changed: {title}, {start}",
-      body: "Hello {recipient},\n\nThe session \"{title}\" has changed: it takes place on {start}"
-        + "{who, select, guardian { ({athlete}'s invitation)} other {}}."
-    }
-  },
-  reminder: {
-    fr: {
-      subject: "Répondez-vous ? {title}, {start}",
-      body: "Bonjour {recipient},\n\n{who, select, guardian {{athlete} n'a} other {Vous n'avez}} pas encore "
-        + "répondu à l'invitation à la séance « {title} » du {start}."
-    },
-    en: {
-      subject: "Will you come? {title}, {start}",
-      body: "Hello {recipient},\n\n{who, select, guardian {{athlete} has} other {You have}} not yet replied "
-        + "to the invitation to the session \"{title}\" on {start}."
-    }
   }
 }
 
 const linkLabel: Record<NoticeLanguage, string> = { fr: "Voir la séance", en: "See the session" }
 // French typography puts a space before the colon; English does not.
 const linkLead: Record<NoticeLanguage, string> = { fr: "Voir la séance : ", en: "See the session: " }
+
+/** The values a message selects on, never shown: not escaped. */
+const selectors = new Set(["who", "series", "moved"])
 
 const escapeHtml = (value: string): string =>
   value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll("\"", "&quot;")
@@ -111,20 +127,26 @@ const format = (pattern: string, language: NoticeLanguage, values: Record<string
  * escaped before formatting (a name like `<b>` stays text), and the link's URL escaped as an attribute.
  */
 export const renderNotice = (facts: NoticeFacts): RenderedNotice => {
-  const start = new Intl.DateTimeFormat(facts.language, {
+  const dateTime = new Intl.DateTimeFormat(facts.language, {
     dateStyle: "full",
     timeStyle: "short",
     timeZone: facts.timeZone
-  }).format(facts.startsAt)
-  const values = {
+  })
+  const shown = (at: Date | undefined) => at === undefined ? "" : dateTime.format(at)
+  const moved = facts.previousStartsAt !== undefined && facts.previousStartsAt.getTime() !== facts.startsAt.getTime()
+  const values: Record<string, string> = {
     recipient: facts.recipientName,
     athlete: facts.athleteName,
     title: facts.sessionTitle,
-    start,
-    who: facts.forGuardian ? "guardian" : "self"
+    start: shown(facts.startsAt),
+    previous: shown(facts.previousStartsAt),
+    closes: shown(facts.repliesCloseAt),
+    who: facts.forGuardian ? "guardian" : "self",
+    series: facts.forSeries === true ? "yes" : "no",
+    moved: moved ? "yes" : "no"
   }
   const escaped = Object.fromEntries(
-    Object.entries(values).map(([key, value]) => [key, key === "who" ? value : escapeHtml(value)])
+    Object.entries(values).map(([key, value]) => [key, selectors.has(key) ? value : escapeHtml(value)])
   )
   const { body, subject } = messages[facts.kind][facts.language]
   const text = `${format(body, facts.language, values)}\n\n${linkLead[facts.language]}${facts.link}\n`

@@ -5,11 +5,14 @@ import type { ActivityId } from "../shared/Ids.ts"
 import { ActivityRepository } from "./ActivityRepository.ts"
 import { traced } from "../shared/traced.ts"
 import { InMemoryStore } from "../shared/InMemoryStore.ts"
+import { appendEvents, InMemoryOutbox } from "../webhooks/InMemoryOutbox.ts"
+import { activityEvent } from "../webhooks/domainEvents.ts"
 
 export const InMemoryActivityRepository = Layer.effect(
   ActivityRepository,
   Effect.gen(function*() {
     const { activities, sessions } = yield* InMemoryStore
+    const outbox = yield* InMemoryOutbox
 
     const activityOf = (id: ActivityId, input: ActivityWrite) => new Activity({ id, ...input })
 
@@ -17,7 +20,9 @@ export const InMemoryActivityRepository = Layer.effect(
       const unknown = sessions.unknownReferences("sessionId", [input.sessionId])
       if (unknown !== undefined) return yield* unknown
       // Activities never take a supplied id.
-      return activities.insert(activityOf(activities.newId(null) as ActivityId, input))
+      const created = activities.insert(activityOf(activities.newId(null) as ActivityId, input))
+      yield* appendEvents(outbox, [activityEvent("activityCreated", created)])
+      return created
     })
 
     const findById = traced("ActivityRepository.findById")(function*(id: ActivityId) {
@@ -36,11 +41,17 @@ export const InMemoryActivityRepository = Layer.effect(
       if (!activities.has(id)) return yield* new EntityNotFound({ entity: "Activity", id })
       const unknown = sessions.unknownReferences("sessionId", [input.sessionId])
       if (unknown !== undefined) return yield* unknown
-      return activities.replace(activityOf(id, input))
+      const updated = activities.replace(activityOf(id, input))
+      // Every accepted edit is told, even one that leaves the values as they were (decision 0283).
+      yield* appendEvents(outbox, [activityEvent("activityChanged", updated)])
+      return updated
     })
 
     const remove = traced("ActivityRepository.delete")(function*(id: ActivityId) {
-      if (!activities.delete(id)) return yield* new EntityNotFound({ entity: "Activity", id })
+      const stored = activities.get(id)
+      if (stored === undefined) return yield* new EntityNotFound({ entity: "Activity", id })
+      activities.delete(id)
+      yield* appendEvents(outbox, [activityEvent("activityDeleted", stored)])
     })
 
     return ActivityRepository.of({ create, findById, list, listByTheme, update, delete: remove })

@@ -19,6 +19,15 @@ import { traced } from "../shared/traced.ts"
 import { DoubleBooking, type DoubleBookingPosition, positionOfBooking } from "../sessions/DoubleBooking.ts"
 import { bookingsOf, rangeOf } from "../sessions/bookings.ts"
 import { InMemoryStore, type StoredSeries } from "../shared/InMemoryStore.ts"
+import { appendEvents, InMemoryOutbox } from "../webhooks/InMemoryOutbox.ts"
+import {
+  seriesCancelled,
+  seriesChanged,
+  seriesCreated,
+  sessionCancelled,
+  sessionChanged,
+  sessionCreated
+} from "../webhooks/domainEvents.ts"
 
 export const InMemorySeriesRepository = Layer.effect(
   SeriesRepository,
@@ -26,6 +35,7 @@ export const InMemorySeriesRepository = Layer.effect(
     const store = yield* InMemoryStore
     const { activities, athleteBookings, athletes, coachBookings, coaches, series, sessionRevisions, sessions } = store
     const bookings = bookingsOf(store)
+    const outbox = yield* InMemoryOutbox
 
     /** The series as answered: the occurrences whose session still exists, in time order. */
     const read = ({ cancelled: _cancelled, overridden, ...stored }: StoredSeries) =>
@@ -101,6 +111,8 @@ export const InMemorySeriesRepository = Layer.effect(
           series.delete(stored.id)
           return yield* new ScheduleConflict({ sessionIds: met })
         }
+        // One event for the series, none per occurrence (decision 0280).
+        yield* appendEvents(outbox, [seriesCreated(stored)])
         return read(stored)
       }
     )
@@ -265,6 +277,7 @@ export const InMemorySeriesRepository = Layer.effect(
         if (change.continuation) series.delete(targetId)
         return yield* new ScheduleConflict({ sessionIds: booked.met })
       }
+      yield* appendEvents(outbox, [seriesChanged(id, change.from, change.continuation ? targetId : null)])
       return Option.some(read(series.get(targetId)!))
     })
 
@@ -276,6 +289,7 @@ export const InMemorySeriesRepository = Layer.effect(
         if (stored === undefined || ![...stored.occurrences.values()].includes(sessionId)) return
         if (!sessions.has(sessionId)) return
         const restore = snapshot([sessionId], [id])
+        const before = sessions.get(sessionId)!
         stored.overridden.add(sessionId)
         const { timeZone } = yield* ScheduleSettings
         const booked = rewriteSessions([sessionId], change, () => change.creneau, timeZone)
@@ -283,6 +297,7 @@ export const InMemorySeriesRepository = Layer.effect(
           restore()
           return yield* new ScheduleConflict({ sessionIds: booked.met })
         }
+        yield* appendEvents(outbox, [sessionChanged({ ...sessions.get(sessionId)!, seriesId: id }, before)])
       }
     )
 
@@ -307,6 +322,7 @@ export const InMemorySeriesRepository = Layer.effect(
         sessions.delete(id)
         return yield* new ScheduleConflict({ sessionIds: booked.met })
       }
+      yield* appendEvents(outbox, [sessionCreated({ ...sessions.get(id)!, seriesId: null })])
       return id
     })
 
@@ -317,6 +333,7 @@ export const InMemorySeriesRepository = Layer.effect(
         if (unknown !== undefined) return yield* unknown
         const owner = [...series.values()].find((stored) => [...stored.occurrences.values()].includes(id))
         const restore = snapshot([id], owner === undefined ? [] : [owner.id])
+        const before = sessions.get(id)!
         owner?.overridden.add(id)
         const { timeZone } = yield* ScheduleSettings
         const booked = rewriteSessions([id], change, () => change.creneau, timeZone)
@@ -324,6 +341,7 @@ export const InMemorySeriesRepository = Layer.effect(
           restore()
           return yield* new ScheduleConflict({ sessionIds: booked.met })
         }
+        yield* appendEvents(outbox, [sessionChanged({ ...sessions.get(id)!, seriesId: owner?.id ?? null }, before)])
         return true
       }
     )
@@ -376,6 +394,7 @@ export const InMemorySeriesRepository = Layer.effect(
         athleteIds: [...session.athleteIds].sort((a, b) => a - b)
       })
       deleteSession(session.id)
+      yield* appendEvents(outbox, [sessionCancelled({ ...session, athleteIds: [...session.athleteIds], seriesId: id })])
     })
 
     const cancellations = traced("SeriesRepository.cancellations")(function*(ids: ReadonlyArray<SeriesId>) {
@@ -394,6 +413,8 @@ export const InMemorySeriesRepository = Layer.effect(
       if (stored.endsBefore === null || from < stored.endsBefore) {
         series.replace({ ...stored, endsBefore: from, revision: stored.revision + 1 })
       }
+      // One event for the series, none per occurrence it deletes (decision 0280).
+      yield* appendEvents(outbox, [seriesCancelled(id, from)])
     })
 
     const conflicts = traced("SeriesRepository.conflicts")(function*(

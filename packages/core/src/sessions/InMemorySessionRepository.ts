@@ -19,6 +19,8 @@ import { traced } from "../shared/traced.ts"
 import { ScheduleSettings } from "../series/ScheduleSettings.ts"
 import { bookingsOf } from "./bookings.ts"
 import { InMemoryStore, type StoredSession } from "../shared/InMemoryStore.ts"
+import { appendEvents, InMemoryOutbox } from "../webhooks/InMemoryOutbox.ts"
+import { sessionCancelled, sessionChanged, sessionCreated, type SessionFacts } from "../webhooks/domainEvents.ts"
 
 const ascending = (a: number, b: number) => a - b
 
@@ -95,6 +97,14 @@ export const InMemorySessionRepository = Layer.effect(
       sessions
     } = store
     const bookings = bookingsOf(store)
+    const outbox = yield* InMemoryOutbox
+
+    /** The series the session is an occurrence of, as the database's `series_id` holds it. */
+    const seriesIdOf = (id: SessionId): SeriesId | null => {
+      for (const stored of series.values()) if ([...stored.occurrences.values()].includes(id)) return stored.id
+      return null
+    }
+    const factsOf = (stored: StoredSession): SessionFacts => ({ ...stored, seriesId: seriesIdOf(stored.id) })
 
     /** Whether the session holds any booking (it was written through /planning, or booked by the setting). */
     const holdsBookings = (id: SessionId) => coachBookings.has(id) || (athleteBookings.get(id)?.size ?? 0) > 0
@@ -177,6 +187,7 @@ export const InMemorySessionRepository = Layer.effect(
         }
       }
       moveActivitiesInto(id, input.activiteIds)
+      yield* appendEvents(outbox, [sessionCreated(factsOf(stored))])
       return read(stored)
     })
 
@@ -229,11 +240,17 @@ export const InMemorySessionRepository = Layer.effect(
           if ([...stored.occurrences.values()].includes(id)) stored.overridden.add(id)
         }
       }
+      // Every accepted edit is told, even one that leaves the values as they were (decision 0283).
+      yield* appendEvents(outbox, [sessionChanged(factsOf(updated), stored)])
       return read(updated)
     })
 
     const remove = traced("SessionRepository.delete")(function*(id: SessionId) {
-      if (!sessions.delete(id)) return yield* new EntityNotFound({ entity: "Session", id })
+      const stored = sessions.get(id)
+      if (stored === undefined) return yield* new EntityNotFound({ entity: "Session", id })
+      const facts = { ...stored, seriesId: seriesIdOf(id), athleteIds: [...stored.athleteIds] }
+      sessions.delete(id)
+      yield* appendEvents(outbox, [sessionCancelled(facts)])
       // Its memberships went with it; its activities go too.
       for (const activity of activities.values()) if (activity.sessionId === id) activities.delete(activity.id)
     })

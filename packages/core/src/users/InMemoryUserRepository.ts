@@ -5,6 +5,8 @@ import type { Role } from "../shared/Role.ts"
 import { User, type UserCredentials } from "./User.ts"
 import { type NewUser, type UserChanges, UserRepository } from "./UserRepository.ts"
 import { traced } from "../shared/traced.ts"
+import { appendEvents, InMemoryOutbox } from "../webhooks/InMemoryOutbox.ts"
+import { userDeleted, userEvent } from "../webhooks/domainEvents.ts"
 import { InMemoryStore, type StoredUser } from "../shared/InMemoryStore.ts"
 import {
   createLinkedRecord,
@@ -26,6 +28,7 @@ export const InMemoryUserRepository = Layer.effect(
   UserRepository,
   Effect.gen(function*() {
     const store = yield* InMemoryStore
+    const outbox = yield* InMemoryOutbox
     const { users } = store
 
     const byName = (name: string) => {
@@ -76,6 +79,7 @@ export const InMemoryUserRepository = Layer.effect(
       const id = users.newId(null) as UserId
       const user = new User({ id, name: input.name, email: input.email, role: input.role, ...links })
       users.insert({ id, user, passwordHash: input.passwordHash, tokensValidAfter: 0 })
+      yield* appendEvents(outbox, [userEvent("userCreated", user)])
       return user
     })
 
@@ -125,6 +129,8 @@ export const InMemoryUserRepository = Layer.effect(
         // Revocation only moves forward: an older instant would bring revoked tokens back.
         tokensValidAfter: Math.max(stored.tokensValidAfter, changes.revokeTokensIssuedBefore ?? 0)
       })
+      // Every accepted edit is told, even one that leaves the values as they were (decision 0283).
+      yield* appendEvents(outbox, [userEvent("userChanged", user)])
       return user
     })
 
@@ -139,6 +145,7 @@ export const InMemoryUserRepository = Layer.effect(
       }
       // So do its notice preferences.
       store.noticePreferences.delete(id)
+      yield* appendEvents(outbox, [userDeleted(id)])
     })
 
     const countByRole = traced("UserRepository.countByRole")(function*(role: Role) {

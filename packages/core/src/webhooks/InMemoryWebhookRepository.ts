@@ -80,10 +80,12 @@ export const InMemoryWebhookRepository = Layer.effect(
       const waiting = outbox.deliveries.filter((d) => d.pending)
       const due = waiting.find((d) =>
         d.dueAtMs <= nowEpochMs && d.leasedUntilMs <= nowEpochMs &&
-        // In order per session, and per group (membership events): an earlier one of the same waits.
+        // In order per session, per group (membership events) and in the club's stream (events that
+        // name neither): an earlier one of the same waits.
         !waiting.some((e) =>
           e.webhookId === d.webhookId && e.eventId < d.eventId &&
-          ((d.sessionId !== null && e.sessionId === d.sessionId) || (d.groupId !== null && e.groupId === d.groupId))
+          ((d.sessionId !== null && e.sessionId === d.sessionId) || (d.groupId !== null && e.groupId === d.groupId) ||
+            (d.sessionId === null && d.groupId === null && e.sessionId === null && e.groupId === null))
         ) &&
         !outbox.deliveries.some((f) => f.webhookId === d.webhookId && f.leasedUntilMs > nowEpochMs) &&
         (outbox.webhooks.get(d.webhookId)?.parkedUntilMs ?? 0) <= nowEpochMs
@@ -105,7 +107,11 @@ export const InMemoryWebhookRepository = Layer.effect(
         body: JSON.stringify({
           id: event.id,
           type: event.type,
-          ...(event.sessionId === null ? { groupId: event.groupId } : { sessionId: event.sessionId }),
+          ...(event.sessionId !== null
+            ? { sessionId: event.sessionId }
+            : event.groupId === null || event.groupId === undefined
+            ? {}
+            : { groupId: event.groupId }),
           occurredAt: new Date(event.occurredAtMs).toISOString(),
           data: event.data
         })

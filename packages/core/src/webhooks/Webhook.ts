@@ -36,7 +36,8 @@ export class Webhook extends Schema.Class<Webhook>("Webhook")({
 
 /**
  * What other systems hear about: a reply, a promotion from the waiting list, a withdrawn yes, a
- * mark; and a membership started or ended (issue 41).
+ * mark; a membership started or ended (issue 41); and every change of a session, series, activity
+ * or user (issue 42, docs/events.md).
  */
 export const EventType = Schema.Literals([
   "reply",
@@ -44,7 +45,19 @@ export const EventType = Schema.Literals([
   "cancellation",
   "presence",
   "membershipStarted",
-  "membershipEnded"
+  "membershipEnded",
+  "sessionCreated",
+  "sessionChanged",
+  "sessionCancelled",
+  "seriesCreated",
+  "seriesChanged",
+  "seriesCancelled",
+  "activityCreated",
+  "activityChanged",
+  "activityDeleted",
+  "userCreated",
+  "userChanged",
+  "userDeleted"
 ])
 export type EventType = typeof EventType.Type
 
@@ -52,8 +65,10 @@ export type EventType = typeof EventType.Type
 export interface NewEvent {
   /**
    * What the event is about, and the order it is delivered in: the events of one session, or of
-   * one group (a membership's), reach each webhook in the order written. Exactly one of the two:
-   * an attendance event names its session, a membership event its group.
+   * one group (a membership's), reach each webhook in the order written. At most one of the two:
+   * a session's or activity's event names its session, a membership event its group; a series' or
+   * user's event (and an activity's outside any session) names neither, and is in the club's
+   * stream, delivered in order with the other events that name neither (decision 0281).
    */
   readonly sessionId: number | null
   readonly groupId?: number | null
@@ -64,9 +79,9 @@ export interface NewEvent {
 /** One attempt to deliver an event to a webhook, as the delivery log keeps it. */
 export class DeliveryAttempt extends Schema.Class<DeliveryAttempt>("DeliveryAttempt")({
   eventId: EventId,
-  /** The session of an attendance event; null for a membership event. */
+  /** The session of a session's event; null for a group's or the club's (docs/events.md). */
   sessionId: Schema.NullOr(SessionId),
-  /** The group of a membership event; null for an attendance event. */
+  /** The group of a membership event; null for any other. */
   groupId: Schema.NullOr(GroupId),
   attempt: Schema.Int,
   at: Instant,
@@ -92,7 +107,8 @@ export interface ClaimedDelivery {
   readonly attempt: number
   /**
    * The event as delivered, serialised once: `{"id", "type", "sessionId", "occurredAt", "data"}`
-   * for an attendance event, `{"id", "type", "groupId", "occurredAt", "data"}` for a membership event.
+   * for a session's event, `{"id", "type", "groupId", "occurredAt", "data"}` for a membership event,
+   * `{"id", "type", "occurredAt", "data"}` for one of the club's stream.
    */
   readonly body: string
 }

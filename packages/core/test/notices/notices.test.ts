@@ -16,8 +16,55 @@ describe("which events become notices", () => {
     })
   })
 
+  it("a session created invites its invitees; a series invites once, its own invitees (decision 0282)", () => {
+    expect(noticeRuleFor({ type: "sessionCreated", sessionId: 4, data: { creneau: "2026-12-02T18:30:00" } })).toEqual({
+      kind: "invitation",
+      audience: { _tag: "invitees" }
+    })
+    expect(noticeRuleFor({ type: "seriesCreated", sessionId: null, data: { seriesId: 7 } })).toEqual({
+      kind: "invitation",
+      audience: { _tag: "seriesInvitees", seriesId: 7 }
+    })
+    expect(noticeRuleFor({ type: "seriesCreated", sessionId: null, data: {} })).toBeUndefined()
+  })
+
+  it("a session moved or resized tells its invitees; an edit of anything else tells nobody (decision 0284)", () => {
+    const changed = (data: Record<string, unknown>) =>
+      noticeRuleFor({
+        type: "sessionChanged",
+        sessionId: 4,
+        data: {
+          creneau: "2026-12-02T18:30:00",
+          duree: 60,
+          previousCreneau: "2026-12-02T18:30:00",
+          previousDuree: 60,
+          ...data
+        }
+      })
+    expect(changed({ previousCreneau: "2026-12-01T18:30:00" })).toEqual({
+      kind: "sessionChanged",
+      audience: { _tag: "invitees" }
+    })
+    expect(changed({ previousDuree: 90 })).toEqual({ kind: "sessionChanged", audience: { _tag: "invitees" } })
+    expect(changed({ name: "Renamed" })).toBeUndefined()
+    expect(changed({})).toBeUndefined()
+  })
+
   it("other events, and a malformed promotion, tell nobody", () => {
-    for (const type of ["reply", "cancellation", "presence", "membershipStarted", "sessionChanged", "userCreated"]) {
+    for (
+      const type of [
+        "reply",
+        "cancellation",
+        "presence",
+        "membershipStarted",
+        "sessionChanged",
+        "seriesChanged",
+        "seriesCancelled",
+        "activityCreated",
+        "userCreated",
+        "userDeleted"
+      ]
+    ) {
       expect(noticeRuleFor({ type, sessionId: 4, data: { athleteId: 9 } })).toBeUndefined()
     }
     expect(noticeRuleFor({ type: "promotion", sessionId: 4, data: { athleteId: "9" } })).toBeUndefined()
@@ -64,6 +111,58 @@ describe("rendering a notice", () => {
     expect(renderNotice(facts({ kind: "sessionCancelled" })).text).toContain("est annulée.")
     expect(renderNotice(facts({ kind: "sessionCancelled", language: "en", forGuardian: true })).text)
       .toContain("is cancelled (Léo's invitation).")
+  })
+
+  it("an invitation to a session and to a series, in both languages, for an athlete and a guardian", () => {
+    expect(renderNotice(facts({ kind: "invitation" })).text).toContain(
+      "Vous êtes invité(e) à la séance « Piste » du mercredi 2 décembre 2026 à 18:30. Merci de répondre"
+    )
+    expect(renderNotice(facts({ kind: "invitation", forSeries: true, language: "en", forGuardian: true })).text)
+      .toContain("Léo is invited to the series \"Piste\", starting on Wednesday, December 2, 2026 at 6:30 PM.")
+    expect(renderNotice(facts({ kind: "invitation", language: "en" })).subject).toBe(
+      "Invitation: Piste, Wednesday, December 2, 2026 at 6:30 PM"
+    )
+  })
+
+  it("a session moved shows its former and new start; one resized only its start", () => {
+    const moved = facts({ kind: "sessionChanged", previousStartsAt: new Date("2026-12-01T17:30:00Z") })
+    expect(renderNotice(moved).text).toContain(
+      "La séance « Piste » du mardi 1 décembre 2026 à 18:30 est déplacée au mercredi 2 décembre 2026 à 18:30."
+    )
+    expect(renderNotice({ ...moved, language: "en", forGuardian: true }).text).toContain(
+      "on Tuesday, December 1, 2026 at 6:30 PM moves to Wednesday, December 2, 2026 at 6:30 PM (Léo's invitation)."
+    )
+    expect(renderNotice(facts({ kind: "sessionChanged", previousStartsAt: facts({}).startsAt, language: "en" })).text)
+      .toContain("The session \"Piste\" on Wednesday, December 2, 2026 at 6:30 PM changes its length.")
+  })
+
+  it("a reminder says no reply came and when replies close, in the club's zone", () => {
+    const reminder = facts({ kind: "reminder", repliesCloseAt: new Date("2026-12-01T17:00:00Z") })
+    expect(renderNotice(reminder).text).toContain(
+      "Vous n'avez pas répondu à l'invitation à la séance « Piste » du mercredi 2 décembre 2026 à 18:30. "
+        + "Les réponses ferment le mardi 1 décembre 2026 à 18:00."
+    )
+    expect(renderNotice({ ...reminder, language: "en", forGuardian: true }).text).toContain(
+      "Léo has not replied to the invitation to the session \"Piste\" on Wednesday, December 2, 2026 at 6:30 PM. "
+        + "Replies close on Tuesday, December 1, 2026 at 6:00 PM."
+    )
+  })
+
+  it("every kind escapes its values in the HTML part", () => {
+    for (const kind of ["invitation", "reminder", "promoted", "sessionChanged", "sessionCancelled"] as const) {
+      const notice = renderNotice(
+        facts({
+          kind,
+          sessionTitle: "<i>x</i>",
+          athleteName: "<b>",
+          forGuardian: true,
+          previousStartsAt: new Date("2026-12-01T17:30:00Z"),
+          repliesCloseAt: new Date("2026-12-01T17:00:00Z")
+        })
+      )
+      expect(notice.html).not.toMatch(/<i>|<b>/u)
+      expect(notice.html).toContain("&lt;i&gt;x&lt;/i&gt;")
+    }
   })
 
   it("escapes every value in the HTML part and keeps the link whole", () => {

@@ -1,4 +1,5 @@
 import {
+  ActivityRepository,
   AthleteCreate,
   type AthleteId,
   AthleteRepository,
@@ -11,9 +12,13 @@ import {
   ReplyInput,
   type ReplyAnswer,
   type SessionId,
+  PlannedSessionCreate,
+  SeriesCreate,
+  SeriesRepository,
   SessionRepository,
   SessionUpdate,
   type UserId,
+  UserRepository,
   WebhookCreate,
   type WebhookId,
   WebhookRepository
@@ -21,7 +26,7 @@ import {
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { ContractSuite } from "./Contract.ts"
-import { newSession } from "./fixtures.ts"
+import { newActivity, newSession, newUser } from "./fixtures.ts"
 
 const now = "2026-01-01T12:00:00" as LocalDateTime
 const lease = 60_000
@@ -66,6 +71,8 @@ const fullSessionWithHook = Effect.gen(function*() {
   const hook = yield* registerOne(webhooks, new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) }))
   const [a, b] = yield* athletes(2)
   const sessionId = yield* session([a!, b!])
+  // The session's own event (sessionCreated) is delivered first: what follows is attendance's.
+  yield* drain(hook.id)
   yield* (yield* AttendanceRepository).configure(sessionId, new AttendanceSettings({ capacity: 1 }))
   yield* reply(sessionId, a!, "yes")
   yield* reply(sessionId, b!, "yes")
@@ -75,7 +82,7 @@ const fullSessionWithHook = Effect.gen(function*() {
 const drain = (webhookId: WebhookId) =>
   Effect.gen(function*() {
     const webhooks = yield* WebhookRepository
-    const bodies: Array<{ id: number; type: string; sessionId: number; data: Record<string, unknown> }> = []
+    const bodies: Array<{ id: number; type: string; sessionId?: number; data: Record<string, unknown> }> = []
     for (;;) {
       const claimed = yield* webhooks.claim("drain", Date.now() + 1000, lease)
       if (Option.isNone(claimed)) return bodies
@@ -162,6 +169,7 @@ export const webhookRepositoryContract: ContractSuite = {
         const [a, b] = yield* athletes(2)
         const one = yield* session([a!])
         const two = yield* session([b!])
+        yield* drain(hook.id)
         yield* reply(one, a!, "yes")
         yield* reply(one, a!, "maybe")
         yield* reply(two, b!, "yes")
@@ -208,6 +216,7 @@ export const webhookRepositoryContract: ContractSuite = {
         )
         const [a] = yield* athletes(1)
         const sessionId = yield* session([a!])
+        yield* drain(hook.id)
         yield* reply(sessionId, a!, "yes")
         yield* reply(sessionId, a!, "no")
         const t = Date.now() + 1000
@@ -238,15 +247,153 @@ export const webhookRepositoryContract: ContractSuite = {
         )
         const [a] = yield* athletes(1)
         const sessionId = yield* session([a!])
+        yield* drain(hook.id)
         yield* reply(sessionId, a!, "yes")
         yield* reply(sessionId, a!, "no")
         const ids = (yield* drain(hook.id)).map((e) => e.id)
         expect(ids.length).toBe(2)
         expect(yield* webhooks.replay(hook.id, ids[1]! as EventId)).toEqual(Option.some(1))
         expect((yield* drain(hook.id)).map((e) => e.id)).toEqual([ids[1]])
-        expect(yield* webhooks.replay(hook.id, 1 as EventId)).toEqual(Option.some(2))
-        expect((yield* drain(hook.id)).map((e) => e.id)).toEqual(ids)
+        // From the first event on: the session's sessionCreated (delivered before) and both replies.
+        expect(yield* webhooks.replay(hook.id, 1 as EventId)).toEqual(Option.some(3))
+        expect((yield* drain(hook.id)).map((e) => e.id).slice(1)).toEqual(ids)
         expect(yield* webhooks.replay(999_999 as WebhookId, 1 as EventId)).toEqual(Option.none())
+        yield* webhooks.remove(hook.id)
+      }))
+
+    it.effect("sessions, series, activities and users write their events, the same in every store", () =>
+      Effect.gen(function*() {
+        const webhooks = yield* WebhookRepository
+        const hook = yield* registerOne(
+          webhooks,
+          new WebhookCreate({ url: "http://a.test/hook", secret: "s".repeat(16) })
+        )
+        const sessions = yield* SessionRepository
+        const series = yield* SeriesRepository
+        const activities = yield* ActivityRepository
+        const users = yield* UserRepository
+        const at = (time: string) => time as LocalDateTime
+        const [x, y] = yield* athletes(2)
+        const own = yield* sessions.create(newSession({ name: "Own", duree: 90, athleteIds: [y!, x!] }))
+        yield* sessions.update(own.id, new SessionUpdate({ duree: 60 }))
+        const activity = yield* activities.create(newActivity(own.id))
+        yield* activities.update(activity.id, newActivity(own.id, "cool-down", null))
+        yield* activities.delete(activity.id)
+        yield* sessions.delete(own.id)
+        const planned = yield* series.createSession(
+          new PlannedSessionCreate({
+            name: "Planned",
+            groupe: null,
+            coachId: null,
+            athleteIds: [],
+            duree: 45,
+            creneau: at("2031-02-03T10:00:00")
+          })
+        )
+        yield* series.changeSession(planned, { creneau: at("2031-02-03T11:00:00") })
+        const track = yield* series.create(
+          new SeriesCreate({
+            name: "Track",
+            groupe: null,
+            coachId: null,
+            duree: 75,
+            start: at("2031-03-03T18:00:00"),
+            rrule: "FREQ=WEEKLY;BYDAY=MO",
+            athleteIds: []
+          }),
+          [at("2031-03-03T18:00:00"), at("2031-03-10T18:00:00"), at("2031-03-17T18:00:00")],
+          at("2031-03-17T18:00:00")
+        )
+        const [first, second] = track.occurrences
+        yield* series.changeOccurrence(track.id, first!.sessionId, { duree: 80 })
+        yield* series.cancelAt(track.id, at("2031-03-10T18:00:00"))
+        yield* series.rewrite(track.id, {
+          from: at("2031-03-17T18:00:00"),
+          shiftSeconds: 0,
+          continuation: false,
+          start: track.start,
+          rrule: track.rrule,
+          values: { name: "Track 2" }
+        })
+        yield* series.endBefore(track.id, at("2031-03-17T18:00:00"))
+        const suffix = `${Date.now()}-${Math.random()}`
+        const user = yield* users.create(newUser(`events-${suffix}`, "COACH"))
+        yield* users.update(user.id, { name: `renamed-${suffix}` })
+        yield* users.delete(user.id)
+        const bodies = yield* drain(hook.id)
+        const session = (name: string, creneau: string, duree: number, seriesId: number | null) => ({
+          name,
+          creneau,
+          duree,
+          seriesId
+        })
+        const activityData = (name: string, theme: string | null) => ({
+          activityId: activity.id,
+          name,
+          theme,
+          duree: 15
+        })
+        const userData = (name: string) => ({
+          userId: user.id,
+          name,
+          role: "COACH",
+          coachId: user.coachId,
+          athleteId: null,
+          adminId: null
+        })
+        expect(bodies.map((e) => [e.type, e.sessionId ?? null, e.data])).toEqual([
+          ["sessionCreated", own.id, session("Own", "2026-11-21T18:30:00", 90, null)],
+          ["sessionChanged", own.id, {
+            ...session("Own", "2026-11-21T18:30:00", 60, null),
+            previousCreneau: "2026-11-21T18:30:00",
+            previousDuree: 90
+          }],
+          ["activityCreated", own.id, activityData("warm-up", "cardio")],
+          ["activityChanged", own.id, activityData("cool-down", null)],
+          ["activityDeleted", own.id, activityData("cool-down", null)],
+          ["sessionCancelled", own.id, {
+            ...session("Own", "2026-11-21T18:30:00", 60, null),
+            groupe: "A",
+            athleteIds: [x, y]
+          }],
+          ["sessionCreated", planned, session("Planned", "2031-02-03T10:00:00", 45, null)],
+          ["sessionChanged", planned, {
+            ...session("Planned", "2031-02-03T11:00:00", 45, null),
+            previousCreneau: "2031-02-03T10:00:00",
+            previousDuree: 45
+          }],
+          // One event for the series, none per occurrence (decision 0280).
+          ["seriesCreated", null, {
+            seriesId: track.id,
+            name: "Track",
+            groupe: null,
+            start: "2031-03-03T18:00:00",
+            rrule: "FREQ=WEEKLY;BYDAY=MO",
+            duree: 75
+          }],
+          ["sessionChanged", first!.sessionId, {
+            ...session("Track", "2031-03-03T18:00:00", 80, track.id),
+            previousCreneau: "2031-03-03T18:00:00",
+            previousDuree: 75
+          }],
+          ["sessionCancelled", second!.sessionId, {
+            ...session("Track", "2031-03-10T18:00:00", 75, track.id),
+            groupe: null,
+            athleteIds: []
+          }],
+          // One event for the change, none for the occurrence it renamed (decision 0280).
+          ["seriesChanged", null, { seriesId: track.id, from: "2031-03-17T18:00:00", continuedBy: null }],
+          ["seriesCancelled", null, { seriesId: track.id, from: "2031-03-17T18:00:00" }],
+          ["userCreated", null, userData(`events-${suffix}`)],
+          ["userChanged", null, userData(`renamed-${suffix}`)],
+          ["userDeleted", null, { userId: user.id }]
+        ])
+        // A series' and a user's event names no stream: the club's (decision 0281).
+        expect(bodies.filter((e) => e.type.startsWith("user")).every((e) => !("sessionId" in e) && !("groupId" in e)))
+          .toBe(true)
+        // Never a secret: the user's password hash (and email) stay out of its events.
+        expect(JSON.stringify(bodies)).not.toContain("hash-of")
+        expect(JSON.stringify(bodies)).not.toContain("@club.test")
         yield* webhooks.remove(hook.id)
       }))
 
@@ -257,9 +404,9 @@ export const webhookRepositoryContract: ContractSuite = {
         yield* (yield* SessionRepository).update(sessionId, new SessionUpdate({ athleteIds: [b!] }))
         // The in-memory store promotes at its next look at the session's replies; PostgreSQL at once.
         yield* (yield* AttendanceRepository).replies(sessionId)
-        expect((yield* drain(hook.id)).map((e) => [e.type, e.sessionId, e.data])).toEqual([
-          ["promotion", sessionId, { athleteId: b }]
-        ])
+        expect(
+          (yield* drain(hook.id)).filter((e) => e.type === "promotion").map((e) => [e.type, e.sessionId, e.data])
+        ).toEqual([["promotion", sessionId, { athleteId: b }]])
         yield* webhooks.remove(hook.id)
       }))
   }

@@ -23,6 +23,7 @@ import bookingsAsInstants from "./0023_bookings_as_instants.ts"
 import groupsAndMemberships from "./0024_groups_and_memberships.ts"
 import membershipEvents from "./0025_membership_events.ts"
 import repliesOfInvitedAthletes from "./0027_replies_of_invited_athletes.ts"
+import domainEvents from "./0028_domain_events.ts"
 import createNotices from "./0029_create_notices.ts"
 import createNoticePreferences from "./0030_create_notice_preferences.ts"
 import retentionIndexes from "./0031_retention_indexes.ts"
@@ -56,6 +57,7 @@ export const migrations = Migrator.fromRecord({
   "0024_groups_and_memberships": groupsAndMemberships,
   "0025_membership_events": membershipEvents,
   "0027_replies_of_invited_athletes": repliesOfInvitedAthletes,
+  "0028_domain_events": domainEvents,
   "0029_create_notices": createNotices,
   "0030_create_notice_preferences": createNoticePreferences,
   "0031_retention_indexes": retentionIndexes

@@ -1,6 +1,7 @@
 import { traced } from "@club/core"
 import {
   Activity,
+  activityEvent,
   type ActivityId,
   type ActivityWrite,
   ActivityRepository,
@@ -20,6 +21,7 @@ import { readsById, readsShared } from "../shared/readsGathered.ts"
 import { refusedByServer } from "../shared/refusedByServer.ts"
 import { requireKnownIds } from "../shared/requireKnownIds.ts"
 import { transaction } from "../shared/transaction.ts"
+import { writeEvents } from "../webhooks/outbox.ts"
 
 /** `String.prototype.toWellFormed` (ES2024, in every Node this runs on), which the ES2023 library this compiles against lacks. */
 const wellFormed = (text: string): string => (text as unknown as { toWellFormed(): string }).toWellFormed()
@@ -92,6 +94,9 @@ export const ActivityRepositoryLive = Layer.effect(
           WITH ORDINALITY AS asked ORDER BY ordinality
           RETURNING ${activityColumns}`.pipe(
           Effect.flatMap((rows) => activitiesOf(Arr.sort(rows, byId))),
+          Effect.tap((created) =>
+            writeEvents(sql, created.map((activity) => activityEvent("activityCreated", activity)))
+          ),
           onForeignKeyViolation({
             activities_session_id_fkey: () =>
               new UnknownReferences({
@@ -132,16 +137,25 @@ export const ActivityRepositoryLive = Layer.effect(
         yield* requireSession(input)
         const [row] = yield* sql`UPDATE activities SET ${sql.update(columnsOf(input))}
         WHERE id = ${id} RETURNING ${activityColumns}`
-        return yield* decodeActivity(row)
+        const updated = yield* decodeActivity(row)
+        // Every accepted edit is told, even one that leaves the values as they were (decision 0283).
+        yield* writeEvents(sql, [activityEvent("activityChanged", updated)])
+        return updated
       },
       transaction(sql),
       dieOnInfrastructureError
     )
 
-    const remove = traced("ActivityRepository.delete")(function*(id: ActivityId) {
-      const deleted = yield* sql`DELETE FROM activities WHERE id = ${id} RETURNING id`
-      if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Activity", id })
-    }, dieOnInfrastructureError)
+    const remove = traced("ActivityRepository.delete")(
+      function*(id: ActivityId) {
+        const deleted = yield* sql<Record<string, unknown>>`DELETE FROM activities WHERE id = ${id}
+        RETURNING ${activityColumns}`
+        if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Activity", id })
+        yield* writeEvents(sql, [activityEvent("activityDeleted", yield* decodeActivity(deleted[0]))])
+      },
+      transaction(sql),
+      dieOnInfrastructureError
+    )
 
     return ActivityRepository.of({ create, findById, list, listByTheme, update, delete: remove })
   })

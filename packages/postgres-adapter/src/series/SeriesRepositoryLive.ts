@@ -15,6 +15,13 @@ import {
   type SeriesCreate,
   type SeriesId,
   SeriesRepository,
+  seriesCancelled,
+  seriesChanged,
+  seriesCreated,
+  sessionCancelled,
+  sessionChanged,
+  sessionCreated,
+  type SessionFacts,
   traced
 } from "@club/core"
 import { Effect, Layer, Option, Schema } from "effect"
@@ -26,6 +33,7 @@ import { insertWithGeneratedId } from "../shared/insertWithId.ts"
 import { int8Array } from "../shared/int8Array.ts"
 import { requireKnownIds } from "../shared/requireKnownIds.ts"
 import { transaction } from "../shared/transaction.ts"
+import { writeEvents } from "../webhooks/outbox.ts"
 
 /** How often a batch of occurrences is tried again for ids that supplied ones took meanwhile. */
 const maxIdAttempts = 20
@@ -76,10 +84,21 @@ const referencesOf = (values: OccurrenceValues) => [
 ]
 const decodeDoubleBookings = Schema.decodeUnknownEffect(Schema.Array(DoubleBooking))
 
+/** A session event's facts, from the row of `s`. */
+const sessionFacts = `s.id::float8 AS id, s.name, ${local("s.creneau")} AS creneau, s.duree::float8 AS duree,
+  s.series_id::float8 AS "seriesId"`
+
 export const SeriesRepositoryLive = Layer.effect(
   SeriesRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+
+    /** A session's facts as a change leaves them (read in the change's transaction). */
+    const factsOf = (id: number) =>
+      Effect.map(
+        sql<SessionFacts>`SELECT ${sql.literal(sessionFacts)} FROM sessions s WHERE s.id = ${id}`,
+        (rows) => rows[0]!
+      )
 
     const findOne = (id: number) =>
       Effect.flatMap(
@@ -153,7 +172,10 @@ export const SeriesRepositoryLive = Layer.effect(
           if (added.skipped) {
             return yield* new ScheduleConflict({ sessionIds: yield* sessionsMet(sql, added.timeZone, added.ids) })
           }
-          return Option.getOrThrow(yield* findOne(row!.id))
+          const created = Option.getOrThrow(yield* findOne(row!.id))
+          // One event for the series, none per occurrence (decision 0280).
+          yield* writeEvents(sql, [seriesCreated(created)])
+          return created
         }))
       },
       dieOnInfrastructureError
@@ -259,6 +281,7 @@ export const SeriesRepositoryLive = Layer.effect(
           change.values,
           change.shiftSeconds === 0 ? [] : [sql`creneau = occurrence_start`]
         )
+        yield* writeEvents(sql, [seriesChanged(id, change.from, change.continuation ? target : null)])
         return yield* findOne(target)
       }))
     }, dieOnInfrastructureError)
@@ -267,12 +290,14 @@ export const SeriesRepositoryLive = Layer.effect(
       function*(id: SeriesId, sessionId: SessionId, change: OccurrenceValues & { readonly creneau?: LocalDateTime }) {
         yield* transaction(sql)(Effect.gen(function*() {
           yield* requireKnownIds(sql, ...referencesOf(change))
-          const found = yield* sql`SELECT 1 FROM sessions WHERE id = ${sessionId} AND series_id = ${id} FOR UPDATE`
-          if (found.length === 0) return
+          const [before] = yield* sql<SessionFacts>`SELECT ${sql.literal(sessionFacts)} FROM sessions s
+            WHERE s.id = ${sessionId} AND s.series_id = ${id} FOR UPDATE`
+          if (before === undefined) return
           yield* rewriteSessions([sessionId], change, [
             sql`overridden = true`,
             ...(change.creneau === undefined ? [] : [sql`creneau = ${change.creneau}`])
           ])
+          yield* writeEvents(sql, [sessionChanged(yield* factsOf(sessionId), before)])
         }))
       },
       dieOnInfrastructureError
@@ -299,6 +324,7 @@ export const SeriesRepositoryLive = Layer.effect(
         if (yield* bookSessions(sql, timeZone, [id])) {
           return yield* new ScheduleConflict({ sessionIds: yield* sessionsMet(sql, timeZone, [id]) })
         }
+        yield* writeEvents(sql, [sessionCreated(yield* factsOf(id))])
         return id as SessionId
       }))
     }, dieOnInfrastructureError)
@@ -306,13 +332,15 @@ export const SeriesRepositoryLive = Layer.effect(
     const changeSession = traced("SeriesRepository.changeSession")(
       function*(id: SessionId, change: OccurrenceValues & { readonly creneau?: LocalDateTime }) {
         return yield* transaction(sql)(Effect.gen(function*() {
-          const found = yield* sql`SELECT 1 FROM sessions WHERE id = ${id} FOR UPDATE`
-          if (found.length === 0) return false
+          const [before] = yield* sql<SessionFacts>`SELECT ${sql.literal(sessionFacts)} FROM sessions s
+            WHERE s.id = ${id} FOR UPDATE`
+          if (before === undefined) return false
           yield* requireKnownIds(sql, ...referencesOf(change))
           yield* rewriteSessions([id], change, [
             sql`overridden = (series_id IS NOT NULL)`,
             ...(change.creneau === undefined ? [] : [sql`creneau = ${change.creneau}`])
           ])
+          yield* writeEvents(sql, [sessionChanged(yield* factsOf(id), before)])
           return true
         }))
       },
@@ -345,30 +373,46 @@ export const SeriesRepositoryLive = Layer.effect(
       dieOnInfrastructureError
     )
 
-    const endBefore = traced("SeriesRepository.endBefore")(function*(id: SeriesId, from: LocalDateTime) {
-      // One statement: the sessions go (their memberships, bookings and activities by ON DELETE
-      // CASCADE) and the series ends there.
-      yield* sql`WITH gone AS (DELETE FROM sessions WHERE series_id = ${id} AND occurrence_start >= ${from}::timestamp),
+    const endBefore = traced("SeriesRepository.endBefore")(
+      function*(id: SeriesId, from: LocalDateTime) {
+        // One statement: the sessions go (their memberships, bookings and activities by ON DELETE
+        // CASCADE) and the series ends there.
+        const ended = yield* sql`WITH gone AS (DELETE FROM sessions
+          WHERE series_id = ${id} AND occurrence_start >= ${from}::timestamp),
         uncancelled AS (DELETE FROM series_cancellations
           WHERE series_id = ${id} AND occurrence_start >= ${from}::timestamp)
         UPDATE series SET ends_before = LEAST(COALESCE(ends_before, ${from}::timestamp), ${from}::timestamp)
-        WHERE id = ${id}`
-    }, dieOnInfrastructureError)
+        WHERE id = ${id} RETURNING id`
+        // One event for the series, none per occurrence it deletes (decision 0280).
+        if (ended.length > 0) yield* writeEvents(sql, [seriesCancelled(id, from)])
+      },
+      transaction(sql),
+      dieOnInfrastructureError
+    )
 
-    const cancelAt = traced("SeriesRepository.cancelAt")(function*(id: SeriesId, time: LocalDateTime) {
-      // One statement, so one transaction: the session goes (its memberships, bookings and
-      // activities by ON DELETE CASCADE) and the series remembers the cancellation.
-      // Its athletes are read from the statement's snapshot, before the cascade removes them.
-      yield* sql`WITH gone AS (
+    const cancelAt = traced("SeriesRepository.cancelAt")(
+      function*(id: SeriesId, time: LocalDateTime) {
+        // One statement, so one transaction: the session goes (its memberships, bookings and
+        // activities by ON DELETE CASCADE) and the series remembers the cancellation.
+        // Its athletes are read from the statement's snapshot, before the cascade removes them.
+        const gone = yield* sql<SessionFacts & { groupe: string | null; athleteIds: ReadonlyArray<number> }>`WITH s AS (
           DELETE FROM sessions WHERE series_id = ${id} AND occurrence_start = ${time}::timestamp
-          RETURNING id, series_id, occurrence_start, revision, coach_id, groupe)
-        INSERT INTO series_cancellations (series_id, occurrence_start, sequence, coach_id, groupe, athlete_ids)
-        SELECT g.series_id, g.occurrence_start, GREATEST(g.revision, s.revision) + 1, g.coach_id, g.groupe,
-          COALESCE((SELECT array_agg(sa.athlete_id ORDER BY sa.athlete_id) FROM session_athletes sa
-            WHERE sa.session_id = g.id), '{}')
-        FROM gone g JOIN series s ON s.id = g.series_id
-        ON CONFLICT (series_id, occurrence_start) DO NOTHING`
-    }, dieOnInfrastructureError)
+          RETURNING id, series_id, occurrence_start, revision, coach_id, groupe, name, creneau, duree),
+        remembered AS (
+          INSERT INTO series_cancellations (series_id, occurrence_start, sequence, coach_id, groupe, athlete_ids)
+          SELECT g.series_id, g.occurrence_start, GREATEST(g.revision, r.revision) + 1, g.coach_id, g.groupe,
+            COALESCE((SELECT array_agg(sa.athlete_id ORDER BY sa.athlete_id) FROM session_athletes sa
+              WHERE sa.session_id = g.id), '{}')
+          FROM s g JOIN series r ON r.id = g.series_id
+          ON CONFLICT (series_id, occurrence_start) DO NOTHING)
+        SELECT ${sql.literal(sessionFacts)}, s.groupe,
+          ARRAY(SELECT sa.athlete_id::float8 FROM session_athletes sa WHERE sa.session_id = s.id) AS "athleteIds"
+        FROM s`
+        if (gone.length > 0) yield* writeEvents(sql, [sessionCancelled(gone[0]!)])
+      },
+      transaction(sql),
+      dieOnInfrastructureError
+    )
 
     const cancellations = traced("SeriesRepository.cancellations")(function*(ids: ReadonlyArray<SeriesId>) {
       if (ids.length === 0) return []

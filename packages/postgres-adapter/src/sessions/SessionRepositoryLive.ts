@@ -18,6 +18,10 @@ import {
   SessionRepository,
   type SessionUpdate,
   SessionValues,
+  sessionCancelled,
+  sessionChanged,
+  sessionCreated,
+  type SessionFacts,
   sessionValuesOf
 } from "@club/core"
 import { Data, Effect, Layer, Option, Stream } from "effect"
@@ -37,6 +41,7 @@ import { failOnUnknown, type References, requireKnownIds } from "../shared/requi
 import { unknownIds } from "../shared/unknownIds.ts"
 import { byColumn, columnOf } from "../shared/snakeCase.ts"
 import { transaction } from "../shared/transaction.ts"
+import { writeEvents } from "../webhooks/outbox.ts"
 
 /** A create's listed coach, athlete or activity that the database did not find. */
 class ReferencesRefused extends Data.TaggedError("ReferencesRefused") {}
@@ -189,6 +194,7 @@ export const SessionRepositoryLive = Layer.effect(
       const session = yield* Effect.sync(() => sessionFromRow(row))
       // SCHEDULE_SEED_REFUSES_CONFLICTS: the seed's session books its people as /planning's do.
       if ((yield* ScheduleSettings).seedRefusesConflicts === true) yield* bookOrRefuse(session.id)
+      yield* writeEvents(sql, [sessionCreated({ ...session, seriesId: null })])
       return session
     })
 
@@ -279,30 +285,53 @@ export const SessionRepositoryLive = Layer.effect(
             : [])
         ]
         const written = sessionsFrom("written", input)
-        const rows = yield* sql<Record<string, unknown>>`WITH ${sql.csv(parts)} ${
+        // The statement's snapshot is the session before the write: its duree and series as they were,
+        // for its event (a seed's update never moves its creneau).
+        const rows = yield* sql<Record<string, unknown>>`WITH ${sql.csv(parts)} SELECT q.*,
+          ${
           rebook
-            ? sql`SELECT q.*, EXISTS (SELECT 1 FROM unbooked_coach) OR EXISTS (SELECT 1 FROM unbooked_athletes)
-              AS held FROM (${written}) q`
-            : written
-        }`
-        const { held, ...row } = rows[0]!
+            ? sql`EXISTS (SELECT 1 FROM unbooked_coach) OR EXISTS (SELECT 1 FROM unbooked_athletes)`
+            : sql`false`
+        } AS held,
+          (SELECT b.duree::float8 FROM sessions b WHERE b.id = ${id}) AS "previousDuree",
+          (SELECT b.series_id::float8 FROM sessions b WHERE b.id = ${id}) AS "seriesId"
+          FROM (${written}) q`
+        const { held, previousDuree, seriesId, ...row } = rows[0]!
         if (rebook && (seedRefusesConflicts === true || held === true)) {
           const skipped = yield* bookSessions(sql, timeZone, [id])
           if (skipped && seedRefusesConflicts === true) {
             return yield* new ScheduleConflict({ sessionIds: yield* sessionsMet(sql, timeZone, [id]) })
           }
         }
-        return yield* Effect.sync(() => sessionFromRow(row))
+        const session = yield* Effect.sync(() => sessionFromRow(row))
+        // Every accepted edit is told, even one that leaves the values as they were (decision 0283).
+        yield* writeEvents(sql, [
+          sessionChanged({ ...session, seriesId: seriesId as number | null }, {
+            creneau: session.creneau,
+            duree: previousDuree as number | null
+          })
+        ])
+        return session
       },
       transaction(sql),
       dieOnInfrastructureError
     )
 
-    const remove = traced("SessionRepository.delete")(function*(id: SessionId) {
-      // Its activities and memberships go by ON DELETE CASCADE, in the same statement.
-      const deleted = yield* sql`DELETE FROM sessions WHERE id = ${id} RETURNING id`
-      if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Session", id })
-    }, dieOnInfrastructureError)
+    const remove = traced("SessionRepository.delete")(
+      function*(id: SessionId) {
+        // Its activities and memberships go by ON DELETE CASCADE, in the same statement.
+        // RETURNING reads the statement's snapshot: the memberships are still there for the event.
+        const deleted = yield* sql<SessionFacts & { groupe: string | null; athleteIds: ReadonlyArray<number> }>`DELETE
+        FROM sessions s WHERE s.id = ${id}
+        RETURNING s.id::float8 AS id, s.name, ${sql.literal(creneauColumn)}, s.duree::float8 AS duree,
+          s.series_id::float8 AS "seriesId", s.groupe,
+          ARRAY(SELECT sa.athlete_id::float8 FROM session_athletes sa WHERE sa.session_id = s.id) AS "athleteIds"`
+        if (deleted.length === 0) return yield* new EntityNotFound({ entity: "Session", id })
+        yield* writeEvents(sql, [sessionCancelled(deleted[0]!)])
+      },
+      transaction(sql),
+      dieOnInfrastructureError
+    )
 
     // The page order: (creneau, id), a session without a creneau first (as -infinity), so that the
     // keyset condition is one row comparison, which the (creneau, id) index of migration 0012 serves.

@@ -1,4 +1,4 @@
-import { traced } from "@club/core"
+import { traced, userDeleted, userEvent } from "@club/core"
 import {
   EntityNotFound,
   User,
@@ -25,6 +25,7 @@ import { requireKnownIds } from "../shared/requireKnownIds.ts"
 import { onUniqueViolation } from "../shared/onUniqueViolation.ts"
 import { selectListOf } from "../shared/snakeCase.ts"
 import { CredentialsCache } from "./CredentialsCache.ts"
+import { writeEvents } from "../webhooks/outbox.ts"
 import {
   alreadyLinkedErrors,
   type LinkColumns,
@@ -104,7 +105,9 @@ export const UserRepositoryLive = Layer.effect(
             ...links
           })
         } RETURNING ${userColumns}`.pipe(refuseTaken(input.name, links))
-        return userFromRow(rows[0]!)
+        const user = userFromRow(rows[0]!)
+        yield* writeEvents(sql, [userEvent("userCreated", user)])
+        return user
       }))
     }, dieOnInfrastructureError)
 
@@ -164,10 +167,13 @@ export const UserRepositoryLive = Layer.effect(
           // Revocation only moves forward: an older instant would bring revoked tokens back.
           assignments.push(sql`tokens_valid_after = GREATEST(tokens_valid_after, ${changes.revokeTokensIssuedBefore})`)
         }
-        if (assignments.length === 0) return current.value
-        const rows = yield* sql`UPDATE users SET ${sql.csv(assignments)} WHERE id = ${id} RETURNING ${userColumns}`
-          .pipe(refuseTaken(name, links))
-        return userFromRow(rows[0]!)
+        // Every accepted edit is told, even one that changes nothing (decision 0283).
+        const user = assignments.length === 0 ? current.value : userFromRow(
+          (yield* sql`UPDATE users SET ${sql.csv(assignments)} WHERE id = ${id} RETURNING ${userColumns}`
+            .pipe(refuseTaken(name, links)))[0]!
+        )
+        yield* writeEvents(sql, [userEvent("userChanged", user)])
+        return user
       }))
     }, dieOnInfrastructureError)
 
@@ -179,6 +185,7 @@ export const UserRepositoryLive = Layer.effect(
         if (target === undefined) return yield* new EntityNotFound({ entity: "User", id })
         if (target.role === "ADMIN") yield* requireAnotherAdmin(id)
         yield* sql`DELETE FROM users WHERE id = ${id}`
+        yield* writeEvents(sql, [userDeleted(id)])
       }))
     }, dieOnInfrastructureError)
 

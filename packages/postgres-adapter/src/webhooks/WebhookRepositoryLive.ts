@@ -86,8 +86,8 @@ export const WebhookRepositoryLive = Layer.effect(
     }, dieOnInfrastructureError)
 
     /**
-     * One statement: the first due delivery, in event order, whose session has no earlier event
-     * waiting for the same webhook, whose webhook has no attempt in flight (a live lease on any of
+     * One statement: the first due delivery, in event order, whose stream (its session, its group,
+     * or the club's for an event that names neither) has no earlier event waiting for the same webhook, whose webhook has no attempt in flight (a live lease on any of
      * its deliveries) and is not parked after a failure (issue 37), and which no live lease holds, locked with `SKIP LOCKED` (a
      * worker choosing at the same moment passes over it, and finds the next one of that session
      * not due, since this one still waits), then leased.
@@ -104,6 +104,9 @@ export const WebhookRepositoryLive = Layer.effect(
             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries g
               WHERE g.webhook_id = c.webhook_id AND g.group_id = c.group_id AND g.pending AND g.event_id < c.event_id
                 AND g.group_id IS NOT NULL)
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries k
+              WHERE k.webhook_id = c.webhook_id AND c.session_id IS NULL AND c.group_id IS NULL
+                AND k.session_id IS NULL AND k.group_id IS NULL AND k.pending AND k.event_id < c.event_id)
             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries f
               WHERE f.webhook_id = c.webhook_id AND f.leased_until IS NOT NULL AND f.leased_until > ${now})
             AND NOT EXISTS (SELECT 1 FROM webhooks p WHERE p.id = c.webhook_id AND p.parked_until > ${now})
@@ -114,10 +117,13 @@ export const WebhookRepositoryLive = Layer.effect(
         WHERE d.webhook_id = chosen.webhook_id AND d.event_id = chosen.event_id AND w.id = d.webhook_id AND ev.id = d.event_id
         RETURNING d.webhook_id::float8 AS webhook_id, w.url, w.secret, d.event_id::float8 AS event_id,
           d.session_id::float8 AS session_id, d.group_id::float8 AS group_id, d.attempts,
-          CASE WHEN ev.group_id IS NULL
+          CASE WHEN ev.session_id IS NOT NULL
             THEN json_build_object('id', ev.id, 'type', ev.type, 'sessionId', ev.session_id,
               'occurredAt', ${sql.literal(instant("ev.occurred_at"))}, 'data', ev.data)
-            ELSE json_build_object('id', ev.id, 'type', ev.type, 'groupId', ev.group_id,
+            WHEN ev.group_id IS NOT NULL
+            THEN json_build_object('id', ev.id, 'type', ev.type, 'groupId', ev.group_id,
+              'occurredAt', ${sql.literal(instant("ev.occurred_at"))}, 'data', ev.data)
+            ELSE json_build_object('id', ev.id, 'type', ev.type,
               'occurredAt', ${sql.literal(instant("ev.occurred_at"))}, 'data', ev.data)
           END::text AS body`
       const row = rows[0]

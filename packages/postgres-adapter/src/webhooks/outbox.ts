@@ -35,8 +35,8 @@ const noticeTargets = (events: ReadonlyArray<NewEvent>) => {
  * Writes `events` to the outbox, in their order, a delivery of each to every webhook registered,
  * and, when notices are queued (mail on, `NoticeSettings`), one notice per event and person its
  * rule tells: one statement, inside the caller's transaction, so that an event and its notices exist
- * exactly when the change they tell was committed. Each names its session, or its group (a
- * membership event, issue 41), whose order of delivery it follows.
+ * exactly when the change they tell was committed. Each names its session, its group (a
+ * membership event, issue 41) or neither (the club's stream, decision 0281), whose order of delivery it follows.
  *
  * A notice's dedupe key is core's `noticeDedupeKey` (`<event id>:<user id>`), unique in the table:
  * a person told about two athletes by one event (a guardian of both) gets one notice, about their
