@@ -180,7 +180,9 @@ onEachDatabase("Notices (issue 42)", (it) => {
         attempt: 1,
         forGuardian: false,
         sessionId,
-        athleteReplied: false
+        athleteReplied: false,
+        forSeries: false,
+        previousStart: null
       })
       // Another owner's settle changes nothing.
       yield* notices.settle("c", first.id, { _tag: "sent" })

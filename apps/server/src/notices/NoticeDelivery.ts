@@ -95,6 +95,13 @@ const deliver = (owner: string, claimed: ClaimedNotice, settings: NoticeWorkerSe
       forGuardian: claimed.forGuardian,
       sessionTitle: claimed.sessionTitle,
       startsAt: new Date(instantOf(timeZone, claimed.sessionStart as LocalDateTime)),
+      ...(claimed.forSeries ? { forSeries: true } : {}),
+      ...(claimed.previousStart === null
+        ? {}
+        : { previousStartsAt: new Date(instantOf(timeZone, claimed.previousStart as LocalDateTime)) }),
+      ...(claimed.repliesClose === null
+        ? {}
+        : { repliesCloseAt: new Date(instantOf(timeZone, claimed.repliesClose as LocalDateTime)) }),
       link: `${publicUrl}/sessions/${claimed.sessionId}`
     })
     const sent = yield* Effect.exit(mailer.send({

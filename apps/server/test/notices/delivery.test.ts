@@ -35,17 +35,19 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const promotion = async (club: Club, email: string, guardianEmail?: string) => {
   const filler = await createAthlete(club)
   const promoted = await createAthlete(club, { name: unique("Ana") })
-  await createUser(club, { role: "ATHLETE", athleteId: promoted.id, email })
-  if (guardianEmail !== undefined) {
-    const parent = await createUser(club, { role: "ATHLETE", email: guardianEmail, name: unique("Parent") })
-    await linkGuardian(club, parent.id, promoted.id)
-  }
   const session = await createSession(club, {
     name: unique("Track"),
     creneau: "2099-06-01T18:00:00",
     coachId: club.coachId,
     athleteIds: [filler.id, promoted.id]
   })
+  // The people are given their addresses after the session's invitation was written (to nobody, then),
+  // so the promotion is the one notice they receive.
+  await createUser(club, { role: "ATHLETE", athleteId: promoted.id, email })
+  if (guardianEmail !== undefined) {
+    const parent = await createUser(club, { role: "ATHLETE", email: guardianEmail, name: unique("Parent") })
+    await linkGuardian(club, parent.id, promoted.id)
+  }
   const answer = async (athleteId: number, value: string) => {
     const reply = await club.coach.put(`/attendance/athletes/${athleteId}/replies/${session.id}`, { answer: value })
     expect(reply.status, reply.text).toBe(200)

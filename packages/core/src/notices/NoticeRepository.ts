@@ -24,6 +24,12 @@ export interface ClaimedNotice {
   readonly sessionStart: string | null
   /** The athlete has replied to the session by now: a reminder written before the reply is not sent. */
   readonly athleteReplied: boolean
+  /** An invitation to a whole series (its `seriesCreated`); the session is the series' first occurrence. */
+  readonly forSeries: boolean
+  /** A `sessionChanged` that moved the session: its start before (`YYYY-MM-DDTHH:MM:SS`); else null. */
+  readonly previousStart: string | null
+  /** When replies close: the session's cut-off, else its start (wall-clock); null when it has neither. */
+  readonly repliesClose: string | null
 }
 
 /** How one attempt ended, as the worker settles it. */

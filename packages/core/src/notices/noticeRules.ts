@@ -21,6 +21,16 @@ export type NoticeAudience =
   | { readonly _tag: "athletes"; readonly athleteIds: ReadonlyArray<number> }
   | { readonly _tag: "invitees" }
   | { readonly _tag: "seriesInvitees"; readonly seriesId: number }
+  | {
+    readonly _tag: "formerInvitees"
+    readonly athleteIds: ReadonlyArray<number>
+    readonly groupe: string | null
+    /** The session's day (`YYYY-MM-DD`): the group's members of that day are told. */
+    readonly day: string
+    /** The session as it was, since it is gone when its notices are written. */
+    readonly title: string
+    readonly start: string
+  }
 
 export interface NoticeRule {
   readonly kind: NoticeKind
@@ -62,8 +72,20 @@ export const noticeRuleFor = (
       return event.sessionId === null || !movedOrResized(event.data)
         ? undefined
         : { kind: "sessionChanged", audience: invitees }
-    case "sessionCancelled":
-      return event.sessionId === null ? undefined : { kind: "sessionCancelled", audience: invitees }
+    case "sessionCancelled": {
+      // The session is deleted in the event's transaction: who it invited comes with the event.
+      const start = event.data["creneau"]
+      if (event.sessionId === null || typeof start !== "string") return undefined
+      const athleteIds = Array.isArray(event.data["athleteIds"])
+        ? event.data["athleteIds"].filter((id): id is number => typeof id === "number" && Number.isSafeInteger(id))
+        : []
+      const groupe = typeof event.data["groupe"] === "string" ? event.data["groupe"] : null
+      const title = typeof event.data["name"] === "string" ? event.data["name"] : ""
+      return {
+        kind: "sessionCancelled",
+        audience: { _tag: "formerInvitees", athleteIds, groupe, day: start.slice(0, 10), title, start }
+      }
+    }
     default:
       return undefined
   }

@@ -9,11 +9,24 @@ describe("which events become notices", () => {
     })
   })
 
-  it("a cancelled session tells every invitee, and maps before the event type exists on this branch", () => {
-    expect(noticeRuleFor({ type: "sessionCancelled", sessionId: 4, data: { creneau: "x" } })).toEqual({
+  it("a cancelled session tells whom it invited, as its event carries them (the session is gone)", () => {
+    expect(noticeRuleFor({
+      type: "sessionCancelled",
+      sessionId: 4,
+      data: { creneau: "2026-12-02T18:30:00", name: "Piste", groupe: "U12", athleteIds: [3, 1.5, "x", 2] }
+    })).toEqual({
       kind: "sessionCancelled",
-      audience: { _tag: "invitees" }
+      audience: {
+        _tag: "formerInvitees",
+        athleteIds: [3, 2],
+        groupe: "U12",
+        day: "2026-12-02",
+        title: "Piste",
+        start: "2026-12-02T18:30:00"
+      }
     })
+    // A session without a time has nothing to tell a date with.
+    expect(noticeRuleFor({ type: "sessionCancelled", sessionId: 4, data: { creneau: null } })).toBeUndefined()
   })
 
   it("a session created invites its invitees; a series invites once, its own invitees (decision 0282)", () => {

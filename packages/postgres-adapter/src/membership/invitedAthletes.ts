@@ -11,6 +11,14 @@ import type { Fragment } from "effect/sql/Statement"
 export const invitedAthletes = (sql: SqlClient, sessionId: Fragment) =>
   sql`SELECT sa.athlete_id FROM session_athletes sa WHERE sa.session_id = ${sessionId}
     UNION
-    SELECT m.athlete_id FROM sessions s JOIN groups g ON g.name = s.groupe JOIN memberships m ON m.group_id = g.id
-    WHERE s.id = ${sessionId} AND m.from_date <= COALESCE(s.creneau::date, current_date)
-      AND (m.until_date IS NULL OR m.until_date >= COALESCE(s.creneau::date, current_date))`
+    SELECT m.athlete_id FROM sessions s
+      CROSS JOIN LATERAL (${groupMembersOn(sql, sql`s.groupe`, sql`COALESCE(s.creneau::date, current_date)`)}) m
+    WHERE s.id = ${sessionId}`
+
+/**
+ * The members of the group named `groupName` on the day `day` (SQL expressions), as rows
+ * `(athlete_id)`: both days of a membership included (docs/membership.md).
+ */
+export const groupMembersOn = (sql: SqlClient, groupName: Fragment, day: Fragment) =>
+  sql`SELECT m.athlete_id FROM groups g JOIN memberships m ON m.group_id = g.id
+    WHERE g.name = ${groupName} AND m.from_date <= ${day} AND (m.until_date IS NULL OR m.until_date >= ${day})`

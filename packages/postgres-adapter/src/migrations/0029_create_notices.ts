@@ -9,6 +9,8 @@ import { SqlClient } from "effect/sql"
  *   of the same write, or two instances scheduling the same reminder, insert nothing more.
  * - `event_id` is null for a reminder; an event's removal (none today) keeps the notice.
  * - The user, athlete or session gone, its notices go too: there is nobody or nothing to tell about.
+ *   Except a cancellation, written once its session is deleted: it names no session and keeps the
+ *   session's id, title and start as they were (`former_session_id`, `session_title`, `session_start`).
  * - `suppressed`: a notice the recipient's preferences stopped (decideDelivery in the worker).
  * - `notices_due_idx` answers the claim: the pending notices by due time, the others not indexed.
  */
@@ -20,7 +22,10 @@ export default Effect.gen(function*() {
     event_id bigint REFERENCES attendance_events (id) ON DELETE SET NULL,
     user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     athlete_id bigint NOT NULL REFERENCES athletes (id) ON DELETE CASCADE,
-    session_id bigint NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    session_id bigint REFERENCES sessions (id) ON DELETE CASCADE,
+    former_session_id bigint,
+    session_title text,
+    session_start timestamp without time zone,
     kind text NOT NULL,
     status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed', 'suppressed')),
     attempts integer NOT NULL DEFAULT 0,
@@ -29,7 +34,8 @@ export default Effect.gen(function*() {
     leased_until timestamptz,
     last_error text,
     sent_at timestamptz,
-    created_at timestamptz NOT NULL DEFAULT now()
+    created_at timestamptz NOT NULL DEFAULT now(),
+    CONSTRAINT notices_one_session CHECK ((session_id IS NULL) = (former_session_id IS NOT NULL))
   )`
   yield* sql`CREATE INDEX notices_due_idx ON notices (due_at) WHERE status = 'pending'`
   // The cascades from a user, an athlete or a session find their notices by these.

@@ -1,13 +1,21 @@
-import { type ClaimedNotice, type NoticeOutcome, NoticeRepository, type ReminderTiming, traced } from "@club/core"
+import {
+  type ClaimedNotice,
+  noticeKinds,
+  type NoticeOutcome,
+  NoticeRepository,
+  type ReminderTiming,
+  traced
+} from "@club/core"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import type { Fragment } from "effect/sql/Statement"
 import { invitedAthletes } from "../membership/invitedAthletes.ts"
 import { dieOnInfrastructureError } from "../shared/dieOnInfrastructureError.ts"
 import { recipientsOf } from "./recipients.ts"
 
 const ClaimedRow = Schema.Struct({
   id: Schema.Number,
-  kind: Schema.Literals(["promoted", "sessionCancelled", "reminder"]),
+  kind: Schema.Literals(noticeKinds),
   attempt: Schema.Number,
   recipientUserId: Schema.Number,
   recipientName: Schema.String,
@@ -18,7 +26,10 @@ const ClaimedRow = Schema.Struct({
   sessionId: Schema.Number,
   sessionTitle: Schema.String,
   sessionStart: Schema.NullOr(Schema.String),
-  athleteReplied: Schema.Boolean
+  athleteReplied: Schema.Boolean,
+  forSeries: Schema.Boolean,
+  previousStart: Schema.NullOr(Schema.String),
+  repliesClose: Schema.NullOr(Schema.String)
 })
 const decodeClaimed = Schema.decodeUnknownEffect(Schema.Array(ClaimedRow))
 
@@ -38,23 +49,38 @@ export const NoticeRepositoryLive = Layer.effect(
      * an attempt, with the facts their text needs read as they are now.
      */
     const claim = traced("NoticeRepository.claim")(function*(owner: string, leaseMs: number, limit: number) {
+      const wallClock = (value: Fragment) => sql`to_char(${value}, 'YYYY-MM-DD"T"HH24:MI:SS')`
       const rows = yield* sql`UPDATE notices n
         SET lease_owner = ${owner}, leased_until = now() + ${ms(leaseMs)}, attempts = n.attempts + 1
         FROM (
-          SELECT c.id FROM notices c
+          SELECT c.id, c.user_id, c.athlete_id, c.session_id, c.event_id FROM notices c
           WHERE c.status = 'pending' AND c.due_at <= now() AND (c.leased_until IS NULL OR c.leased_until <= now())
           ORDER BY c.due_at, c.id
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED
-        ) chosen, users u, athletes a, sessions s
-        WHERE n.id = chosen.id AND u.id = n.user_id AND a.id = n.athlete_id AND s.id = n.session_id
+        ) chosen
+          JOIN users u ON u.id = chosen.user_id
+          JOIN athletes a ON a.id = chosen.athlete_id
+          -- A cancellation's session is gone: its notice keeps its title and start.
+          LEFT JOIN sessions s ON s.id = chosen.session_id
+          LEFT JOIN attendance_events e ON e.id = chosen.event_id
+        WHERE n.id = chosen.id
         RETURNING n.id::float8 AS id, n.kind, n.attempts AS attempt, u.id::float8 AS "recipientUserId",
           u.name AS "recipientName", COALESCE(u.email, '') AS "recipientEmail", a.id::float8 AS "athleteId",
           COALESCE(a.name, '') AS "athleteName", u.athlete_id IS DISTINCT FROM n.athlete_id AS "forGuardian",
-          s.id::float8 AS "sessionId", COALESCE(s.name, '') AS "sessionTitle",
-          to_char(s.creneau, 'YYYY-MM-DD"T"HH24:MI:SS') AS "sessionStart",
+          COALESCE(n.session_id, n.former_session_id)::float8 AS "sessionId",
+          COALESCE(s.name, n.session_title, '') AS "sessionTitle",
+          ${wallClock(sql`COALESCE(s.creneau, n.session_start)`)} AS "sessionStart",
           EXISTS (SELECT 1 FROM session_replies r WHERE r.session_id = n.session_id AND r.athlete_id = n.athlete_id)
-            AS "athleteReplied"`
+            AS "athleteReplied",
+          COALESCE(e.type = 'seriesCreated', false) AS "forSeries",
+          CASE WHEN e.type = 'sessionChanged' AND e.data->>'previousCreneau' IS DISTINCT FROM e.data->>'creneau'
+            THEN e.data->>'previousCreneau' END AS "previousStart",
+          ${
+    wallClock(
+      sql`COALESCE((SELECT sa.reply_cutoff FROM session_attendance sa WHERE sa.session_id = n.session_id), s.creneau)`
+    )
+  } AS "repliesClose"`
       return (yield* Effect.orDie(decodeClaimed(rows))) as ReadonlyArray<ClaimedNotice>
     }, dieOnInfrastructureError)
 

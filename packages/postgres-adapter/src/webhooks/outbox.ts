@@ -1,7 +1,7 @@
 import { type NewEvent, noticeRuleFor, NoticeSettings } from "@club/core"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
-import { invitedAthletes } from "../membership/invitedAthletes.ts"
+import { groupMembersOn, invitedAthletes } from "../membership/invitedAthletes.ts"
 import { recipientsOf } from "../notices/recipients.ts"
 
 /**
@@ -11,24 +11,70 @@ import { recipientsOf } from "../notices/recipients.ts"
 const int8 = (id: number | null | undefined) => BigInt(id ?? 0)
 
 /**
- * Who each event tells (core's `noticeRuleFor`), flattened: one row per event (its place in the
- * batch, from 1) and athlete named, or one row with athlete 0 for "every athlete the session invites".
+ * How a target row finds its athletes: `named` (the row's athlete), `session` (every athlete the
+ * event's session invites), `series` (every athlete the series' first occurrence invites: a series
+ * invites once, decision 0282), `group` (the members of the group named `group_name` on `day`: a
+ * cancelled session's group, the session being gone).
+ */
+type Expansion = "named" | "session" | "series" | "group"
+
+/**
+ * Who each event tells (core's `noticeRuleFor`), flattened into one row per event (its place in the
+ * batch, from 1) and athlete named or expansion. A row `former` names a session deleted in the event's
+ * transaction (a cancellation): its notice keeps the session's title and start, as the event has them.
  */
 const noticeTargets = (events: ReadonlyArray<NewEvent>) => {
-  const n: Array<number> = []
-  const kind: Array<string> = []
-  const athlete: Array<bigint> = []
+  const rows = {
+    n: [] as Array<number>,
+    kind: [] as Array<string>,
+    athlete: [] as Array<bigint>,
+    expand: [] as Array<Expansion>,
+    series: [] as Array<bigint>,
+    group: [] as Array<string>,
+    day: [] as Array<string>,
+    former: [] as Array<boolean>,
+    title: [] as Array<string>,
+    start: [] as Array<string>
+  }
+  const push = (
+    n: number,
+    kind: string,
+    expand: Expansion,
+    more: { athlete?: number; series?: number; group?: string; day?: string; title?: string; start?: string } = {}
+  ) => {
+    rows.n.push(n)
+    rows.kind.push(kind)
+    rows.athlete.push(int8(more.athlete))
+    rows.expand.push(expand)
+    rows.series.push(int8(more.series))
+    rows.group.push(more.group ?? "")
+    rows.day.push(more.day ?? "1970-01-01")
+    rows.former.push(more.title !== undefined)
+    rows.title.push(more.title ?? "")
+    rows.start.push(more.start ?? "1970-01-01T00:00:00")
+  }
   events.forEach((event, index) => {
     const rule = noticeRuleFor(event)
-    if (rule === undefined || event.sessionId === null) return
-    const athletes = rule.audience._tag === "athletes" ? rule.audience.athleteIds : [0]
-    for (const athleteId of athletes) {
-      n.push(index + 1)
-      kind.push(rule.kind)
-      athlete.push(int8(athleteId))
+    if (rule === undefined) return
+    const n = index + 1
+    const audience = rule.audience
+    switch (audience._tag) {
+      case "athletes":
+        for (const athlete of audience.athleteIds) push(n, rule.kind, "named", { athlete })
+        return
+      case "invitees":
+        return push(n, rule.kind, "session")
+      case "seriesInvitees":
+        return push(n, rule.kind, "series", { series: audience.seriesId })
+      case "formerInvitees": {
+        const former = { title: audience.title, start: audience.start }
+        for (const athlete of audience.athleteIds) push(n, rule.kind, "named", { athlete, ...former })
+        if (audience.groupe !== null) push(n, rule.kind, "group", { group: audience.groupe, day: audience.day, ...former })
+        return
+      }
     }
   })
-  return { n, kind, athlete }
+  return rows
 }
 
 /**
@@ -65,25 +111,43 @@ export const writeEvents = (sql: SqlClient, events: ReadonlyArray<NewEvent>) =>
         SELECT w.id, event.id, event.session_id, event.group_id FROM event CROSS JOIN webhooks w),
       numbered AS (SELECT id, session_id, row_number() OVER (ORDER BY id) AS n FROM event),
       target AS (
-        SELECT e.id AS event_id, e.session_id, t.kind, t.athlete_id
-        FROM unnest(${targets.n}::int[], ${targets.kind}::text[], ${targets.athlete}::bigint[])
-          AS t(n, kind, athlete_id)
-        JOIN numbered e ON e.n = t.n
-        -- A notice names its session: an event of a session deleted in the same transaction tells nobody.
-        JOIN sessions s ON s.id = e.session_id),
+        SELECT e.id AS event_id, t.kind, t.athlete_id, t.expand, t.group_name, t.day, t.former, t.title, t.start,
+          e.session_id AS event_session_id,
+          -- The session the notice names: none for a session gone (a cancellation), a series' first occurrence.
+          CASE WHEN t.former THEN NULL
+            WHEN t.expand = 'series' THEN (SELECT o.id FROM sessions o WHERE o.series_id = t.series_id
+              ORDER BY o.occurrence_start, o.id LIMIT 1)
+            ELSE e.session_id END AS session_id
+        FROM unnest(${targets.n}::int[], ${targets.kind}::text[], ${targets.athlete}::bigint[],
+          ${targets.expand}::text[], ${targets.series}::bigint[], ${targets.group}::text[], ${targets.day}::date[],
+          ${targets.former}::boolean[], ${targets.title}::text[], ${targets.start}::timestamp[])
+          AS t(n, kind, athlete_id, expand, series_id, group_name, day, former, title, start)
+        JOIN numbered e ON e.n = t.n),
+      -- A notice names a session that is there, or one gone with the event (a cancellation): any other
+      -- event of a session deleted in the same transaction tells nobody.
+      placed AS (
+        SELECT * FROM target t WHERE t.former OR EXISTS (SELECT 1 FROM sessions s WHERE s.id = t.session_id)),
       told AS (
-        SELECT event_id, session_id, kind, athlete_id FROM target WHERE athlete_id <> 0
-        UNION
-        SELECT t.event_id, t.session_id, t.kind, i.athlete_id FROM target t
-          CROSS JOIN LATERAL (${invitedAthletes(sql, sql`t.session_id`)}) i
-        WHERE t.athlete_id = 0),
+        SELECT p.*, p.athlete_id AS told_athlete FROM placed p WHERE p.expand = 'named'
+        UNION ALL
+        SELECT p.*, i.athlete_id FROM placed p
+          CROSS JOIN LATERAL (${invitedAthletes(sql, sql`p.session_id`)}) i
+        WHERE p.expand IN ('session', 'series')
+        UNION ALL
+        SELECT p.*, m.athlete_id FROM placed p
+          CROSS JOIN LATERAL (${groupMembersOn(sql, sql`p.group_name`, sql`p.day`)}) m
+        WHERE p.expand = 'group'),
       recipient AS (
-        SELECT DISTINCT ON (told.event_id, r.user_id) told.event_id, told.session_id, told.kind, told.athlete_id,
-          r.user_id
-        FROM told CROSS JOIN LATERAL (${recipientsOf(sql, sql`told.athlete_id`)}) r
-        JOIN athletes a ON a.id = told.athlete_id
-        ORDER BY told.event_id, r.user_id, r.guardian, told.athlete_id)
-      INSERT INTO notices (dedupe_key, event_id, user_id, athlete_id, session_id, kind)
-      SELECT event_id || ':' || user_id, event_id, user_id, athlete_id, session_id, kind FROM recipient
+        SELECT DISTINCT ON (told.event_id, r.user_id) told.event_id, told.kind, told.told_athlete AS athlete_id,
+          told.session_id, CASE WHEN told.former THEN told.event_session_id END AS former_session_id,
+          CASE WHEN told.former THEN told.title END AS session_title,
+          CASE WHEN told.former THEN told.start END AS session_start, r.user_id
+        FROM told CROSS JOIN LATERAL (${recipientsOf(sql, sql`told.told_athlete`)}) r
+        JOIN athletes a ON a.id = told.told_athlete
+        ORDER BY told.event_id, r.user_id, r.guardian, told.told_athlete)
+      INSERT INTO notices (dedupe_key, event_id, user_id, athlete_id, session_id, former_session_id, session_title,
+        session_start, kind)
+      SELECT event_id || ':' || user_id, event_id, user_id, athlete_id, session_id, former_session_id, session_title,
+        session_start, kind FROM recipient
       ON CONFLICT (dedupe_key) DO NOTHING`
   }).pipe(Effect.asVoid)
