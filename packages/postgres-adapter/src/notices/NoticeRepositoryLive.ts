@@ -77,10 +77,10 @@ export const NoticeRepositoryLive = Layer.effect(
           CASE WHEN e.type = 'sessionChanged' AND e.data->>'previousCreneau' IS DISTINCT FROM e.data->>'creneau'
             THEN e.data->>'previousCreneau' END AS "previousStart",
           ${
-    wallClock(
-      sql`COALESCE((SELECT sa.reply_cutoff FROM session_attendance sa WHERE sa.session_id = n.session_id), s.creneau)`
-    )
-  } AS "repliesClose"`
+        wallClock(
+          sql`COALESCE((SELECT sa.reply_cutoff FROM session_attendance sa WHERE sa.session_id = n.session_id), s.creneau)`
+        )
+      } AS "repliesClose"`
       return (yield* Effect.orDie(decodeClaimed(rows))) as ReadonlyArray<ClaimedNotice>
     }, dieOnInfrastructureError)
 

@@ -69,7 +69,9 @@ const noticeTargets = (events: ReadonlyArray<NewEvent>) => {
       case "formerInvitees": {
         const former = { title: audience.title, start: audience.start }
         for (const athlete of audience.athleteIds) push(n, rule.kind, "named", { athlete, ...former })
-        if (audience.groupe !== null) push(n, rule.kind, "group", { group: audience.groupe, day: audience.day, ...former })
+        if (audience.groupe !== null) {
+          push(n, rule.kind, "group", { group: audience.groupe, day: audience.day, ...former })
+        }
         return
       }
     }
