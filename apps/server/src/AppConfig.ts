@@ -79,7 +79,8 @@ export const retentionVariables: Record<RetainedKind, string> = {
   webhookAttempts: "RETENTION_WEBHOOK_ATTEMPTS_DAYS",
   idempotencyKeys: "RETENTION_IDEMPOTENCY_KEYS_DAYS",
   loginAttempts: "RETENTION_LOGIN_ATTEMPTS_DAYS",
-  endedMemberships: "RETENTION_ENDED_MEMBERSHIPS_DAYS"
+  endedMemberships: "RETENTION_ENDED_MEMBERSHIPS_DAYS",
+  notices: "RETENTION_NOTICES_DAYS"
 }
 
 export interface MetricsSettings {

@@ -1,4 +1,4 @@
-import { NoticeRepository, NoticeSettings, type ReminderTiming } from "@club/core"
+import { NoticeRepository, NoticeSettings, type ReminderTiming, RetentionRepository } from "@club/core"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -283,5 +283,76 @@ onEachDatabase("Notices (issue 42)", (it) => {
       ]
       expect(counts.slice(0, 2)).toEqual([2, 2])
       expect((yield* noticesOf(sessionId)).length).toBe(5)
+    }))
+
+  it.effect("a cancelled session, gone with the event, tells whom it invited, its title and start kept on the notice", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const notices = yield* NoticeRepository
+      const own = yield* athlete
+      const member = yield* athlete
+      const ownUser = yield* user(own)
+      const memberUser = yield* user(member)
+      const group = unique("group")
+      yield* sql`INSERT INTO groups (name) SELECT ${unique("root")} WHERE NOT EXISTS
+        (SELECT 1 FROM groups WHERE parent_id IS NULL)`
+      const [team] = yield* sql<{ id: number }>`INSERT INTO groups (name, parent_id)
+        SELECT ${group}, id FROM groups WHERE parent_id IS NULL RETURNING id::float8 AS id`
+      yield* sql`INSERT INTO memberships (group_id, athlete_id, from_date) VALUES (${
+        team!.id
+      }, ${member}, '2099-01-01')`
+      const sessionId = yield* session("3 days", [own], group)
+      yield* sql`DELETE FROM sessions WHERE id = ${sessionId}`
+      yield* sql.withTransaction(writeEvents(sql, [{
+        sessionId,
+        type: "sessionCancelled",
+        data: {
+          name: "Relay",
+          creneau: "2099-06-02T18:30:00",
+          duree: 60,
+          seriesId: null,
+          groupe: group,
+          athleteIds: [own]
+        }
+      }])).pipe(Effect.provideService(NoticeSettings, { queueNotices: true }))
+      const rows = yield* sql<{ user_id: number; session_id: number | null; former: number; title: string }>`SELECT
+          user_id::float8 AS user_id, session_id, former_session_id::float8 AS former, session_title AS title
+        FROM notices WHERE former_session_id = ${sessionId} ORDER BY user_id`
+      expect(rows).toEqual(
+        [ownUser, memberUser].sort((a, b) => a - b).map((userId) => ({
+          user_id: userId,
+          session_id: null,
+          former: sessionId,
+          title: "Relay"
+        }))
+      )
+      const claimed = (yield* notices.claim("c", 60_000, 100)).filter((n) => n.sessionId === sessionId)
+      expect(claimed.map((n) => [n.kind, n.sessionTitle, n.sessionStart])).toEqual([
+        ["sessionCancelled", "Relay", "2099-06-02T18:30:00"],
+        ["sessionCancelled", "Relay", "2099-06-02T18:30:00"]
+      ])
+    }))
+
+  it.effect("the retention purge takes settled notices past their period, never a pending one", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const retention = yield* RetentionRepository
+      const promoted = yield* athlete
+      const own = yield* user(promoted)
+      const sessionId = yield* session("3 days", [promoted])
+      for (const status of ["sent", "failed", "suppressed", "pending"]) {
+        yield* sql`INSERT INTO notices (dedupe_key, user_id, athlete_id, session_id, kind, status, created_at)
+          VALUES (${
+          unique("old")
+        }, ${own}, ${promoted}, ${sessionId}, 'promoted', ${status}, now() - interval '400 days')`
+      }
+      yield* sql`INSERT INTO notices (dedupe_key, user_id, athlete_id, session_id, kind, status)
+        VALUES (${unique("new")}, ${own}, ${promoted}, ${sessionId}, 'promoted', 'sent')`
+      const cutoff = { epochMs: Date.now() - 300 * 86_400_000, clubDay: "2000-01-01" as never }
+      // Other tests' notices are recent: only this test's three old settled ones are past the cutoff.
+      expect(yield* retention.purge("notices", cutoff, 2)).toBe(2)
+      expect(yield* retention.purge("notices", cutoff, 2)).toBe(1)
+      expect(yield* retention.purge("notices", cutoff, 2)).toBe(0)
+      expect((yield* noticesOf(sessionId)).map((n) => n.status).sort()).toEqual(["pending", "sent"])
     }))
 })

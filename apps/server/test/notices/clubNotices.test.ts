@@ -51,7 +51,7 @@ await onEveryDatabase("Notices of a series open to a group", (club) => {
     for (const athlete of [silent, answering]) await startMembership(club(), group.id, athlete.id, yesterday)
     const [silentEmail, answeringEmail, parentEmail] = ["sam", "ada", "parent"].map((name) =>
       `${unique(name)}@club.test`
-    )
+    ) as [string, string, string]
     await createUser(club(), { role: "ATHLETE", athleteId: silent.id, email: silentEmail })
     const answeringUser = await createUser(club(), { role: "ATHLETE", athleteId: answering.id, email: answeringEmail })
     const parent = await createUser(club(), { role: "ATHLETE", email: parentEmail, name: unique("Parent") })

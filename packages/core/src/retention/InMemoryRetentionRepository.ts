@@ -51,6 +51,12 @@ const purges: Record<RetainedKind, Purge> = {
       .sort((a, b) => (a.until! < b.until! ? -1 : a.until! > b.until! ? 1 : 0)).slice(0, limit)
     for (const membership of old) store.memberships.delete(membership.id)
     return old.length
+  },
+  notices: (_, outbox, cutoff, limit) => {
+    const old = [...outbox.notices.values()].filter((n) => n.status !== "pending" && n.createdAtMs < cutoff.epochMs)
+      .sort((a, b) => a.createdAtMs - b.createdAtMs || a.id - b.id).slice(0, limit)
+    for (const notice of old) outbox.notices.delete(notice.dedupeKey)
+    return old.length
   }
 }
 

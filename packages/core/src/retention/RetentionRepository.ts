@@ -12,13 +12,16 @@ import type { CalendarDate } from "../shared/LocalDateTime.ts"
  * - `loginAttempts`: login throttling keys, from their last failure.
  * - `endedMemberships`: memberships whose last day is over; the replies, marks and events of the days
  *   they covered are kept (they name the session and the athlete, not the membership).
+ * - `notices`: email notices settled (sent, failed or suppressed), from when they were written; a
+ *   notice still pending is never purged.
  */
 export const retainedKinds = [
   "outboxEvents",
   "webhookAttempts",
   "idempotencyKeys",
   "loginAttempts",
-  "endedMemberships"
+  "endedMemberships",
+  "notices"
 ] as const
 
 export type RetainedKind = typeof retainedKinds[number]

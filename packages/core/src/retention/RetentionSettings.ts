@@ -19,7 +19,8 @@ export const defaultRetentionSettings: RetentionSettings = {
     // At least a day: far beyond the failure window (LOGIN_FAILURE_WINDOW_SECONDS), which must fit in it.
     loginAttempts: 1,
     // Two seasons of a club's history.
-    endedMemberships: 730
+    endedMemberships: 730,
+    notices: 180
   },
   batchSize: 1000,
   pauseMs: 50

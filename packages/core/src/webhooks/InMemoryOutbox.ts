@@ -61,6 +61,7 @@ export interface StoredNotice {
   status: NoticeStatus
   attempts: number
   dueAtMs: number
+  readonly createdAtMs: number
 }
 
 /** What the in-memory outbox reads to expand a notice's rule into people, when notices are queued. */
@@ -185,7 +186,8 @@ const appendNotices = (outbox: Outbox, event: StoredEvent, now: number, writing:
       kind: rule.kind,
       status: "pending",
       attempts: 0,
-      dueAtMs: now
+      dueAtMs: now,
+      createdAtMs: now
     })
   }
 }

@@ -101,15 +101,16 @@ export const retentionContract: ContractSuite = {
         expect(yield* purge("outboxEvents", cutoffAt(before))).toBe(0)
         expect(yield* purge("outboxEvents", cutoffAt(later))).toBe(0)
         const events = yield* settleAll
-        expect(events).toBe(3)
+        // The session's creation and the three replies.
+        expect(events).toBe(4)
         expect(yield* purge("webhookAttempts", cutoffAt(before))).toBe(0)
         expect(yield* purge("outboxEvents", cutoffAt(before))).toBe(0)
-        // One batch of two, then the last one (fewer than the limit: none left).
-        expect(yield* purge("outboxEvents", cutoffAt(later), 2)).toBe(2)
-        expect(yield* purge("outboxEvents", cutoffAt(later), 2)).toBe(1)
+        // One batch of three, then the last one (fewer than the limit: none left).
+        expect(yield* purge("outboxEvents", cutoffAt(later), 3)).toBe(3)
+        expect(yield* purge("outboxEvents", cutoffAt(later), 3)).toBe(1)
         expect(yield* purge("outboxEvents", cutoffAt(later))).toBe(0)
-        expect(Option.getOrThrow(yield* webhooks.attempts(hook.id, 100)).length).toBe(3)
-        expect(yield* purge("webhookAttempts", cutoffAt(later))).toBe(3)
+        expect(Option.getOrThrow(yield* webhooks.attempts(hook.id, 100)).length).toBe(4)
+        expect(yield* purge("webhookAttempts", cutoffAt(later))).toBe(4)
         expect(yield* webhooks.attempts(hook.id, 100)).toEqual(Option.some([]))
         // A replay finds no event left to send again.
         expect(yield* webhooks.replay(hook.id, 1 as never)).toEqual(Option.some(0))

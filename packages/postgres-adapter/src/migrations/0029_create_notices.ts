@@ -38,6 +38,8 @@ export default Effect.gen(function*() {
     CONSTRAINT notices_one_session CHECK ((session_id IS NULL) = (former_session_id IS NOT NULL))
   )`
   yield* sql`CREATE INDEX notices_due_idx ON notices (due_at) WHERE status = 'pending'`
+  // The retention purge (docs/privacy.md) takes the oldest settled notices first.
+  yield* sql`CREATE INDEX notices_settled_idx ON notices (created_at) WHERE status <> 'pending'`
   // The cascades from a user, an athlete or a session find their notices by these.
   yield* sql`CREATE INDEX notices_user_idx ON notices (user_id)`
   yield* sql`CREATE INDEX notices_athlete_idx ON notices (athlete_id)`

@@ -60,6 +60,13 @@ const purges: Record<RetainedKind, ReadonlyArray<TablePurge>> = {
     sql`WITH gone AS (DELETE FROM memberships WHERE id IN (
         SELECT id FROM memberships WHERE until_date < ${cutoff.clubDay}::date
         ORDER BY until_date LIMIT ${limit} FOR UPDATE SKIP LOCKED) RETURNING 1)
+      SELECT count(*)::int AS count FROM gone`],
+  // A pending notice waits for its send; a reminder's dedupe key goes with it, which is harmless: its
+  // moment is long past the reminder window, so the scheduler never writes it again.
+  notices: [(sql, cutoff, limit) =>
+    sql`WITH gone AS (DELETE FROM notices WHERE id IN (
+        SELECT id FROM notices WHERE status <> 'pending' AND created_at < to_timestamp(${cutoff.epochMs}::float8 / 1000)
+        ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED) RETURNING 1)
       SELECT count(*)::int AS count FROM gone`]
 }
 
