@@ -355,4 +355,32 @@ onEachDatabase("Notices (issue 42)", (it) => {
       expect(yield* retention.purge("notices", cutoff, 2)).toBe(0)
       expect((yield* noticesOf(sessionId)).map((n) => n.status).sort()).toEqual(["pending", "sent"])
     }))
+
+  it.effect("the promotion the refill trigger writes (an athlete taken out of a full session) gets its notices once", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const notices = yield* NoticeRepository
+      const leaving = yield* athlete
+      const waiting = yield* athlete
+      const waitingUser = yield* user(waiting)
+      const parent = yield* user(null)
+      yield* guardian(parent, waiting)
+      const sessionId = yield* session("3 days", [leaving, waiting])
+      yield* sql`INSERT INTO session_attendance (session_id, capacity) VALUES (${sessionId}, 1)`
+      yield* sql`INSERT INTO session_replies (session_id, athlete_id, answer, state, replied_by, yes_order)
+        VALUES (${sessionId}, ${leaving}, 'yes', 'confirmed', 1, 1), (${sessionId}, ${waiting}, 'yes', 'waiting', 1, 2)`
+      // The athlete leaves the session: the trigger confirms the one waiting and writes its promotion.
+      yield* sql`DELETE FROM session_athletes WHERE session_id = ${sessionId} AND athlete_id = ${leaving}`
+      expect(yield* noticesOf(sessionId)).toEqual([])
+      yield* notices.writeMissedPromotions(3_600_000, 100)
+      const rows = yield* noticesOf(sessionId)
+      expect(rows.map((r) => [r.user_id, r.athlete_id, r.kind])).toEqual(
+        [[waitingUser, waiting, "promoted"], [parent, waiting, "promoted"]].sort((a, b) =>
+          (a[0] as number) - (b[0] as number)
+        )
+      )
+      // Again, or by another instance: nothing more.
+      expect(yield* notices.writeMissedPromotions(3_600_000, 100)).toBe(0)
+      expect((yield* noticesOf(sessionId)).length).toBe(2)
+    }))
 })

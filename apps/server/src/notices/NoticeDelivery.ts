@@ -158,7 +158,8 @@ const sender = (owner: string, settings: NoticeWorkerSettings, leaseMs: number) 
 /**
  * The reminder scheduler of one instance (every instance runs one): writes the reminders due, at
  * every tick, on the database's clock; the dedupe key makes a reminder written by two instances at
- * once one notice. A full batch is followed at once by the next.
+ * once one notice. A full batch is followed at once by the next. The same tick writes the notices of
+ * the promotions the database's refill trigger wrote, which no outbox write saw (docs/notices.md).
  */
 const reminders = (settings: NoticeWorkerSettings) =>
   Effect.gen(function*() {
@@ -170,8 +171,13 @@ const reminders = (settings: NoticeWorkerSettings) =>
       timeZone,
       limit: settings.reminderBatch
     }
-    const tick = notices.writeReminders(timing).pipe(
-      Effect.flatMap((written) => written >= timing.limit ? Effect.void : Effect.sleep(settings.reminderPollMs)),
+    const tick = Effect.all([
+      notices.writeReminders(timing),
+      notices.writeMissedPromotions(timing.windowMs, timing.limit)
+    ]).pipe(
+      Effect.flatMap(([reminded, promoted]) =>
+        reminded >= timing.limit || promoted >= timing.limit ? Effect.void : Effect.sleep(settings.reminderPollMs)
+      ),
       Effect.catchCause((cause) =>
         Cause.hasInterruptsOnly(cause)
           ? Effect.failCause(cause)

@@ -20,6 +20,7 @@ const env = {
   CLUB_TIMEZONE: "Europe/Paris",
   PUBLIC_URL: "https://club.example/app/",
   NOTICE_POLL_MS: "50",
+  NOTICE_REMINDER_POLL_MS: "250",
   NOTICE_RETRY_BASE_MS: "200",
   NOTICE_RETRY_MAX_MS: "400",
   NOTICE_MAX_ATTEMPTS: "50"
@@ -84,6 +85,32 @@ await onEveryDatabase("Notices sent by email", (club) => {
     expect(own.text).toContain(`https://club.example/app/sessions/${sessionId}`)
     expect(own.links).toEqual([`https://club.example/app/sessions/${sessionId}`])
     expect(own.html).toContain("from the waiting list")
+  })
+
+  it("an athlete taken out of a full session frees a place: the one promoted is told once", async () => {
+    smtp.behave({ _tag: "accept" })
+    const email = `${unique("freed")}@club.test`
+    const leaving = await createAthlete(club())
+    const waiting = await createAthlete(club(), { name: unique("Wai") })
+    const session = await createSession(club(), {
+      name: unique("Full"),
+      creneau: "2099-06-02T18:00:00",
+      coachId: club().coachId,
+      athleteIds: [leaving.id, waiting.id]
+    })
+    await createUser(club(), { role: "ATHLETE", athleteId: waiting.id, email })
+    expect((await club().coach.put(`/attendance/sessions/${session.id}/settings`, { capacity: 1 })).status).toBe(200)
+    for (const athleteId of [leaving.id, waiting.id]) {
+      const reply = await club().coach.put(`/attendance/athletes/${athleteId}/replies/${session.id}`, { answer: "yes" })
+      expect(reply.status, reply.text).toBe(200)
+    }
+    // The seed's update takes the confirmed athlete out: the database's refill trigger promotes the other.
+    const update = await club().coach.put(`/session/update/${session.id}`, { athleteIds: [waiting.id] })
+    expect(update.status, update.text).toBe(204)
+    expect(await eventually(async () => to(email).length >= 1, 20_000)).toBe(true)
+    await pause(1000)
+    expect(to(email)).toHaveLength(1)
+    expect(to(email)[0]!.subject).toMatch(/^You have a place: Full-/u)
   })
 
   it("a transient refusal (451) is retried until the relay accepts; one copy arrives", async () => {

@@ -67,4 +67,11 @@ export class NoticeRepository extends Context.Service<NoticeRepository, {
   release(owner: string, id: number): Effect.Effect<void>
   /** Writes the reminders now due (once each: `reminder:<session>:<user>`); answers how many. */
   writeReminders(timing: ReminderTiming): Effect.Effect<number>
+  /**
+   * Writes the notices of the promotions PostgreSQL's refill trigger wrote (an athlete taken out of a
+   * full session frees a place: migration 0018), which no store's outbox write saw: those of the last
+   * `windowMs` whose notices are missing, at most `limit`, once each by their dedupe key. Answers how
+   * many.
+   */
+  writeMissedPromotions(windowMs: number, limit: number): Effect.Effect<number>
 }>()("@club/core/NoticeRepository") {}

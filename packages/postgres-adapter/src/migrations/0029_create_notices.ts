@@ -44,6 +44,8 @@ export default Effect.gen(function*() {
   yield* sql`CREATE INDEX notices_user_idx ON notices (user_id)`
   yield* sql`CREATE INDEX notices_athlete_idx ON notices (athlete_id)`
   yield* sql`CREATE INDEX notices_session_idx ON notices (session_id)`
+  // Whether an event's notices exist: the look for the promotions the refill trigger wrote.
+  yield* sql`CREATE INDEX notices_event_idx ON notices (event_id)`
   // The reminder scheduler reads the sessions whose cut-off is near: by `creneau` when they have none
   // (sessions_creneau_idx), by this when they have one.
   yield* sql`CREATE INDEX session_attendance_cutoff_idx ON session_attendance (reply_cutoff)

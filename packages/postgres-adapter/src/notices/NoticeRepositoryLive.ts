@@ -145,6 +145,36 @@ export const NoticeRepositoryLive = Layer.effect(
       return rows.length
     }, dieOnInfrastructureError)
 
-    return NoticeRepository.of({ claim, settle, release, writeReminders })
+    /**
+     * One statement. The promotion events of the last `windowMs` (the outbox's `occurred_at` index)
+     * of sessions still there, none of whose notices exist: those the refill trigger wrote. Their
+     * athlete told through its user and guardians, as `writeEvents` does; the dedupe key
+     * (`<event id>:<user id>`) makes a second look, or another instance's, write nothing more.
+     */
+    const writeMissedPromotions = traced("NoticeRepository.writeMissedPromotions")(
+      function*(windowMs: number, limit: number) {
+        const rows = yield* sql`WITH missed AS (
+            SELECT e.id AS event_id, e.session_id, (e.data->>'athleteId')::bigint AS athlete_id
+            FROM attendance_events e
+            WHERE e.type = 'promotion' AND e.occurred_at > now() - ${ms(windowMs)}
+              AND EXISTS (SELECT 1 FROM sessions s WHERE s.id = e.session_id)
+              AND NOT EXISTS (SELECT 1 FROM notices n WHERE n.event_id = e.id)
+            ORDER BY e.id
+            LIMIT ${limit}),
+          recipient AS (
+            SELECT DISTINCT ON (m.event_id, r.user_id) m.event_id, m.session_id, m.athlete_id, r.user_id
+            FROM missed m CROSS JOIN LATERAL (${recipientsOf(sql, sql`m.athlete_id`)}) r
+            JOIN athletes a ON a.id = m.athlete_id
+            ORDER BY m.event_id, r.user_id, r.guardian)
+          INSERT INTO notices (dedupe_key, event_id, user_id, athlete_id, session_id, kind)
+          SELECT event_id || ':' || user_id, event_id, user_id, athlete_id, session_id, 'promoted' FROM recipient
+          ON CONFLICT (dedupe_key) DO NOTHING
+          RETURNING 1`
+        return rows.length
+      },
+      dieOnInfrastructureError
+    )
+
+    return NoticeRepository.of({ claim, settle, release, writeReminders, writeMissedPromotions })
   })
 )
