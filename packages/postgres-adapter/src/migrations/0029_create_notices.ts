@@ -17,7 +17,7 @@ import { SqlClient } from "effect/sql"
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* sql`CREATE TABLE notices (
-    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id bigint GENERATED ALWAYS AS IDENTITY (MAXVALUE 9007199254740991) PRIMARY KEY,
     dedupe_key text NOT NULL UNIQUE,
     event_id bigint REFERENCES attendance_events (id) ON DELETE SET NULL,
     user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,

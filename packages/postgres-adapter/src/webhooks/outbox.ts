@@ -89,6 +89,10 @@ const noticeTargets = (events: ReadonlyArray<NewEvent>) => {
  * A notice's dedupe key is core's `noticeDedupeKey` (`<event id>:<user id>`), unique in the table:
  * a person told about two athletes by one event (a guardian of both) gets one notice, about their
  * own athlete first, else the lowest athlete id.
+ *
+ * The webhooks are read `FOR KEY SHARE`: a webhook deleted by a transaction that commits while this one
+ * waits is passed over, rather than failing the write on the deliveries' foreign key (a write and a
+ * webhook's removal at the same moment). The lock only holds a removal back until the write commits.
  */
 export const writeEvents = (sql: SqlClient, events: ReadonlyArray<NewEvent>) =>
   events.length === 0 ? Effect.void : Effect.gen(function*() {
@@ -104,13 +108,13 @@ export const writeEvents = (sql: SqlClient, events: ReadonlyArray<NewEvent>) =>
     if (!queueNotices || targets.n.length === 0) {
       return yield* sql`WITH event AS (${written})
         INSERT INTO webhook_deliveries (webhook_id, event_id, session_id, group_id)
-        SELECT w.id, event.id, event.session_id, event.group_id FROM event CROSS JOIN webhooks w`
+        SELECT w.id, event.id, event.session_id, event.group_id FROM event CROSS JOIN webhooks w FOR KEY SHARE OF w`
     }
     // The events' ids follow their order in the batch (the insert above is ordered by it).
     return yield* sql`WITH event AS (${written}),
       delivered AS (
         INSERT INTO webhook_deliveries (webhook_id, event_id, session_id, group_id)
-        SELECT w.id, event.id, event.session_id, event.group_id FROM event CROSS JOIN webhooks w),
+        SELECT w.id, event.id, event.session_id, event.group_id FROM event CROSS JOIN webhooks w FOR KEY SHARE OF w),
       numbered AS (SELECT id, session_id, row_number() OVER (ORDER BY id) AS n FROM event),
       target AS (
         SELECT e.id AS event_id, t.kind, t.athlete_id, t.expand, t.group_name, t.day, t.former, t.title, t.start,

@@ -1,4 +1,5 @@
 import { percentile } from "../support/results.ts"
+import { changedTables } from "../support/Sql.ts"
 import type { RawClient, RawReply } from "../support/rawHttp.ts"
 import type { Outcome } from "./contract.ts"
 import { judge, type Secrets } from "./judge.ts"
@@ -100,9 +101,9 @@ export const runRestFuzz = async (requests: ReadonlyArray<FuzzRequest>, setup: F
     if (!wrote) {
       if (after !== digest) {
         violation(
-          `the data changed during a batch in which every write was refused: ${
-            batch.map((r) => `${r.method} ${r.path.slice(0, 60)} [${r.variant}]`).join("; ")
-          }`
+          `the data changed during a batch in which every write was refused (${
+            changedTables(digest, after).join(", ")
+          }): ${batch.map((r) => `${r.method} ${r.path.slice(0, 60)} [${r.variant}]`).join("; ")}`
         )
       } else {
         refusedVerifiedUnchanged += refusedHere

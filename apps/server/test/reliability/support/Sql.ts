@@ -17,8 +17,27 @@ export const openSql = async (url: string): Promise<Sql> => {
   }
 }
 
-/** Tables whose rows a refused request may legitimately write: a failed login is counted (throttling). */
-const bookkeeping = new Set(["login_throttle", "login_failures", "effect_sql_migrations"])
+/**
+ * Tables whose rows change without an accepted write: a failed login is counted (throttling), and the
+ * webhook dispatcher works in the background on the deliveries accepted writes queued (their attempts,
+ * their state, a receiver parked). A delivery is queued in its event's statement, which the digest
+ * still sees (`attendance_events`).
+ */
+const bookkeeping = new Set([
+  "login_throttle",
+  "login_failures",
+  "effect_sql_migrations",
+  "webhook_deliveries",
+  "webhook_attempts"
+])
+
+/** Columns of a table the background work writes, left out of its rows' digest. */
+const backgroundColumns: Readonly<Record<string, ReadonlyArray<string>>> = { webhooks: ["parked_until"] }
+
+const rowText = (table: string) => {
+  const columns = backgroundColumns[table]
+  return columns === undefined ? "r::text" : `(to_jsonb(r) - ARRAY[${columns.map((c) => `'${c}'`).join(", ")}])::text`
+}
 
 /** One hash of every stored row of every table but the bookkeeping ones: equal hashes, equal data. */
 export const databaseDigest = async (sql: Sql): Promise<string> => {
@@ -29,10 +48,21 @@ export const databaseDigest = async (sql: Sql): Promise<string> => {
     .map((row) => row.table_name)
     .filter((name) => !bookkeeping.has(name))
     .map((name) =>
-      `SELECT '${name}' AS t, md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) AS h FROM "${name}" r`
+      `SELECT '${name}' AS t, md5(coalesce(string_agg(${rowText(name)}, '|' ORDER BY ${
+        rowText(name)
+      }), '')) AS h FROM "${name}" r`
     )
+  // Each table's hash kept apart, so a change names its tables (`changedTables`).
   const [row] = await sql.query<{ digest: string }>(
-    `SELECT md5(string_agg(t || ':' || h, ',' ORDER BY t)) AS digest FROM (${parts.join(" UNION ALL ")}) s`
+    `SELECT string_agg(t || ':' || h, ',' ORDER BY t) AS digest FROM (${parts.join(" UNION ALL ")}) s`
   )
   return row!.digest
+}
+
+/** The tables whose rows differ between two `databaseDigest`s; empty for another kind of digest. */
+export const changedTables = (before: string, after: string): ReadonlyArray<string> => {
+  if (!before.includes(":")) return []
+  const hashes = (digest: string) => new Map(digest.split(",").map((part) => part.split(":") as [string, string]))
+  const [was, is] = [hashes(before), hashes(after)]
+  return [...new Set([...was.keys(), ...is.keys()])].filter((table) => was.get(table) !== is.get(table))
 }
