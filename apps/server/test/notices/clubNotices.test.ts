@@ -64,13 +64,13 @@ await onEveryDatabase("Notices of a series open to a group", (club) => {
     })
     expect(french.status, french.text).toBe(200)
 
-    // Daily, three occurrences, the first one's reminder due 20 s from now: time to answer before it.
+    // Daily, three occurrences, the first one's reminder due 10 s from now: time to answer before it.
     const series = await club().coach.post("/planning/series", {
       name: unique("Relay"),
       groupe: group.name,
       coachId: club().coachId,
       duree: 60,
-      start: wallClockIn(leadMinutes * 60_000 + 20_000),
+      start: wallClockIn(leadMinutes * 60_000 + 10_000),
       rrule: "FREQ=DAILY;COUNT=3",
       athleteIds: []
     })
