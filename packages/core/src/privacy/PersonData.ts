@@ -16,9 +16,9 @@ export const ErasedPerson = Schema.Struct({
 export type ErasedPerson = typeof ErasedPerson.Type
 
 /**
- * One section of a person's export: the name of what holds them (`user`, `replies`, ...) and its
- * rows, each a JSON object as the table holds it (secrets left out: no password hash, no token).
- * The export is `{ "<section>": [row, ...], ... }`, written section by section, page by page.
+ * One page of a person's export: the section (what holds them: `user`, `replies`, ...) and at most
+ * a page of its rows, each a JSON object as the table holds it (secrets left out: no password hash,
+ * no token). A section longer than a page comes as several pages, one after the other.
  */
 export const PersonExportSection = Schema.Struct({
   section: Schema.String,
@@ -26,8 +26,11 @@ export const PersonExportSection = Schema.Struct({
 })
 export type PersonExportSection = typeof PersonExportSection.Type
 
-/** The whole export's schema (docs/privacy.md lists the sections and their fields). */
-export const PersonExport = Schema.Record(Schema.String, Schema.Array(Schema.Record(Schema.String, Schema.Unknown)))
+/**
+ * The whole export: its pages in order, written as they are read (docs/privacy.md lists the
+ * sections and their fields).
+ */
+export const PersonExport = Schema.Array(PersonExportSection)
 export type PersonExport = typeof PersonExport.Type
 
 /** No user of that id, and none erased under it. */
