@@ -1,4 +1,5 @@
 import { Context, type Effect, Schema, type Stream } from "effect"
+import { EntityNotFound } from "../shared/Errors.ts"
 import { AdminId, AthleteId, CoachId, UserId } from "../shared/Ids.ts"
 
 /**
@@ -33,10 +34,8 @@ export type PersonExportSection = typeof PersonExportSection.Type
 export const PersonExport = Schema.Array(PersonExportSection)
 export type PersonExport = typeof PersonExport.Type
 
-/** No user of that id, and none erased under it. */
-export class PersonNotFound extends Schema.TaggedError<PersonNotFound>()("PersonNotFound", {
-  userId: UserId
-}) {}
+/** No user of that id (`EntityNotFound`, entity `User`), and none erased under it. */
+export const personNotFound = (userId: UserId) => new EntityNotFound({ entity: "User", id: userId })
 
 /**
  * Everything the service holds about a person, read and erased through one list of holders
@@ -48,7 +47,7 @@ export class PersonDataRepository extends Context.Service<PersonDataRepository, 
    * The person's data, section by section, each section in pages of at most `pageSize` rows read
    * one page at a time: never the whole history in memory.
    */
-  exportPerson(userId: UserId, pageSize: number): Stream.Stream<PersonExportSection, PersonNotFound>
+  exportPerson(userId: UserId, pageSize: number): Stream.Stream<PersonExportSection, EntityNotFound>
   /**
    * Removes or replaces the person's personal fields everywhere, in transactions of at most
    * `batchSize` rows each, then ends their user (placeholder name, no email, unusable password,
@@ -56,7 +55,7 @@ export class PersonDataRepository extends Context.Service<PersonDataRepository, 
    * ids, in one last transaction. Idempotent: erasing again answers the first erasure and changes
    * nothing; two instances erasing at once write one event.
    */
-  erase(userId: UserId, batchSize: number): Effect.Effect<ErasedPerson, PersonNotFound>
+  erase(userId: UserId, batchSize: number): Effect.Effect<ErasedPerson, EntityNotFound>
   /** The ledger of erasures (ids only), for replaying them after a backup is restored. */
   erasures(): Effect.Effect<ReadonlyArray<ErasedPerson>>
 }>()("@club/core/PersonDataRepository") {}

@@ -2,7 +2,8 @@ import {
   type ErasedPerson,
   PersonDataRepository,
   type PersonExportSection,
-  PersonNotFound,
+  personNotFound,
+  type EntityNotFound,
   traced,
   type UserId
 } from "@club/core"
@@ -265,10 +266,10 @@ export const PersonDataRepositoryLive = Layer.effect(
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), erasedFrom))
       )
 
-    const exportPerson = (userId: UserId, pageSize: number): Stream.Stream<PersonExportSection, PersonNotFound> =>
+    const exportPerson = (userId: UserId, pageSize: number): Stream.Stream<PersonExportSection, EntityNotFound> =>
       Stream.unwrap(Effect.gen(function*() {
         const found = yield* Effect.orDie(personOf(userId))
-        if (Option.isNone(found)) return yield* new PersonNotFound({ userId })
+        if (Option.isNone(found)) return yield* personNotFound(userId)
         const person = found.value
         return Stream.fromIterable(holders.filter((holder) => holder.read !== undefined)).pipe(
           Stream.flatMap((holder) =>
@@ -295,7 +296,7 @@ export const PersonDataRepositoryLive = Layer.effect(
         const done = yield* ledgerOf(userId)
         if (Option.isSome(done)) return done.value
         const found = yield* personOf(userId)
-        if (Option.isNone(found)) return yield* new PersonNotFound({ userId })
+        if (Option.isNone(found)) return yield* personNotFound(userId)
         const person = found.value
         for (const holder of holders) {
           if (holder.erase === undefined) continue
