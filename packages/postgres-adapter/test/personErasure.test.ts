@@ -23,19 +23,29 @@ const fullHistory = Effect.gen(function*() {
     email: `zephyrine.${t}@family.test`,
     reason: `hospital appointment ${t}`
   }
-  const athleteId = idOf(yield* sql`INSERT INTO athletes (name, categorie, niveau)
-    VALUES (${texts.athleteName}, 'U15', 'regional') RETURNING id`)
-  const userId = idOf(yield* sql`INSERT INTO users (name, email, role, password_hash, athlete_id)
-    VALUES (${texts.userName}, ${texts.email}, 'ATHLETE', 'scrypt$stored', ${athleteId}) RETURNING id`)
-  const adminId = idOf(yield* sql`INSERT INTO users (name, role, password_hash)
-    VALUES (${`admin-${t}`}, 'ADMIN', 'x') RETURNING id`)
+  const athleteId = idOf(
+    yield* sql`INSERT INTO athletes (name, categorie, niveau)
+    VALUES (${texts.athleteName}, 'U15', 'regional') RETURNING id`
+  )
+  const userId = idOf(
+    yield* sql`INSERT INTO users (name, email, role, password_hash, athlete_id)
+    VALUES (${texts.userName}, ${texts.email}, 'ATHLETE', 'scrypt$stored', ${athleteId}) RETURNING id`
+  )
+  const adminId = idOf(
+    yield* sql`INSERT INTO users (name, role, password_hash)
+    VALUES (${`admin-${t}`}, 'ADMIN', 'x') RETURNING id`
+  )
   const wardId = idOf(yield* sql`INSERT INTO athletes (name) VALUES (${`ward-${t}`}) RETURNING id`)
   yield* sql`INSERT INTO guardianships (user_id, athlete_id) VALUES (${userId}, ${wardId})`
-  const groupId = idOf(yield* sql`INSERT INTO groups (name, parent_id)
-    VALUES (${`group-${t}`}, (SELECT id FROM groups WHERE parent_id IS NULL)) RETURNING id`)
+  const groupId = idOf(
+    yield* sql`INSERT INTO groups (name, parent_id)
+    VALUES (${`group-${t}`}, (SELECT id FROM groups WHERE parent_id IS NULL)) RETURNING id`
+  )
   yield* sql`INSERT INTO memberships (group_id, athlete_id, from_date) VALUES (${groupId}, ${athleteId}, '2026-01-01')`
-  const sessionId = idOf(yield* sql`INSERT INTO sessions (name, creneau, duree)
-    VALUES (${`training-${t}`}, '2026-03-01T18:00:00', 60) RETURNING id`)
+  const sessionId = idOf(
+    yield* sql`INSERT INTO sessions (name, creneau, duree)
+    VALUES (${`training-${t}`}, '2026-03-01T18:00:00', 60) RETURNING id`
+  )
   yield* sql`INSERT INTO session_athletes (session_id, athlete_id) VALUES (${sessionId}, ${athleteId})`
   yield* sql`INSERT INTO session_replies (session_id, athlete_id, answer, reason, state, replied_by)
     VALUES (${sessionId}, ${athleteId}, 'no', ${texts.reason}, 'declined', ${userId})`
@@ -44,16 +54,22 @@ const fullHistory = Effect.gen(function*() {
   yield* sql`INSERT INTO attendance_mark_history (session_id, athlete_id, status, previous_status, changed_by, changed_at)
     VALUES (${sessionId}, ${athleteId}, 'absent', NULL, ${adminId}, now()),
       (${sessionId}, ${athleteId}, 'excused', 'absent', ${adminId}, now())`
-  const hookId = idOf(yield* sql`INSERT INTO webhooks (url, secret)
-    VALUES ('http://receiver.test/hook', 'ssssssssssssssss') RETURNING id`)
-  const replyEvent = idOf(yield* sql`INSERT INTO attendance_events (session_id, type, data)
+  const hookId = idOf(
+    yield* sql`INSERT INTO webhooks (url, secret)
+    VALUES ('http://receiver.test/hook', 'ssssssssssssssss') RETURNING id`
+  )
+  const replyEvent = idOf(
+    yield* sql`INSERT INTO attendance_events (session_id, type, data)
     VALUES (${sessionId}, 'reply', ${
-    JSON.stringify({ athleteId, answer: "no", reason: texts.reason, state: "declined" })
-  }::jsonb) RETURNING id`)
-  const userEvent = idOf(yield* sql`INSERT INTO attendance_events (type, data)
+      JSON.stringify({ athleteId, answer: "no", reason: texts.reason, state: "declined" })
+    }::jsonb) RETURNING id`
+  )
+  const userEvent = idOf(
+    yield* sql`INSERT INTO attendance_events (type, data)
     VALUES ('userCreated', ${
-    JSON.stringify({ userId, name: texts.userName, role: "ATHLETE", coachId: null, athleteId, adminId: null })
-  }::jsonb) RETURNING id`)
+      JSON.stringify({ userId, name: texts.userName, role: "ATHLETE", coachId: null, athleteId, adminId: null })
+    }::jsonb) RETURNING id`
+  )
   for (const eventId of [replyEvent, userEvent]) {
     yield* sql`INSERT INTO webhook_deliveries (webhook_id, event_id, session_id, pending, attempts)
       SELECT ${hookId}, id, session_id, false, 1 FROM attendance_events WHERE id = ${eventId}`
@@ -66,7 +82,9 @@ const fullHistory = Effect.gen(function*() {
       (${`${userEvent}:${userId}`}, ${userEvent}, ${userId}, ${athleteId}, ${sessionId}, ${`training-${t}`},
       'invitation', 'pending', NULL)`
   yield* sql`INSERT INTO notice_preferences (user_id, language, muted_kinds) VALUES (${userId}, 'fr', '{reminder}')`
-  yield* sql`INSERT INTO feed_tokens (user_id, token_hash, issued_at) VALUES (${userId}, ${new TextEncoder().encode(`hash-${t}`)}, 1)`
+  yield* sql`INSERT INTO feed_tokens (user_id, token_hash, issued_at) VALUES (${userId}, ${
+    new TextEncoder().encode(`hash-${t}`)
+  }, 1)`
   const body = (text: string) => new TextEncoder().encode(JSON.stringify({ name: text }))
   yield* sql`INSERT INTO idempotency_keys (user_id, key, fingerprint, attempt, claimed_at_ms, expires_at_ms, status, headers, body)
     VALUES (${userId}, ${`own-${t}`}, 'f', 'a', 0, 9000000000000, 200, '{}'::jsonb, ${body(texts.userName)}),
@@ -136,7 +154,9 @@ onEachDatabase("A person's export and erasure (issue 43)", (it) => {
         athlete_id: person.athleteId
       })
       // The search finds them where the history put them, so that finding nothing afterwards means something.
-      const held = new Set(before.filter((l) => !l.found.includes("= ") && !l.found.startsWith("\"")).map((l) => l.table))
+      const held = new Set(
+        before.filter((l) => !l.found.includes("= ") && !l.found.startsWith("\"")).map((l) => l.table)
+      )
       for (
         const table of [
           "users",
@@ -164,9 +184,11 @@ onEachDatabase("A person's export and erasure (issue 43)", (it) => {
       expect(other!["count"]).toBeGreaterThan(0)
       const [reply] = yield* sql`SELECT answer, reason FROM session_replies WHERE athlete_id = ${person.athleteId}`
       expect(reply).toEqual({ answer: "no", reason: null })
-      const [notice] = yield* sql`SELECT count(*)::int AS count FROM notices WHERE user_id = ${person.userId} AND status = 'pending'`
+      const [notice] =
+        yield* sql`SELECT count(*)::int AS count FROM notices WHERE user_id = ${person.userId} AND status = 'pending'`
       expect(notice!["count"]).toBe(0)
-      const [user] = yield* sql`SELECT email, password_hash, tokens_valid_after::float8 AS after FROM users WHERE id = ${person.userId}`
+      const [user] =
+        yield* sql`SELECT email, password_hash, tokens_valid_after::float8 AS after FROM users WHERE id = ${person.userId}`
       expect(user).toMatchObject({ email: null, password_hash: "erased" })
       expect(Number(user!["after"])).toBeGreaterThan(Date.now() / 1000 - 60)
       const told = yield* sql`SELECT data FROM attendance_events WHERE type = 'personErased' AND (data->>'userId') = ${

@@ -1,6 +1,15 @@
 import { PgClient } from "@effect/sql-pg"
 import { leftoversOf } from "@club/postgres-adapter/testing"
-import { createAthlete, createSession, createUser, linkGuardian, login, missingId, tokenOf, unique } from "@club/test-support/rest"
+import {
+  createAthlete,
+  createSession,
+  createUser,
+  linkGuardian,
+  login,
+  missingId,
+  tokenOf,
+  unique
+} from "@club/test-support/rest"
 import { expectProblem } from "@club/test-support/expectations"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
@@ -69,7 +78,17 @@ await onEveryDatabase("Issue 43: a person's export and erasure", (club) => {
       for (const piece of Object.values(texts)) expect(own.text).toContain(piece)
       expect(own.text).not.toContain(user.password)
       const sections = new Set((own.body as ReadonlyArray<{ section: string }>).map((page) => page.section))
-      for (const section of ["user", "athlete", "guardianOf", "sessionsInvitedTo", "replies", "noticePreferences", "events"]) {
+      for (
+        const section of [
+          "user",
+          "athlete",
+          "guardianOf",
+          "sessionsInvitedTo",
+          "replies",
+          "noticePreferences",
+          "events"
+        ]
+      ) {
         expect(sections).toContain(section)
       }
       expectProblem(await club().athlete.get(`/people/${user.id}/export`), 403)
@@ -77,7 +96,10 @@ await onEveryDatabase("Issue 43: a person's export and erasure", (club) => {
       expectProblem(await club().admin.get(`/people/${missingId}/export`), 404)
 
       // Only an admin erases; twice answers the same.
-      expectProblem(await person.post(`/people/${user.id}/erase`, undefined, { headers: { "idempotency-key": `self-${t}` } }), 403)
+      expectProblem(
+        await person.post(`/people/${user.id}/erase`, undefined, { headers: { "idempotency-key": `self-${t}` } }),
+        403
+      )
       const erased = await club().admin.post(`/people/${user.id}/erase`, undefined, {
         headers: { "idempotency-key": `erase-${t}` }
       })
@@ -87,9 +109,12 @@ await onEveryDatabase("Issue 43: a person's export and erasure", (club) => {
         headers: { "idempotency-key": `again-${t}` }
       })
       expect(again.body).toEqual(erased.body)
-      expectProblem(await club().admin.post(`/people/${missingId}/erase`, undefined, {
-        headers: { "idempotency-key": `missing-${t}` }
-      }), 404)
+      expectProblem(
+        await club().admin.post(`/people/${missingId}/erase`, undefined, {
+          headers: { "idempotency-key": `missing-${t}` }
+        }),
+        404
+      )
 
       expect((await person.get("/notices/preferences")).status).toBe(401)
       const after = await club().admin.get(`/people/${user.id}/export`)

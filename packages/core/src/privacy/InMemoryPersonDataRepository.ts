@@ -17,7 +17,10 @@ const byteString = (bytes: Uint8Array) => {
   return text
 }
 const utf8ByteString = (text: string) =>
-  encodeURIComponent(text).replace(/%([0-9A-F]{2})/gu, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+  encodeURIComponent(text).replace(
+    /%([0-9A-F]{2})/gu,
+    (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))
+  )
 
 /**
  * The export and erasure on the in-memory store, of what it holds: the user and its records,
@@ -47,10 +50,15 @@ export const InMemoryPersonDataRepository = Layer.effect(
         { section: "athlete", rows: athlete === undefined ? [] : [{ ...athlete }] },
         { section: "coach", rows: coach === undefined ? [] : [{ ...coach }] },
         { section: "admin", rows: admin === undefined ? [] : [{ ...admin }] },
-        { section: "memberships", rows: store.memberships.all().filter((m) => m.athleteId === athleteId).map((m) => ({ ...m })) },
+        {
+          section: "memberships",
+          rows: store.memberships.all().filter((m) => m.athleteId === athleteId).map((m) => ({ ...m }))
+        },
         {
           section: "guardianOf",
-          rows: [...store.guardians].filter(([, users]) => users.has(userId)).map(([athlete]) => ({ athleteId: athlete }))
+          rows: [...store.guardians].filter(([, users]) => users.has(userId)).map(([athlete]) => ({
+            athleteId: athlete
+          }))
         },
         {
           section: "guardians",
@@ -78,7 +86,8 @@ export const InMemoryPersonDataRepository = Layer.effect(
         return Effect.succeed(Stream.fromIterable(pages))
       }))
 
-    const erase = traced("PersonDataRepository.erase")(function*(userId: UserId, _batchSize: number) {
+    // The store writes at once: the batch size (PostgreSQL's bound on a transaction) has nothing to bound.
+    const erase = traced("PersonDataRepository.erase")(function*(userId: UserId) {
       const done = ledger.get(userId)
       if (done !== undefined) return done
       const stored = store.users.get(userId)
@@ -102,7 +111,7 @@ export const InMemoryPersonDataRepository = Layer.effect(
         if (athlete === athleteId) users.clear()
       }
       store.noticePreferences.delete(userId)
-      for (const held of [...store.idempotencyKeys.values()]) {
+      for (const held of store.idempotencyKeys.values()) {
         const answer = held.answer === null
           ? ""
           : byteString(held.answer.body) + JSON.stringify(held.answer.headers)
@@ -110,7 +119,7 @@ export const InMemoryPersonDataRepository = Layer.effect(
           store.idempotencyKeys.delete(held.caller, held.key)
         }
       }
-      for (const key of [...store.loginFailures.keys()]) {
+      for (const key of store.loginFailures.keys()) {
         if (texts.some((text) => key.startsWith(`name-at-address:[${JSON.stringify(text.toLowerCase())},`))) {
           store.loginFailures.delete(key)
         }
@@ -121,11 +130,17 @@ export const InMemoryPersonDataRepository = Layer.effect(
         passwordHash: Redacted.make("erased"),
         tokensValidAfter: Math.max(stored.tokensValidAfter, Math.floor(now / 1000) + 1)
       })
-      if (athlete !== undefined) store.athletes.replace(new Athlete({ id: athlete.id, name: null, categorie: null, niveau: null }))
+      if (athlete !== undefined) {
+        store.athletes.replace(new Athlete({ id: athlete.id, name: null, categorie: null, niveau: null }))
+      }
       if (coachId !== null && store.coaches.has(coachId)) store.coaches.replace(new Coach({ id: coachId, name: null }))
       if (adminId !== null && store.admins.has(adminId)) store.admins.replace(new Admin({ id: adminId, name: null }))
       ledger.set(userId, erased)
-      yield* appendEvents(outbox, [{ sessionId: null, type: "personErased", data: { userId, athleteId, coachId, adminId } }])
+      yield* appendEvents(outbox, [{
+        sessionId: null,
+        type: "personErased",
+        data: { userId, athleteId, coachId, adminId }
+      }])
       return erased
     })
 

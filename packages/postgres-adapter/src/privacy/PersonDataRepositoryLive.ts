@@ -56,7 +56,9 @@ export const holders: ReadonlyArray<Holder> = [
   {
     section: "user",
     read: (sql, p, after) =>
-      sql`SELECT id::text AS k, to_jsonb(u) - 'password_hash' AS row FROM users u WHERE id = ${id(p.userId)} AND id > ${after}`
+      sql`SELECT id::text AS k, to_jsonb(u) - 'password_hash' AS row FROM users u WHERE id = ${
+        id(p.userId)
+      } AND id > ${after}`
   },
   {
     section: "athlete",
@@ -88,7 +90,9 @@ export const holders: ReadonlyArray<Holder> = [
         WHERE user_id = ${id(p.userId)} AND athlete_id > ${after} ORDER BY athlete_id LIMIT ${limit}`,
     erase: (sql, p, limit) =>
       sql`WITH gone AS (DELETE FROM guardianships WHERE (user_id, athlete_id) IN (
-          SELECT user_id, athlete_id FROM guardianships WHERE user_id = ${id(p.userId)} OR athlete_id = ${id(p.athleteId)}
+          SELECT user_id, athlete_id FROM guardianships WHERE user_id = ${id(p.userId)} OR athlete_id = ${
+        id(p.athleteId)
+      }
           LIMIT ${limit} FOR UPDATE SKIP LOCKED) RETURNING 1)
         SELECT count(*)::int AS count FROM gone`
   },
@@ -113,7 +117,9 @@ export const holders: ReadonlyArray<Holder> = [
         WHERE athlete_id = ${id(p.athleteId)} AND session_id > ${after} ORDER BY session_id LIMIT ${limit}`,
     erase: (sql, p, limit) =>
       sql`WITH done AS (UPDATE session_replies SET reason = NULL WHERE (session_id, athlete_id) IN (
-          SELECT session_id, athlete_id FROM session_replies WHERE athlete_id = ${id(p.athleteId)} AND reason IS NOT NULL
+          SELECT session_id, athlete_id FROM session_replies WHERE athlete_id = ${
+        id(p.athleteId)
+      } AND reason IS NOT NULL
           LIMIT ${limit} FOR UPDATE SKIP LOCKED) RETURNING 1)
         SELECT count(*)::int AS count FROM done`
   },
@@ -146,7 +152,9 @@ export const holders: ReadonlyArray<Holder> = [
   {
     section: "noticePreferences",
     read: (sql, p, after) =>
-      sql`SELECT user_id::text AS k, to_jsonb(n) AS row FROM notice_preferences n WHERE user_id = ${id(p.userId)} AND user_id > ${after}`,
+      sql`SELECT user_id::text AS k, to_jsonb(n) AS row FROM notice_preferences n WHERE user_id = ${
+        id(p.userId)
+      } AND user_id > ${after}`,
     erase: (sql, p) =>
       sql`WITH gone AS (DELETE FROM notice_preferences WHERE user_id = ${id(p.userId)} RETURNING 1)
         SELECT count(*)::int AS count FROM gone`
@@ -285,8 +293,7 @@ export const PersonDataRepositoryLive = Layer.effect(
                   ] as const
                 }),
                 Effect.orDie
-              )
-            )
+              ))
           )
         )
       }))
@@ -317,7 +324,9 @@ export const PersonDataRepositoryLive = Layer.effect(
                 password_hash = 'erased',
                 tokens_valid_after = GREATEST(tokens_valid_after, floor(extract(epoch FROM now()))::bigint + 1)
               WHERE id = ${BigInt(person.userId)}`
-            yield* sql`UPDATE athletes SET name = NULL, categorie = NULL, niveau = NULL WHERE id = ${id(person.athleteId)}`
+            yield* sql`UPDATE athletes SET name = NULL, categorie = NULL, niveau = NULL WHERE id = ${
+              id(person.athleteId)
+            }`
             yield* sql`UPDATE coaches SET name = NULL WHERE id = ${id(person.coachId)}`
             yield* sql`UPDATE admins SET name = NULL WHERE id = ${id(person.adminId)}`
             yield* writeEvents(sql, [{
@@ -342,7 +351,9 @@ export const PersonDataRepositoryLive = Layer.effect(
       function*() {
         const rows = yield* sql`SELECT user_id::text AS user_id, athlete_id::text AS athlete_id,
             coach_id::text AS coach_id, admin_id::text AS admin_id, erased_at_ms::text AS erased_at_ms
-          FROM person_erasures ORDER BY user_id`.pipe(Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(LedgerRow))))
+          FROM person_erasures ORDER BY user_id`.pipe(
+          Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(LedgerRow)))
+        )
         return rows.map(erasedFrom)
       },
       dieOnInfrastructureError
