@@ -1,9 +1,10 @@
 import { PersonDataRepository, type PersonExportSection, type UserId } from "@club/core"
-import { expect } from "@effect/vitest"
-import { Effect, Stream } from "effect"
+import { describe, expect, layer } from "@effect/vitest"
+import { Context, Effect, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { leftoversOf } from "../src/testing/index.ts"
 import { onEachDatabase } from "./support/onEachDatabase.ts"
+import { Instances, instancesLive, type InstanceServices, serverAvailable } from "./support/twoInstances.ts"
 
 /**
  * Issue 43: a person with a full history, exported, erased, then every table searched for their
@@ -205,4 +206,26 @@ onEachDatabase("A person's export and erasure (issue 43)", (it) => {
       expect(toldAgain[0]!["count"]).toBe(1)
       expect(yield* people.erasures()).toContainEqual(erased)
     }))
+})
+
+describe.skipIf(!serverAvailable)("A person's erasure across two instances [PostgreSQL server]", () => {
+  layer(instancesLive({ maxConnectionsOfB: 4 }), { timeout: "3 minutes", excludeTestServices: true })((it) => {
+    it.effect("two instances erasing the same person at once answer the same erasure and tell it once", () =>
+      Effect.gen(function*() {
+        const { a, b } = yield* Instances
+        const person = yield* fullHistory.pipe(Effect.provide(a))
+        const erase = (instance: Context.Context<InstanceServices>) =>
+          Effect.flatMap(Effect.service(PersonDataRepository), (people) => people.erase(person.userId, 1)).pipe(
+            Effect.provide(instance)
+          )
+        const [first, second] = yield* Effect.all([erase(a), erase(b)], { concurrency: "unbounded" })
+        expect(second).toEqual(first)
+        const sql = Context.get(a, SqlClient.SqlClient)
+        const told = yield* sql`SELECT count(*)::int AS count FROM attendance_events WHERE type = 'personErased'
+          AND (data->>'userId') = ${String(person.userId)}`
+        expect(told[0]!["count"]).toBe(1)
+        const left = yield* leftoversOf(sql, Object.values(person.texts), {})
+        expect(left).toEqual([])
+      }))
+  })
 })
