@@ -27,7 +27,7 @@ const command = (name: "erasures" | "replay-erasures", file: string) =>
 
 const query = (statement: string) =>
   Effect.runPromise(
-    Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql.unsafe(statement)).pipe(
+    Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql.unsafe<Record<string, unknown>>(statement)).pipe(
       Effect.provide(PgClient.layer({ url: Redacted.make(database!.url), maxConnections: 1 }))
     )
   )
