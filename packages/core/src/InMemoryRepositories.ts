@@ -22,6 +22,7 @@ import { InMemoryCursorSeal } from "./shared/InMemoryCursorSeal.ts"
 import { InMemoryWebhookRepository } from "./webhooks/InMemoryWebhookRepository.ts"
 import { InMemoryTaskRepository } from "./todo/InMemoryTaskRepository.ts"
 import { InMemoryUserRepository } from "./users/InMemoryUserRepository.ts"
+import { InMemoryPersonDataRepository } from "./privacy/InMemoryPersonDataRepository.ts"
 
 /**
  * Every repository port of core, the login attempts, the idempotency keys and the cursor seal
@@ -49,5 +50,6 @@ export const InMemoryRepositories = Layer.mergeAll(
   InMemoryHostResolver,
   InMemoryCursorSeal,
   InMemoryNoticePreferenceRepository,
-  InMemoryUnsubscribeSeal
+  InMemoryUnsubscribeSeal,
+  InMemoryPersonDataRepository
 ).pipe(Layer.provideMerge(InMemoryStore.layer), Layer.provideMerge(InMemoryOutbox.layer))

@@ -8,6 +8,7 @@ import { GuardianService } from "./membership/GuardianService.ts"
 import { GroupService } from "./membership/GroupService.ts"
 import { MembershipService } from "./membership/MembershipService.ts"
 import { NoticePreferenceService } from "./notices/NoticePreferenceService.ts"
+import { PersonDataService } from "./privacy/PersonDataService.ts"
 import { PlanningService } from "./planning/PlanningService.ts"
 import { ScheduleService } from "./sessions/ScheduleService.ts"
 import { SessionService } from "./sessions/SessionService.ts"
@@ -27,6 +28,7 @@ export const UseCasesLive = Layer.mergeAll(
   GroupService.layer,
   MembershipService.layer,
   NoticePreferenceService.layer,
+  PersonDataService.layer,
   PlanningService.layer,
   ScheduleService.layer,
   SessionService.layer,

@@ -71,6 +71,8 @@ const expected: Record<Operation, ReadonlyArray<Role>> = {
   "auth.me": ["ADMIN", "COACH", "ATHLETE"],
   "noticePreference.own": ["ADMIN", "COACH", "ATHLETE"],
   "noticePreference.manage": ["ADMIN"],
+  "person.export": ["ADMIN"],
+  "person.erase": ["ADMIN"],
   "task.create": ["ADMIN", "COACH", "ATHLETE"],
   "task.list": ["ADMIN", "COACH", "ATHLETE"],
   "task.delete": ["ADMIN", "COACH", "ATHLETE"]

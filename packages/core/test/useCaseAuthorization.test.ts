@@ -42,7 +42,9 @@ import {
   UserRepository,
   UserService,
   WebhookRepository,
-  WebhookService
+  WebhookService,
+  PersonDataRepository,
+  PersonDataService
 } from "../src/index.ts"
 import { CalendarFeedService, PlannedSessionService, SeriesService } from "../src/calendar.ts"
 
@@ -106,6 +108,7 @@ const PortsReached = Layer.mergeAll(
   reachedOnly(CursorSeal),
   reachedOnly(NoticePreferenceRepository),
   reachedOnly(UnsubscribeSeal),
+  reachedOnly(PersonDataRepository),
   ...eachRecordKind((kind) => reachedOnly(kind.repository))
 )
 
@@ -379,6 +382,16 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
     "MembershipService.ofAthlete",
     "membership.read",
     Effect.flatMap(Effect.service(MembershipService), (s) => s.ofAthlete(1 as never, {}))
+  ],
+  [
+    "PersonDataService.exportOf",
+    "person.export",
+    Effect.flatMap(Effect.service(PersonDataService), (s) => s.exportOf(99 as never))
+  ],
+  [
+    "PersonDataService.erase",
+    "person.erase",
+    Effect.flatMap(Effect.service(PersonDataService), (s) => s.erase(99 as never))
   ],
   [
     "NoticePreferenceService.mine",

@@ -8,6 +8,7 @@ import { AttendanceHandlers } from "./attendance/AttendanceHandlers.ts"
 import { WebhookHandlers } from "./webhooks/WebhookHandlers.ts"
 import { GuardiansHandlers } from "./membership/GuardiansHandlers.ts"
 import { NoticePreferencesHandlers, UnsubscribeHandlers } from "./notices/NoticesHandlers.ts"
+import { PeopleHandlers } from "./privacy/PeopleHandlers.ts"
 import { GroupsHandlers } from "./membership/GroupsHandlers.ts"
 import { AuthHandlers } from "./auth/AuthHandlers.ts"
 import { HealthHandlers } from "./health/HealthHandlers.ts"
@@ -53,6 +54,7 @@ export const RestApiLive = Layer.mergeAll(
     GroupsHandlers,
     NoticePreferencesHandlers,
     UnsubscribeHandlers,
+    PeopleHandlers,
     AuthHandlers,
     HealthHandlers,
     SeriesHandlers,

@@ -19,6 +19,7 @@ import { UserRepositoryLive } from "./users/UserRepositoryLive.ts"
 import { WebhookRepositoryLive } from "./webhooks/WebhookRepositoryLive.ts"
 import { RetentionRepositoryLive } from "./retention/RetentionRepositoryLive.ts"
 import { NoticeRepositoryLive } from "./notices/NoticeRepositoryLive.ts"
+import { PersonDataRepositoryLive } from "./privacy/PersonDataRepositoryLive.ts"
 
 /**
  * Every port this adapter implements, those of core's `recordKinds` included; needs a (migrated) database layer: its client, and whether
@@ -44,5 +45,6 @@ export const RepositoriesLive = Layer.mergeAll(
   WebhookRepositoryLive,
   RetentionRepositoryLive,
   NoticePreferenceRepositoryLive,
-  NoticeRepositoryLive
+  NoticeRepositoryLive,
+  PersonDataRepositoryLive
 ).pipe(Layer.provideMerge(CredentialsCacheLive))

@@ -17,6 +17,7 @@ import { WebhookGroup } from "./webhooks/WebhookGroup.ts"
 import { GuardiansGroup } from "./membership/GuardiansGroup.ts"
 import { GroupsGroup } from "./membership/GroupsGroup.ts"
 import { NoticePreferencesGroup, UnsubscribeGroup } from "./notices/NoticesGroup.ts"
+import { PeopleGroup } from "./privacy/PeopleGroup.ts"
 import { BodyLimit } from "./shared/BodyLimit.ts"
 import { Idempotency } from "./shared/Idempotency.ts"
 import { MediaType } from "./shared/MediaType.ts"
@@ -45,6 +46,7 @@ const api = HttpApi.make("club")
     GroupsGroup,
     NoticePreferencesGroup,
     UnsubscribeGroup,
+    PeopleGroup,
     RootCoachesGroup
   )
   .middleware(RequestErrors)

@@ -90,6 +90,8 @@ export const RoleTable = {
   "auth.me": { roles: anyRole },
   "noticePreference.own": { roles: anyRole },
   "noticePreference.manage": { roles: ["Admin"], owner: "user" },
+  "person.export": { roles: ["Admin"], owner: "user" },
+  "person.erase": { roles: ["Admin"] },
   "task.create": { roles: anyRole },
   "task.list": { roles: anyRole },
   "task.delete": { roles: anyRole }

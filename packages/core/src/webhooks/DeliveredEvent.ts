@@ -154,6 +154,16 @@ export const UserCreatedEvent = clubEvent("userCreated", userData)
 /** A user edited (its name, role, links or password): the user as it is now, without secrets. */
 export const UserChangedEvent = clubEvent("userChanged", userData)
 export const UserDeletedEvent = clubEvent("userDeleted", { userId: UserId })
+/**
+ * A person erased (docs/privacy.md): only the ids of their user and linked records, so that a
+ * receiver erases what it copied of them. Their earlier events now carry no name or reason.
+ */
+export const PersonErasedEvent = clubEvent("personErased", {
+  userId: UserId,
+  athleteId: Schema.NullOr(AthleteId),
+  coachId: Schema.NullOr(CoachId),
+  adminId: Schema.NullOr(AdminId)
+})
 
 /** Any body a webhook receives, told apart by `type`. */
 export const DeliveredEvent = Schema.Union([
@@ -174,6 +184,7 @@ export const DeliveredEvent = Schema.Union([
   ActivityDeletedEvent,
   UserCreatedEvent,
   UserChangedEvent,
-  UserDeletedEvent
+  UserDeletedEvent,
+  PersonErasedEvent
 ])
 export type DeliveredEvent = typeof DeliveredEvent.Type

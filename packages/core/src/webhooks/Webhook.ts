@@ -57,7 +57,8 @@ export const EventType = Schema.Literals([
   "activityDeleted",
   "userCreated",
   "userChanged",
-  "userDeleted"
+  "userDeleted",
+  "personErased"
 ])
 export type EventType = typeof EventType.Type
 

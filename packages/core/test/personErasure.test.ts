@@ -1,0 +1,38 @@
+import { describe, expect, it } from "@effect/vitest"
+import { GuardianshipRepository, PersonDataRepository, type PersonExportSection, UserRepository } from "@club/core"
+import { InMemoryRepositories, InMemoryStore } from "@club/core/testing"
+import { Effect, Option, Redacted, Stream } from "effect"
+import { newUser } from "./repositoryContract/fixtures.ts"
+
+/** The in-memory store's export and erasure (issue 43): what the store holds of a person, gone. */
+describe("A person's erasure in memory", () => {
+  it.effect("exports the person, then erases their texts, links and preferences once; again changes nothing", () =>
+    Effect.gen(function*() {
+      const users = yield* UserRepository
+      const people = yield* PersonDataRepository
+      const store = yield* InMemoryStore
+      const person = yield* users.create(newUser("zephyrine", "ATHLETE"))
+      const parent = yield* users.create(newUser("parent", "COACH"))
+      yield* (yield* GuardianshipRepository).link(parent.id, person.athleteId!)
+
+      const pages = (yield* Stream.runCollect(people.exportPerson(person.id, 1))) as ReadonlyArray<PersonExportSection>
+      expect(JSON.stringify(pages)).toContain("zephyrine@club.test")
+      expect(pages.find((page) => page.section === "guardians")?.rows).toEqual([{ userId: parent.id }])
+      expect(JSON.stringify(pages)).not.toContain("hash-of")
+
+      const erased = yield* people.erase(person.id, 10)
+      expect(erased).toMatchObject({ userId: person.id, athleteId: person.athleteId, coachId: null })
+      const stored = store.users.get(person.id)!
+      expect(stored.user.email).toBeNull()
+      expect(stored.user.name).not.toContain("zephyrine")
+      expect(Redacted.value(stored.passwordHash)).toBe("erased")
+      expect(store.athletes.get(person.athleteId!)?.name).toBeNull()
+      expect(Option.getOrThrow(yield* (yield* GuardianshipRepository).guardiansOf(person.athleteId!))).toEqual([])
+
+      expect(yield* people.erase(person.id, 10)).toEqual(erased)
+      expect(store.users.get(person.id)!.user.name).toBe(stored.user.name)
+      expect(yield* people.erasures()).toEqual([erased])
+      const missing = yield* Effect.flip(people.erase(987_654 as never, 10))
+      expect(missing._tag).toBe("EntityNotFound")
+    }).pipe(Effect.provide(InMemoryRepositories)))
+})
