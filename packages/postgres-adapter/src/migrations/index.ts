@@ -27,6 +27,7 @@ import domainEvents from "./0028_domain_events.ts"
 import createNotices from "./0029_create_notices.ts"
 import createNoticePreferences from "./0030_create_notice_preferences.ts"
 import retentionIndexes from "./0031_retention_indexes.ts"
+import createAuditEntries from "./0032_create_audit_entries.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -60,5 +61,6 @@ export const migrations = Migrator.fromRecord({
   "0028_domain_events": domainEvents,
   "0029_create_notices": createNotices,
   "0030_create_notice_preferences": createNoticePreferences,
-  "0031_retention_indexes": retentionIndexes
+  "0031_retention_indexes": retentionIndexes,
+  "0032_create_audit_entries": createAuditEntries
 })
