@@ -20,6 +20,7 @@ import { InMemoryRetentionRepository } from "./retention/InMemoryRetentionReposi
 import { InMemoryHostResolver } from "./webhooks/InMemoryHostResolver.ts"
 import { InMemoryCursorSeal } from "./shared/InMemoryCursorSeal.ts"
 import { InMemoryWebhookRepository } from "./webhooks/InMemoryWebhookRepository.ts"
+import { InMemoryAuditRepository } from "./audit/InMemoryAuditRepository.ts"
 import { InMemoryTaskRepository } from "./todo/InMemoryTaskRepository.ts"
 import { InMemoryUserRepository } from "./users/InMemoryUserRepository.ts"
 
@@ -30,6 +31,7 @@ import { InMemoryUserRepository } from "./users/InMemoryUserRepository.ts"
  */
 export const InMemoryRepositories = Layer.mergeAll(
   InMemoryAthleteRepository,
+  InMemoryAuditRepository,
   InMemoryAttendanceRepository,
   InMemoryCoachRepository,
   InMemoryInvitationRepository,
