@@ -1,3 +1,6 @@
+import { TodoService } from "@club/contract/todo"
+import { createClient, type Interceptor } from "@connectrpc/connect"
+import { createConnectTransport } from "@connectrpc/connect-node"
 import { expect, it } from "vitest"
 import { onEveryDatabase, unique } from "./support/club.ts"
 
@@ -64,6 +67,24 @@ await onEveryDatabase("The audit trail (issue 43)", (club) => {
     expect(text).not.toContain(password)
     expect(text).not.toMatch(/\$(argon2|scrypt|2[aby])\$/u)
     for (const sent of club().passwords) expect(text).not.toContain(sent)
+  })
+
+  it("a Connect write names its caller and its request too", async () => {
+    const requestId = `audit-connect-${Date.now()}`
+    const headers: Interceptor = (next) => (request) => {
+      request.header.set("authorization", `Bearer ${club().token.ADMIN}`)
+      request.header.set("x-request-id", requestId)
+      return next(request)
+    }
+    const todo = createClient(
+      TodoService,
+      createConnectTransport({ baseUrl: club().url, httpVersion: "1.1", interceptors: [headers] })
+    )
+    const task = await todo.createTask({ title: "Audited task", description: "" })
+    await todo.deleteTask({ id: task.id })
+    const entries = await ofRequest(requestId)
+    expect(entries.filter((entry) => entry.recordType === "tasks").map((entry) => entry.operation)).toContain("delete")
+    for (const entry of entries) expect(entry.actor).toEqual({ userId: club().user.ADMIN.id, role: "ADMIN" })
   })
 
   it("a refused write leaves no entry: 403, 400 and 409", async () => {

@@ -131,5 +131,8 @@ export const operations: Readonly<Record<string, Readonly<Record<string, Operati
   "unsubscribe": {
     "confirm": {"m":"GET","p":"/notices/unsubscribe","r":1,"a":0,"s":[[200,"t"]],"e":[[400,"InvalidRequest","p"],[404,"NotFound","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[503,"Unavailable","p"]]},
     "unsubscribe": {"m":"POST","p":"/notices/unsubscribe","r":1,"a":0,"s":[[200,"t"]],"e":[[400,"InvalidRequest","p"],[404,"NotFound","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[503,"Unavailable","p"]]}
+  },
+  "audit": {
+    "audit": {"m":"GET","p":"/audit","r":1,"a":1,"s":[[200,"j"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[503,"Unavailable","p"]]}
   }
 }

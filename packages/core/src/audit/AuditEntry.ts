@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 
 /** Who did a write: a user and their role then; null for the server's own writes ("system"). */
-export const AuditEntryActor = Schema.NullOr(Schema.Struct({ userId: Schema.Number, role: Schema.String }))
+export const AuditEntryActor = Schema.NullOr(Schema.Struct({ userId: Schema.Int, role: Schema.String }))
 
 export const auditOperations = ["insert", "update", "delete"] as const
 
@@ -13,7 +13,7 @@ export const auditOperations = ["insert", "update", "delete"] as const
  * only, `"(withheld)"`).
  */
 export const AuditEntry = Schema.Struct({
-  id: Schema.Number,
+  id: Schema.Int,
   at: Schema.String,
   actor: AuditEntryActor,
   requestId: Schema.NullOr(Schema.String),

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
 /**
- * The audit trail (issue 43 item 4, docs/privacy.md, decisions 0240 and 0244):
+ * The audit trail (issue 43 item 4, docs/privacy.md, decisions 0240, 0244 and 0245):
  *
  * - `audit_entries`: one row per row a write inserts, changes or deletes in the tables below, written
  *   by the trigger `audit_write` in the write's own statement (and so its transaction): who (the

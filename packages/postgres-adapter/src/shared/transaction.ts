@@ -20,7 +20,7 @@ import type { SqlError } from "effect/sql/SqlError"
  *
  * A transaction done for a user (core's `AuditActor`) first names them in the transaction-local
  * setting `club.audit_actor`, which the audit trigger of every audited table reads (migration 0032,
- * decision 0244): one statement more per write transaction of a request; none for the server's own.
+ * decision 0240): one statement more per write transaction of a request; none for the server's own.
  */
 export const transaction =
   (sql: SqlClient) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
@@ -63,7 +63,7 @@ export const autocommitWrite = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect
 
 /**
  * A write of one statement that would commit by itself, made a transaction when it is done for a
- * user (core's `AuditActor`), so that its audit entry names them (decision 0244): the setting that
+ * user (core's `AuditActor`), so that its audit entry names them (decision 0240): the setting that
  * names them is transaction-local. The server's own writes stay one statement.
  */
 export const auditedWrite =
