@@ -16,13 +16,15 @@ interface EntryRow {
   readonly changes: Record<string, unknown>
 }
 
-const asAdmin = (requestId: string) =>
-  Effect.provideService(AuditActor, { userId: 7, role: "ADMIN", requestId })
+const asAdmin = (requestId: string) => Effect.provideService(AuditActor, { userId: 7, role: "ADMIN", requestId })
 
 const entriesOf = (requestId: string | null) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<EntryRow>`SELECT actor_user_id, actor_role, request_id, record_type, operation, record_ids, subject_user_id,
-      changes FROM audit_entries WHERE request_id IS NOT DISTINCT FROM ${requestId} ORDER BY id`)
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql<EntryRow>`SELECT actor_user_id, actor_role, request_id, record_type, operation, record_ids, subject_user_id,
+      changes FROM audit_entries WHERE request_id IS NOT DISTINCT FROM ${requestId} ORDER BY id`
+  )
 
 onEachDatabase("The audit trail (migration 0032)", (it) => {
   it.effect("a user's creation, change and deletion each leave one entry naming the actor and the request", () =>
@@ -41,7 +43,10 @@ onEachDatabase("The audit trail (migration 0032)", (it) => {
       assert.strictEqual(userEntry.changes["name"], "audited-user")
       // The hash is named, never copied.
       assert.strictEqual(userEntry.changes["password_hash"], "(withheld)")
-      assert.notInclude(JSON.stringify(created, (_, v) => typeof v === "bigint" ? String(v) : v), "hash-of-audited-user")
+      assert.notInclude(
+        JSON.stringify(created, (_, v) => typeof v === "bigint" ? String(v) : v),
+        "hash-of-audited-user"
+      )
 
       const updated = yield* entriesOf("req-update")
       const rename = updated.filter((e) => e.record_type === "users")
@@ -59,7 +64,9 @@ onEachDatabase("The audit trail (migration 0032)", (it) => {
     Effect.gen(function*() {
       const athletes = yield* AthleteRepository
       const users = yield* UserRepository
-      const athlete = yield* athletes.create(new AthleteCreate({ id: null, name: "Audited Athlete", categorie: null, niveau: null })).pipe(asAdmin("req-athlete"))
+      const athlete = yield* athletes.create(
+        new AthleteCreate({ id: null, name: "Audited Athlete", categorie: null, niveau: null })
+      ).pipe(asAdmin("req-athlete"))
       const entries = yield* entriesOf("req-athlete")
       assert.strictEqual(entries.length, 1)
       assert.strictEqual(entries[0]!.record_type, "athletes")
@@ -87,7 +94,10 @@ onEachDatabase("The audit trail (migration 0032)", (it) => {
       yield* users.create(newUser("audited-kept", "COACH")).pipe(asAdmin("req-kept"))
       const kept = (yield* entriesOf("req-kept")).length
       const refused = (statement: Effect.Effect<unknown, unknown>) =>
-        Effect.map(Effect.flip(statement), (error) => `${String(error)} ${String((error as { cause?: unknown }).cause)}`)
+        Effect.map(
+          Effect.flip(statement),
+          (error) => `${String(error)} ${String((error as { cause?: unknown }).cause)}`
+        )
       assert.include(
         yield* refused(sql`UPDATE audit_entries SET actor_role = 'COACH' WHERE request_id = 'req-kept'`),
         "AuthorizationError"

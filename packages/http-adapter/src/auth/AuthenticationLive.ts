@@ -39,7 +39,8 @@ export const AuthenticationLive = Layer.effect(
                       Effect.provideService(AuditActor, {
                         userId: actor.userId,
                         role: actor.role,
-                        requestId: Context.get(context, HttpServerRequest.HttpServerRequest).headers["x-request-id"] ?? null
+                        requestId: Context.get(context, HttpServerRequest.HttpServerRequest).headers["x-request-id"] ??
+                          null
                       })
                     )
                     : HttpServerRespondable.toResponse(refusal))

@@ -18,9 +18,11 @@ export const AuditRepositoryLive = Layer.effect(
         range.before === null ? sql`true` : sql`id < ${range.before}`,
         filter.userId === undefined ? sql`true` : sql`actor_user_id = ${filter.userId}`,
         filter.recordType === undefined ? sql`true` : sql`record_type = ${filter.recordType}`,
-        filter.recordId === undefined ? sql`true` : sql`record_ids @> jsonb_build_object('id', ${
-          /^[0-9]+$/u.test(filter.recordId) ? sql`${Number(filter.recordId)}::bigint` : sql`${filter.recordId}::text`
-        })`,
+        filter.recordId === undefined ?
+          sql`true` :
+          sql`record_ids @> jsonb_build_object('id', ${
+            /^[0-9]+$/u.test(filter.recordId) ? sql`${Number(filter.recordId)}::bigint` : sql`${filter.recordId}::text`
+          })`,
         filter.operation === undefined ? sql`true` : sql`operation = ${filter.operation}`,
         filter.from === undefined ? sql`true` : sql`at >= ${filter.from}::timestamptz`,
         filter.to === undefined ? sql`true` : sql`at < ${filter.to}::timestamptz`

@@ -67,9 +67,11 @@ export class AuditGroup extends HttpApiGroup.make("audit").add(
       recordId: Schema.optionalKey(AuditRecordId.annotate({
         description: "Only the rows whose own id is this one (with `recordType`: one record's history)."
       })),
-      operation: Schema.optionalKey(Schema.Literals(auditOperations).annotate({
-        description: "Only inserts, updates or deletes."
-      })),
+      operation: Schema.optionalKey(
+        Schema.Literals(auditOperations).annotate({
+          description: "Only inserts, updates or deletes."
+        })
+      ),
       from: Schema.optionalKey(AuditInstant.annotate({ description: "Only entries at or after this instant." })),
       to: Schema.optionalKey(AuditInstant.annotate({ description: "Only entries before this instant." }))
     },
