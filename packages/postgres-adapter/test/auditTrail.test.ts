@@ -116,4 +116,33 @@ onEachDatabase("The audit trail (migration 0032)", (it) => {
       const gone = yield* sql`DELETE FROM audit_entries WHERE at < now() - interval '365 days' RETURNING id`
       assert.strictEqual(gone.length, 1)
     }))
+
+  it.effect("an entry may be redacted (a person's erasure), never rewritten", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const users = yield* UserRepository
+      const user = yield* users.create(newUser("audited-erased", "ADMIN")).pipe(asAdmin("req-erased"))
+      const refused = (statement: Effect.Effect<unknown, unknown>) =>
+        Effect.map(
+          Effect.flip(statement),
+          (error) => `${String(error)} ${String((error as { cause?: unknown }).cause)}`
+        )
+      // Rewriting a value, adding a key or changing what was done: refused.
+      for (
+        const rewrite of [
+          sql`UPDATE audit_entries SET changes = jsonb_set(changes, '{name}', '"someone else"') WHERE subject_user_id = ${user.id}`,
+          sql`UPDATE audit_entries SET changes = changes || '{"role": "COACH"}' WHERE subject_user_id = ${user.id}`,
+          sql`UPDATE audit_entries SET operation = 'delete' WHERE subject_user_id = ${user.id}`,
+          sql`UPDATE audit_entries SET actor_user_id = 99 WHERE subject_user_id = ${user.id}`
+        ]
+      ) assert.include(yield* refused(rewrite), "AuthorizationError")
+      // Blanking the person's values and the columns that name them: allowed.
+      const redacted = yield* sql`UPDATE audit_entries
+        SET changes = (SELECT jsonb_object_agg(key, CASE WHEN key IN ('name', 'email') THEN '"(erased)"'::jsonb ELSE value END)
+          FROM jsonb_each(changes)),
+          subject_user_id = NULL
+        WHERE subject_user_id = ${user.id} RETURNING changes`
+      assert.strictEqual(redacted.length, 1)
+      assert.notInclude(JSON.stringify(redacted), "audited-erased")
+    }))
 })

@@ -12,9 +12,11 @@ import { SqlClient } from "effect/sql"
  *   transaction's start on the database's clock) and the request id.
  *   `subject_user_id` and `subject_athlete_id` name the person a row is about, for a person's export
  *   and erasure; `record_ids` (GIN) finds a record's entries.
- * - Append-only: `audit_entries_append_only` refuses every UPDATE and TRUNCATE, and a DELETE of an
- *   entry younger than `audit_settings.minimum_days`, which its own trigger refuses to lower
- *   (decision 0245). The retention purge deletes past its period, never below that floor.
+ * - Append-only: `audit_entries_append_only` refuses every TRUNCATE, a DELETE of an entry younger
+ *   than `audit_settings.minimum_days` (which its own trigger refuses to lower), and every UPDATE
+ *   but a redaction: a person's erasure may set the actor, request and subject columns to NULL and
+ *   a value of `record_ids` or `changes` to `"(erased)"`, nothing else (decision 0245). The
+ *   retention purge deletes past its period, never below that floor.
  */
 const audited: ReadonlyArray<readonly [table: string, secrets: ReadonlyArray<string>]> = [
   ["athletes", []],
@@ -77,11 +79,30 @@ export default Effect.gen(function*() {
     FOR EACH ROW EXECUTE FUNCTION audit_settings_guard()`
   yield* sql`CREATE TRIGGER audit_settings_no_truncate BEFORE TRUNCATE ON audit_settings
     FOR EACH STATEMENT EXECUTE FUNCTION audit_settings_guard()`
+  // A redaction (a person's erasure) may blank what an entry says, never rewrite it: see `audit_redacts`.
+  yield* sql.unsafe(
+    `CREATE FUNCTION audit_redacts(before jsonb, after jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
+    SELECT (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(before) k)
+        IS NOT DISTINCT FROM (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(after) k)
+      AND NOT EXISTS (SELECT 1 FROM jsonb_each(after) a
+        WHERE a.value IS DISTINCT FROM before -> a.key AND a.value <> '"(erased)"'::jsonb)
+  $$`
+  )
   yield* sql.unsafe(`CREATE FUNCTION audit_entries_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       IF TG_OP = 'DELETE'
         AND OLD.at < now() - make_interval(days => (SELECT minimum_days FROM audit_settings)) THEN
         RETURN OLD;
+      END IF;
+      IF TG_OP = 'UPDATE' AND NEW.id = OLD.id AND NEW.at = OLD.at AND NEW.record_type = OLD.record_type
+        AND NEW.operation = OLD.operation
+        AND (NEW.actor_user_id IS NULL OR NEW.actor_user_id = OLD.actor_user_id)
+        AND (NEW.actor_role IS NULL OR NEW.actor_role = OLD.actor_role)
+        AND (NEW.request_id IS NULL OR NEW.request_id = OLD.request_id)
+        AND (NEW.subject_user_id IS NULL OR NEW.subject_user_id = OLD.subject_user_id)
+        AND (NEW.subject_athlete_id IS NULL OR NEW.subject_athlete_id = OLD.subject_athlete_id)
+        AND audit_redacts(OLD.record_ids, NEW.record_ids) AND audit_redacts(OLD.changes, NEW.changes) THEN
+        RETURN NEW;
       END IF;
       RAISE EXCEPTION 'audit entries are append-only (%)', TG_OP USING ERRCODE = 'insufficient_privilege';
     END $$`)
