@@ -1,4 +1,4 @@
-import { AthleteCreate, AthleteRepository, AuditActor, UserRepository } from "@club/core"
+import { AthleteCreate, AthleteRepository, AuditActor, RetentionRepository, UserRepository } from "@club/core"
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -144,5 +144,24 @@ onEachDatabase("The audit trail (migration 0032)", (it) => {
         WHERE subject_user_id = ${user.id} RETURNING changes`
       assert.strictEqual(redacted.length, 1)
       assert.notInclude(JSON.stringify(redacted), "audited-erased")
+    }))
+
+  it.effect("the retention purge deletes entries past its period, never one younger than the floor", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const retention = yield* RetentionRepository
+      yield* sql`INSERT INTO audit_entries (at, record_type, operation, record_ids, changes)
+        SELECT now() - make_interval(days => d), 'purge_probe', 'insert', jsonb_build_object('id', d), '{}'
+        FROM unnest(ARRAY[400, 100, 20]) AS d`
+      // A period of one day: the floor (30 days) keeps the entry of 20 days.
+      const now = Date.now()
+      const deleted = yield* retention.purge("auditEntries", {
+        epochMs: now - 86_400_000,
+        clubDay: new Date(now).toISOString().slice(0, 10) as never
+      }, 100)
+      assert.isAtLeast(deleted, 2)
+      const left = yield* sql<{ id: unknown }>`SELECT record_ids -> 'id' AS id FROM audit_entries
+        WHERE record_type = 'purge_probe'`
+      assert.deepStrictEqual(left.map((row) => Number(row.id)), [20])
     }))
 })
