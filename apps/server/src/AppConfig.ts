@@ -80,7 +80,8 @@ export const retentionVariables: Record<RetainedKind, string> = {
   idempotencyKeys: "RETENTION_IDEMPOTENCY_KEYS_DAYS",
   loginAttempts: "RETENTION_LOGIN_ATTEMPTS_DAYS",
   endedMemberships: "RETENTION_ENDED_MEMBERSHIPS_DAYS",
-  notices: "RETENTION_NOTICES_DAYS"
+  notices: "RETENTION_NOTICES_DAYS",
+  auditEntries: "RETENTION_AUDIT_ENTRIES_DAYS"
 }
 
 export interface MetricsSettings {

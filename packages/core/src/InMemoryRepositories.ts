@@ -20,6 +20,7 @@ import { InMemoryRetentionRepository } from "./retention/InMemoryRetentionReposi
 import { InMemoryHostResolver } from "./webhooks/InMemoryHostResolver.ts"
 import { InMemoryCursorSeal } from "./shared/InMemoryCursorSeal.ts"
 import { InMemoryWebhookRepository } from "./webhooks/InMemoryWebhookRepository.ts"
+import { InMemoryAuditRepository } from "./audit/InMemoryAuditRepository.ts"
 import { InMemoryTaskRepository } from "./todo/InMemoryTaskRepository.ts"
 import { InMemoryUserRepository } from "./users/InMemoryUserRepository.ts"
 import { InMemoryPersonDataRepository } from "./privacy/InMemoryPersonDataRepository.ts"
@@ -31,6 +32,7 @@ import { InMemoryPersonDataRepository } from "./privacy/InMemoryPersonDataReposi
  */
 export const InMemoryRepositories = Layer.mergeAll(
   InMemoryAthleteRepository,
+  InMemoryAuditRepository,
   InMemoryAttendanceRepository,
   InMemoryCoachRepository,
   InMemoryInvitationRepository,

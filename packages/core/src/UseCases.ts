@@ -5,6 +5,7 @@ import { AttendanceService } from "./attendance/AttendanceService.ts"
 import { AuthService } from "./auth/AuthService.ts"
 import { CoachService } from "./records/CoachService.ts"
 import { GuardianService } from "./membership/GuardianService.ts"
+import { AuditService } from "./audit/AuditService.ts"
 import { GroupService } from "./membership/GroupService.ts"
 import { MembershipService } from "./membership/MembershipService.ts"
 import { NoticePreferenceService } from "./notices/NoticePreferenceService.ts"
@@ -21,6 +22,7 @@ import { RecordServicesLive } from "./records/recordKinds.ts"
 export const UseCasesLive = Layer.mergeAll(
   ActivityService.layer,
   AthleteService.layer,
+  AuditService.layer,
   AttendanceService.layer,
   AuthService.layer,
   CoachService.layer,

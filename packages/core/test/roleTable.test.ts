@@ -47,6 +47,7 @@ const expected: Record<Operation, ReadonlyArray<Role>> = {
   "attendance.athleteFigures": ["ADMIN", "COACH"],
   "attendance.export": ["ADMIN", "COACH"],
   "webhook.manage": ["ADMIN"],
+  "audit.read": ["ADMIN"],
   "group.create": ["ADMIN"],
   "group.read": ["ADMIN", "COACH", "ATHLETE"],
   "group.update": ["ADMIN"],

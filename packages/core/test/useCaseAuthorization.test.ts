@@ -44,7 +44,9 @@ import {
   WebhookRepository,
   WebhookService,
   PersonDataRepository,
-  PersonDataService
+  PersonDataService,
+  AuditRepository,
+  AuditService
 } from "../src/index.ts"
 import { CalendarFeedService, PlannedSessionService, SeriesService } from "../src/calendar.ts"
 
@@ -94,6 +96,7 @@ const PortsReached = Layer.mergeAll(
   reachedOnly(AttendanceRepository),
   reachedOnly(InvitationRepository),
   reachedOnly(WebhookRepository),
+  reachedOnly(AuditRepository),
   reachedOnly(HostResolver),
   reachedOnly(CoachRepository),
   reachedOnly(SessionRepository),
@@ -313,6 +316,7 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
       (s) => s.register({ url: "https://hooks.example.org/club", secret: "s".repeat(16) } as never)
     )
   ],
+  ["AuditService.list", "audit.read", Effect.flatMap(Effect.service(AuditService), (s) => s.list({}))],
   ["WebhookService.list", "webhook.manage", Effect.flatMap(Effect.service(WebhookService), (s) => s.list())],
   [
     "WebhookService.remove",

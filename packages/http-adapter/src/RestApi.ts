@@ -5,6 +5,7 @@ import { DocsPageLive } from "./docs/DocsPage.ts"
 import { ActivitiesHandlers } from "./records/ActivitiesHandlers.ts"
 import { AthletesHandlers } from "./records/AthletesHandlers.ts"
 import { AttendanceHandlers } from "./attendance/AttendanceHandlers.ts"
+import { AuditHandlers } from "./audit/AuditHandlers.ts"
 import { WebhookHandlers } from "./webhooks/WebhookHandlers.ts"
 import { GuardiansHandlers } from "./membership/GuardiansHandlers.ts"
 import { NoticePreferencesHandlers, UnsubscribeHandlers } from "./notices/NoticesHandlers.ts"
@@ -50,6 +51,7 @@ export const RestApiLive = Layer.mergeAll(
     AthletesHandlers,
     AttendanceHandlers,
     WebhookHandlers,
+    AuditHandlers,
     GuardiansHandlers,
     GroupsHandlers,
     NoticePreferencesHandlers,

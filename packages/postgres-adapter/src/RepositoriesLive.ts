@@ -5,6 +5,7 @@ import { AttendanceRepositoryLive } from "./attendance/AttendanceRepositoryLive.
 import { CoachRepositoryLive } from "./records/CoachRepositoryLive.ts"
 import { CredentialsCacheLive } from "./users/CredentialsCache.ts"
 import { GuardianshipRepositoryLive } from "./membership/GuardianshipRepositoryLive.ts"
+import { AuditRepositoryLive } from "./audit/AuditRepositoryLive.ts"
 import { GroupRepositoryLive } from "./membership/GroupRepositoryLive.ts"
 import { FeedTokenRepositoryLive } from "./feeds/FeedTokenRepositoryLive.ts"
 import { InvitationRepositoryLive } from "./membership/InvitationRepositoryLive.ts"
@@ -29,6 +30,7 @@ import { PersonDataRepositoryLive } from "./privacy/PersonDataRepositoryLive.ts"
 export const RepositoriesLive = Layer.mergeAll(
   AthleteRepositoryLive,
   AttendanceRepositoryLive,
+  AuditRepositoryLive,
   CoachRepositoryLive,
   InvitationRepositoryLive,
   UserRepositoryLive,

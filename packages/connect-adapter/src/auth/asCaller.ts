@@ -1,4 +1,4 @@
-import { CurrentActor, Unauthenticated } from "@club/core"
+import { AuditActor, CurrentActor, Unauthenticated } from "@club/core"
 import type { HandlerContext } from "@connectrpc/connect"
 import { Effect } from "effect"
 import { actorKey } from "./actorKey.ts"
@@ -13,5 +13,12 @@ export const asCaller =
     const actor = context.values.get(actorKey)
     return actor === undefined
       ? Effect.fail(new Unauthenticated({ reason: "missing" }))
-      : Effect.provideService(effect, CurrentActor, actor)
+      : effect.pipe(
+        Effect.provideService(CurrentActor, actor),
+        Effect.provideService(AuditActor, {
+          userId: actor.userId,
+          role: actor.role,
+          requestId: context.requestHeader.get("x-request-id")
+        })
+      )
   }

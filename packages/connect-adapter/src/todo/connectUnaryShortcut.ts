@@ -1,4 +1,4 @@
-import { type AuthService, CurrentActor, type DomainError, type TaskService } from "@club/core"
+import { AuditActor, type AuthService, CurrentActor, type DomainError, type TaskService } from "@club/core"
 import {
   create,
   type DescMessage,
@@ -23,6 +23,12 @@ import type { EdgeRunner } from "../shared/EdgeRunner.ts"
 import { todoOperations } from "./todoOperations.ts"
 
 type NodeRequest = IncomingMessage | Http2ServerRequest
+
+/** The request's id, which the server's listener set on the request before anything served it. */
+const requestIdOf = (headers: NodeRequest["headers"]): string | null => {
+  const id = headers["x-request-id"]
+  return typeof id === "string" ? id : null
+}
 type NodeResponse = ServerResponse | Http2ServerResponse
 
 /** One RPC of TodoService: its descriptor, and its operation run as the caller of an `Authorization` header. */
@@ -30,7 +36,8 @@ interface ShortcutRoute {
   readonly method: DescMethodUnary
   readonly invoke: (
     request: never,
-    authorization: string | null
+    authorization: string | null,
+    requestId: string | null
   ) => Effect.Effect<object, DomainError, TaskService | AuthService>
 }
 
@@ -40,11 +47,14 @@ interface ShortcutRoute {
  */
 const routes: ReadonlyArray<ShortcutRoute> = (["createTask", "listTasks", "deleteTask"] as const).map((name) => ({
   method: TodoService.method[name],
-  invoke: (request: never, authorization: string | null) =>
+  invoke: (request: never, authorization: string | null, requestId: string | null) =>
     Effect.flatMap(authenticateBearer(authorization), (actor) => {
       const operation: (request: never) => Effect.Effect<object, DomainError, TaskService | CurrentActor> =
         todoOperations[name]
-      return Effect.provideService(operation(request), CurrentActor, actor)
+      return operation(request).pipe(
+        Effect.provideService(CurrentActor, actor),
+        Effect.provideService(AuditActor, { userId: actor.userId, role: actor.role, requestId })
+      )
     })
 }))
 
@@ -151,7 +161,7 @@ export const makeConnectUnaryShortcut = (
     let body: Uint8Array
     try {
       const input = parse(route.method, binary, await readBody(request, Number(headers["content-length"])))
-      const output = await run(route.invoke(input as never, headers.authorization ?? null), {
+      const output = await run(route.invoke(input as never, headers.authorization ?? null, requestIdOf(headers)), {
         signal: gone,
         method: route.method,
         requestHeader: {

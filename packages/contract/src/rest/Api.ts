@@ -13,6 +13,7 @@ import { PlanningGroup } from "./planning/PlanningGroup.ts"
 import { Availability } from "./shared/Availability.ts"
 import { SeriesGroup } from "./series/SeriesGroup.ts"
 import { AttendanceGroup } from "./attendance/AttendanceGroup.ts"
+import { AuditGroup } from "./audit/AuditGroup.ts"
 import { WebhookGroup } from "./webhooks/WebhookGroup.ts"
 import { GuardiansGroup } from "./membership/GuardiansGroup.ts"
 import { GroupsGroup } from "./membership/GroupsGroup.ts"
@@ -47,6 +48,7 @@ const api = HttpApi.make("club")
     NoticePreferencesGroup,
     UnsubscribeGroup,
     PeopleGroup,
+    AuditGroup,
     RootCoachesGroup
   )
   .middleware(RequestErrors)

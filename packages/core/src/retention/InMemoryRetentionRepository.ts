@@ -57,7 +57,9 @@ const purges: Record<RetainedKind, Purge> = {
       .sort((a, b) => a.createdAtMs - b.createdAtMs || a.id - b.id).slice(0, limit)
     for (const notice of old) outbox.notices.delete(notice.dedupeKey)
     return old.length
-  }
+  },
+  auditEntries: (store, _, cutoff, limit) =>
+    dropOldest(store.auditEntries, (e) => Date.parse(e.at) < cutoff.epochMs, (e) => e.id, limit)
 }
 
 export const InMemoryRetentionRepository = Layer.effect(

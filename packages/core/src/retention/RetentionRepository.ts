@@ -14,6 +14,8 @@ import type { CalendarDate } from "../shared/LocalDateTime.ts"
  *   they covered are kept (they name the session and the athlete, not the membership).
  * - `notices`: email notices settled (sent, failed or suppressed), from when they were written; a
  *   notice still pending is never purged.
+ * - `auditEntries`: the audit trail, from the write; never before the floor the database keeps
+ *   (`audit_settings.minimum_days`, decision 0245).
  */
 export const retainedKinds = [
   "outboxEvents",
@@ -21,7 +23,8 @@ export const retainedKinds = [
   "idempotencyKeys",
   "loginAttempts",
   "endedMemberships",
-  "notices"
+  "notices",
+  "auditEntries"
 ] as const
 
 export type RetainedKind = typeof retainedKinds[number]

@@ -20,7 +20,9 @@ export const defaultRetentionSettings: RetentionSettings = {
     loginAttempts: 1,
     // Two seasons of a club's history.
     endedMemberships: 730,
-    notices: 180
+    notices: 180,
+    // A year of who changed what: a season and its aftermath.
+    auditEntries: 365
   },
   batchSize: 1000,
   pauseMs: 50

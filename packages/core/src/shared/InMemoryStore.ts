@@ -1,5 +1,6 @@
 import { Context, Layer, type Redacted } from "effect"
 import type { Activity } from "../records/Activity.ts"
+import type { AuditEntry } from "../audit/AuditEntry.ts"
 import { type Admin, AdminTable } from "../records/Admin.ts"
 import { type Athlete, AthleteTable } from "../records/Athlete.ts"
 import { type Coach, CoachTable } from "../records/Coach.ts"
@@ -80,6 +81,8 @@ export interface InMemoryTables {
   readonly guardians: Map<AthleteId, Set<UserId>>
   /** The notice preferences of the users who chose (issue 42); the others have the defaults. */
   readonly noticePreferences: Map<UserId, NoticePreference>
+  /** The audit trail, oldest first (docs/privacy.md "Audit trail"). */
+  readonly auditEntries: Array<AuditEntry>
 }
 
 /**
@@ -114,7 +117,8 @@ export class InMemoryStore
       groups: new Table("Group"),
       memberships: new Table("Membership"),
       guardians: new Map(),
-      noticePreferences: new Map()
+      noticePreferences: new Map(),
+      auditEntries: []
     }
   })
 }

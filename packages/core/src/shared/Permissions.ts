@@ -66,6 +66,7 @@ export const RoleTable = {
   "attendance.athleteFigures": { roles: ["Admin", "Coach"], owner: "athlete" },
   "attendance.export": { roles: ["Admin", "Coach"] },
   "webhook.manage": { roles: ["Admin"] },
+  "audit.read": { roles: ["Admin"] },
   "group.create": { roles: ["Admin"] },
   "group.read": { roles: anyRole },
   "group.update": { roles: ["Admin"] },

@@ -1,5 +1,5 @@
-import { AuthService, CurrentActor, GuardianService, type Unauthenticated } from "@club/core"
-import { type Context, Effect, Layer, Redacted } from "effect"
+import { AuditActor, AuthService, CurrentActor, GuardianService, type Unauthenticated } from "@club/core"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { type HttpRouter, HttpServerRequest, HttpServerRespondable } from "effect/http"
 import { Authentication } from "@club/contract/rest"
 import { Unauthorized } from "@club/contract/rest"
@@ -33,7 +33,16 @@ export const AuthenticationLive = Layer.effect(
               (context: Context.Context<HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest>) =>
                 Effect.flatMap(roleRefusal(endpoint, actor, context, guardians), (refusal) =>
                   refusal === undefined
-                    ? Effect.provideService(httpEffect, CurrentActor, actor)
+                    ? httpEffect.pipe(
+                      Effect.provideService(CurrentActor, actor),
+                      // Every write the request makes names the caller and the request in its audit entry.
+                      Effect.provideService(AuditActor, {
+                        userId: actor.userId,
+                        role: actor.role,
+                        requestId: Context.get(context, HttpServerRequest.HttpServerRequest).headers["x-request-id"] ??
+                          null
+                      })
+                    )
                     : HttpServerRespondable.toResponse(refusal))
             )
         })

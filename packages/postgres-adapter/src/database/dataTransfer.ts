@@ -12,6 +12,8 @@ import { SqlClient } from "effect/sql"
 
 /** The migrator's own table: the importing database's migrations fill it. */
 const migrationsTable = "effect_sql_migrations"
+/** The audit trail's floor, which migration 0032 writes: the export raises it to the source's, never lowers it. */
+const auditSettingsTable = "audit_settings"
 const rowsPerStatement = 500
 
 const ident = (name: string) => `"${name.replaceAll("\"", "\"\"")}"`
@@ -45,8 +47,10 @@ export const exportData = (write: (lines: string) => Effect.Effect<void>) =>
     const sql = yield* SqlClient.SqlClient
     const tables = (yield* sql<{ name: string }>`
       SELECT c.relname AS name FROM pg_catalog.pg_class c
-      WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') AND c.relname <> ${migrationsTable}
+      WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p')
+        AND c.relname NOT IN (${migrationsTable}, ${auditSettingsTable})
     `).map((row) => row.name)
+    const auditFloor = (yield* sql<{ days: number }>`SELECT minimum_days AS days FROM audit_settings`)[0]?.days
     const keys = yield* sql<{ table: string; references: string; columns: Array<string> }>`
       SELECT t.relname AS "table", r.relname AS "references",
         ARRAY(SELECT a.attname::text FROM unnest(k.conkey) AS n JOIN pg_catalog.pg_attribute a
@@ -72,6 +76,11 @@ export const exportData = (write: (lines: string) => Effect.Effect<void>) =>
         `DO $check$ DECLARE t text; found boolean; BEGIN FOREACH t IN ARRAY ARRAY[${
           ordered.map(literal).join(", ")
         }]::text[] LOOP EXECUTE format('SELECT EXISTS (SELECT 1 FROM public.%I)', t) INTO found; IF found THEN RAISE EXCEPTION 'table % already holds rows: restore into a new database', t; END IF; END LOOP; END $check$;`,
+        // The rows come with their own audit entries: the audit trigger writes none while they are restored.
+        "SELECT pg_catalog.set_config('club.audit_restore', 'on', true);",
+        ...(auditFloor === undefined ? [] : [
+          `UPDATE public.${auditSettingsTable} SET minimum_days = ${auditFloor} WHERE minimum_days < ${auditFloor};`
+        ]),
         ""
       ].join("\n")
     )

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from "node:crypto"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { dieOnInfrastructureError } from "../shared/dieOnInfrastructureError.ts"
+import { auditedWrite } from "../shared/transaction.ts"
 
 const hashOf = (token: string) => createHash("sha256").update(token, "utf8").digest()
 
@@ -20,15 +21,15 @@ export const FeedTokenRepositoryLive = Layer.effect(
       // Issued no earlier than the user's bound, which a change made this very second sets to the next one.
       // The whole second it was issued in, as a bearer token's `iat`: a cast alone would round a late
       // fraction up to the next second, and a change made in the same second would not end the token.
-      yield* sql`INSERT INTO feed_tokens (user_id, token_hash, issued_at)
+      yield* auditedWrite(sql)(sql`INSERT INTO feed_tokens (user_id, token_hash, issued_at)
         SELECT ${userId}, ${hashOf(token)},
           GREATEST(floor(extract(epoch FROM now()))::bigint, (SELECT tokens_valid_after FROM users WHERE id = ${userId}))
-        ON CONFLICT (user_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, issued_at = EXCLUDED.issued_at`
+        ON CONFLICT (user_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, issued_at = EXCLUDED.issued_at`)
       return token
     }, dieOnInfrastructureError)
 
     const revoke = traced("FeedTokenRepository.revoke")(function*(userId: UserId) {
-      const removed = yield* sql`DELETE FROM feed_tokens WHERE user_id = ${userId} RETURNING user_id`
+      const removed = yield* auditedWrite(sql)(sql`DELETE FROM feed_tokens WHERE user_id = ${userId} RETURNING user_id`)
       return removed.length > 0
     }, dieOnInfrastructureError)
 

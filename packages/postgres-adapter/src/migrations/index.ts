@@ -27,6 +27,7 @@ import domainEvents from "./0028_domain_events.ts"
 import createNotices from "./0029_create_notices.ts"
 import createNoticePreferences from "./0030_create_notice_preferences.ts"
 import retentionIndexes from "./0031_retention_indexes.ts"
+import createAuditEntries from "./0032_create_audit_entries.ts"
 import personErasures from "./0033_person_erasures.ts"
 import refillLocksTheWebhooks from "./0034_refill_locks_the_webhooks.ts"
 
@@ -63,6 +64,7 @@ export const migrations = Migrator.fromRecord({
   "0029_create_notices": createNotices,
   "0030_create_notice_preferences": createNoticePreferences,
   "0031_retention_indexes": retentionIndexes,
+  "0032_create_audit_entries": createAuditEntries,
   "0033_person_erasures": personErasures,
   "0034_refill_locks_the_webhooks": refillLocksTheWebhooks
 })

@@ -11,6 +11,7 @@ import {
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { dieOnInfrastructureError } from "../shared/dieOnInfrastructureError.ts"
+import { auditedWrite } from "../shared/transaction.ts"
 
 const PreferenceRows = Schema.Array(Schema.Struct({
   user_id: Schema.Union([Schema.String, Schema.Number, Schema.BigInt]),
@@ -52,12 +53,12 @@ export const NoticePreferenceRepositoryLive = Layer.effect(
     const set = traced("NoticePreferenceRepository.set")(function*(userId: UserId, input: NoticePreferenceInput) {
       // From `users`: an unknown user inserts nothing, in the same statement.
       const rows = yield* decodeRows(
-        yield* sql`INSERT INTO notice_preferences (user_id, language, email_enabled, muted_kinds)
+        yield* auditedWrite(sql)(sql`INSERT INTO notice_preferences (user_id, language, email_enabled, muted_kinds)
           SELECT id, ${input.language}, ${input.emailEnabled}, ${[...input.mutedKinds]}::text[] FROM users
           WHERE id = ${userId}
           ON CONFLICT (user_id) DO UPDATE SET language = EXCLUDED.language,
             email_enabled = EXCLUDED.email_enabled, muted_kinds = EXCLUDED.muted_kinds
-          RETURNING user_id, language, email_enabled, muted_kinds`
+          RETURNING user_id, language, email_enabled, muted_kinds`)
       )
       const row = rows[0]
       if (row === undefined) return yield* new EntityNotFound({ entity: "User", id: userId })
@@ -68,12 +69,12 @@ export const NoticePreferenceRepositoryLive = Layer.effect(
       // The update of a row that exists works on its latest version (the conflict locks it), so two
       // mutes at once both hold.
       const rows = yield* decodeRows(
-        yield* sql`INSERT INTO notice_preferences (user_id, muted_kinds)
+        yield* auditedWrite(sql)(sql`INSERT INTO notice_preferences (user_id, muted_kinds)
           SELECT id, ARRAY[${kind}]::text[] FROM users WHERE id = ${userId}
           ON CONFLICT (user_id) DO UPDATE SET muted_kinds = CASE
             WHEN ${kind} = ANY (notice_preferences.muted_kinds) THEN notice_preferences.muted_kinds
             ELSE array_append(notice_preferences.muted_kinds, ${kind}) END
-          RETURNING user_id, language, email_enabled, muted_kinds`
+          RETURNING user_id, language, email_enabled, muted_kinds`)
       )
       return Option.map(Option.fromNullishOr(rows[0]), preferenceOf)
     }, dieOnInfrastructureError)

@@ -67,6 +67,14 @@ const purges: Record<RetainedKind, ReadonlyArray<TablePurge>> = {
     sql`WITH gone AS (DELETE FROM notices WHERE id IN (
         SELECT id FROM notices WHERE status <> 'pending' AND created_at < to_timestamp(${cutoff.epochMs}::float8 / 1000)
         ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED) RETURNING 1)
+      SELECT count(*)::int AS count FROM gone`],
+  // Never an entry younger than the floor the database keeps (decision 0245): its trigger would refuse it.
+  auditEntries: [(sql, cutoff, limit) =>
+    sql`WITH gone AS (DELETE FROM audit_entries WHERE id IN (
+        SELECT id FROM audit_entries
+        WHERE at < LEAST(to_timestamp(${cutoff.epochMs}::float8 / 1000),
+          now() - make_interval(days => (SELECT minimum_days FROM audit_settings)))
+        ORDER BY at LIMIT ${limit} FOR UPDATE SKIP LOCKED) RETURNING 1)
       SELECT count(*)::int AS count FROM gone`]
 }
 

@@ -1,4 +1,4 @@
-import { WriteOutcomeUnknown } from "@club/core"
+import { AuditActor, WriteOutcomeUnknown } from "@club/core"
 import { Cause, Context, Effect } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { SqlError as SqlErrors } from "effect/sql"
@@ -17,6 +17,10 @@ import type { SqlError } from "effect/sql/SqlError"
  * unknown, and it dies with core's `WriteOutcomeUnknown`, which nothing sends again. A failure
  * before that leaves nothing kept: PostgreSQL never commits a transaction whose COMMIT it did not
  * receive. Nested in a transaction, this is a savepoint, and the outermost one's COMMIT decides.
+ *
+ * A transaction done for a user (core's `AuditActor`) first names them in the transaction-local
+ * setting `club.audit_actor`, which the audit trigger of every audited table reads (migration 0032,
+ * decision 0240): one statement more per write transaction of a request; none for the server's own.
  */
 export const transaction =
   (sql: SqlClient) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
@@ -25,8 +29,13 @@ export const transaction =
         return Effect.uninterruptible(sql.withTransaction(effect))
       }
       let workDone = false
+      const actor = fiber.getRef(AuditActor)
+      const audited = actor.userId === null ? effect : Effect.andThen(
+        sql`SELECT set_config('club.audit_actor', ${JSON.stringify(actor)}, true)`,
+        effect
+      )
       return Effect.uninterruptible(
-        sql.withTransaction(Effect.tap(effect, () =>
+        sql.withTransaction(Effect.tap(audited, () =>
           Effect.sync(() => {
             workDone = true
           }))).pipe(
@@ -51,3 +60,12 @@ export const autocommitWrite = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect
       SqlErrors.isSqlError(error) && error.reason._tag === "ConnectionError" && error.reason.operation !== "connect",
     (error) => Effect.die(new WriteOutcomeUnknown({ cause: error }))
   )
+
+/**
+ * A write of one statement that would commit by itself, made a transaction when it is done for a
+ * user (core's `AuditActor`), so that its audit entry names them (decision 0240): the setting that
+ * names them is transaction-local. The server's own writes stay one statement.
+ */
+export const auditedWrite =
+  (sql: SqlClient) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+    Effect.withFiber((fiber) => fiber.getRef(AuditActor).userId === null ? effect : transaction(sql)(effect))

@@ -9,7 +9,7 @@ import { dieOnInfrastructureError } from "../shared/dieOnInfrastructureError.ts"
 import { gatheredPerTurn } from "../shared/gatheredPerTurn.ts"
 import { readsShared } from "../shared/readsGathered.ts"
 import { refusedByServer } from "../shared/refusedByServer.ts"
-import { autocommitWrite } from "../shared/transaction.ts"
+import { auditedWrite, autocommitWrite } from "../shared/transaction.ts"
 
 const byInsertionOrder = Order.mapInput(
   Order.BigInt,
@@ -56,7 +56,7 @@ export const TaskRepositoryLive = Layer.effect(
     }, dieOnInfrastructureError)
 
     const remove = traced("TaskRepository.delete")(function*(id: TaskId) {
-      const [row] = yield* sql`DELETE FROM tasks WHERE id = ${id} RETURNING ${taskColumns}`
+      const [row] = yield* auditedWrite(sql)(sql`DELETE FROM tasks WHERE id = ${id} RETURNING ${taskColumns}`)
       return Option.map(Option.fromNullishOr(row), taskFromRow)
     }, dieOnInfrastructureError)
 

@@ -12,6 +12,7 @@ import {
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { dieOnInfrastructureError } from "../shared/dieOnInfrastructureError.ts"
+import { auditedWrite, transaction } from "../shared/transaction.ts"
 
 const instant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 
@@ -46,7 +47,7 @@ export const WebhookRepositoryLive = Layer.effect(
      * for one more; the count is read after the lock, in a statement of its own.
      */
     const register = traced("WebhookRepository.register")(function*(input: WebhookCreate, max: number) {
-      const rows = yield* sql.withTransaction(Effect.gen(function*() {
+      const rows = yield* transaction(sql)(Effect.gen(function*() {
         yield* sql`SELECT pg_advisory_xact_lock(hashtext('club.webhooks.register'))`
         return yield* sql`INSERT INTO webhooks (url, secret)
           SELECT ${input.url}, ${input.secret} WHERE (SELECT count(*) FROM webhooks) < ${max}
@@ -60,7 +61,7 @@ export const WebhookRepositoryLive = Layer.effect(
     }, dieOnInfrastructureError)
 
     const remove = traced("WebhookRepository.remove")(function*(id: WebhookId) {
-      const rows = yield* sql`DELETE FROM webhooks WHERE id = ${id} RETURNING id`
+      const rows = yield* auditedWrite(sql)(sql`DELETE FROM webhooks WHERE id = ${id} RETURNING id`)
       return rows.length > 0
     }, dieOnInfrastructureError)
 

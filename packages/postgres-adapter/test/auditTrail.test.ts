@@ -1,0 +1,167 @@
+import { AthleteCreate, AthleteRepository, AuditActor, RetentionRepository, UserRepository } from "@club/core"
+import { assert } from "@effect/vitest"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { newUser } from "../../core/test/repositoryContract/fixtures.ts"
+import { onEachDatabase } from "./support/onEachDatabase.ts"
+
+interface EntryRow {
+  readonly actor_user_id: string | number | null
+  readonly actor_role: string | null
+  readonly request_id: string | null
+  readonly record_type: string
+  readonly operation: string
+  readonly record_ids: Record<string, unknown>
+  readonly subject_user_id: string | number | null
+  readonly changes: Record<string, unknown>
+}
+
+const asAdmin = (requestId: string) => Effect.provideService(AuditActor, { userId: 7, role: "ADMIN", requestId })
+
+const entriesOf = (requestId: string | null) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql<EntryRow>`SELECT actor_user_id, actor_role, request_id, record_type, operation, record_ids, subject_user_id,
+      changes FROM audit_entries WHERE request_id IS NOT DISTINCT FROM ${requestId} ORDER BY id`
+  )
+
+onEachDatabase("The audit trail (migration 0032)", (it) => {
+  it.effect("a user's creation, change and deletion each leave one entry naming the actor and the request", () =>
+    Effect.gen(function*() {
+      const users = yield* UserRepository
+      const user = yield* users.create(newUser("audited-user", "COACH")).pipe(asAdmin("req-create"))
+      yield* users.update(user.id, { name: "audited-renamed" }).pipe(asAdmin("req-update"))
+      yield* users.delete(user.id).pipe(asAdmin("req-delete"))
+
+      const created = yield* entriesOf("req-create")
+      const userEntry = created.find((e) => e.record_type === "users")!
+      assert.strictEqual(userEntry.operation, "insert")
+      assert.strictEqual(Number(userEntry.actor_user_id), 7)
+      assert.strictEqual(userEntry.actor_role, "ADMIN")
+      assert.strictEqual(Number(userEntry.subject_user_id), user.id)
+      assert.strictEqual(userEntry.changes["name"], "audited-user")
+      // The hash is named, never copied.
+      assert.strictEqual(userEntry.changes["password_hash"], "(withheld)")
+      assert.notInclude(
+        JSON.stringify(created, (_, v) => typeof v === "bigint" ? String(v) : v),
+        "hash-of-audited-user"
+      )
+
+      const updated = yield* entriesOf("req-update")
+      const rename = updated.filter((e) => e.record_type === "users")
+      assert.strictEqual(rename.length, 1)
+      assert.strictEqual(rename[0]!.operation, "update")
+      assert.deepStrictEqual(rename[0]!.changes, { name: "audited-renamed" })
+
+      const deleted = (yield* entriesOf("req-delete")).filter((e) => e.record_type === "users")
+      assert.strictEqual(deleted.length, 1)
+      assert.strictEqual(deleted[0]!.operation, "delete")
+      assert.strictEqual(Number(deleted[0]!.record_ids["id"]), user.id)
+    }))
+
+  it.effect("an athlete's creation is one entry; a write refused leaves none", () =>
+    Effect.gen(function*() {
+      const athletes = yield* AthleteRepository
+      const users = yield* UserRepository
+      const athlete = yield* athletes.create(
+        new AthleteCreate({ id: null, name: "Audited Athlete", categorie: null, niveau: null })
+      ).pipe(asAdmin("req-athlete"))
+      const entries = yield* entriesOf("req-athlete")
+      assert.strictEqual(entries.length, 1)
+      assert.strictEqual(entries[0]!.record_type, "athletes")
+      assert.strictEqual(Number(entries[0]!.record_ids["id"]), athlete.id)
+
+      yield* users.create(newUser("audited-twice", "COACH")).pipe(asAdmin("req-first"))
+      // The same name again: refused by the database, in the write's own transaction.
+      yield* Effect.flip(users.create(newUser("audited-twice", "COACH")).pipe(asAdmin("req-refused")))
+      assert.strictEqual((yield* entriesOf("req-refused")).length, 0)
+    }))
+
+  it.effect("the server's own writes are the system's: no user, no request", () =>
+    Effect.gen(function*() {
+      const users = yield* UserRepository
+      const user = yield* users.create(newUser("audited-by-system", "COACH"))
+      const entries = (yield* entriesOf(null)).filter((e) => Number(e.subject_user_id) === user.id)
+      assert.isAtLeast(entries.length, 1)
+      assert.isTrue(entries.every((e) => e.actor_user_id === null && e.actor_role === null))
+    }))
+
+  it.effect("entries are append-only for the service's own connection; only those past the floor may go", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const users = yield* UserRepository
+      yield* users.create(newUser("audited-kept", "COACH")).pipe(asAdmin("req-kept"))
+      const kept = (yield* entriesOf("req-kept")).length
+      const refused = (statement: Effect.Effect<unknown, unknown>) =>
+        Effect.map(
+          Effect.flip(statement),
+          (error) => `${String(error)} ${String((error as { cause?: unknown }).cause)}`
+        )
+      assert.include(
+        yield* refused(sql`UPDATE audit_entries SET actor_role = 'COACH' WHERE request_id = 'req-kept'`),
+        "AuthorizationError"
+      )
+      assert.include(yield* refused(sql`DELETE FROM audit_entries WHERE request_id = 'req-kept'`), "AuthorizationError")
+      yield* refused(sql`TRUNCATE audit_entries`)
+      assert.strictEqual((yield* entriesOf("req-kept")).length, kept)
+      // The floor may be raised, never lowered.
+      yield* refused(sql`UPDATE audit_settings SET minimum_days = 1`)
+      yield* refused(sql`DELETE FROM audit_settings`)
+      const [floor] = yield* sql<{ minimum_days: number }>`SELECT minimum_days FROM audit_settings`
+      assert.strictEqual(floor!.minimum_days, 30)
+      // An entry past the floor goes.
+      yield* sql`INSERT INTO audit_entries (at, record_type, operation, record_ids, changes)
+        VALUES (now() - interval '400 days', 'users', 'insert', '{"id": 1}', '{}')`
+      const gone = yield* sql`DELETE FROM audit_entries WHERE at < now() - interval '365 days' RETURNING id`
+      assert.strictEqual(gone.length, 1)
+    }))
+
+  it.effect("an entry may be redacted (a person's erasure), never rewritten", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const users = yield* UserRepository
+      const user = yield* users.create(newUser("audited-erased", "ADMIN")).pipe(asAdmin("req-erased"))
+      const refused = (statement: Effect.Effect<unknown, unknown>) =>
+        Effect.map(
+          Effect.flip(statement),
+          (error) => `${String(error)} ${String((error as { cause?: unknown }).cause)}`
+        )
+      // Rewriting a value, adding a key or changing what was done: refused.
+      for (
+        const rewrite of [
+          sql`UPDATE audit_entries SET changes = jsonb_set(changes, '{name}', '"someone else"') WHERE subject_user_id = ${user.id}`,
+          sql`UPDATE audit_entries SET changes = changes || '{"role": "COACH"}' WHERE subject_user_id = ${user.id}`,
+          sql`UPDATE audit_entries SET operation = 'delete' WHERE subject_user_id = ${user.id}`,
+          sql`UPDATE audit_entries SET actor_user_id = 99 WHERE subject_user_id = ${user.id}`
+        ]
+      ) assert.include(yield* refused(rewrite), "AuthorizationError")
+      // Blanking the person's values and the columns that name them: allowed.
+      const redacted = yield* sql`UPDATE audit_entries
+        SET changes = (SELECT jsonb_object_agg(key, CASE WHEN key IN ('name', 'email') THEN '"(erased)"'::jsonb ELSE value END)
+          FROM jsonb_each(changes)),
+          subject_user_id = NULL
+        WHERE subject_user_id = ${user.id} RETURNING changes`
+      assert.strictEqual(redacted.length, 1)
+      assert.notInclude(JSON.stringify(redacted), "audited-erased")
+    }))
+
+  it.effect("the retention purge deletes entries past its period, never one younger than the floor", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const retention = yield* RetentionRepository
+      yield* sql`INSERT INTO audit_entries (at, record_type, operation, record_ids, changes)
+        SELECT now() - make_interval(days => d), 'purge_probe', 'insert', jsonb_build_object('id', d), '{}'
+        FROM unnest(ARRAY[400, 100, 20]) AS d`
+      // A period of one day: the floor (30 days) keeps the entry of 20 days.
+      const now = Date.now()
+      const deleted = yield* retention.purge("auditEntries", {
+        epochMs: now - 86_400_000,
+        clubDay: new Date(now).toISOString().slice(0, 10) as never
+      }, 100)
+      assert.isAtLeast(deleted, 2)
+      const left = yield* sql<{ id: unknown }>`SELECT record_ids -> 'id' AS id FROM audit_entries
+        WHERE record_type = 'purge_probe'`
+      assert.deepStrictEqual(left.map((row) => Number(row.id)), [20])
+    }))
+})
