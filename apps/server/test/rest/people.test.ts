@@ -32,7 +32,8 @@ const keptTables = new Set([
   "attendance_marks",
   "attendance_mark_history",
   "attendance_events",
-  "notices"
+  "notices",
+  "audit_entries"
 ])
 
 await onEveryDatabase("Issue 43: a person's export and erasure", (club) => {

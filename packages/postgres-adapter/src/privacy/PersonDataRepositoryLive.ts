@@ -52,6 +52,20 @@ const idText = (n: number | null) => (n === null ? "" : String(n))
 const aboutPerson = (sql: SqlClient.SqlClient, p: Person) =>
   sql`((data->>'athleteId') = ${idText(p.athleteId)} OR (data->>'userId') = ${idText(p.userId)})`
 
+/**
+ * An audit entry about the person: its subject is their user or athlete, its record their coach or
+ * admin record, or they made the write.
+ */
+const auditAbout = (sql: SqlClient.SqlClient, p: Person) =>
+  sql`(a.subject_user_id = ${id(p.userId)} OR a.subject_athlete_id = ${id(p.athleteId)}
+    OR a.actor_user_id = ${id(p.userId)}
+    OR (a.record_type = 'coaches' AND a.record_ids @> jsonb_build_object('id', ${id(p.coachId)}::bigint))
+    OR (a.record_type = 'admins' AND a.record_ids @> jsonb_build_object('id', ${id(p.adminId)}::bigint)))`
+
+/** Every value of an entry's `changes` replaced by `"(erased)"`, its keys kept: what a redaction may write. */
+const redactedChanges = (sql: SqlClient.SqlClient) =>
+  sql`COALESCE((SELECT jsonb_object_agg(c.key, '"(erased)"'::jsonb) FROM jsonb_each(a.changes) c), '{}'::jsonb)`
+
 export const holders: ReadonlyArray<Holder> = [
   {
     section: "user",
@@ -204,6 +218,25 @@ export const holders: ReadonlyArray<Holder> = [
               OR position(t.text IN coalesce(k.headers::text, '')) > 0)
           LIMIT ${limit} FOR UPDATE SKIP LOCKED) RETURNING 1)
         SELECT count(*)::int AS count FROM gone`
+  },
+  {
+    // Last: the holders above write audit entries of their own erasures (ids, no values). An entry
+    // keeps its ids (which record, which operation, when); its values, subject, and, for their own
+    // writes, the actor and request are blanked: the one rewrite the table allows (migration 0032).
+    section: "auditEntries",
+    read: (sql, p, after, limit) =>
+      sql`SELECT a.id::text AS k, to_jsonb(a) AS row FROM audit_entries a
+        WHERE ${auditAbout(sql, p)} AND a.id > ${after} ORDER BY a.id LIMIT ${limit}`,
+    erase: (sql, p, limit) =>
+      sql`WITH done AS (UPDATE audit_entries a SET changes = ${redactedChanges(sql)},
+            subject_user_id = NULL, subject_athlete_id = NULL,
+            actor_user_id = CASE WHEN a.actor_user_id = ${id(p.userId)} THEN NULL ELSE a.actor_user_id END,
+            request_id = CASE WHEN a.actor_user_id = ${id(p.userId)} THEN NULL ELSE a.request_id END
+        WHERE a.id IN (SELECT a.id FROM audit_entries a WHERE ${auditAbout(sql, p)}
+          AND (a.changes <> ${redactedChanges(sql)} OR a.subject_user_id IS NOT NULL
+            OR a.subject_athlete_id IS NOT NULL OR a.actor_user_id = ${id(p.userId)})
+          ORDER BY a.id LIMIT ${limit} FOR UPDATE SKIP LOCKED) RETURNING 1)
+        SELECT count(*)::int AS count FROM done`
   },
   {
     // A throttling key names the login name tried (lowercased), with the client's address.
