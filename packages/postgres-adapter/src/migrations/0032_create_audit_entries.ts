@@ -18,7 +18,9 @@ import { SqlClient } from "effect/sql"
  *   a value of `record_ids` or `changes` to `"(erased)"`, nothing else (decision 0245). The
  *   retention purge deletes past its period, never below that floor.
  */
-const audited: ReadonlyArray<readonly [table: string, secrets: ReadonlyArray<string>]> = [
+const audited: ReadonlyArray<
+  readonly [table: string, secrets: ReadonlyArray<string>, updatedColumns?: ReadonlyArray<string>]
+> = [
   ["athletes", []],
   ["coaches", []],
   ["admins", []],
@@ -36,7 +38,9 @@ const audited: ReadonlyArray<readonly [table: string, secrets: ReadonlyArray<str
   ["group_coaches", []],
   ["memberships", []],
   ["guardianships", []],
-  ["webhooks", ["secret"]],
+  // A receiver parked after a failed delivery (`parked_until`) is the dispatcher's bookkeeping, not a
+  // change anyone made: only what a webhook is (its address and secret) is audited when updated.
+  ["webhooks", ["secret"], ["url", "secret"]],
   ["feed_tokens", ["token_hash"]],
   ["notice_preferences", []],
   ["tasks", []]
@@ -139,9 +143,10 @@ export default Effect.gen(function*() {
         changed);
       RETURN NULL;
     END $$`)
-  for (const [table, secrets] of audited) {
+  for (const [table, secrets, updatedColumns] of audited) {
     const args = secrets.map((s) => `'${s}'`).join(", ")
-    yield* sql.unsafe(`CREATE TRIGGER ${table}_audit AFTER INSERT OR UPDATE OR DELETE ON ${table}
+    const update = updatedColumns === undefined ? "UPDATE" : `UPDATE OF ${updatedColumns.join(", ")}`
+    yield* sql.unsafe(`CREATE TRIGGER ${table}_audit AFTER INSERT OR ${update} OR DELETE ON ${table}
       FOR EACH ROW EXECUTE FUNCTION audit_write(${args})`)
   }
 })

@@ -270,11 +270,21 @@ const unrouted: fc.Arbitrary<Omit<FuzzRequest, "headers"> & { readonly contentTy
 
 export interface Tokens extends Record<Caller, string | null> {}
 
-/** The users whose tokens the fuzzer sends: it must not change or delete them, or its callers stop being who they were. */
+/** Where each endpoint that changes or ends a user names it: the path's segment, counted from the end. */
+const userSegmentFromEnd: Readonly<Record<string, number>> = {
+  "users.update": 1,
+  "users.delete": 1,
+  // An erasure ends the user's tokens: `/people/{id}/erase`.
+  "people.erase": 2
+}
+
+/** The users whose tokens the fuzzer sends: it must not change, delete or erase them, or its callers stop being who they were. */
 const sparesPrincipals = (protectedUserIds: ReadonlyArray<number>) => (request: FuzzRequest): FuzzRequest => {
   const endpoint = request.endpoint
-  if (endpoint === undefined || (endpoint.id !== "users.update" && endpoint.id !== "users.delete")) return request
-  const segment = request.path.split("/").at(-1)!
+  const fromEnd = endpoint === undefined ? undefined : userSegmentFromEnd[endpoint.id]
+  if (endpoint === undefined || fromEnd === undefined) return request
+  const segments = request.path.split("/")
+  const segment = segments.at(-fromEnd)!
   let id: unknown
   try {
     id = (Schema.decodeUnknownSync(endpoint.params as Schema.Codec<{ id: number }, unknown>)({
@@ -283,9 +293,9 @@ const sparesPrincipals = (protectedUserIds: ReadonlyArray<number>) => (request: 
   } catch {
     return request
   }
-  return protectedUserIds.includes(id as number)
-    ? { ...request, path: request.path.replace(/[^/]*$/u, "987654321") }
-    : request
+  if (!protectedUserIds.includes(id as number)) return request
+  segments[segments.length - fromEnd] = "987654321"
+  return { ...request, path: segments.join("/") }
 }
 
 /** `count` requests over every endpoint of the contract, reproducible from `seed`. */
