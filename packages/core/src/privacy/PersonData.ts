@@ -12,7 +12,7 @@ export const ErasedPerson = Schema.Struct({
   coachId: Schema.NullOr(CoachId),
   adminId: Schema.NullOr(AdminId),
   /** When the first erasure finished (epoch milliseconds); a repeated erasure answers the same. */
-  erasedAtMs: Schema.Number
+  erasedAtMs: Schema.Int
 })
 export type ErasedPerson = typeof ErasedPerson.Type
 
