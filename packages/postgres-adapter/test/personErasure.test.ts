@@ -2,7 +2,7 @@ import { PersonDataRepository, type PersonExportSection, type UserId } from "@cl
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Stream } from "effect"
 import { SqlClient } from "effect/sql"
-import { leftoversOf } from "../src/testing/index.ts"
+import { keptAfterErasure, leftoversOf } from "../src/testing/index.ts"
 import { onEachDatabase } from "./support/onEachDatabase.ts"
 import { Instances, instancesLive, type InstanceServices, serverAvailable } from "./support/twoInstances.ts"
 
@@ -108,21 +108,6 @@ const exported = (userId: UserId) =>
     return document
   })
 
-/** What docs/privacy.md keeps of an erased person, by table: their ids, never a text. */
-const keptTables = new Set([
-  "users",
-  "athletes",
-  "person_erasures",
-  "memberships",
-  "session_athletes",
-  "session_replies",
-  "attendance_marks",
-  "attendance_mark_history",
-  "attendance_events",
-  "notices",
-  "audit_entries"
-])
-
 onEachDatabase("A person's export and erasure (issue 43)", (it) => {
   it.effect("the export holds every piece of a full history, in pages, and never a secret", () =>
     Effect.gen(function*() {
@@ -183,7 +168,7 @@ onEachDatabase("A person's export and erasure (issue 43)", (it) => {
         athlete_id: person.athleteId
       })
       expect(left.filter((l) => !l.found.includes("= ") && !l.found.startsWith("\""))).toEqual([])
-      expect(left.filter((l) => !keptTables.has(l.table))).toEqual([])
+      expect(left.filter((l) => !keptAfterErasure.has(l.table))).toEqual([])
       // The other caller's answer that never named them stays; the aggregate (the reply's answer) stays.
       const [other] = yield* sql`SELECT count(*)::int AS count FROM idempotency_keys WHERE key LIKE 'other-%'`
       expect(other!["count"]).toBeGreaterThan(0)

@@ -11,12 +11,13 @@ import {
   renderNotice,
   UnsubscribeSeal
 } from "@club/core"
-import { Cause, Config, Effect, Exit, Layer, Option, Schema, Semaphore } from "effect"
+import { Cause, Config, Effect, Exit, Layer, Option, Semaphore } from "effect"
 import { randomUUID } from "node:crypto"
 import { hostname } from "node:os"
 import { AppConfig } from "../AppConfig.ts"
 import * as SmtpMailer from "../mail/SmtpMailer.ts"
 import { decideDelivery, publicUrlOf } from "./decideDelivery.ts"
+import { positiveSetting } from "../shared/positiveSetting.ts"
 
 /** The NOTICE_* variables (docs/CONFIGURATION.md). */
 export interface NoticeWorkerSettings {
@@ -39,8 +40,7 @@ export interface NoticeWorkerSettings {
   readonly reminderBatch: number
 }
 
-const positive = (name: string, fallback: number) =>
-  Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), name).pipe(Config.withDefault(fallback))
+const positive = positiveSetting
 
 export const noticeWorkerSettings: Config.Config<NoticeWorkerSettings> = Config.all({
   retryBaseMs: positive("NOTICE_RETRY_BASE_MS", 30_000),

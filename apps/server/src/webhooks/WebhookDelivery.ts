@@ -15,6 +15,7 @@ import { createHmac, randomUUID } from "node:crypto"
 import * as http from "node:http"
 import * as https from "node:https"
 import { hostname } from "node:os"
+import { positiveSetting } from "../shared/positiveSetting.ts"
 
 /** The WEBHOOK_* variables. */
 export interface WebhookSettings {
@@ -35,8 +36,7 @@ export interface WebhookSettings {
   readonly maxRegistrations: number
 }
 
-const positive = (name: string, fallback: number) =>
-  Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), name).pipe(Config.withDefault(fallback))
+const positive = positiveSetting
 
 export const webhookSettings: Config.Config<WebhookSettings> = Config.all({
   retryBaseMs: positive("WEBHOOK_RETRY_BASE_MS", 1000),

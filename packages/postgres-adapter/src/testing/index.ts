@@ -10,4 +10,4 @@ export {
 } from "./TemporaryDatabase.ts"
 export { type TestDatabase, testDatabases } from "./testDatabases.ts"
 export { defaultTestDatabaseUrl, testServerUrl } from "./testServerUrl.ts"
-export { type Leftover, leftoversOf } from "./leftovers.ts"
+export { keptAfterErasure, type Leftover, leftoversOf } from "./leftovers.ts"

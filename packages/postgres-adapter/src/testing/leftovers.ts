@@ -74,3 +74,21 @@ export const leftoversOf = (
     }
     return found
   })
+
+/**
+ * The tables that keep an erased person's ids, never a text that names them (docs/privacy.md
+ * "Erasure"): what a leftover search after an erasure may find.
+ */
+export const keptAfterErasure: ReadonlySet<string> = new Set([
+  "users",
+  "athletes",
+  "person_erasures",
+  "memberships",
+  "session_athletes",
+  "session_replies",
+  "attendance_marks",
+  "attendance_mark_history",
+  "attendance_events",
+  "notices",
+  "audit_entries"
+])
