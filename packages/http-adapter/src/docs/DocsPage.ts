@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Stream } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiScalar } from "effect/http-api"
 import { createHash } from "node:crypto"
@@ -72,6 +72,23 @@ const prepare = (body: Uint8Array): Promise<PreparedPage> => {
   return page
 }
 
+/** The bytes of one write of the page; 20 answers each write at most one slice per turn of the event loop. */
+const sliceBytes = 64 * 1024
+
+/**
+ * The page's bytes a slice at a time, yielding to the event loop between slices (issue 37): a
+ * socket on loopback takes a whole page in one write, and twenty answers written at once held the
+ * event loop for the copy of them all (tens of milliseconds, in `writev`).
+ */
+const inSlices = (bytes: Uint8Array): Stream.Stream<Uint8Array> =>
+  Stream.unfold(0, (offset) =>
+    offset >= bytes.length
+      ? Effect.succeed(undefined)
+      : Effect.as(
+        offset === 0 ? Effect.void : Effect.yieldNow,
+        [bytes.subarray(offset, offset + sliceBytes), offset + sliceBytes] as const
+      ))
+
 /** The codings `Accept-Encoding` accepts (any q above 0), of those the page is kept in. */
 const acceptedCodings = (header: string | undefined): Set<string> => {
   const accepted = new Set<string>()
@@ -109,9 +126,11 @@ const served = (request: HttpServerRequest.HttpServerRequest, response: HttpServ
     }
     const accepted = acceptedCodings(request.headers["accept-encoding"])
     const coding = accepted.has("br") ? "br" : accepted.has("gzip") ? "gzip" : undefined
-    return HttpServerResponse.uint8Array(coding === undefined ? page.identity : page[coding], {
+    const bytes = coding === undefined ? page.identity : page[coding]
+    return HttpServerResponse.stream(inSlices(bytes), {
       status: 200,
       contentType: body.contentType,
+      contentLength: bytes.length,
       headers: coding === undefined ? headers : { ...headers, "content-encoding": coding }
     })
   })
