@@ -2,33 +2,11 @@
  * Wall-clock times of a zone turned into instants with the runtime's own time-zone data (`Intl`),
  * independently of the service: the model's reference for "overlapping in real time".
  */
-
-const formatters = new Map<string, Intl.DateTimeFormat>()
-const formatterOf = (zone: string) => {
-  let formatter = formatters.get(zone)
-  if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit"
-    })
-    formatters.set(zone, formatter)
-  }
-  return formatter
-}
+import { wallClockIn } from "../../zonedInstants.ts"
 
 /** The zone's offset from UTC, in minutes, at the instant `epochMs`. */
-export const offsetMinutesAt = (zone: string, epochMs: number): number => {
-  const parts = formatterOf(zone).formatToParts(new Date(epochMs))
-  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value)
-  const asUtc = Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"), part("second"))
-  return Math.round((asUtc - Math.floor(epochMs / 1000) * 1000) / 60_000)
-}
+export const offsetMinutesAt = (zone: string, epochMs: number): number =>
+  Math.round((Date.parse(`${wallClockIn(zone, epochMs)}Z`) - Math.floor(epochMs / 1000) * 1000) / 60_000)
 
 /** `2027-03-28T02:30:00` read as if it were UTC: the wall clock's own arithmetic. */
 export const wallMs = (local: string) => Date.parse(`${local}Z`)
