@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import { afterAll, beforeAll } from "vitest"
 
 /** An event as a webhook receives it. */
 export interface Received {
@@ -103,4 +104,32 @@ export const signedWith = (received: Received, secret: string) => {
   const expected = `v1=${createHmac("sha256", secret).update(`${received.timestamp}.${received.body}`).digest("hex")}`
   return expected.length === received.signature.length &&
     timingSafeEqual(Buffer.from(expected), Buffer.from(received.signature))
+}
+
+/**
+ * The webhook workers' settings for a test: quick retries, polls and timeouts (a lease is twice the
+ * timeout plus a second), and the receiver's 127.0.0.1, which a webhook reaches only when the
+ * operator allows it (issue 37).
+ */
+export const quickDeliveries = {
+  WEBHOOK_ALLOWED_NETWORKS: "127.0.0.1/32",
+  WEBHOOK_RETRY_BASE_MS: "100",
+  WEBHOOK_RETRY_MAX_MS: "400",
+  WEBHOOK_TIMEOUT_MS: "500",
+  WEBHOOK_POLL_MS: "50"
+}
+
+/** One receiver for the test file, started before its tests and closed after them: call it inside a test. */
+export const receiverOfTheFile = () => {
+  let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined
+  beforeAll(async () => {
+    receiver = await startReceiver()
+  })
+  afterAll(async () => {
+    await receiver?.close()
+  })
+  return () => {
+    if (receiver === undefined) throw new Error("the receiver is started before the file's tests")
+    return receiver
+  }
 }

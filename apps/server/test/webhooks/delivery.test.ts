@@ -1,30 +1,12 @@
 import { eventually, startServer } from "@club/test-support"
-import { afterAll, beforeAll, expect, it } from "vitest"
+import { expect, it } from "vitest"
 import { createAthlete, createSession } from "@club/test-support/rest"
 import { adminPassword, type Club, jwtSecret, onEveryDatabase } from "../rest/support/club.ts"
 import { send } from "../rest/support/http.ts"
-import { type Received, signedWith, startReceiver } from "./Receiver.ts"
+import { type Received, signedWith, receiverOfTheFile, quickDeliveries } from "./Receiver.ts"
 
 const secret = "receiver-secret-0123456789"
-/**
- * Short enough for a test: a lease is twice the timeout plus a second. The receiver is on
- * 127.0.0.1, which a webhook reaches only when the operator allows it (issue 37).
- */
-const env = {
-  WEBHOOK_ALLOWED_NETWORKS: "127.0.0.1/32",
-  WEBHOOK_RETRY_BASE_MS: "100",
-  WEBHOOK_RETRY_MAX_MS: "400",
-  WEBHOOK_TIMEOUT_MS: "500",
-  WEBHOOK_POLL_MS: "50"
-}
-
-let receiver: Awaited<ReturnType<typeof startReceiver>>
-beforeAll(async () => {
-  receiver = await startReceiver()
-})
-afterAll(async () => {
-  await receiver.close()
-})
+const receiver = receiverOfTheFile()
 
 const future = "2099-06-01T18:00:00"
 
@@ -37,7 +19,7 @@ const setUp = async (club: Club, count: number) => {
 }
 
 const register = async (club: Club) => {
-  const created = await club.admin.post("/attendance/webhooks", { url: receiver.url, secret })
+  const created = await club.admin.post("/attendance/webhooks", { url: receiver().url, secret })
   expect(created.status, created.text).toBe(201)
   return (created.body as { id: number }).id
 }
@@ -45,7 +27,7 @@ const register = async (club: Club) => {
 const reply = (club: Club, athleteId: number, sessionId: number, answer: string) =>
   club.coach.put(`/attendance/athletes/${athleteId}/replies/${sessionId}`, { answer })
 
-const ofSession = (sessionId: number) => receiver.received.filter((r) => r.event.sessionId === sessionId)
+const ofSession = (sessionId: number) => receiver().received.filter((r) => r.event.sessionId === sessionId)
 
 /** The first delivery of each event, in the order they came. */
 const firstDeliveries = (events: ReadonlyArray<Received>) =>
@@ -53,7 +35,7 @@ const firstDeliveries = (events: ReadonlyArray<Received>) =>
 
 await onEveryDatabase("Attendance events delivered to webhooks", (club, database) => {
   it("delivers each event signed, with a fresh timestamp, in order per session", async () => {
-    receiver.reset("ok")
+    receiver().reset("ok")
     const { sessionId, athletes: [a, b] } = await setUp(club(), 2)
     // Registered after the session's create: its sessionCreated is not what this test is about.
     const webhookId = await register(club())
@@ -81,7 +63,7 @@ await onEveryDatabase("Attendance events delivered to webhooks", (club, database
   })
 
   it("a receiver that fails, times out and comes back loses nothing; the log shows every attempt; a replay delivers again", async () => {
-    receiver.reset("fail")
+    receiver().reset("fail")
     const { sessionId, athletes } = await setUp(club(), 3)
     const webhookId = await register(club())
     for (const athlete of athletes) await reply(club(), athlete, sessionId, "yes")
@@ -96,12 +78,12 @@ await onEveryDatabase("Attendance events delivered to webhooks", (club, database
     expect(await eventually(async () => (await log()).filter((x) => x.statusCode === 500).length >= 3, 20_000)).toBe(
       true
     )
-    receiver.setMode("hang")
+    receiver().setMode("hang")
     expect(
       await eventually(async () => (await log()).some((x) => x.error === "timeout"), 20_000)
     )
       .toBe(true)
-    receiver.setMode("ok")
+    receiver().setMode("ok")
     expect(
       await eventually(async () => new Set(ofSession(sessionId).map((r) => r.eventId)).size >= 3, 30_000)
     ).toBe(true)
@@ -114,18 +96,18 @@ await onEveryDatabase("Attendance events delivered to webhooks", (club, database
     expect(attempts.filter((x) => x.delivered).map((x) => x.eventId).sort((x, y) => x - y)).toEqual(ids)
     expect(attempts.find((x) => x.eventId === ids[0] && x.delivered)!.attempt).toBeGreaterThan(2)
 
-    const before = receiver.received.length
+    const before = receiver().received.length
     const replayed = await club().admin.post(`/attendance/webhooks/${webhookId}/replay?fromEventId=${ids[1]}`)
     expect(replayed.body).toEqual({ replayed: 2 })
-    expect(await eventually(async () => receiver.received.length >= before + 2, 20_000)).toBe(true)
-    expect(receiver.received.slice(before).map((r) => r.eventId)).toEqual(ids.slice(1))
+    expect(await eventually(async () => receiver().received.length >= before + 2, 20_000)).toBe(true)
+    expect(receiver().received.slice(before).map((r) => r.eventId)).toEqual(ids.slice(1))
     await club().admin.delete(`/attendance/webhooks/${webhookId}`)
   })
 
   /** Another server on the same PostgreSQL database, with the same secret and first admin. */
   const startSecondInstance = () =>
     startServer({
-      ...env,
+      ...quickDeliveries,
       DATABASE_URL: club().databaseUrl!,
       JWT_SECRET: jwtSecret,
       ADMIN_NAME: "head-admin",
@@ -135,7 +117,7 @@ await onEveryDatabase("Attendance events delivered to webhooks", (club, database
 
   if (database.kind === "server") {
     it("two instances never deliver one event at the same time, and keep the order per session", async () => {
-      receiver.reset("slow")
+      receiver().reset("slow")
       const second = await startSecondInstance()
       try {
         const sessions = [await setUp(club(), 5), await setUp(club(), 5), await setUp(club(), 5)]
@@ -157,7 +139,7 @@ await onEveryDatabase("Attendance events delivered to webhooks", (club, database
           expect(new Set(ids).size).toBe(ids.length)
           expect([...ids].sort((x, y) => x - y)).toEqual(ids)
         }
-        expect(receiver.maxInFlightPerEvent()).toBe(1)
+        expect(receiver().maxInFlightPerEvent()).toBe(1)
         await club().admin.delete(`/attendance/webhooks/${webhookId}`)
       } finally {
         await second.stop()
@@ -165,21 +147,21 @@ await onEveryDatabase("Attendance events delivered to webhooks", (club, database
     })
 
     it("a server killed mid-delivery: another instance delivers the event once its lease ends", async () => {
-      receiver.reset("hang")
+      receiver().reset("hang")
       const { sessionId, athletes: [a] } = await setUp(club(), 1)
       const webhookId = await register(club())
       const killed = new Promise<Received>((resolve) =>
-        receiver.onRequest((event) => {
+        receiver().onRequest((event) => {
           if (event.event.sessionId !== sessionId) return
           club().server.child.kill("SIGKILL")
-          receiver.onRequest(undefined)
+          receiver().onRequest(undefined)
           resolve(event)
         })
       )
       await reply(club(), a!, sessionId, "yes")
       const first = await killed
       await club().server.exited
-      receiver.setMode("ok")
+      receiver().setMode("ok")
       const second = await startSecondInstance()
       try {
         expect(await eventually(async () => ofSession(sessionId).length >= 2, 30_000)).toBe(true)
@@ -205,4 +187,4 @@ await onEveryDatabase("Attendance events delivered to webhooks", (club, database
       }
     })
   }
-}, { env })
+}, { env: quickDeliveries })

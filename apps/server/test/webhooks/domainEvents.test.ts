@@ -2,38 +2,24 @@ import { DeliveredEvent } from "@club/core"
 import { eventually } from "@club/test-support"
 import { createActivity, createAthlete, createSession, createUser } from "@club/test-support/rest"
 import { Schema } from "effect"
-import { afterAll, beforeAll, expect, it } from "vitest"
+import { expect, it } from "vitest"
 import { onEveryDatabase } from "../rest/support/club.ts"
-import { type Received, startReceiver } from "./Receiver.ts"
+import { type Received, receiverOfTheFile, quickDeliveries } from "./Receiver.ts"
 
 /**
  * Issue 42 item 6 over the wire: sessions, series, activities and users reach a webhook, through
  * the seed's endpoints and /planning alike, each body one of the catalogue's (docs/events.md).
  */
 const secret = "receiver-secret-0123456789"
-const env = {
-  WEBHOOK_ALLOWED_NETWORKS: "127.0.0.1/32",
-  WEBHOOK_RETRY_BASE_MS: "100",
-  WEBHOOK_RETRY_MAX_MS: "400",
-  WEBHOOK_TIMEOUT_MS: "500",
-  WEBHOOK_POLL_MS: "50"
-}
-
-let receiver: Awaited<ReturnType<typeof startReceiver>>
-beforeAll(async () => {
-  receiver = await startReceiver()
-})
-afterAll(async () => {
-  await receiver.close()
-})
+const receiver = receiverOfTheFile()
 
 const expectStatus = (reply: { status: number; text: string }, status: number) =>
   expect(reply.status, reply.text).toBe(status)
 
 await onEveryDatabase("Domain events delivered to webhooks", (club) => {
   it("a session created, moved and deleted, an activity, a series and its cancelled occurrence, a user", async () => {
-    receiver.reset("ok")
-    const created = await club().admin.post("/attendance/webhooks", { url: receiver.url, secret })
+    receiver().reset("ok")
+    const created = await club().admin.post("/attendance/webhooks", { url: receiver().url, secret })
     expectStatus(created, 201)
     const coach = club().coach
 
@@ -77,7 +63,7 @@ await onEveryDatabase("Domain events delivered to webhooks", (club) => {
       r.event.data["seriesId"] === seriesId || r.event.data["userId"] === user.id
     const received = () => {
       const seen = new Set<number>()
-      return receiver.received.filter((r) => ours(r) && !seen.has(r.eventId) && seen.add(r.eventId))
+      return receiver().received.filter((r) => ours(r) && !seen.has(r.eventId) && seen.add(r.eventId))
     }
     expect(await eventually(async () => received().length >= 9, 30_000)).toBe(true)
     const events = received().map((r) => Schema.decodeUnknownSync(DeliveredEvent)(JSON.parse(r.body)))
@@ -133,4 +119,4 @@ await onEveryDatabase("Domain events delivered to webhooks", (club) => {
     expect(userCreated).not.toMatch(/password|hash|token|events@club\.test/iu)
     await club().admin.delete(`/attendance/webhooks/${(created.body as { id: number }).id}`)
   })
-}, { env })
+}, { env: quickDeliveries })

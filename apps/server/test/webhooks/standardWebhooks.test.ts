@@ -3,9 +3,9 @@ import { eventually } from "@club/test-support"
 import { createAthlete, createSession } from "@club/test-support/rest"
 import { Schema } from "effect"
 import { Webhook, WebhookVerificationError } from "standardwebhooks"
-import { afterAll, beforeAll, expect, it } from "vitest"
+import { expect, it } from "vitest"
 import { onEveryDatabase } from "../rest/support/club.ts"
-import { signedWith, startReceiver } from "./Receiver.ts"
+import { signedWith, receiverOfTheFile, quickDeliveries } from "./Receiver.ts"
 
 /**
  * Issue 42 item 6: a receiver verifies a delivery with the Standard Webhooks library itself, not
@@ -15,21 +15,7 @@ import { signedWith, startReceiver } from "./Receiver.ts"
  */
 const plainSecret = "receiver-secret-0123456789"
 const whsecSecret = `whsec_${Buffer.from("a key of thirty-two bytes, random").toString("base64")}`
-const env = {
-  WEBHOOK_ALLOWED_NETWORKS: "127.0.0.1/32",
-  WEBHOOK_RETRY_BASE_MS: "100",
-  WEBHOOK_RETRY_MAX_MS: "400",
-  WEBHOOK_TIMEOUT_MS: "500",
-  WEBHOOK_POLL_MS: "50"
-}
-
-let receiver: Awaited<ReturnType<typeof startReceiver>>
-beforeAll(async () => {
-  receiver = await startReceiver()
-})
-afterAll(async () => {
-  await receiver.close()
-})
+const receiver = receiverOfTheFile()
 
 await onEveryDatabase("Standard Webhooks deliveries", (club) => {
   for (
@@ -39,7 +25,7 @@ await onEveryDatabase("Standard Webhooks deliveries", (club) => {
     ] as const
   ) {
     it(`${name}: the library verifies a delivery; a tampered body or an old timestamp is refused`, async () => {
-      receiver.reset("ok")
+      receiver().reset("ok")
       const athlete = await createAthlete(club())
       const session = await createSession(club(), {
         creneau: "2099-06-01T18:00:00",
@@ -47,16 +33,16 @@ await onEveryDatabase("Standard Webhooks deliveries", (club) => {
         athleteIds: [athlete.id]
       })
       // Registered after the session's create: the delivery looked at is the reply.
-      const created = await club().admin.post("/attendance/webhooks", { url: receiver.url, secret })
+      const created = await club().admin.post("/attendance/webhooks", { url: receiver().url, secret })
       expect(created.status, created.text).toBe(201)
       const replied = await club().coach.put(`/attendance/athletes/${athlete.id}/replies/${session.id}`, {
         answer: "yes"
       })
       expect(replied.status, replied.text).toBeLessThan(300)
       expect(
-        await eventually(async () => receiver.received.some((r) => r.event.sessionId === session.id), 20_000)
+        await eventually(async () => receiver().received.some((r) => r.event.sessionId === session.id), 20_000)
       ).toBe(true)
-      const delivery = receiver.received.find((r) => r.event.sessionId === session.id)!
+      const delivery = receiver().received.find((r) => r.event.sessionId === session.id)!
       // The body is one of the catalogue's (docs/events.md), as its Schema in core says.
       expect(Schema.decodeUnknownSync(DeliveredEvent)(JSON.parse(delivery.body))).toMatchObject({
         type: "reply",
@@ -88,4 +74,4 @@ await onEveryDatabase("Standard Webhooks deliveries", (club) => {
       await club().admin.delete(`/attendance/webhooks/${(created.body as { id: number }).id}`)
     })
   }
-}, { env })
+}, { env: quickDeliveries })
