@@ -7,7 +7,8 @@ import { addDays, clubNow, instantsOf, offsetChangeDays } from "./zone.ts"
 /**
  * A reference model of the club's schedule and attendance, written from the docs
  * (docs/schedule/series.md, docs/attendance.md, the ownership rule of issue 36, and the groups,
- * memberships and guardians of docs/membership.md, issue 41), and the commands
+ * memberships and guardians of docs/membership.md, issue 41, the audit trail, export and erasure of
+ * docs/privacy.md, issue 43), and the commands
  * that drive the REST API and the model side by side. After every command the answer must agree
  * with the model, and the invariants must hold on what the API then lists.
  */
