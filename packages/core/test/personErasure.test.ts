@@ -1,8 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
-import { GuardianshipRepository, PersonDataRepository, type PersonExportSection, UserRepository } from "@club/core"
+import {
+  AttendanceRepository,
+  GuardianshipRepository,
+  type LocalDateTime,
+  PersonDataRepository,
+  type PersonExportSection,
+  ReplyInput,
+  SessionRepository,
+  UserRepository
+} from "@club/core"
 import { InMemoryRepositories, InMemoryStore } from "@club/core/testing"
 import { Effect, Option, Redacted, Stream } from "effect"
-import { newUser } from "./repositoryContract/fixtures.ts"
+import { newSession, newUser } from "./repositoryContract/fixtures.ts"
 
 /** The in-memory store's export and erasure (issue 43): what the store holds of a person, gone. */
 describe("A person's erasure in memory", () => {
@@ -34,5 +43,28 @@ describe("A person's erasure in memory", () => {
       expect(yield* people.erasures()).toEqual([erased])
       const missing = yield* Effect.flip(people.erase(987_654 as never, 10))
       expect(missing._tag).toBe("EntityNotFound")
+    }).pipe(Effect.provide(InMemoryRepositories)))
+
+  // Found by the model-based suite in process: the erasure left the reason, which names the person.
+  it.effect("blanks the person's replies' reasons and keeps their answers, so the session's counts stay", () =>
+    Effect.gen(function*() {
+      const person = yield* (yield* UserRepository).create(newUser("quentin", "ATHLETE"))
+      const athleteId = person.athleteId!
+      const session = yield* (yield* SessionRepository).create(newSession({ athleteIds: [athleteId] }))
+      const attendance = yield* AttendanceRepository
+      yield* attendance.reply({
+        sessionId: session.id,
+        athleteId,
+        input: new ReplyInput({ answer: "yes", reason: "quentin brings his sister" }),
+        scope: "one",
+        now: "2026-01-01T12:00:00" as LocalDateTime,
+        by: person.id
+      })
+      yield* (yield* PersonDataRepository).erase(person.id, 10)
+      const replies = Option.getOrThrow(yield* attendance.replies(session.id))
+      expect(replies.confirmed).toBe(1)
+      expect(replies.replies.map((reply) => [reply.athleteId, reply.answer, reply.state, reply.reason])).toEqual([
+        [athleteId, "yes", "confirmed", null]
+      ])
     }).pipe(Effect.provide(InMemoryRepositories)))
 })

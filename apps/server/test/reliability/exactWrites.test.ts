@@ -1,5 +1,11 @@
 import { temporaryTestDatabase, type TemporaryDatabase } from "@club/postgres-adapter/testing"
-import { type ServerProcess, spawnServer, waitUntilLive } from "@club/test-support"
+import {
+  type ServerProcess,
+  type SmtpTestServer,
+  spawnServer,
+  startSmtpServer,
+  waitUntilLive
+} from "@club/test-support"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { send } from "../rest/support/http.ts"
 import { type CommitCuttingProxy, startCommitCuttingProxy } from "../support/CommitCuttingProxy.ts"
@@ -18,7 +24,8 @@ const rates = { "before-commit": 0.1, "after-commit": 0.15, "mid-statement": 0.0
 /** A client retrying with its key gives up after this many answers that were not final (it never should). */
 const maxTries = 200
 
-type Kind = "session" | "activity" | "athlete" | "coach" | "update" | "task"
+/** `invite`: a session with two athletes, each with a user with an email, one with a guardian too. */
+type Kind = "session" | "invite" | "activity" | "athlete" | "coach" | "update" | "task"
 
 interface Write {
   readonly kind: Kind
@@ -47,29 +54,74 @@ describe.skipIf(!postgresAnswers)(
     let adminToken: string
     let coachToken: string
     let holdingSession: number
+    let smtp: SmtpTestServer
+    /** The users an invitation to the two invited athletes tells: their own two and the guardian. */
+    let invitedAthletes: ReadonlyArray<number>
+    let invitationRecipients: ReadonlyArray<number>
+    const userIds = { admin: 0, coach: 0 }
     const sessionsToUpdate: Array<number> = []
 
     beforeAll(async () => {
       temporary = (await temporaryTestDatabase())!
       proxy = await startCommitCuttingProxy(temporary.server)
       sql = await openSql(temporary.urlVia(temporary.server.host, temporary.server.port))
+      smtp = await startSmtpServer()
       server = await spawnServer({
         ADMIN_NAME: adminName,
         ADMIN_PASSWORD: adminPassword,
         JWT_SECRET: jwtSecret,
         LOG_LEVEL: "error",
-        DATABASE_URL: temporary.urlVia("127.0.0.1", proxy.port)
+        DATABASE_URL: temporary.urlVia("127.0.0.1", proxy.port),
+        // Mail on: the outbox queues a notice per person an event tells (docs/notices.md).
+        SMTP_URL: smtp.url,
+        SMTP_FROM: "club@club.test",
+        NOTICE_POLL_MS: "200"
       })
       await waitUntilLive(server)
       baseUrl = `http://127.0.0.1:${server.port}`
       adminToken = await login(baseUrl, adminName, adminPassword)
       const coach = await send(baseUrl, "POST", "/coaches/create", { token: adminToken, json: { name: "Cut coach" } })
       const coachId = (coach.body as { id: number }).id
-      await send(baseUrl, "POST", "/users/create", {
+      const coachUser = await send(baseUrl, "POST", "/users/create", {
         token: adminToken,
         json: { name: "cutcoach", role: "COACH", password: "cut-coach-password-0", coachId }
       })
+      userIds.coach = (coachUser.body as { id: number }).id
       coachToken = await login(baseUrl, "cutcoach", "cut-coach-password-0")
+      const me = await send(baseUrl, "GET", "/auth/me", { token: adminToken })
+      userIds.admin = (me.body as { id: number }).id
+      // Two athletes with users that have an email, and a guardian (an ATHLETE user whose own record
+      // is deleted, as docs/membership.md describes a parent) of the second.
+      const invited: Array<{ athleteId: number; userId: number }> = []
+      for (const n of [1, 2]) {
+        const athlete = await send(baseUrl, "POST", "/athletes/create", {
+          token: adminToken,
+          json: { name: `Invited ${n}`, categorie: "Senior", niveau: "A" }
+        })
+        const athleteId = (athlete.body as { id: number }).id
+        const user = await send(baseUrl, "POST", "/users/create", {
+          token: adminToken,
+          json: {
+            name: `invited${n}`,
+            role: "ATHLETE",
+            password: "cut-invited-password-0",
+            email: `invited${n}@club.test`,
+            athleteId
+          }
+        })
+        invited.push({ athleteId, userId: (user.body as { id: number }).id })
+      }
+      const parent = (await send(baseUrl, "POST", "/users/create", {
+        token: adminToken,
+        json: { name: "cutguardian", role: "ATHLETE", password: "cut-guardian-password-0", email: "parent@club.test" }
+      })).body as { id: number; athleteId: number }
+      await send(baseUrl, "DELETE", `/athletes/${parent.athleteId}`, { token: adminToken })
+      const linked = await send(baseUrl, "PUT", `/guardians/${parent.id}/athletes/${invited[1]!.athleteId}`, {
+        token: adminToken
+      })
+      expect(linked.status).toBe(200)
+      invitedAthletes = invited.map((one) => one.athleteId)
+      invitationRecipients = [...invited.map((one) => one.userId), parent.id].sort((a, b) => a - b)
       const holding = await send(baseUrl, "POST", "/session/create", { token: coachToken, json: { name: "holding" } })
       holdingSession = (holding.body as { id: number }).id
       for (let i = 0; i < perKind * 2; i++) {
@@ -85,6 +137,7 @@ describe.skipIf(!postgresAnswers)(
       await proxy?.close()
       await sql?.close()
       await temporary?.drop()
+      await smtp?.close()
     })
 
     /** Sends one write as its client would: once without a key; with one, again with the same key until the answer is final. */
@@ -104,6 +157,7 @@ describe.skipIf(!postgresAnswers)(
           }
           const request = {
             session: ["POST", "/session/create", coachToken, { name: write.name }],
+            invite: ["POST", "/session/create", coachToken, { name: write.name, athleteIds: invitedAthletes }],
             activity: ["POST", "/activite/create", coachToken, { name: write.name, sessionId: holdingSession }],
             athlete: ["POST", "/athletes/create", adminToken, { name: write.name, categorie: "Senior", niveau: "A" }],
             coach: ["POST", "/coaches/create", adminToken, { name: write.name }],
@@ -125,10 +179,114 @@ describe.skipIf(!postgresAnswers)(
       return outcome
     }
 
+    /**
+     * What each kept write brings in its own transaction (decision 0240, docs/events.md, docs/notices.md):
+     * one audit entry per row it wrote, naming the writer and the request; one outbox event; for an
+     * invitation, one notice per person told. A write not kept leaves none of them.
+     */
+    const sideEffectViolations = async (
+      outcomes: ReadonlyArray<Outcome>,
+      kept: Record<Kind, Map<string, number>>
+    ): Promise<Array<string>> => {
+      const violations: Array<string> = []
+      const byName = async (query: string) =>
+        new Map((await sql.query<{ name: string; n: string }>(query)).map((row) => [row.name, Number(row.n)]))
+      const audited = (table: string, column: string) =>
+        byName(`SELECT changes->>'${column}' AS name, count(*) AS n FROM audit_entries
+          WHERE record_type = '${table}' AND operation = 'insert' AND changes->>'${column}' LIKE 'cut %' GROUP BY 1`)
+      const auditedRows: Record<Exclude<Kind, "update">, Map<string, number>> = {
+        session: await audited("sessions", "name"),
+        invite: await audited("sessions", "name"),
+        activity: await audited("activities", "name"),
+        athlete: await audited("athletes", "name"),
+        coach: await audited("coaches", "name"),
+        task: await audited("tasks", "title")
+      }
+      const eventsOf = (type: string) =>
+        byName(`SELECT data->>'name' AS name, count(*) AS n FROM attendance_events
+          WHERE type = '${type}' AND data->>'name' LIKE 'cut %' GROUP BY 1`)
+      const events: Partial<Record<Kind, Map<string, number>>> = {
+        session: await eventsOf("sessionCreated"),
+        invite: await eventsOf("sessionCreated"),
+        activity: await eventsOf("activityCreated")
+      }
+      // An invitation's rows beside the session's own: its two athletes' links, and its notices.
+      const invitations = new Map(
+        (await sql.query<{ name: string; links: string; recipients: Array<string> | null }>(
+          `SELECT s.name,
+            (SELECT count(*) FROM audit_entries a WHERE a.record_type = 'session_athletes' AND a.operation = 'insert'
+              AND a.record_ids->>'session_id' = s.id::text) AS links,
+            (SELECT array_agg(n.user_id ORDER BY n.user_id) FROM notices n
+              WHERE n.session_id = s.id AND n.kind = 'invitation') AS recipients
+          FROM sessions s WHERE s.name LIKE 'cut invite %'`
+        )).map((row) => [row.name, { links: Number(row.links), recipients: (row.recipients ?? []).map(Number) }])
+      )
+      for (const { write } of outcomes) {
+        if (write.kind === "update") continue
+        const times = kept[write.kind].get(write.name) ?? 0
+        const entries = auditedRows[write.kind].get(write.name) ?? 0
+        if (entries !== times) violations.push(`${write.name}: kept ${times} times, ${entries} audit entries`)
+        const told = events[write.kind]?.get(write.name) ?? 0
+        if (events[write.kind] !== undefined && told !== times) {
+          violations.push(`${write.name}: kept ${times} times, ${told} events`)
+        }
+        const invitation = invitations.get(write.name)
+        if (write.kind === "invite" && times === 1) {
+          if (invitation?.links !== invitedAthletes.length) {
+            violations.push(`${write.name}: ${invitation?.links} audit entries of its athletes`)
+          }
+          if (JSON.stringify(invitation?.recipients) !== JSON.stringify(invitationRecipients)) {
+            violations.push(`${write.name}: notices to ${JSON.stringify(invitation?.recipients)}`)
+          }
+        }
+      }
+      // No entry, event or notice of a write not kept: none names a row that is not there.
+      const [orphans] = await sql.query<{ entries: string; events: string; notices: string }>(
+        `SELECT
+          (SELECT count(*) FROM audit_entries a WHERE a.record_type = 'sessions' AND a.operation = 'insert'
+            AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = (a.record_ids->>'id')::bigint)) AS entries,
+          (SELECT count(*) FROM attendance_events e WHERE e.type = 'sessionCreated'
+            AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = e.session_id)) AS events,
+          (SELECT count(*) FROM notices n WHERE n.kind = 'invitation'
+            AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = n.session_id AND s.name LIKE 'cut invite %')) AS notices`
+      )
+      const left = [orphans!.entries, orphans!.events, orphans!.notices].map(Number)
+      if (left.some((n) => n !== 0)) {
+        violations.push(`entries, events and notices of writes not kept: ${left.join(", ")}`)
+      }
+      // Each entry names who wrote it and under which request.
+      const [unattributed] = await sql.query<{ n: string }>(
+        `SELECT count(*) AS n FROM audit_entries WHERE changes->>'name' LIKE 'cut %' AND operation = 'insert'
+          AND (request_id IS NULL OR actor_user_id IS NULL
+            OR (record_type IN ('sessions', 'activities') AND actor_user_id <> ${userIds.coach})
+            OR (record_type IN ('athletes', 'coaches') AND actor_user_id <> ${userIds.admin}))`
+      )
+      if (Number(unattributed!.n) !== 0) {
+        violations.push(`${Number(unattributed!.n)} entries without their writer or request`)
+      }
+      // An update kept changes `duree` once (a second run, by the other client, changes nothing): one
+      // entry, and one event telling the change from the duree before (null).
+      const [updates] = await sql.query<{ sessions: string; entries: string; events: string }>(
+        `SELECT count(*) AS sessions,
+          count(*) FILTER (WHERE (SELECT count(*) FROM audit_entries a WHERE a.record_type = 'sessions'
+            AND a.operation = 'update' AND (a.record_ids->>'id')::bigint = s.id AND a.changes ? 'duree') = 1) AS entries,
+          count(*) FILTER (WHERE (SELECT count(*) FROM attendance_events e WHERE e.type = 'sessionChanged'
+            AND e.session_id = s.id AND e.data->>'previousDuree' IS NULL) = 1) AS events
+        FROM sessions s WHERE s.name LIKE 'to update %' AND s.duree IS NOT NULL`
+      )
+      const [updated, withEntry, withEvent] = [updates!.sessions, updates!.entries, updates!.events].map(Number)
+      if (updated === 0 || withEntry !== updated || withEvent !== updated) {
+        violations.push(
+          `updates: ${updated} sessions updated, ${withEntry} with one entry, ${withEvent} with one event`
+        )
+      }
+      return violations
+    }
+
     it(
-      "with a key every write is kept exactly once and every client ends with its answer; without, every success is kept once and no row twice",
+      "with a key every write is kept exactly once and every client ends with its answer; without, every success is kept once and no row twice; each kept write has one audit entry per row, one event and its notices, a write not kept none",
       async () => {
-        const kinds: ReadonlyArray<Kind> = ["session", "activity", "athlete", "coach", "update", "task"]
+        const kinds: ReadonlyArray<Kind> = ["session", "invite", "activity", "athlete", "coach", "update", "task"]
         const writes: Array<Write> = []
         for (const kind of kinds) {
           for (let i = 0; i < perKind; i++) {
@@ -157,6 +315,7 @@ describe.skipIf(!postgresAnswers)(
         }
         const kept: Record<Kind, Map<string, number>> = {
           session: await counted("sessions", "name"),
+          invite: await counted("sessions", "name"),
           activity: await counted("activities", "name"),
           athlete: await counted("athletes", "name"),
           coach: await counted("coaches", "name"),
@@ -201,6 +360,7 @@ describe.skipIf(!postgresAnswers)(
         for (const outcome of outcomes.filter((one) => one.write.kind === "update" && one.write.keyed)) {
           if (outcome.answers.at(-1) !== "204") violations.push(`${outcome.write.name}: ends ${outcome.answers.at(-1)}`)
         }
+        violations.push(...await sideEffectViolations(outcomes, kept))
         expect(durees.size).toBeGreaterThan(0)
         const results = { cuts: { ...proxy.cuts }, commitsPassed: proxy.commitsPassed(), writes: summary }
         recordResult("exactWrites", results)

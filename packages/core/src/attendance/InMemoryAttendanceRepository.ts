@@ -1,5 +1,5 @@
 import { Effect, Layer, Option } from "effect"
-import { type AttendanceSettings, Reply, type ReplyAnswer, type ReplyState, SessionReplies } from "./Attendance.ts"
+import { type AttendanceSettings, Reply, type ReplyState, SessionReplies } from "./Attendance.ts"
 import { EntityNotFound, InvalidValue, RepliesClosed } from "../shared/Errors.ts"
 import type { AthleteId, SessionId, UserId } from "../shared/Ids.ts"
 import {
@@ -18,32 +18,12 @@ import { invitedByMembership } from "../membership/invitations.ts"
 import { wallClockAt } from "../shared/clubTime.ts"
 import { ScheduleSettings } from "../series/ScheduleSettings.ts"
 import { AttendanceRepository, type ReplyWrite } from "./AttendanceRepository.ts"
+import type { SessionAttendance, StoredReply } from "./StoredAttendance.ts"
 import { notMembers } from "./Presence.ts"
 import { traced } from "../shared/traced.ts"
 import type { NewEvent } from "../webhooks/Webhook.ts"
 import { appendEvents, appendEventsAt, InMemoryOutbox } from "../webhooks/InMemoryOutbox.ts"
 import { InMemoryStore } from "../shared/InMemoryStore.ts"
-
-interface StoredReply {
-  readonly athleteId: AthleteId
-  answer: ReplyAnswer
-  reason: string | null
-  state: ReplyState
-  /** The order of the yes (a counter over every session, as PostgreSQL's sequence); null for another answer. */
-  yesOrder: number | null
-  by: UserId
-  /**
-   * Whether the athlete has been one of the session's athletes while the reply stood: only then
-   * does leaving them take the reply (PostgreSQL's trigger on \`session_athletes\`).
-   */
-  ofAthletes: boolean
-}
-
-interface SessionAttendance {
-  capacity: number | null
-  replyCutoff: LocalDateTime | null
-  readonly replies: Map<AthleteId, StoredReply>
-}
 
 /** `Map.groupBy`, which the library target of this package does not declare. */
 const groupBy = <A, K>(items: ReadonlyArray<A>, key: (item: A) => K): Map<K, Array<A>> => {
@@ -73,7 +53,7 @@ export const InMemoryAttendanceRepository = Layer.effect(
     const tables = yield* InMemoryStore
     const { athletes, series, sessions } = tables
     const outbox = yield* InMemoryOutbox
-    const attendance = new Map<SessionId, SessionAttendance>()
+    const attendance = tables.attendance
     let yesCounter = 0
 
     /** The club's day now: what a session without a creneau invites its group's members on. */

@@ -25,7 +25,7 @@ const utf8ByteString = (text: string) =>
 /**
  * The export and erasure on the in-memory store, of what it holds: the user and its records,
  * guardianships, memberships, notice preferences, idempotent answers and the outbox's events.
- * The in-memory store keeps no reply reasons or marks history of its own beyond the outbox's events.
+ * A reply's reason is blanked; its answer and state stay, so the session's counts stay right.
  */
 export const InMemoryPersonDataRepository = Layer.effect(
   PersonDataRepository,
@@ -105,6 +105,10 @@ export const InMemoryPersonDataRepository = Layer.effect(
           if ("reason" in data) data["reason"] = null
           if ("name" in data) data["name"] = "(erased)"
         }
+      }
+      for (const { replies } of store.attendance.values()) {
+        const reply = athleteId === null ? undefined : replies.get(athleteId)
+        if (reply !== undefined) reply.reason = null
       }
       for (const [athlete, users] of store.guardians) {
         users.delete(userId)

@@ -1,5 +1,6 @@
 import { Context, Layer, type Redacted } from "effect"
 import type { Activity } from "../records/Activity.ts"
+import type { SessionAttendance } from "../attendance/StoredAttendance.ts"
 import type { AuditEntry } from "../audit/AuditEntry.ts"
 import { type Admin, AdminTable } from "../records/Admin.ts"
 import { type Athlete, AthleteTable } from "../records/Athlete.ts"
@@ -83,6 +84,8 @@ export interface InMemoryTables {
   readonly noticePreferences: Map<UserId, NoticePreference>
   /** The audit trail, oldest first (docs/privacy.md "Audit trail"). */
   readonly auditEntries: Array<AuditEntry>
+  /** Each session's capacity and replies, as the attendance port keeps them (a person's erasure blanks their reasons). */
+  readonly attendance: Map<SessionId, SessionAttendance>
 }
 
 /**
@@ -118,7 +121,8 @@ export class InMemoryStore
       memberships: new Table("Membership"),
       guardians: new Map(),
       noticePreferences: new Map(),
-      auditEntries: []
+      auditEntries: [],
+      attendance: new Map()
     }
   })
 }

@@ -1,13 +1,14 @@
 import fc from "fast-check"
 import type { Reply } from "../../Reply.ts"
-import type { Caller, Club } from "../Club.ts"
+import type { Caller, Club, Role } from "../Club.ts"
 import { createAthlete, createCoach, createUser, missingId, tokenOf, unique } from "../records.ts"
 import { addDays, clubNow, instantsOf, offsetChangeDays } from "./zone.ts"
 
 /**
  * A reference model of the club's schedule and attendance, written from the docs
  * (docs/schedule/series.md, docs/attendance.md, the ownership rule of issue 36, and the groups,
- * memberships and guardians of docs/membership.md, issue 41), and the commands
+ * memberships and guardians of docs/membership.md, issue 41, the audit trail, export and erasure of
+ * docs/privacy.md, issue 43), and the commands
  * that drive the REST API and the model side by side. After every command the answer must agree
  * with the model, and the invariants must hold on what the API then lists.
  */
@@ -192,10 +193,35 @@ const conflictsOf = (m: Model, bookings: ReadonlyArray<Booking>, changed: Readon
 
 interface Member {
   readonly id: number
+  readonly userId: number
   readonly caller: Caller
 }
 
+/** Who the audit trail names for a write: the user and its role (docs/privacy.md, "Audit trail"). */
+interface Identity {
+  readonly userId: number
+  readonly role: Role
+}
+
+/** A write sent during a command, with what its answer was and who sent it. */
+interface SentWrite {
+  readonly what: string
+  readonly status: number
+  readonly requestId: string | null
+  readonly identity: Identity
+}
+
+/** An entry a write that changed something must have left: its request, table and operations, and the row's id. */
+interface ExpectedEntry {
+  readonly what: string
+  readonly requestId: string | null
+  readonly recordType: string
+  readonly operations: ReadonlyArray<string>
+  readonly records: Readonly<Record<string, number>>
+}
+
 export interface Real {
+  readonly club: Club
   readonly admin: Caller
   readonly coaches: ReadonlyArray<Member>
   readonly athletes: ReadonlyArray<Member>
@@ -206,6 +232,27 @@ export interface Real {
   /** The run's groups (see `groupParents`), made by `clearedCast`. */
   groups: ReadonlyArray<{ readonly id: number; readonly name: string }>
   readonly stats: { commands: number; requests: number }
+  readonly adminUserId: number
+  /** The guardian's user. */
+  readonly guardianUserId: number
+  /**
+   * A coach outside the cast, whose sessions (of people made for an erasure, `EraseExtra`) never
+   * meet the cast's; they are deleted by the command that makes them.
+   */
+  readonly outsider: Member
+  /**
+   * The store is a database: every write is audited (the in-memory store writes no entries,
+   * decision 0249) and an export lists the person's replies.
+   */
+  readonly database: boolean
+  /** The writes of the command running, and the entries they must have left. */
+  readonly writes: Array<SentWrite>
+  readonly expectedEntries: Array<ExpectedEntry>
+  /**
+   * Whether an erased person's login was tried: once per cast, since each failed login from this
+   * address makes the next logins wait (login throttling), the cast's own included.
+   */
+  erasedLoginTried: boolean
 }
 
 const answered = <A>(reply: Reply, status: number, what: string): A => {
@@ -240,7 +287,7 @@ export const setUpCast = async (club: Club, stats: Real["stats"]): Promise<Real>
       role,
       ...(role === "COACH" ? { coachId: id } : { athleteId: id })
     })
-    return { id, caller: club.withToken(await tokenOf(club, user.name, user.password)) }
+    return { id, userId: user.id, caller: club.withToken(await tokenOf(club, user.name, user.password)) }
   }
   const coaches: Array<Member> = []
   for (const name of ["Coach A", "Coach B"]) {
@@ -260,7 +307,30 @@ export const setUpCast = async (club: Club, stats: Real["stats"]): Promise<Real>
     )
   }
   const guardian = club.withToken(await tokenOf(club, parent.name, parent.password))
-  return { admin: club.admin, coaches, athletes, guardian, rootId: await rootGroup(club), groups: [], stats }
+  const outsider = await member("COACH", (await createCoach(club, { name: "Coach C" })).id)
+  // Whether the store audits: the outsider's record has its entry on a database, none in memory.
+  const entries = answered<{ items: ReadonlyArray<unknown> }>(
+    await club.admin.get(`/audit?recordType=coaches&recordId=${outsider.id}`),
+    200,
+    "Reading the audit trail"
+  )
+  return {
+    club,
+    admin: club.admin,
+    coaches,
+    athletes,
+    guardian,
+    rootId: await rootGroup(club),
+    groups: [],
+    stats,
+    adminUserId: club.user.ADMIN.id,
+    guardianUserId: parent.id,
+    outsider,
+    database: entries.items.length > 0,
+    writes: [],
+    expectedEntries: [],
+    erasedLoginTried: false
+  }
 }
 
 /**
@@ -272,7 +342,7 @@ export const setUpCast = async (club: Club, stats: Real["stats"]): Promise<Real>
  * MODEL_PATH, starts from no membership, as its model does.
  */
 export const clearedCast = async (real: Real) => {
-  for (const member of real.coaches) {
+  for (const member of [...real.coaches, real.outsider]) {
     const reply = await member.caller.get(`/planning/sessions?coachId=${member.id}&limit=500`)
     if (reply.status !== 200) throw new Error(`Listing the cast's sessions failed: ${reply.status} ${reply.text}`)
     for (const session of (reply.body as { items: ReadonlyArray<{ id: number }> }).items) {
@@ -336,17 +406,104 @@ const fail = (shown: string, message: string): never => {
   throw new Error(`${shown}: ${message}`)
 }
 
+const identityOf = (r: Real, a: Actor): Identity =>
+  a.kind === "admin"
+    ? { userId: r.adminUserId, role: "ADMIN" }
+    : a.kind === "guardian"
+    ? { userId: r.guardianUserId, role: "ATHLETE" }
+    : a.kind === "coach"
+    ? { userId: r.coaches[a.i]!.userId, role: "COACH" }
+    : { userId: r.athletes[a.i]!.userId, role: "ATHLETE" }
+
 /** With MODEL_DEBUG set: the requests sent, by actor, method, path and status (what the draw reached). */
 export const debugCounts = new Map<string, number>()
-const send = async (r: Real, shown: string, a: Actor, method: string, path: string, json?: unknown) => {
-  const reply = await callerOf(r, a).send(method, path, json === undefined ? undefined : { json })
+/** One request by `caller`, who the audit trail must name as `identity`; a write is remembered for `checkAudit`. */
+const sendAs = async (
+  r: Real,
+  shown: string,
+  caller: Caller,
+  identity: Identity & { readonly label: string },
+  method: string,
+  path: string,
+  json?: unknown
+) => {
+  const reply = await caller.send(method, path, json === undefined ? undefined : { json })
   r.stats.requests++
   if (process.env["MODEL_DEBUG"] !== undefined) {
-    const key = `${a.kind} ${method} ${path.replace(/[?&]limit=\d+/, "").replace(/\d+/g, "#")} ${reply.status}`
+    const key = `${identity.label} ${method} ${path.replace(/[?&]limit=\d+/, "").replace(/\d+/g, "#")} ${reply.status}`
     debugCounts.set(key, (debugCounts.get(key) ?? 0) + 1)
   }
   if (reply.status >= 500) fail(shown, `${method} ${path} answered ${reply.status} (never a 5xx): ${reply.text}`)
+  if (method !== "GET") {
+    r.writes.push({
+      what: `${identity.label} ${method} ${path}`,
+      status: reply.status,
+      requestId: reply.headers.get("x-request-id"),
+      identity: { userId: identity.userId, role: identity.role }
+    })
+  }
   return reply
+}
+const send = (r: Real, shown: string, a: Actor, method: string, path: string, json?: unknown) =>
+  sendAs(r, shown, callerOf(r, a), { ...identityOf(r, a), label: a.kind }, method, path, json)
+
+/** The last write sent must have left an entry of `recordType` naming `records` (a change it made). */
+const expectEntry = (
+  r: Real,
+  recordType: string,
+  operations: ReadonlyArray<string>,
+  records: Readonly<Record<string, number>>
+) => {
+  const write = r.writes.at(-1)!
+  r.expectedEntries.push({ what: write.what, requestId: write.requestId, recordType, operations, records })
+}
+
+interface AuditEntryDto {
+  readonly id: number
+  readonly actor: Identity | null
+  readonly requestId: string | null
+  readonly operation: string
+  readonly recordType: string
+  readonly records: Readonly<Record<string, unknown>>
+  readonly changes: Readonly<Record<string, unknown>>
+}
+
+/**
+ * After a command, on a database (decision 0240): each write answered 2xx has its entries, each
+ * naming the user and role that sent it, and those the model knows it changed; a write refused
+ * (4xx) has none. The newest page of the trail holds every entry of the command's writes.
+ */
+const checkAudit = async (r: Real, shown: string) => {
+  if (!r.database || r.writes.length === 0) return
+  const writes = [...r.writes]
+  const reply = await send(r, shown, admin, "GET", "/audit?limit=500")
+  expectStatus(shown, reply, { statuses: [200], why: "audit.read is Admin" })
+  const items = (reply.body as { items: ReadonlyArray<AuditEntryDto> }).items
+  for (const write of writes) {
+    if (write.requestId === null) fail(shown, `${write.what} answered no x-request-id`)
+    const entries = items.filter((entry) => entry.requestId === write.requestId)
+    if (write.status >= 300 && entries.length > 0) {
+      fail(shown, `${write.what} was refused (${write.status}) but left entries: ${JSON.stringify(entries)}`)
+    }
+    for (const entry of entries) {
+      same(shown, `who the entry ${entry.id} of ${write.what} names`, entry.actor, write.identity)
+    }
+  }
+  for (const expected of r.expectedEntries) {
+    const found = items.some((entry) =>
+      entry.requestId === expected.requestId && entry.recordType === expected.recordType &&
+      expected.operations.includes(entry.operation) &&
+      Object.entries(expected.records).every(([key, id]) => entry.records[key] === id)
+    )
+    if (!found) {
+      fail(
+        shown,
+        `${expected.what} left no ${expected.operations.join("/")} entry of ${expected.recordType} ${
+          JSON.stringify(expected.records)
+        }: ${JSON.stringify(items.filter((entry) => entry.requestId === expected.requestId))}`
+      )
+    }
+  }
 }
 
 interface Expected {
@@ -531,8 +688,11 @@ abstract class ModelCommand implements Command {
   async run(m: Model, r: Real) {
     r.stats.commands++
     this.shown = this.describe()
+    r.writes.length = 0
+    r.expectedEntries.length = 0
     const touched = await this.act(m, r)
     await checkState(m, r, this.shown, touched)
+    await checkAudit(r, this.shown)
   }
   toString() {
     return this.shown === "" ? this.describe() : this.shown
@@ -605,6 +765,7 @@ export class CreateSession extends ModelCommand {
     if (reply.status !== 201) return []
     const dto = reply.body as SessionDto
     same(this.shown, "the created session", dtoView(dto), sessionView(r, booking))
+    expectEntry(r, "sessions", ["insert"], { id: dto.id })
     m.sessions.push({
       id: dto.id,
       ...booking,
@@ -742,6 +903,9 @@ export class PatchSession extends ModelCommand {
     if (reply.status === 409) expectNamed(this.shown, reply, conflicts)
     if (reply.status !== 200 || s === undefined) return []
     same(this.shown, "the changed session", dtoView(reply.body as SessionDto), sessionView(r, after!))
+    if (after!.coach !== s.coach || after!.creneau !== s.creneau || after!.duree !== s.duree) {
+      expectEntry(r, "sessions", ["update"], { id: s.id })
+    }
     applyChange(m, s, this.change)
     if (s.series !== null) s.overridden = true
     return [s.id]
@@ -770,7 +934,10 @@ export class DeleteSession extends ModelCommand {
         ? { statuses: [200], why: "the seed's delete: any coach" }
         : { statuses: [403], why: "session.delete is Coach" }
     )
-    if (reply.status === 200) m.sessions.splice(m.sessions.indexOf(s), 1)
+    if (reply.status === 200) {
+      m.sessions.splice(m.sessions.indexOf(s), 1)
+      expectEntry(r, "sessions", ["delete"], { id: s.id })
+    }
     return []
   }
 }
@@ -845,6 +1012,8 @@ export class CreateSeries extends ModelCommand {
       start: this.start()
     }
     m.series.push(series)
+    expectEntry(r, "series", ["insert"], { id: dto.id })
+    for (const occurrence of dto.occurrences) expectEntry(r, "sessions", ["insert"], { id: occurrence.sessionId })
     for (const [k, occurrence] of dto.occurrences.entries()) {
       m.sessions.push({
         id: occurrence.sessionId,
@@ -1199,8 +1368,14 @@ export class ReplyFor extends ModelCommand {
         )
       ]
       : [s]
-    for (const session of written) applyReply(m, session, this.athlete, this.answer)
     const athleteId = r.athletes[this.athlete]!.id
+    for (const session of written) {
+      // A yes repeated keeps its place, a no or a maybe repeated changes nothing: no entry is due.
+      if (session.replies.get(this.athlete)?.answer !== this.answer) {
+        expectEntry(r, "session_replies", ["insert", "update"], { session_id: session.id, athlete_id: athleteId })
+      }
+      applyReply(m, session, this.athlete, this.answer)
+    }
     same(
       this.shown,
       "the replies written",
@@ -1404,6 +1579,7 @@ export class StartMembership extends ModelCommand {
       const started = { id: dto.id, athlete: this.athlete, group: this.group, from: this.from, until: null }
       same(this.shown, "the membership started", dto, membershipView(r, started))
       m.memberships.push(started)
+      expectEntry(r, "memberships", ["insert"], { id: dto.id })
       this.shown += ` -> membership ${dto.id}`
     }
     await checkMemberships(m, r, this.shown, this.group)
@@ -1439,6 +1615,7 @@ export class EndMembership extends ModelCommand {
     expectNaming(this.shown, reply, 400, "until")
     if (reply.status === 200) {
       x.until = this.until
+      expectEntry(r, "memberships", ["update"], { id: x.id })
       same(this.shown, "the membership ended", reply.body, membershipView(r, x))
     }
     await checkMemberships(m, r, this.shown, x.group)
@@ -1475,6 +1652,244 @@ export class ReadInvited extends ModelCommand {
     const body = reply.body as { items: ReadonlyArray<Record<string, unknown>>; nextCursor: string | null }
     same(this.shown, "who is invited", body.items, expected)
     same(this.shown, "the last page", body.nextCursor, null)
+    return []
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The audit trail, a person's export and erasure (issue 43, docs/privacy.md).
+
+/** Admins read the trail; every other role is refused. A session's history holds its insert, and only its rows. */
+export class ReadAudit extends ModelCommand {
+  constructor(readonly actor: Actor, readonly pick: number) {
+    super()
+  }
+  describe() {
+    return `${actorName(this.actor)} GET /audit?recordType=sessions&recordId={#${this.pick}}`
+  }
+  async act(m: Model, r: Real) {
+    const s = m.sessions.length === 0 ? undefined : pickOf(m.sessions, this.pick)
+    const path = `/audit?limit=500${s === undefined ? "" : `&recordType=sessions&recordId=${s.id}`}`
+    this.shown = `${actorName(this.actor)} GET ${path}`
+    const reply = await send(r, this.shown, this.actor, "GET", path)
+    expectStatus(this.shown, reply, { statuses: [this.actor.kind === "admin" ? 200 : 403], why: "audit.read is Admin" })
+    if (reply.status !== 200 || !r.database) return []
+    const items = (reply.body as { items: ReadonlyArray<AuditEntryDto> }).items
+    same(
+      this.shown,
+      "newest first",
+      items.map((entry) => entry.id),
+      items.map((entry) => entry.id).sort((a, b) => b - a)
+    )
+    if (s === undefined) return []
+    const others = items.filter((entry) => entry.recordType !== "sessions" || entry.records["id"] !== s.id)
+    if (others.length > 0) fail(this.shown, `entries of other records: ${JSON.stringify(others.slice(0, 3))}`)
+    if (!items.some((entry) => entry.operation === "insert")) fail(this.shown, `no insert of session ${s.id}`)
+    return []
+  }
+}
+
+type ExportPage = { readonly section: string; readonly rows: ReadonlyArray<Record<string, unknown>> }
+const rowsOf = (pages: ReadonlyArray<ExportPage>, section: string) =>
+  pages.filter((page) => page.section === section).flatMap((page) => page.rows)
+
+/** An admin and the person read a person's export (rule `person.export`); on a database it lists their replies. */
+export class ExportPerson extends ModelCommand {
+  constructor(readonly actor: Actor, readonly who: number) {
+    super()
+  }
+  describe() {
+    return `${actorName(this.actor)} GET /people/{athlete${this.who + 1}}/export`
+  }
+  async act(m: Model, r: Real) {
+    const person = r.athletes[this.who]!
+    this.shown = `${actorName(this.actor)} GET /people/${person.userId}/export (athlete${this.who + 1})`
+    const self = this.actor.kind === "athlete" && this.actor.i === this.who
+    const reply = await send(r, this.shown, this.actor, "GET", `/people/${person.userId}/export`)
+    expectStatus(this.shown, reply, {
+      statuses: [this.actor.kind === "admin" || self ? 200 : 403],
+      why: "person.export: admins and the person (a guardian's export of its athlete is not served)"
+    })
+    if (reply.status !== 200) return []
+    const pages = reply.body as ReadonlyArray<ExportPage>
+    same(this.shown, "the user exported", rowsOf(pages, "user").map((row) => row["id"]), [person.userId])
+    if (!r.database) return []
+    const byAnswer = (x: { session_id: number }, y: { session_id: number }) => x.session_id - y.session_id
+    same(
+      this.shown,
+      "the replies exported",
+      rowsOf(pages, "replies").map((row) => ({
+        session_id: Number(row["session_id"]),
+        answer: row["answer"],
+        state: row["state"]
+      })).sort(byAnswer),
+      m.sessions.flatMap((s) => {
+        const held = s.replies.get(this.who)
+        return held === undefined ? [] : [{ session_id: s.id, answer: held.answer, state: held.state }]
+      }).sort(byAnswer)
+    )
+    const runGroups = new Set(r.groups.map((group) => group.id))
+    same(
+      this.shown,
+      "the run's memberships exported",
+      rowsOf(pages, "memberships").filter((row) => runGroups.has(Number(row["group_id"])))
+        .map((row) => Number(row["id"])).sort((a, b) => a - b),
+      m.memberships.filter((x) => x.athlete === this.who).map((x) => x.id).sort((a, b) => a - b)
+    )
+    return []
+  }
+}
+
+/** Days far ahead for the outsider's sessions, one per erasure: none meets another. */
+let extraDay = Math.floor(Math.random() * 10_000)
+
+/**
+ * The erasure of a person made for it (not one of the cast): an athlete with a user that has an
+ * email and a login, booked by the outsider coach in a session it replies yes to, with a reason
+ * naming it. `actor` asks for the erasure (an admin's only, `person.erase`); an admin then erases.
+ * Afterwards no answer names the person (the trail, their record, user and export), their login
+ * and token fail, the session's counts stay, and erasing again answers the first erasure.
+ */
+export class EraseExtra extends ModelCommand {
+  constructor(readonly actor: Actor) {
+    super()
+  }
+  describe() {
+    return `${actorName(this.actor)} POST /people/{an extra athlete}/erase`
+  }
+  async act(_m: Model, r: Real) {
+    const adminIs = { ...identityOf(r, admin), label: "admin" }
+    const outsiderIs = { userId: r.outsider.userId, role: "COACH" as const, label: "outsider" }
+    const name = unique("Extra athlete")
+    const login = { name: unique("model-extra"), password: unique("extra-password") }
+    r.club.passwords.add(login.password)
+    const email = `${login.name}@club.test`
+    const texts = [name, login.name, email]
+    const created = <A>(reply: Reply, status: number, what: string) => {
+      expectStatus(this.shown, reply, { statuses: [status], why: what })
+      return reply.body as A
+    }
+    const athlete = created<{ id: number }>(
+      await sendAs(r, this.shown, r.admin, adminIs, "POST", "/athletes/create", {
+        name,
+        categorie: "Senior",
+        niveau: "A"
+      }),
+      201,
+      "an admin creates an athlete"
+    )
+    const user = created<{ id: number }>(
+      await sendAs(r, this.shown, r.admin, adminIs, "POST", "/users/create", {
+        ...login,
+        role: "ATHLETE",
+        email,
+        athleteId: athlete.id
+      }),
+      201,
+      "an admin creates its user"
+    )
+    this.shown = `${actorName(this.actor)} POST /people/${user.id}/erase (athlete ${athlete.id})`
+    const token = created<{ token: string }>(
+      await r.club.anonymous.post("/auth/login", login),
+      200,
+      "the person logs in"
+    ).token
+    const day = addDays("2080-01-01", extraDay++ % 20_000)
+    const session = created<{ id: number }>(
+      await sendAs(r, this.shown, r.outsider.caller, outsiderIs, "POST", "/planning/sessions", {
+        name: "Extra",
+        coachId: r.outsider.id,
+        athleteIds: [athlete.id],
+        creneau: `${day}T10:00:00`,
+        duree: 60
+      }),
+      201,
+      "the outsider books the person"
+    )
+    created(
+      await sendAs(
+        r,
+        this.shown,
+        r.outsider.caller,
+        outsiderIs,
+        "PUT",
+        `/attendance/athletes/${athlete.id}/replies/${session.id}`,
+        { answer: "yes", reason: `${name} comes` }
+      ),
+      200,
+      "its coach replies for the person"
+    )
+    const before = created<ReadonlyArray<ExportPage>>(
+      await sendAs(r, this.shown, r.admin, adminIs, "GET", `/people/${user.id}/export`),
+      200,
+      "an admin exports the person"
+    )
+    if (r.database) {
+      same(this.shown, "the replies exported", rowsOf(before, "replies").map((row) => row["answer"]), ["yes"])
+    }
+    const erasing = this.actor.kind === "admin" ? this.actor : admin
+    if (this.actor.kind !== "admin") {
+      const refused = await send(r, this.shown, this.actor, "POST", `/people/${user.id}/erase`)
+      expectStatus(this.shown, refused, { statuses: [403], why: "person.erase is Admin" })
+    }
+    const erased = created<Record<string, unknown>>(
+      await send(r, this.shown, erasing, "POST", `/people/${user.id}/erase`),
+      200,
+      "an admin erases the person"
+    )
+    same(
+      this.shown,
+      "the erasure",
+      { ...erased, erasedAtMs: typeof erased["erasedAtMs"] },
+      { userId: user.id, athleteId: athlete.id, coachId: null, adminId: null, erasedAtMs: "number" }
+    )
+    expectEntry(r, "users", ["update"], { id: user.id })
+    if (!r.erasedLoginTried) {
+      r.erasedLoginTried = true
+      const loginAgain = await r.club.anonymous.post("/auth/login", login)
+      expectStatus(this.shown, loginAgain, { statuses: [401], why: "an erased person's login fails" })
+    }
+    expectStatus(this.shown, await r.club.withToken(token).get("/auth/me"), {
+      statuses: [401],
+      why: "an erased person's token is revoked"
+    })
+    const reads = [
+      "/audit?limit=500",
+      `/audit?recordType=athletes&recordId=${athlete.id}`,
+      `/audit?recordType=users&recordId=${user.id}`,
+      `/athletes/${athlete.id}`,
+      `/users/${user.id}`,
+      `/people/${user.id}/export`,
+      `/attendance/sessions/${session.id}/replies`
+    ]
+    for (const path of reads) {
+      const read = await sendAs(r, this.shown, r.admin, adminIs, "GET", path)
+      expectStatus(this.shown, read, { statuses: [200], why: "an admin reads it" })
+      const named = texts.filter((text) => read.text.includes(text))
+      if (named.length > 0) fail(this.shown, `GET ${path} still names ${named.join(", ")}: ${read.text.slice(0, 400)}`)
+    }
+    const replies = created<SessionRepliesDto>(
+      await sendAs(r, this.shown, r.admin, adminIs, "GET", `/attendance/sessions/${session.id}/replies`),
+      200,
+      "the replies are read"
+    )
+    same(this.shown, "the session's counts after the erasure", repliesView(replies), {
+      capacity: null,
+      confirmed: 1,
+      waiting: 0,
+      replies: [{ athleteId: athlete.id, answer: "yes", state: "confirmed", waitingPosition: null }]
+    })
+    const again = created<Record<string, unknown>>(
+      await sendAs(r, this.shown, r.admin, adminIs, "POST", `/people/${user.id}/erase`),
+      200,
+      "erasing again answers the first erasure"
+    )
+    same(this.shown, "the erasure again", again, erased)
+    created(
+      await sendAs(r, this.shown, r.outsider.caller, outsiderIs, "DELETE", `/session/delete/${session.id}`),
+      200,
+      "the outsider deletes its session"
+    )
     return []
   }
 }
@@ -1652,7 +2067,11 @@ const weightedCommands: ReadonlyArray<fc.Arbitrary<Command>> = [
     )
       .map(([a, pick, who, status]) => new Mark(a, pick, who, status, "membership"))
   ),
-  fc.tuple(actorArb, pickArb).map(([a, pick]) => new ReadInvited(a, pick))
+  fc.tuple(actorArb, pickArb).map(([a, pick]) => new ReadInvited(a, pick)),
+  // Issue 43: the audit trail (checked after every command too), a person's export and erasure.
+  fc.tuple(actorArb, pickArb).map(([a, pick]) => new ReadAudit(a, pick)),
+  fc.tuple(actorArb, fc.integer({ min: 0, max: 3 })).map(([a, who]) => new ExportPerson(a, who)),
+  fc.tuple(managerArb).map(([a]) => new EraseExtra(a))
 ]
 /**
  * How often each command is drawn: the issue 41 chain (a session of a group, a membership around

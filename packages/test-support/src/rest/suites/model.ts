@@ -23,7 +23,8 @@ export interface ModelBudget {
 /**
  * The model-based suite (issue 36): random sequences of valid and invalid commands by an admin, two
  * coaches, four athletes and a guardian, on sessions, series, groups and memberships (issue 41),
- * each checked against the reference model (`../model/model.ts`). The
+ * the audit trail, a person's export and erasure (issue 43), each checked against the reference
+ * model (`../model/model.ts`). The
  * API must run with `CLUB_TIMEZONE` = `modelTimeZone`. `MODEL_SEED` (and `MODEL_PATH`, from a
  * failure's report) replays a run; `MODEL_RUNS` overrides the number of runs; `MODEL_DEBUG=1` prints the
  * requests sent by endpoint and status.

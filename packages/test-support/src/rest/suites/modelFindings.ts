@@ -7,9 +7,12 @@ import {
   CreateSeries,
   CreateSession,
   EndMembership,
+  EraseExtra,
+  ExportPerson,
   guardian,
   Mark,
   PatchSession,
+  ReadAudit,
   ReadInvited,
   ReplyFor,
   runSequence,
@@ -22,7 +25,8 @@ import { addDays } from "../model/zone.ts"
 /**
  * The shrunk sequences the model-based suite printed on main at 051339e (issue 36), as fixed command
  * sequences: each fails while its bug is there. Then issue 41's chain (groups, memberships, a
- * guardian), fixed, so that every run checks it whatever the random draw reaches.
+ * guardian), fixed, so that every run checks it whatever the random draw reaches. Then issue 43's
+ * audit trail, export and erasure.
  */
 export const modelFindings = (club: () => Club) => {
   const day = sessionDays[0]
@@ -108,6 +112,23 @@ export const modelFindings = (club: () => Club) => {
       new ReplyFor(athlete(2), 2, 0, "yes"),
       new ReplyFor(guardian, 0, 0, "maybe", "any", "following"),
       new ReadInvited(admin, 2)
+    ])
+  })
+  it("issue 43: an erasure leaves no answer naming the person, not even its reply's reason (in memory it did)", async () => {
+    await runSequence(club(), [new EraseExtra(coach(0))])
+  })
+  it("issue 43: each write's audit entries name its writer; the export lists the replies; /audit is an admin's", async () => {
+    await runSequence(club(), [
+      new CreateSession(coach(0), 0, [0, 1], false, `${sessionDays[0]}T18:00:00`, 60),
+      new CreateSession(coach(1), 1, [2], false, `${sessionDays[0]}T18:30:00`, 60),
+      new ReplyFor(athlete(0), 0, 0, "no"),
+      new ReplyFor(guardian, 1, 0, "yes"),
+      new ExportPerson(athlete(0), 0),
+      new ExportPerson(admin, 1),
+      new ExportPerson(guardian, 1),
+      new ReadAudit(admin, 0),
+      new ReadAudit(coach(0), 0),
+      new EraseExtra(admin)
     ])
   })
 }
