@@ -1,9 +1,14 @@
-import { AthleteCreate, AthleteRepository, AuditActor, RetentionRepository, UserRepository } from "@club/core"
+import { AuditActor, RetentionRepository, UserRepository } from "@club/core"
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { newUser } from "../../core/test/repositoryContract/fixtures.ts"
+import { auditTrailContract } from "../../core/test/repositoryContract/audit.ts"
 import { onEachDatabase } from "./support/onEachDatabase.ts"
+import { onEachDatabaseContract } from "./support/onEachDatabaseContract.ts"
+
+// What is recorded, as the in-memory store records it too.
+onEachDatabaseContract(auditTrailContract)
 
 interface EntryRow {
   readonly actor_user_id: string | number | null
@@ -26,67 +31,8 @@ const entriesOf = (requestId: string | null) =>
       changes FROM audit_entries WHERE request_id IS NOT DISTINCT FROM ${requestId} ORDER BY id`
   )
 
+/** What only the database keeps: entries append-only, the retention floor. */
 onEachDatabase("The audit trail (migration 0032)", (it) => {
-  it.effect("a user's creation, change and deletion each leave one entry naming the actor and the request", () =>
-    Effect.gen(function*() {
-      const users = yield* UserRepository
-      const user = yield* users.create(newUser("audited-user", "COACH")).pipe(asAdmin("req-create"))
-      yield* users.update(user.id, { name: "audited-renamed" }).pipe(asAdmin("req-update"))
-      yield* users.delete(user.id).pipe(asAdmin("req-delete"))
-
-      const created = yield* entriesOf("req-create")
-      const userEntry = created.find((e) => e.record_type === "users")!
-      assert.strictEqual(userEntry.operation, "insert")
-      assert.strictEqual(Number(userEntry.actor_user_id), 7)
-      assert.strictEqual(userEntry.actor_role, "ADMIN")
-      assert.strictEqual(Number(userEntry.subject_user_id), user.id)
-      assert.strictEqual(userEntry.changes["name"], "audited-user")
-      // The hash is named, never copied.
-      assert.strictEqual(userEntry.changes["password_hash"], "(withheld)")
-      assert.notInclude(
-        JSON.stringify(created, (_, v) => typeof v === "bigint" ? String(v) : v),
-        "hash-of-audited-user"
-      )
-
-      const updated = yield* entriesOf("req-update")
-      const rename = updated.filter((e) => e.record_type === "users")
-      assert.strictEqual(rename.length, 1)
-      assert.strictEqual(rename[0]!.operation, "update")
-      assert.deepStrictEqual(rename[0]!.changes, { name: "audited-renamed" })
-
-      const deleted = (yield* entriesOf("req-delete")).filter((e) => e.record_type === "users")
-      assert.strictEqual(deleted.length, 1)
-      assert.strictEqual(deleted[0]!.operation, "delete")
-      assert.strictEqual(Number(deleted[0]!.record_ids["id"]), user.id)
-    }))
-
-  it.effect("an athlete's creation is one entry; a write refused leaves none", () =>
-    Effect.gen(function*() {
-      const athletes = yield* AthleteRepository
-      const users = yield* UserRepository
-      const athlete = yield* athletes.create(
-        new AthleteCreate({ id: null, name: "Audited Athlete", categorie: null, niveau: null })
-      ).pipe(asAdmin("req-athlete"))
-      const entries = yield* entriesOf("req-athlete")
-      assert.strictEqual(entries.length, 1)
-      assert.strictEqual(entries[0]!.record_type, "athletes")
-      assert.strictEqual(Number(entries[0]!.record_ids["id"]), athlete.id)
-
-      yield* users.create(newUser("audited-twice", "COACH")).pipe(asAdmin("req-first"))
-      // The same name again: refused by the database, in the write's own transaction.
-      yield* Effect.flip(users.create(newUser("audited-twice", "COACH")).pipe(asAdmin("req-refused")))
-      assert.strictEqual((yield* entriesOf("req-refused")).length, 0)
-    }))
-
-  it.effect("the server's own writes are the system's: no user, no request", () =>
-    Effect.gen(function*() {
-      const users = yield* UserRepository
-      const user = yield* users.create(newUser("audited-by-system", "COACH"))
-      const entries = (yield* entriesOf(null)).filter((e) => Number(e.subject_user_id) === user.id)
-      assert.isAtLeast(entries.length, 1)
-      assert.isTrue(entries.every((e) => e.actor_user_id === null && e.actor_role === null))
-    }))
-
   it.effect("entries are append-only for the service's own connection; only those past the floor may go", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

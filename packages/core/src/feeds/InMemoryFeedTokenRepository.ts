@@ -16,8 +16,7 @@ const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 export const InMemoryFeedTokenRepository = Layer.effect(
   FeedTokenRepository,
   Effect.gen(function*() {
-    const { users } = yield* InMemoryStore
-    const byUser = new Map<UserId, { readonly token: FeedToken; readonly issuedAt: number }>()
+    const { feedTokens: byUser, users } = yield* InMemoryStore
     return FeedTokenRepository.of({
       rotate: (userId) =>
         Effect.gen(function*() {
