@@ -1,8 +1,16 @@
-import { AuditActor, RetentionRepository, UserRepository } from "@club/core"
+import {
+  ActivityRepository,
+  AuditActor,
+  RetentionRepository,
+  SessionRepository,
+  TaskCreate,
+  TaskRepository,
+  UserRepository
+} from "@club/core"
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { newUser } from "../../core/test/repositoryContract/fixtures.ts"
+import { newActivity, newSession, newUser } from "../../core/test/repositoryContract/fixtures.ts"
 import { auditTrailContract } from "../../core/test/repositoryContract/audit.ts"
 import { onEachDatabase } from "./support/onEachDatabase.ts"
 import { onEachDatabaseContract } from "./support/onEachDatabaseContract.ts"
@@ -22,6 +30,7 @@ interface EntryRow {
 }
 
 const asAdmin = (requestId: string) => Effect.provideService(AuditActor, { userId: 7, role: "ADMIN", requestId })
+const asCoach = (requestId: string) => Effect.provideService(AuditActor, { userId: 8, role: "COACH", requestId })
 
 const entriesOf = (requestId: string | null) =>
   Effect.flatMap(
@@ -33,6 +42,45 @@ const entriesOf = (requestId: string | null) =>
 
 /** What only the database keeps: entries append-only, the retention floor. */
 onEachDatabase("The audit trail (migration 0032)", (it) => {
+  it.effect("creations gathered in one turn name each their own actor, and the setting ends with the statement", () =>
+    Effect.gen(function*() {
+      const tasks = yield* TaskRepository
+      const activities = yield* ActivityRepository
+      const session = yield* (yield* SessionRepository).create(newSession())
+      // Asked together: one turn of the event loop, gathered (decision 0303: one statement per actor).
+      const [adminTask, coachTask, , , adminActivity, coachActivity] = yield* Effect.all([
+        tasks.create(new TaskCreate({ title: "the admin's", description: "" })).pipe(asAdmin("req-task-admin")),
+        tasks.create(new TaskCreate({ title: "the coach's", description: "" })).pipe(asCoach("req-task-coach")),
+        tasks.create(new TaskCreate({ title: "the coach's second", description: "" })).pipe(asCoach("req-task-coach")),
+        tasks.create(new TaskCreate({ title: "the server's", description: "" })),
+        activities.create(newActivity(session.id, "the admin's")).pipe(asAdmin("req-activity-admin")),
+        activities.create(newActivity(session.id, "the coach's")).pipe(asCoach("req-activity-coach"))
+      ], { concurrency: "unbounded" })
+
+      const only = (rows: ReadonlyArray<EntryRow>, recordType: string) => rows.filter((e) => e.record_type === recordType)
+      const [ofAdmin] = only(yield* entriesOf("req-task-admin"), "tasks")
+      assert.deepStrictEqual([Number(ofAdmin!.actor_user_id), ofAdmin!.actor_role], [7, "ADMIN"])
+      assert.strictEqual(ofAdmin!.record_ids["id"], adminTask!.id)
+      const ofCoach = only(yield* entriesOf("req-task-coach"), "tasks")
+      assert.deepStrictEqual(ofCoach.map((e) => [Number(e.actor_user_id), e.actor_role]), [[8, "COACH"], [8, "COACH"]])
+      assert.strictEqual(ofCoach[0]!.record_ids["id"], coachTask!.id)
+      const [activityOfAdmin] = only(yield* entriesOf("req-activity-admin"), "activities")
+      assert.strictEqual(Number(activityOfAdmin!.actor_user_id), 7)
+      assert.strictEqual(Number(activityOfAdmin!.record_ids["id"]), adminActivity!.id)
+      const [activityOfCoach] = only(yield* entriesOf("req-activity-coach"), "activities")
+      assert.strictEqual(Number(activityOfCoach!.actor_user_id), 8)
+      assert.strictEqual(Number(activityOfCoach!.record_ids["id"]), coachActivity!.id)
+
+      // The server's own creation, and a write after the statements on the same connection (the
+      // embedded database has one): no actor, the local setting did not outlive its statement.
+      const ofServer = only(yield* entriesOf(null), "tasks")
+      assert.deepStrictEqual(ofServer.map((e) => e.changes["title"]), ["the server's"])
+      assert.isNull(ofServer[0]!.actor_user_id)
+      yield* tasks.create(new TaskCreate({ title: "the server's next", description: "" }))
+      const next = only(yield* entriesOf(null), "tasks").find((e) => e.changes["title"] === "the server's next")
+      assert.isNull(next!.actor_user_id)
+    }))
+
   it.effect("entries are append-only for the service's own connection; only those past the floor may go", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
