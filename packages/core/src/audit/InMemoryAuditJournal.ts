@@ -44,9 +44,11 @@ type Row = Readonly<Record<string, unknown>>
 interface KeptRow {
   readonly table: AuditedTable
   readonly row: Row
-  /** The row's values as text, to tell a change. */
-  readonly text: Readonly<Record<string, string>>
+  /** The row as text, to tell a change. */
+  readonly text: string
 }
+
+const keptRow = (table: AuditedTable, row: Row): KeptRow => ({ table, row, text: JSON.stringify(row) })
 
 const snake = (key: string) => key.replace(/[A-Z]/gu, (c) => `_${c.toLowerCase()}`)
 
@@ -76,72 +78,110 @@ const columnsOf = (record: object, leftOut: ReadonlyArray<string> = [], renamed:
  * coaches rows of `group_coaches`, and so on. Attendance (settings, replies, marks) is kept by its
  * repository, out of the store, and not audited here (decision 0303).
  */
-const rowsOf = (tables: InMemoryTables, outbox: Outbox): Map<string, KeptRow> => {
+interface Seen {
+  readonly signature: string
+  readonly rows: ReadonlyArray<readonly [key: string, row: KeptRow]>
+}
+
+const rowsOf = (tables: InMemoryTables, outbox: Outbox, seen: WeakMap<object, Seen>): Map<string, KeptRow> => {
   const rows = new Map<string, KeptRow>()
-  const put = (table: AuditedTable, key: string, row: Row) => {
-    const text: Record<string, string> = {}
-    for (const [column, value] of Object.entries(row)) text[column] = JSON.stringify(value) ?? "null"
-    rows.set(`${table}/${key}`, { table, row, text })
+  /**
+   * The rows `source` stands for, made again only when it is another object or its `signature`
+   * changed: the store replaces a record it changes, but for what it keeps in place (a session's
+   * athletes, its revision, the series that holds it), which the signature names.
+   */
+  const putOf = (
+    source: object,
+    signature: string,
+    make: () => ReadonlyArray<readonly [table: AuditedTable, key: string, row: Row]>
+  ) => {
+    let known = seen.get(source)
+    if (known === undefined || known.signature !== signature) {
+      known = { signature, rows: make().map(([table, key, row]) => [`${table}/${key}`, keptRow(table, row)] as const) }
+      seen.set(source, known)
+    }
+    for (const [key, row] of known.rows) rows.set(key, row)
   }
   for (const [table, kept] of [["athletes", tables.athletes], ["coaches", tables.coaches], ["admins", tables.admins]] as const) {
-    for (const record of kept.values()) put(table, String(record.id), columnsOf(record))
+    for (const record of kept.values()) putOf(record, "", () => [[table, String(record.id), columnsOf(record)]])
   }
   for (const stored of tables.users.values()) {
-    put("users", String(stored.id), {
+    putOf(stored, "", () => [["users", String(stored.id), {
       ...columnsOf(stored.user),
       password_hash: Redacted.value(stored.passwordHash),
       tokens_valid_after: stored.tokensValidAfter
-    })
+    }]])
   }
   for (const group of tables.groups.values()) {
-    put("groups", String(group.id), columnsOf(group, ["coachIds"]))
-    for (const coachId of group.coachIds) put("group_coaches", `${group.id}/${coachId}`, { group_id: group.id, coach_id: coachId })
+    putOf(group, "", () => [
+      ["groups", String(group.id), columnsOf(group, ["coachIds"])],
+      ...group.coachIds.map((coachId) =>
+        ["group_coaches", `${group.id}/${coachId}`, { group_id: group.id, coach_id: coachId }] as const
+      )
+    ])
   }
   for (const membership of tables.memberships.values()) {
-    put("memberships", String(membership.id), columnsOf(membership, [], { from: "from_date", until: "until_date" }))
+    putOf(membership, "", () => [[
+      "memberships",
+      String(membership.id),
+      columnsOf(membership, [], { from: "from_date", until: "until_date" })
+    ]])
   }
   for (const [athleteId, guardians] of tables.guardians) {
-    for (const userId of guardians) put("guardianships", `${userId}/${athleteId}`, { user_id: userId, athlete_id: athleteId })
+    for (const userId of guardians) {
+      rows.set(`guardianships/${userId}/${athleteId}`, keptRow("guardianships", { user_id: userId, athlete_id: athleteId }))
+    }
   }
-  const occurrenceOf = new Map<number, { readonly seriesId: number; readonly start: string; overridden: boolean }>()
+  const occurrenceOf = new Map<number, string>()
   for (const series of tables.series.values()) {
-    put("series", String(series.id), columnsOf(series, ["overridden"]))
+    putOf(series, "", () => [["series", String(series.id), columnsOf(series, ["overridden"])]])
     for (const [start, cancellation] of series.cancelled) {
-      put("series_cancellations", `${series.id}/${start}`, {
-        series_id: series.id,
-        occurrence_start: start,
-        ...columnsOf(cancellation)
-      })
+      rows.set(
+        `series_cancellations/${series.id}/${start}`,
+        keptRow("series_cancellations", { series_id: series.id, occurrence_start: start, ...columnsOf(cancellation) })
+      )
     }
     for (const [start, sessionId] of series.occurrences) {
-      occurrenceOf.set(sessionId, { seriesId: series.id, start, overridden: series.overridden.has(sessionId) })
+      occurrenceOf.set(sessionId, JSON.stringify([series.id, start, series.overridden.has(sessionId)]))
     }
   }
   for (const session of tables.sessions.values()) {
-    const occurrence = occurrenceOf.get(session.id)
-    put("sessions", String(session.id), {
-      ...columnsOf(session, ["athleteIds"]),
-      series_id: occurrence?.seriesId ?? null,
-      occurrence_start: occurrence?.start ?? null,
-      overridden: occurrence?.overridden ?? false,
-      revision: tables.sessionRevisions.get(session.id) ?? 0
+    const occurrence = occurrenceOf.get(session.id) ?? "[null,null,false]"
+    const revision = tables.sessionRevisions.get(session.id) ?? 0
+    putOf(session, `${[...session.athleteIds].join(",")}|${occurrence}|${revision}`, () => {
+      const [seriesId, start, overridden] = JSON.parse(occurrence) as [number | null, string | null, boolean]
+      return [
+        ["sessions", String(session.id), {
+          ...columnsOf(session, ["athleteIds"]),
+          series_id: seriesId,
+          occurrence_start: start,
+          overridden,
+          revision
+        }],
+        ...[...session.athleteIds].map((athleteId) =>
+          [
+            "session_athletes",
+            `${session.id}/${athleteId}`,
+            { session_id: session.id, athlete_id: athleteId }
+          ] as const
+        )
+      ]
     })
-    for (const athleteId of session.athleteIds) {
-      put("session_athletes", `${session.id}/${athleteId}`, { session_id: session.id, athlete_id: athleteId })
-    }
   }
-  for (const activity of tables.activities.values()) put("activities", String(activity.id), columnsOf(activity))
+  for (const activity of tables.activities.values()) {
+    putOf(activity, "", () => [["activities", String(activity.id), columnsOf(activity)]])
+  }
   for (const webhook of outbox.webhooks.values()) {
     // Parking a receiver is the dispatcher's bookkeeping, which the trigger does not audit either.
-    put("webhooks", String(webhook.id), { id: webhook.id, url: webhook.url, secret: webhook.secret })
+    putOf(webhook, "", () => [["webhooks", String(webhook.id), { id: webhook.id, url: webhook.url, secret: webhook.secret }]])
   }
   for (const [userId, held] of tables.feedTokens) {
-    put("feed_tokens", String(userId), { user_id: userId, token_hash: held.token, issued_at: held.issuedAt })
+    putOf(held, "", () => [["feed_tokens", String(userId), { user_id: userId, token_hash: held.token, issued_at: held.issuedAt }]])
   }
   for (const preference of tables.noticePreferences.values()) {
-    put("notice_preferences", String(preference.userId), columnsOf(preference))
+    putOf(preference, "", () => [["notice_preferences", String(preference.userId), columnsOf(preference)]])
   }
-  for (const task of tables.tasks.values()) put("tasks", task.id, columnsOf(task))
+  for (const task of tables.tasks.values()) putOf(task, "", () => [["tasks", task.id, columnsOf(task)]])
   return rows
 }
 
@@ -174,7 +214,8 @@ export class InMemoryAuditJournal extends Context.Service<InMemoryAuditJournal, 
     Effect.gen(function*() {
       const tables = yield* InMemoryStore
       const outbox = yield* InMemoryOutbox
-      let kept = rowsOf(tables, outbox)
+      const seen = new WeakMap<object, Seen>()
+      let kept = rowsOf(tables, outbox, seen)
       let lastId = 0
 
       const append = (actor: AuditActor, atMs: number, operation: AuditEntry["operation"], now: KeptRow, before?: KeptRow) => {
@@ -182,7 +223,7 @@ export class InMemoryAuditJournal extends Context.Service<InMemoryAuditJournal, 
         const changes: Record<string, unknown> = {}
         if (operation !== "delete") {
           for (const [column, value] of Object.entries(now.row)) {
-            if (before !== undefined && before.text[column] === now.text[column]) continue
+            if (before !== undefined && JSON.stringify(before.row[column]) === JSON.stringify(value)) continue
             changes[column] = secrets.includes(column) ? "(withheld)" : value
           }
           if (operation === "update" && Object.keys(changes).length === 0) return
@@ -201,12 +242,13 @@ export class InMemoryAuditJournal extends Context.Service<InMemoryAuditJournal, 
       }
 
       const record = (actor: AuditActor, atMs: number) => {
-        const current = rowsOf(tables, outbox)
+        const current = rowsOf(tables, outbox, seen)
         const rank = (row: KeptRow) => tableOrder.indexOf(row.table)
         const written: Array<readonly [AuditEntry["operation"], KeptRow, KeptRow | undefined]> = []
         for (const [key, row] of current) {
           const before = kept.get(key)
-          written.push(before === undefined ? ["insert", row, undefined] : ["update", row, before])
+          if (before === undefined) written.push(["insert", row, undefined])
+          else if (before.text !== row.text) written.push(["update", row, before])
         }
         for (const [key, row] of kept) if (!current.has(key)) written.push(["delete", row, undefined])
         written.sort(([opA, a], [opB, b]) =>
