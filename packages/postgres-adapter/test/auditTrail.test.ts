@@ -57,7 +57,8 @@ onEachDatabase("The audit trail (migration 0032)", (it) => {
         activities.create(newActivity(session.id, "the coach's")).pipe(asCoach("req-activity-coach"))
       ], { concurrency: "unbounded" })
 
-      const only = (rows: ReadonlyArray<EntryRow>, recordType: string) => rows.filter((e) => e.record_type === recordType)
+      const only = (rows: ReadonlyArray<EntryRow>, recordType: string) =>
+        rows.filter((e) => e.record_type === recordType)
       const [ofAdmin] = only(yield* entriesOf("req-task-admin"), "tasks")
       assert.deepStrictEqual([Number(ofAdmin!.actor_user_id), ofAdmin!.actor_role], [7, "ADMIN"])
       assert.strictEqual(ofAdmin!.record_ids["id"], adminTask!.id)

@@ -164,7 +164,8 @@ onEachDatabase("Task creates of concurrent requests gathered", (it) => {
       const actor = { userId: 5, role: "COACH", requestId: "req-gathered" }
       const counted = yield* countStatements(Effect.forEach(
         ["named 1", "named 2", "named 3"],
-        (title) => tasks.create(new TaskCreate({ title, description: "" })).pipe(Effect.provideService(AuditActor, actor)),
+        (title) =>
+          tasks.create(new TaskCreate({ title, description: "" })).pipe(Effect.provideService(AuditActor, actor)),
         { concurrency: "unbounded" }
       ))
       expect(counted.statements).toHaveLength(1)

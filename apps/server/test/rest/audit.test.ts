@@ -88,7 +88,11 @@ await onEveryDatabase("The audit trail (issue 43)", (club) => {
       todoAs("COACH").createTask({ title: "Audited task of a coach", description: "" })
     ])
     await todoAs("ADMIN").deleteTask({ id: adminTask!.id })
-    for (const [role, task, operations] of [["ADMIN", adminTask!, ["insert", "delete"]], ["COACH", coachTask!, ["insert"]]] as const) {
+    for (
+      const [role, task, operations] of [["ADMIN", adminTask!, ["insert", "delete"]], ["COACH", coachTask!, [
+        "insert"
+      ]]] as const
+    ) {
       const entries = await ofRequest(`audit-connect-${role}-${stamp}`)
       const ofTask = entries.filter((entry) => entry.recordType === "tasks")
       expect(ofTask.map((entry) => entry.operation).sort()).toEqual([...operations].sort())

@@ -102,7 +102,12 @@ const rowsOf = (tables: InMemoryTables, outbox: Outbox, seen: WeakMap<object, Se
     }
     for (const [key, row] of known.rows) rows.set(key, row)
   }
-  for (const [table, kept] of [["athletes", tables.athletes], ["coaches", tables.coaches], ["admins", tables.admins]] as const) {
+  for (
+    const [table, kept] of [["athletes", tables.athletes], ["coaches", tables.coaches], [
+      "admins",
+      tables.admins
+    ]] as const
+  ) {
     for (const record of kept.values()) putOf(record, "", () => [[table, String(record.id), columnsOf(record)]])
   }
   for (const stored of tables.users.values()) {
@@ -129,7 +134,10 @@ const rowsOf = (tables: InMemoryTables, outbox: Outbox, seen: WeakMap<object, Se
   }
   for (const [athleteId, guardians] of tables.guardians) {
     for (const userId of guardians) {
-      rows.set(`guardianships/${userId}/${athleteId}`, keptRow("guardianships", { user_id: userId, athlete_id: athleteId }))
+      rows.set(
+        `guardianships/${userId}/${athleteId}`,
+        keptRow("guardianships", { user_id: userId, athlete_id: athleteId })
+      )
     }
   }
   const occurrenceOf = new Map<number, string>()
@@ -173,10 +181,18 @@ const rowsOf = (tables: InMemoryTables, outbox: Outbox, seen: WeakMap<object, Se
   }
   for (const webhook of outbox.webhooks.values()) {
     // Parking a receiver is the dispatcher's bookkeeping, which the trigger does not audit either.
-    putOf(webhook, "", () => [["webhooks", String(webhook.id), { id: webhook.id, url: webhook.url, secret: webhook.secret }]])
+    putOf(
+      webhook,
+      "",
+      () => [["webhooks", String(webhook.id), { id: webhook.id, url: webhook.url, secret: webhook.secret }]]
+    )
   }
   for (const [userId, held] of tables.feedTokens) {
-    putOf(held, "", () => [["feed_tokens", String(userId), { user_id: userId, token_hash: held.token, issued_at: held.issuedAt }]])
+    putOf(
+      held,
+      "",
+      () => [["feed_tokens", String(userId), { user_id: userId, token_hash: held.token, issued_at: held.issuedAt }]]
+    )
   }
   for (const preference of tables.noticePreferences.values()) {
     putOf(preference, "", () => [["notice_preferences", String(preference.userId), columnsOf(preference)]])
@@ -218,7 +234,13 @@ export class InMemoryAuditJournal extends Context.Service<InMemoryAuditJournal, 
       let kept = rowsOf(tables, outbox, seen)
       let lastId = 0
 
-      const append = (actor: AuditActor, atMs: number, operation: AuditEntry["operation"], now: KeptRow, before?: KeptRow) => {
+      const append = (
+        actor: AuditActor,
+        atMs: number,
+        operation: AuditEntry["operation"],
+        now: KeptRow,
+        before?: KeptRow
+      ) => {
         const secrets = auditedSecrets[now.table] ?? []
         const changes: Record<string, unknown> = {}
         if (operation !== "delete") {

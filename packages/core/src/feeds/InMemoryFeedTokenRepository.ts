@@ -1,6 +1,5 @@
 import { Clock, Effect, Layer, Option, Random } from "effect"
 import type { FeedToken } from "./FeedToken.ts"
-import type { UserId } from "../shared/Ids.ts"
 import { FeedTokenRepository } from "./FeedTokenRepository.ts"
 import { InMemoryStore } from "../shared/InMemoryStore.ts"
 

@@ -35,7 +35,8 @@ const auditedAbout = (entry: AuditEntry, person: ErasedPerson) => {
   return entry.actor?.userId === person.userId ||
     records["user_id"] === person.userId || (recordType === "users" && records["id"] === person.userId) ||
     (person.athleteId !== null &&
-      (records["athlete_id"] === person.athleteId || (recordType === "athletes" && records["id"] === person.athleteId))) ||
+      (records["athlete_id"] === person.athleteId ||
+        (recordType === "athletes" && records["id"] === person.athleteId))) ||
     (recordType === "coaches" && records["id"] === person.coachId) ||
     (recordType === "admins" && records["id"] === person.adminId)
 }
