@@ -1,4 +1,5 @@
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
+import { InMemoryAuditJournal, journaled } from "./audit/InMemoryAuditJournal.ts"
 import { InMemoryActivityRepository } from "./records/InMemoryActivityRepository.ts"
 import { InMemoryAthleteRepository } from "./records/InMemoryAthleteRepository.ts"
 import { InMemoryAttendanceRepository } from "./attendance/InMemoryAttendanceRepository.ts"
@@ -25,12 +26,7 @@ import { InMemoryTaskRepository } from "./todo/InMemoryTaskRepository.ts"
 import { InMemoryUserRepository } from "./users/InMemoryUserRepository.ts"
 import { InMemoryPersonDataRepository } from "./privacy/InMemoryPersonDataRepository.ts"
 
-/**
- * Every repository port of core, the login attempts, the idempotency keys and the cursor seal
- * (a table of the cursors handed out) and the unsubscribe seal (likewise), on one fresh in-memory store per build of the layer (provided too, for tests to look at). With a
- * `PasswordHasher` and a `TokenSigner`, enough for every use-case, `IdempotentRequests` included.
- */
-export const InMemoryRepositories = Layer.mergeAll(
+const ports = Layer.mergeAll(
   InMemoryAthleteRepository,
   InMemoryAuditRepository,
   InMemoryAttendanceRepository,
@@ -54,4 +50,23 @@ export const InMemoryRepositories = Layer.mergeAll(
   InMemoryNoticePreferenceRepository,
   InMemoryUnsubscribeSeal,
   InMemoryPersonDataRepository
-).pipe(Layer.provideMerge(InMemoryStore.layer), Layer.provideMerge(InMemoryOutbox.layer))
+)
+
+/**
+ * Every repository port of core, the login attempts, the idempotency keys and the cursor seal
+ * (a table of the cursors handed out) and the unsubscribe seal (likewise), on one fresh in-memory
+ * store per build of the layer (provided too, for tests to look at), each port's operations run
+ * through the store's audit journal. With a `PasswordHasher` and a `TokenSigner`, enough for every
+ * use-case, `IdempotentRequests` included.
+ */
+export const InMemoryRepositories = Layer.effectContext(
+  Effect.gen(function*() {
+    const journal = yield* InMemoryAuditJournal
+    return journaled(journal, yield* Effect.context<Layer.Success<typeof ports>>())
+  })
+).pipe(
+  Layer.provide(ports),
+  Layer.provide(InMemoryAuditJournal.layer),
+  Layer.provideMerge(InMemoryStore.layer),
+  Layer.provideMerge(InMemoryOutbox.layer)
+)

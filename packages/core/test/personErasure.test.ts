@@ -37,6 +37,14 @@ describe("A person's erasure in memory", () => {
       expect(Redacted.value(stored.passwordHash)).toBe("erased")
       expect(store.athletes.get(person.athleteId!)?.name).toBeNull()
       expect(Option.getOrThrow(yield* (yield* GuardianshipRepository).guardiansOf(person.athleteId!))).toEqual([])
+      // The audit trail keeps which rows were written, and loses what they held (decision 0303).
+      const about = store.auditEntries.filter((entry) =>
+        (entry.recordType === "users" && entry.records["id"] === person.id) ||
+        (entry.recordType === "athletes" && entry.records["id"] === person.athleteId)
+      )
+      expect(about.map((entry) => entry.operation)).toEqual(["insert", "insert", "update", "update"])
+      expect(JSON.stringify(store.auditEntries)).not.toContain("zephyrine")
+      expect(about.every((entry) => Object.values(entry.changes).every((value) => value === "(erased)"))).toBe(true)
 
       expect(yield* people.erase(person.id, 10)).toEqual(erased)
       expect(store.users.get(person.id)!.user.name).toBe(stored.user.name)

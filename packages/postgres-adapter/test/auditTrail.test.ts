@@ -1,9 +1,22 @@
-import { AthleteCreate, AthleteRepository, AuditActor, RetentionRepository, UserRepository } from "@club/core"
+import {
+  ActivityRepository,
+  AuditActor,
+  RetentionRepository,
+  SessionRepository,
+  TaskCreate,
+  TaskRepository,
+  UserRepository
+} from "@club/core"
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { newUser } from "../../core/test/repositoryContract/fixtures.ts"
+import { newActivity, newSession, newUser } from "../../core/test/repositoryContract/fixtures.ts"
+import { auditTrailContract } from "../../core/test/repositoryContract/audit.ts"
 import { onEachDatabase } from "./support/onEachDatabase.ts"
+import { onEachDatabaseContract } from "./support/onEachDatabaseContract.ts"
+
+// What is recorded, as the in-memory store records it too.
+onEachDatabaseContract(auditTrailContract)
 
 interface EntryRow {
   readonly actor_user_id: string | number | null
@@ -17,6 +30,7 @@ interface EntryRow {
 }
 
 const asAdmin = (requestId: string) => Effect.provideService(AuditActor, { userId: 7, role: "ADMIN", requestId })
+const asCoach = (requestId: string) => Effect.provideService(AuditActor, { userId: 8, role: "COACH", requestId })
 
 const entriesOf = (requestId: string | null) =>
   Effect.flatMap(
@@ -26,65 +40,46 @@ const entriesOf = (requestId: string | null) =>
       changes FROM audit_entries WHERE request_id IS NOT DISTINCT FROM ${requestId} ORDER BY id`
   )
 
+/** What only the database keeps: entries append-only, the retention floor. */
 onEachDatabase("The audit trail (migration 0032)", (it) => {
-  it.effect("a user's creation, change and deletion each leave one entry naming the actor and the request", () =>
+  it.effect("creations gathered in one turn name each their own actor, and the setting ends with the statement", () =>
     Effect.gen(function*() {
-      const users = yield* UserRepository
-      const user = yield* users.create(newUser("audited-user", "COACH")).pipe(asAdmin("req-create"))
-      yield* users.update(user.id, { name: "audited-renamed" }).pipe(asAdmin("req-update"))
-      yield* users.delete(user.id).pipe(asAdmin("req-delete"))
+      const tasks = yield* TaskRepository
+      const activities = yield* ActivityRepository
+      const session = yield* (yield* SessionRepository).create(newSession())
+      // Asked together: one turn of the event loop, gathered (decision 0303: one statement per actor).
+      const [adminTask, coachTask, , , adminActivity, coachActivity] = yield* Effect.all([
+        tasks.create(new TaskCreate({ title: "the admin's", description: "" })).pipe(asAdmin("req-task-admin")),
+        tasks.create(new TaskCreate({ title: "the coach's", description: "" })).pipe(asCoach("req-task-coach")),
+        tasks.create(new TaskCreate({ title: "the coach's second", description: "" })).pipe(asCoach("req-task-coach")),
+        tasks.create(new TaskCreate({ title: "the server's", description: "" })),
+        activities.create(newActivity(session.id, "the admin's")).pipe(asAdmin("req-activity-admin")),
+        activities.create(newActivity(session.id, "the coach's")).pipe(asCoach("req-activity-coach"))
+      ], { concurrency: "unbounded" })
 
-      const created = yield* entriesOf("req-create")
-      const userEntry = created.find((e) => e.record_type === "users")!
-      assert.strictEqual(userEntry.operation, "insert")
-      assert.strictEqual(Number(userEntry.actor_user_id), 7)
-      assert.strictEqual(userEntry.actor_role, "ADMIN")
-      assert.strictEqual(Number(userEntry.subject_user_id), user.id)
-      assert.strictEqual(userEntry.changes["name"], "audited-user")
-      // The hash is named, never copied.
-      assert.strictEqual(userEntry.changes["password_hash"], "(withheld)")
-      assert.notInclude(
-        JSON.stringify(created, (_, v) => typeof v === "bigint" ? String(v) : v),
-        "hash-of-audited-user"
-      )
+      const only = (rows: ReadonlyArray<EntryRow>, recordType: string) =>
+        rows.filter((e) => e.record_type === recordType)
+      const [ofAdmin] = only(yield* entriesOf("req-task-admin"), "tasks")
+      assert.deepStrictEqual([Number(ofAdmin!.actor_user_id), ofAdmin!.actor_role], [7, "ADMIN"])
+      assert.strictEqual(ofAdmin!.record_ids["id"], adminTask!.id)
+      const ofCoach = only(yield* entriesOf("req-task-coach"), "tasks")
+      assert.deepStrictEqual(ofCoach.map((e) => [Number(e.actor_user_id), e.actor_role]), [[8, "COACH"], [8, "COACH"]])
+      assert.strictEqual(ofCoach[0]!.record_ids["id"], coachTask!.id)
+      const [activityOfAdmin] = only(yield* entriesOf("req-activity-admin"), "activities")
+      assert.strictEqual(Number(activityOfAdmin!.actor_user_id), 7)
+      assert.strictEqual(Number(activityOfAdmin!.record_ids["id"]), adminActivity!.id)
+      const [activityOfCoach] = only(yield* entriesOf("req-activity-coach"), "activities")
+      assert.strictEqual(Number(activityOfCoach!.actor_user_id), 8)
+      assert.strictEqual(Number(activityOfCoach!.record_ids["id"]), coachActivity!.id)
 
-      const updated = yield* entriesOf("req-update")
-      const rename = updated.filter((e) => e.record_type === "users")
-      assert.strictEqual(rename.length, 1)
-      assert.strictEqual(rename[0]!.operation, "update")
-      assert.deepStrictEqual(rename[0]!.changes, { name: "audited-renamed" })
-
-      const deleted = (yield* entriesOf("req-delete")).filter((e) => e.record_type === "users")
-      assert.strictEqual(deleted.length, 1)
-      assert.strictEqual(deleted[0]!.operation, "delete")
-      assert.strictEqual(Number(deleted[0]!.record_ids["id"]), user.id)
-    }))
-
-  it.effect("an athlete's creation is one entry; a write refused leaves none", () =>
-    Effect.gen(function*() {
-      const athletes = yield* AthleteRepository
-      const users = yield* UserRepository
-      const athlete = yield* athletes.create(
-        new AthleteCreate({ id: null, name: "Audited Athlete", categorie: null, niveau: null })
-      ).pipe(asAdmin("req-athlete"))
-      const entries = yield* entriesOf("req-athlete")
-      assert.strictEqual(entries.length, 1)
-      assert.strictEqual(entries[0]!.record_type, "athletes")
-      assert.strictEqual(Number(entries[0]!.record_ids["id"]), athlete.id)
-
-      yield* users.create(newUser("audited-twice", "COACH")).pipe(asAdmin("req-first"))
-      // The same name again: refused by the database, in the write's own transaction.
-      yield* Effect.flip(users.create(newUser("audited-twice", "COACH")).pipe(asAdmin("req-refused")))
-      assert.strictEqual((yield* entriesOf("req-refused")).length, 0)
-    }))
-
-  it.effect("the server's own writes are the system's: no user, no request", () =>
-    Effect.gen(function*() {
-      const users = yield* UserRepository
-      const user = yield* users.create(newUser("audited-by-system", "COACH"))
-      const entries = (yield* entriesOf(null)).filter((e) => Number(e.subject_user_id) === user.id)
-      assert.isAtLeast(entries.length, 1)
-      assert.isTrue(entries.every((e) => e.actor_user_id === null && e.actor_role === null))
+      // The server's own creation, and a write after the statements on the same connection (the
+      // embedded database has one): no actor, the local setting did not outlive its statement.
+      const ofServer = only(yield* entriesOf(null), "tasks")
+      assert.deepStrictEqual(ofServer.map((e) => e.changes["title"]), ["the server's"])
+      assert.isNull(ofServer[0]!.actor_user_id)
+      yield* tasks.create(new TaskCreate({ title: "the server's next", description: "" }))
+      const next = only(yield* entriesOf(null), "tasks").find((e) => e.changes["title"] === "the server's next")
+      assert.isNull(next!.actor_user_id)
     }))
 
   it.effect("entries are append-only for the service's own connection; only those past the floor may go", () =>

@@ -1,6 +1,7 @@
 import {
   ActivityRepository,
   ActivityWrite,
+  AuditActor,
   SessionId,
   TaskCreate,
   TaskRepository,
@@ -155,6 +156,23 @@ onEachDatabase("Task creates of concurrent requests gathered", (it) => {
       expect(counted.statements).toHaveLength(1)
       const listed = (yield* tasks.list()).filter((task) => task.title.startsWith("gathered "))
       expect(listed).toEqual(counted.result)
+    }))
+
+  it.effect("creates of one user asked together are one INSERT naming them, with no statement more", () =>
+    Effect.gen(function*() {
+      const tasks = yield* TaskRepository
+      const actor = { userId: 5, role: "COACH", requestId: "req-gathered" }
+      const counted = yield* countStatements(Effect.forEach(
+        ["named 1", "named 2", "named 3"],
+        (title) =>
+          tasks.create(new TaskCreate({ title, description: "" })).pipe(Effect.provideService(AuditActor, actor)),
+        { concurrency: "unbounded" }
+      ))
+      expect(counted.statements).toHaveLength(1)
+      const sql = yield* SqlClient.SqlClient
+      const named = yield* sql<{ actor_user_id: string | number }>`SELECT actor_user_id FROM audit_entries
+        WHERE record_type = 'tasks' AND request_id = 'req-gathered'`
+      expect(named.map((row) => Number(row.actor_user_id))).toEqual([5, 5, 5])
     }))
 
   it.effect("a create inside a transaction is its own statement, and rolls back with it", () =>

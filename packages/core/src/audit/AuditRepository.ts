@@ -9,7 +9,8 @@ export interface AuditRange {
 
 /**
  * The audit trail as admins read it: newest first, one bounded statement a page. The entries are
- * written by the stores at each write (PostgreSQL: the audit trigger of migration 0032), never here.
+ * written by the stores at each write (PostgreSQL: the audit trigger of migration 0032; in memory:
+ * `InMemoryAuditJournal`), never here.
  */
 export class AuditRepository extends Context.Service<AuditRepository, {
   read(filter: AuditFilter, range: AuditRange): Effect.Effect<ReadonlyArray<AuditEntry>>

@@ -1,6 +1,5 @@
 import { Clock, Effect, Layer, Option, Random } from "effect"
 import type { FeedToken } from "./FeedToken.ts"
-import type { UserId } from "../shared/Ids.ts"
 import { FeedTokenRepository } from "./FeedTokenRepository.ts"
 import { InMemoryStore } from "../shared/InMemoryStore.ts"
 
@@ -16,8 +15,7 @@ const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 export const InMemoryFeedTokenRepository = Layer.effect(
   FeedTokenRepository,
   Effect.gen(function*() {
-    const { users } = yield* InMemoryStore
-    const byUser = new Map<UserId, { readonly token: FeedToken; readonly issuedAt: number }>()
+    const { feedTokens: byUser, users } = yield* InMemoryStore
     return FeedTokenRepository.of({
       rotate: (userId) =>
         Effect.gen(function*() {

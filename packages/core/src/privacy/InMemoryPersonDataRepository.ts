@@ -8,6 +8,8 @@ import type { UserId } from "../shared/Ids.ts"
 import { traced } from "../shared/traced.ts"
 import { User } from "../users/User.ts"
 import { appendEvents, InMemoryOutbox } from "../webhooks/InMemoryOutbox.ts"
+import type { AuditEntry } from "../audit/AuditEntry.ts"
+import { InMemoryAuditJournal } from "../audit/InMemoryAuditJournal.ts"
 import { type ErasedPerson, PersonDataRepository, type PersonExportSection, personNotFound } from "./PersonData.ts"
 
 /** Bytes as a string of one character per byte, to search a stored answer for a text's UTF-8 bytes. */
@@ -27,11 +29,35 @@ const utf8ByteString = (text: string) =>
  * guardianships, memberships, notice preferences, idempotent answers and the outbox's events.
  * A reply's reason is blanked; its answer and state stay, so the session's counts stay right.
  */
+/** Whether an entry is about the person (their rows, as the database's subject columns tell) or made by them. */
+const auditedAbout = (entry: AuditEntry, person: ErasedPerson) => {
+  const { records, recordType } = entry
+  return entry.actor?.userId === person.userId ||
+    records["user_id"] === person.userId || (recordType === "users" && records["id"] === person.userId) ||
+    (person.athleteId !== null &&
+      (records["athlete_id"] === person.athleteId ||
+        (recordType === "athletes" && records["id"] === person.athleteId))) ||
+    (recordType === "coaches" && records["id"] === person.coachId) ||
+    (recordType === "admins" && records["id"] === person.adminId)
+}
+
+/** The entry with its ids only: every value `"(erased)"`, and the actor and request gone when they were the person. */
+const redacted = (entry: AuditEntry, userId: UserId): AuditEntry => {
+  const byThem = entry.actor?.userId === userId
+  return {
+    ...entry,
+    actor: byThem ? null : entry.actor,
+    requestId: byThem ? null : entry.requestId,
+    changes: Object.fromEntries(Object.keys(entry.changes).map((key) => [key, "(erased)"]))
+  }
+}
+
 export const InMemoryPersonDataRepository = Layer.effect(
   PersonDataRepository,
   Effect.gen(function*() {
     const store = yield* InMemoryStore
     const outbox = yield* InMemoryOutbox
+    const journal = yield* InMemoryAuditJournal
     const ledger = new Map<UserId, ErasedPerson>()
     // The placeholder names must differ (names are unique), and say nothing of whom they replace.
     let erasedCount = 0
@@ -140,6 +166,13 @@ export const InMemoryPersonDataRepository = Layer.effect(
       if (coachId !== null && store.coaches.has(coachId)) store.coaches.replace(new Coach({ id: coachId, name: null }))
       if (adminId !== null && store.admins.has(adminId)) store.admins.replace(new Admin({ id: adminId, name: null }))
       ledger.set(userId, erased)
+      // Last, as the database's erasure does: the entries of the writes above, then every entry
+      // about the person or made by them keeps its ids and loses its values (and, theirs, the
+      // actor and request).
+      yield* journal.around(Effect.void)
+      store.auditEntries.forEach((entry, index) => {
+        if (auditedAbout(entry, erased)) store.auditEntries[index] = redacted(entry, userId)
+      })
       yield* appendEvents(outbox, [{
         sessionId: null,
         type: "personErased",

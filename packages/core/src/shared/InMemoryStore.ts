@@ -6,6 +6,7 @@ import { type Admin, AdminTable } from "../records/Admin.ts"
 import { type Athlete, AthleteTable } from "../records/Athlete.ts"
 import { type Coach, CoachTable } from "../records/Coach.ts"
 import type { AthleteId, SessionId, TaskId, UserId } from "./Ids.ts"
+import type { FeedToken } from "../feeds/FeedToken.ts"
 import type { Group, Membership } from "../membership/Group.ts"
 import type { LocalDateTime } from "./LocalDateTime.ts"
 import type { Series, SeriesCancellation } from "../series/Series.ts"
@@ -82,6 +83,8 @@ export interface InMemoryTables {
   readonly guardians: Map<AthleteId, Set<UserId>>
   /** The notice preferences of the users who chose (issue 42); the others have the defaults. */
   readonly noticePreferences: Map<UserId, NoticePreference>
+  /** Each user's calendar feed token, with when it was issued (epoch seconds). */
+  readonly feedTokens: Map<UserId, { readonly token: FeedToken; readonly issuedAt: number }>
   /** The audit trail, oldest first (docs/privacy.md "Audit trail"). */
   readonly auditEntries: Array<AuditEntry>
   /** Each session's capacity and replies, as the attendance port keeps them (a person's erasure blanks their reasons). */
@@ -121,6 +124,7 @@ export class InMemoryStore
       memberships: new Table("Membership"),
       guardians: new Map(),
       noticePreferences: new Map(),
+      feedTokens: new Map(),
       auditEntries: [],
       attendance: new Map()
     }

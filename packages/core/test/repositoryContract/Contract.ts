@@ -2,6 +2,7 @@ import type {
   ActivityRepository,
   AthleteRepository,
   AttendanceRepository,
+  AuditRepository,
   CoachRepository,
   GuardianshipRepository,
   GroupRepository,
@@ -53,6 +54,7 @@ export class StoredIdempotencyKeys extends Context.Service<StoredIdempotencyKeys
 export type ContractServices =
   | AthleteRepository
   | AttendanceRepository
+  | AuditRepository
   | CoachRepository
   | RecordPorts
   | UserRepository

@@ -1,6 +1,7 @@
 import { activityRepositoryContract } from "./activities.ts"
 import { athleteRepositoryContract } from "./athletes.ts"
 import { attendanceRepositoryContract } from "./attendance.ts"
+import { auditTrailContract } from "./audit.ts"
 import { webhookRepositoryContract } from "./webhooks.ts"
 import { coachRepositoryContract } from "./coaches.ts"
 import type { ContractSuite } from "./Contract.ts"
@@ -43,5 +44,6 @@ export const repositoryContract: ReadonlyArray<ContractSuite> = [
   idempotencyKeysContract,
   guardianshipRepositoryContract,
   retentionContract,
-  noticePreferenceRepositoryContract
+  noticePreferenceRepositoryContract,
+  auditTrailContract
 ]

@@ -1,8 +1,23 @@
+import type { AuditActor } from "@club/core"
 import { Cause, Context, Effect } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 
 /** The most asks one statement carries; more waiting in one turn are sent as further statements. */
 export const maxAsksPerStatement = 256
+
+/**
+ * A write's ask with whom it is done for (core's `AuditActor`), read where it was asked: the
+ * statement that serves it names its actor to the audit trigger, and so serves asks of one actor
+ * only (`actorKey`), never the first waiting ask's actor for all (decision 0303).
+ */
+export interface ActorAsk<Ask> {
+  readonly ask: Ask
+  readonly actor: AuditActor
+}
+
+/** The key of a write's asks: one statement per actor (user, role and request). */
+export const actorKey = ({ actor }: ActorAsk<unknown>): string =>
+  JSON.stringify([actor.userId, actor.role, actor.requestId])
 
 interface Waiting<Ask, Answer, E> {
   readonly ask: Ask
