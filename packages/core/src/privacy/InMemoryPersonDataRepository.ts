@@ -49,7 +49,16 @@ export const InMemoryPersonDataRepository = Layer.effect(
       readonly coachId: CoachId | null
       readonly adminId: AdminId | null
       readonly texts: ReadonlyArray<string>
+      /** The athlete's reasons, as its events tell them: another caller's stored answer may quote one (a guardian's reply). */
+      readonly reasons: ReadonlyArray<string>
     }
+
+    const reasonsOf = (athleteId: AthleteId | null): ReadonlyArray<string> =>
+      athleteId === null ? [] : outbox.events.flatMap((event) => {
+        const data = event.data as Record<string, unknown>
+        const reason = data["reason"]
+        return data["athleteId"] === athleteId && typeof reason === "string" && reason !== "" ? [reason] : []
+      })
 
     const personOf = (userId: UserId): Person | undefined => {
       const stored = store.users.get(userId)
@@ -57,7 +66,7 @@ export const InMemoryPersonDataRepository = Layer.effect(
       const { athleteId, coachId, adminId } = stored.user
       const athleteName = athleteId === null ? null : store.athletes.get(athleteId)?.name ?? null
       const texts = [stored.user.name, stored.user.email, athleteName].filter((t): t is string => t !== null && t !== "")
-      return { userId, athleteId, coachId, adminId, texts }
+      return { userId, athleteId, coachId, adminId, texts, reasons: reasonsOf(athleteId) }
     }
 
     /** The athlete's person: its user's when one links it, else the athlete alone. */
@@ -67,7 +76,7 @@ export const InMemoryPersonDataRepository = Layer.effect(
       const linked = store.users.all().find((stored) => stored.user.athleteId === athleteId)
       if (linked !== undefined) return personOf(linked.id)
       const texts = athlete.name ? [athlete.name] : []
-      return { userId: null, athleteId, coachId: null, adminId: null, texts }
+      return { userId: null, athleteId, coachId: null, adminId: null, texts, reasons: reasonsOf(athleteId) }
     }
 
     /** An event, or any data, about the person: by their athlete or their user (a null id names no one). */
@@ -138,7 +147,7 @@ export const InMemoryPersonDataRepository = Layer.effect(
       const done = ledger.get(ledgerKey(p))
       if (done !== undefined) return done
       const now = yield* Clock.currentTimeMillis
-      const { userId, athleteId, coachId, adminId, texts } = p
+      const { userId, athleteId, coachId, adminId, texts, reasons } = p
       const stored = userId === null ? undefined : store.users.get(userId)
       const athlete = athleteId === null ? undefined : store.athletes.get(athleteId)
       const erased: ErasedPerson = { userId, athleteId, coachId, adminId, erasedAtMs: now }
@@ -159,7 +168,7 @@ export const InMemoryPersonDataRepository = Layer.effect(
         const answer = held.answer === null
           ? ""
           : byteString(held.answer.body) + JSON.stringify(held.answer.headers)
-        if (held.caller === userId || texts.some((text) => answer.includes(utf8ByteString(text)))) {
+        if (held.caller === userId || [...texts, ...reasons].some((text) => answer.includes(utf8ByteString(text)))) {
           store.idempotencyKeys.delete(held.caller, held.key)
         }
       }
