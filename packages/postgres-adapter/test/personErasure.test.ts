@@ -336,7 +336,8 @@ describe.skipIf(!serverAvailable)("An athlete's erasure across two instances [Po
         const told = yield* sql`SELECT count(*)::int AS count FROM attendance_events WHERE type = 'personErased'
           AND (data->>'athleteId') = ${String(child.childId)}`
         expect(told[0]!["count"]).toBe(1)
-        const ledger = yield* sql`SELECT count(*)::int AS count FROM person_erasures WHERE athlete_id = ${child.childId}`
+        const ledger =
+          yield* sql`SELECT count(*)::int AS count FROM person_erasures WHERE athlete_id = ${child.childId}`
         expect(ledger[0]!["count"]).toBe(1)
         expect(yield* leftoversOf(sql, Object.values(child.texts), {})).toEqual([])
       }))

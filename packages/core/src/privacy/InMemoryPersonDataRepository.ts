@@ -65,7 +65,9 @@ export const InMemoryPersonDataRepository = Layer.effect(
       if (stored === undefined) return undefined
       const { athleteId, coachId, adminId } = stored.user
       const athleteName = athleteId === null ? null : store.athletes.get(athleteId)?.name ?? null
-      const texts = [stored.user.name, stored.user.email, athleteName].filter((t): t is string => t !== null && t !== "")
+      const texts = [stored.user.name, stored.user.email, athleteName].filter((t): t is string =>
+        t !== null && t !== ""
+      )
       return { userId, athleteId, coachId, adminId, texts, reasons: reasonsOf(athleteId) }
     }
 
@@ -102,9 +104,9 @@ export const InMemoryPersonDataRepository = Layer.effect(
         },
         {
           section: "guardianOf",
-          rows: userId === null ? [] : [...store.guardians].filter(([, users]) => users.has(userId)).map(([athlete]) => ({
-            athleteId: athlete
-          }))
+          rows: [...store.guardians].filter(([, users]) => userId !== null && users.has(userId)).map((
+            [athlete]
+          ) => ({ athleteId: athlete }))
         },
         {
           section: "guardians",
@@ -125,13 +127,15 @@ export const InMemoryPersonDataRepository = Layer.effect(
       notFound: EntityNotFound,
       pageSize: number
     ): Stream.Stream<PersonExportSection, EntityNotFound> =>
-      person === undefined ? Stream.fail(notFound) : Stream.fromIterable(sectionsOf(person).flatMap((s) => {
-        const chunks: Array<PersonExportSection> = []
-        for (let i = 0; i < s.rows.length; i += pageSize) {
-          chunks.push({ section: s.section, rows: s.rows.slice(i, i + pageSize) })
-        }
-        return chunks
-      }))
+      person === undefined ? Stream.fail(notFound) : Stream.fromIterable(
+        sectionsOf(person).flatMap((s) => {
+          const chunks: Array<PersonExportSection> = []
+          for (let i = 0; i < s.rows.length; i += pageSize) {
+            chunks.push({ section: s.section, rows: s.rows.slice(i, i + pageSize) })
+          }
+          return chunks
+        })
+      )
 
     const exportPerson = (userId: UserId, pageSize: number) =>
       Stream.suspend(() => pagesOf(personOf(userId), personNotFound(userId), pageSize))

@@ -393,7 +393,10 @@ export const PersonDataRepositoryLive = Layer.effect(
         return pagesOf(found.value, pageSize)
       }))
 
-    const exportAthlete = (athleteId: AthleteId, pageSize: number): Stream.Stream<PersonExportSection, EntityNotFound> =>
+    const exportAthlete = (
+      athleteId: AthleteId,
+      pageSize: number
+    ): Stream.Stream<PersonExportSection, EntityNotFound> =>
       Stream.unwrap(Effect.gen(function*() {
         const found = yield* Effect.orDie(personOfAthlete(athleteId))
         if (Option.isNone(found)) return yield* athletePersonNotFound(athleteId)

@@ -280,14 +280,13 @@ export interface ProtectedIds {
  * Where each endpoint that changes or ends a user names it: the path's segment, counted from the end,
  * and whether it names the user or an athlete record a user may link.
  */
-const userSegmentFromEnd: Readonly<Record<string, { readonly fromEnd: number; readonly names: keyof ProtectedIds }>> =
-  {
-    "users.update": { fromEnd: 1, names: "users" },
-    "users.delete": { fromEnd: 1, names: "users" },
-    // An erasure ends the user's tokens: `/people/{id}/erase`, and `/people/athletes/{id}/erase` its athlete's user's.
-    "people.erase": { fromEnd: 2, names: "users" },
-    "people.eraseAthlete": { fromEnd: 2, names: "athletes" }
-  }
+const userSegmentFromEnd: Readonly<Record<string, { readonly fromEnd: number; readonly names: keyof ProtectedIds }>> = {
+  "users.update": { fromEnd: 1, names: "users" },
+  "users.delete": { fromEnd: 1, names: "users" },
+  // An erasure ends the user's tokens: `/people/{id}/erase`, and `/people/athletes/{id}/erase` its athlete's user's.
+  "people.erase": { fromEnd: 2, names: "users" },
+  "people.eraseAthlete": { fromEnd: 2, names: "athletes" }
+}
 
 /** The users whose tokens the fuzzer sends: it must not change, delete or erase them, or its callers stop being who they were. */
 const sparesPrincipals = (protectedIds: ProtectedIds) => (request: FuzzRequest): FuzzRequest => {
