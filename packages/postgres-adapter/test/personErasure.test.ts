@@ -104,7 +104,11 @@ const fullHistory = Effect.gen(function*() {
 const childHistory = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const t = tag()
-  const texts = { childName: `Anatole Brisebarre ${t}`, reason: `dentist visit ${t}` }
+  const texts = {
+    childName: `Anatole Brisebarre ${t}`,
+    reason: `dentist visit ${t}`,
+    earlierReason: `school trip ${t}`
+  }
   const childId = idOf(
     yield* sql`INSERT INTO athletes (name, categorie) VALUES (${texts.childName}, 'U11') RETURNING id`
   )
@@ -126,6 +130,11 @@ const childHistory = Effect.gen(function*() {
     VALUES (${sessionId}, ${childId}, 'no', ${texts.reason}, 'declined', ${guardianId})`
   yield* sql`INSERT INTO attendance_marks (session_id, athlete_id, status, marked_by, marked_at)
     VALUES (${sessionId}, ${childId}, 'excused', ${guardianId}, now())`
+  // An earlier reply, whose reason the reply replaced: only its event and its stored answer still tell it.
+  yield* sql`INSERT INTO attendance_events (session_id, type, data)
+    VALUES (${sessionId}, 'reply', ${
+    JSON.stringify({ athleteId: childId, answer: "no", reason: texts.earlierReason, state: "declined" })
+  }::jsonb)`
   const replyEvent = idOf(
     yield* sql`INSERT INTO attendance_events (session_id, type, data)
     VALUES (${sessionId}, 'reply', ${
@@ -135,9 +144,10 @@ const childHistory = Effect.gen(function*() {
   yield* sql`INSERT INTO notices (dedupe_key, event_id, user_id, athlete_id, session_id, session_title, kind, status)
     VALUES (${`${replyEvent}:${guardianId}`}, ${replyEvent}, ${guardianId}, ${childId}, ${sessionId}, ${`training-${t}`},
       'invitation', 'pending')`
-  const body = new TextEncoder().encode(JSON.stringify([{ athleteId: childId, reason: texts.reason }]))
+  const body = (reason: string) => new TextEncoder().encode(JSON.stringify([{ athleteId: childId, reason }]))
   yield* sql`INSERT INTO idempotency_keys (user_id, key, fingerprint, attempt, claimed_at_ms, expires_at_ms, status, headers, body)
-    VALUES (${guardianId}, ${`reply-${t}`}, 'f', 'a', 0, 9000000000000, 200, '{}'::jsonb, ${body})`
+    VALUES (${guardianId}, ${`reply-${t}`}, 'f', 'a', 0, 9000000000000, 200, '{}'::jsonb, ${body(texts.reason)}),
+      (${guardianId}, ${`earlier-${t}`}, 'f', 'a', 0, 9000000000000, 200, '{}'::jsonb, ${body(texts.earlierReason)})`
   return { childId: childId as AthleteId, guardianId: guardianId as UserId, texts }
 })
 
@@ -283,7 +293,7 @@ onEachDatabase("An athlete's person without a user (issue 43, decision 0300)", (
         expect(rowsOf(section)).toEqual([])
       }
       expect(rowsOf("notices")).toHaveLength(1)
-      expect(rowsOf("events")).toHaveLength(1)
+      expect(rowsOf("events")).toHaveLength(2)
 
       const before = yield* leftoversOf(sql, Object.values(child.texts), {})
       expect(new Set(before.map((l) => l.table))).toContain("idempotency_keys")

@@ -31,7 +31,7 @@ interface Person {
   readonly texts: ReadonlyArray<string>
   /**
    * The reasons of the athlete's replies: another caller's stored answer may quote them (a guardian's
-   * reply for a child). Read before any batch; the stored answers are erased before the replies.
+   * reply for a child). Read before any batch; the stored answers are erased before the replies and events.
    */
   readonly reasons: ReadonlyArray<string>
 }
@@ -326,9 +326,12 @@ export const PersonDataRepositoryLive = Layer.effect(
         reasons: row.reasons.filter((text) => text.length > 0)
       })))
 
+    // Their replies' reasons, and those their events still tell (a reason replaced since, which a
+    // stored answer of that day may quote: the events outlive the stored answers).
     const reasonsOf = (athleteId: Statement.Fragment) =>
-      sql`ARRAY(SELECT DISTINCT r.reason FROM session_replies r WHERE r.athlete_id = ${athleteId}
-        AND r.reason IS NOT NULL) AS reasons`
+      sql`ARRAY(SELECT r.reason FROM session_replies r WHERE r.athlete_id = ${athleteId} AND r.reason IS NOT NULL
+        UNION SELECT e.data->>'reason' FROM attendance_events e
+        WHERE (e.data->>'athleteId') = (${athleteId})::text AND (e.data->>'reason') IS NOT NULL) AS reasons`
 
     const personOf = (userId: UserId) =>
       sql`SELECT u.id::text AS id, u.athlete_id::text AS athlete_id, u.coach_id::text AS coach_id,
