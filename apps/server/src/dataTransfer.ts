@@ -104,7 +104,16 @@ const replayErasures = async (file: string) => {
       Effect.forEach(
         ledger,
         (erased) =>
-          Effect.flatMap(Effect.service(PersonDataRepository), (p) => p.erase(erased.userId, erasureBatchSize)).pipe(
+          Effect.flatMap(
+            Effect.service(PersonDataRepository),
+            // A row with no user is an athlete erased alone (decision 0300): replayed by its athlete.
+            (p) =>
+              erased.userId !== null
+                ? p.erase(erased.userId, erasureBatchSize)
+                : erased.athleteId !== null
+                ? p.eraseAthlete(erased.athleteId, erasureBatchSize)
+                : Effect.void
+          ).pipe(
             // A person the restored database never had (created after the backup) has nothing to erase.
             Effect.catchTag("EntityNotFound", () => Effect.void)
           ),

@@ -13,6 +13,8 @@ const fixedBounds: Readonly<Record<string, string>> = {
   "GET /attendance/webhooks/{id}/deliveries": "the latest 200 attempts",
   "GET /people/{id}/export":
     "one person's history, unbounded but streamed: read and written a page of 500 rows at a time (decision 0271)",
+  "GET /people/athletes/{id}/export":
+    "one person's history, unbounded but streamed: read and written a page of 500 rows at a time (decision 0271)",
   // Open (docs/RELIABILITY.md): registrations are capped by a setting under issue 37's item 6.
   "GET /attendance/webhooks": "every registered webhook: as many as registrations allow"
 }

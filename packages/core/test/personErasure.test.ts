@@ -1,5 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import {
+  AthleteCreate,
+  AthleteRepository,
   AttendanceRepository,
   GuardianshipRepository,
   type LocalDateTime,
@@ -74,5 +76,42 @@ describe("A person's erasure in memory", () => {
       expect(replies.replies.map((reply) => [reply.athleteId, reply.answer, reply.state, reply.reason])).toEqual([
         [athleteId, "yes", "confirmed", null]
       ])
+    }).pipe(Effect.provide(InMemoryRepositories)))
+
+  it.effect("exports and erases an athlete without a user as a person of its own; one linked to a user as that user", () =>
+    Effect.gen(function*() {
+      const people = yield* PersonDataRepository
+      const store = yield* InMemoryStore
+      const guardianships = yield* GuardianshipRepository
+      const child = yield* (yield* AthleteRepository).create(
+        new AthleteCreate({ id: null, name: "Zéphyrine child", categorie: "U11", niveau: null })
+      )
+      const parent = yield* (yield* UserRepository).create(newUser("parent", "ATHLETE"))
+      yield* guardianships.link(parent.id, child.id)
+
+      const pages = (yield* Stream.runCollect(people.exportAthlete(child.id, 10))) as ReadonlyArray<PersonExportSection>
+      expect(pages.map((page) => page.section)).toEqual(["athlete", "guardians"])
+      expect(JSON.stringify(pages)).toContain("Zéphyrine child")
+      // No user: none of a user's sections has a row, and the parent's user is not exported.
+      expect(JSON.stringify(pages)).not.toContain("parent@club.test")
+
+      const erased = yield* people.eraseAthlete(child.id, 10)
+      expect(erased).toMatchObject({ userId: null, athleteId: child.id, coachId: null, adminId: null })
+      expect(store.athletes.get(child.id)?.name).toBeNull()
+      expect(Option.getOrThrow(yield* guardianships.guardiansOf(child.id))).toEqual([])
+      expect(store.users.get(parent.id)!.user.name).toBe("parent")
+      expect(yield* people.eraseAthlete(child.id, 10)).toEqual(erased)
+      expect(yield* people.erasures()).toEqual([erased])
+
+      // An athlete a user links is that user's person: the same erasure, the same ledger row.
+      const athleteUser = yield* (yield* UserRepository).create(newUser("lea", "ATHLETE"))
+      const byAthlete = yield* people.eraseAthlete(athleteUser.athleteId!, 10)
+      expect(byAthlete).toMatchObject({ userId: athleteUser.id, athleteId: athleteUser.athleteId })
+      expect(yield* people.erase(athleteUser.id, 10)).toEqual(byAthlete)
+      expect(yield* people.erasures()).toHaveLength(2)
+      expect((yield* Effect.flip(people.eraseAthlete(987_654 as never, 10)))._tag).toBe("EntityNotFound")
+      expect((yield* Effect.flip(Stream.runCollect(people.exportAthlete(987_654 as never, 10))))._tag).toBe(
+        "EntityNotFound"
+      )
     }).pipe(Effect.provide(InMemoryRepositories)))
 })

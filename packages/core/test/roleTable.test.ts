@@ -74,6 +74,8 @@ const expected: Record<Operation, ReadonlyArray<Role>> = {
   "noticePreference.manage": ["ADMIN"],
   "person.export": ["ADMIN"],
   "person.erase": ["ADMIN"],
+  "athletePerson.export": ["ADMIN"],
+  "athletePerson.erase": ["ADMIN"],
   "task.create": ["ADMIN", "COACH", "ATHLETE"],
   "task.list": ["ADMIN", "COACH", "ATHLETE"],
   "task.delete": ["ADMIN", "COACH", "ATHLETE"]
@@ -228,5 +230,17 @@ describe("groups and guardians (issue 41)", () => {
     // The link gives nothing but the operations whose rule names guardians.
     expect(isAllowed("athlete.update", guardian, { athleteId: 7, guardians: [40] })).toBe(false)
     expect(isAllowed("attendance.athleteFigures", guardian, { athleteId: 7, guardians: [40] })).toBe(false)
+  })
+
+  it("a guardian exports the person of the athletes it guards, as the athlete does its own; only an admin erases", () => {
+    const guardian = actor("COACH", { userId: 40 as Actor["userId"], coachId: 2 as Actor["coachId"] })
+    expect(isAllowed("athletePerson.export", guardian, { athleteId: 7, guardians: [40] })).toBe(true)
+    expect(isAllowed("athletePerson.export", guardian, { athleteId: 8, guardians: [41] })).toBe(false)
+    const athlete7 = actor("ATHLETE", { userId: 41 as Actor["userId"], athleteId: 7 as Actor["athleteId"] })
+    expect(isAllowed("athletePerson.export", athlete7, { athleteId: 7, guardians: [] })).toBe(true)
+    expect(isAllowed("athletePerson.export", athlete7, { athleteId: 8, guardians: [] })).toBe(false)
+    expect(isAllowed("athletePerson.export", actor("ADMIN"), { athleteId: 8, guardians: [] })).toBe(true)
+    expect(isAllowed("athletePerson.erase", guardian, { athleteId: 7, guardians: [40] })).toBe(false)
+    expect(isAllowed("athletePerson.erase", athlete7, { athleteId: 7, guardians: [] })).toBe(false)
   })
 })

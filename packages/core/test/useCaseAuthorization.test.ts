@@ -398,6 +398,16 @@ const otherCalls: ReadonlyArray<readonly [string, Operation, Effect.Effect<unkno
     Effect.flatMap(Effect.service(PersonDataService), (s) => s.erase(99 as never))
   ],
   [
+    "PersonDataService.exportOfAthlete",
+    "athletePerson.export",
+    Effect.flatMap(Effect.service(PersonDataService), (s) => s.exportOfAthlete(99 as never))
+  ],
+  [
+    "PersonDataService.eraseAthlete",
+    "athletePerson.erase",
+    Effect.flatMap(Effect.service(PersonDataService), (s) => s.eraseAthlete(99 as never))
+  ],
+  [
     "NoticePreferenceService.mine",
     "noticePreference.own",
     Effect.flatMap(Effect.service(NoticePreferenceService), (s) => s.mine())

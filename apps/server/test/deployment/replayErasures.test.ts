@@ -46,23 +46,33 @@ describe.skipIf(database === undefined)(
         const [restored] = await query(`INSERT INTO users (name, email, role, password_hash)
       VALUES ('restored-person', 'restored@family.test', 'ADMIN', 'x') RETURNING id::int AS id`)
         const userId = Number(restored!["id"])
+        // And a child no user links, erased alone (decision 0300): its ledger row has no user.
+        const [child] = await query(`INSERT INTO athletes (name, categorie) VALUES ('restored-child', 'U11')
+      RETURNING id::int AS id`)
+        const athleteId = Number(child!["id"])
         await writeFile(
           ledgerFile,
-          JSON.stringify([{ userId, athleteId: null, coachId: null, adminId: null, erasedAtMs: 1 }])
+          JSON.stringify([
+            { userId, athleteId: null, coachId: null, adminId: null, erasedAtMs: 1 },
+            { userId: null, athleteId, coachId: null, adminId: null, erasedAtMs: 2 }
+          ])
         )
         await command("replay-erasures", ledgerFile)
         const [erased] = await query(`SELECT name, email, password_hash FROM users WHERE id = ${userId}`)
         expect(erased).toMatchObject({ email: null, password_hash: "erased" })
         expect(String(erased!["name"])).not.toContain("restored")
+        expect(await query(`SELECT name, categorie FROM athletes WHERE id = ${athleteId}`)).toEqual([
+          { name: null, categorie: null }
+        ])
         await command("replay-erasures", ledgerFile)
         expect((await query(`SELECT name FROM users WHERE id = ${userId}`))[0]).toEqual({ name: erased!["name"] })
         expect(await query(`SELECT count(*)::int AS count FROM attendance_events WHERE type = 'personErased'`)).toEqual(
           [
-            { count: 1 }
+            { count: 2 }
           ]
         )
         await command("erasures", ledgerFile)
-        expect(JSON.parse(await readFile(ledgerFile, "utf8"))).toMatchObject([{ userId }])
+        expect(JSON.parse(await readFile(ledgerFile, "utf8"))).toMatchObject([{ userId }, { userId: null, athleteId }])
       },
       600_000
     )

@@ -108,7 +108,7 @@ for (const kind of targets) {
             tokens,
             budget.restFuzzRequests,
             seed,
-            Object.values(principals.userId)
+            { users: Object.values(principals.userId), athletes: [principals.athleteId] }
           )
           const client = rawClient(server.port, { connections: budget.restFuzzConcurrency })
           const digest = deployment.sql === undefined

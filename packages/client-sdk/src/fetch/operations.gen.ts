@@ -134,7 +134,9 @@ export const operations: Readonly<Record<string, Readonly<Record<string, Operati
   },
   "people": {
     "export": {"m":"GET","p":"/people/:id/export","r":1,"a":1,"s":[[200,"j"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[404,"NotFound","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[503,"Unavailable","p"]]},
-    "erase": {"m":"POST","p":"/people/:id/erase","r":1,"a":1,"s":[[200,"j"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[404,"NotFound","p"],[409,"Conflict","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[422,"UnprocessableContent","p"],[503,"Unavailable","p"]]}
+    "erase": {"m":"POST","p":"/people/:id/erase","r":1,"a":1,"s":[[200,"j"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[404,"NotFound","p"],[409,"Conflict","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[422,"UnprocessableContent","p"],[503,"Unavailable","p"]]},
+    "exportAthlete": {"m":"GET","p":"/people/athletes/:id/export","r":1,"a":1,"s":[[200,"j"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[404,"NotFound","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[503,"Unavailable","p"]]},
+    "eraseAthlete": {"m":"POST","p":"/people/athletes/:id/erase","r":1,"a":1,"s":[[200,"j"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[404,"NotFound","p"],[409,"Conflict","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[422,"UnprocessableContent","p"],[503,"Unavailable","p"]]}
   },
   "audit": {
     "audit": {"m":"GET","p":"/audit","r":1,"a":1,"s":[[200,"j"]],"e":[[400,"InvalidRequest","p"],[401,"Unauthorized","p"],[403,"Forbidden","p"],[413,"ContentTooLarge","p"],[415,"UnsupportedMediaType","p"],[503,"Unavailable","p"]]}

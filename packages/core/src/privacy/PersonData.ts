@@ -3,11 +3,12 @@ import { EntityNotFound } from "../shared/Errors.ts"
 import { AdminId, AthleteId, CoachId, UserId } from "../shared/Ids.ts"
 
 /**
- * A person is addressed by their user: the user names the linked athlete, coach and admin records,
- * which the export and the erasure take along (decision 0252, docs/privacy.md).
+ * A person is addressed by their user, which names the linked athlete, coach and admin records the
+ * export and the erasure take along (decision 0252), or by an athlete record: the person of the user
+ * that links it, else the athlete alone, with no user (`userId` null; decision 0300, docs/privacy.md).
  */
 export const ErasedPerson = Schema.Struct({
-  userId: UserId,
+  userId: Schema.NullOr(UserId),
   athleteId: Schema.NullOr(AthleteId),
   coachId: Schema.NullOr(CoachId),
   adminId: Schema.NullOr(AdminId),
@@ -37,6 +38,9 @@ export type PersonExport = typeof PersonExport.Type
 /** No user of that id (`EntityNotFound`, entity `User`), and none erased under it. */
 export const personNotFound = (userId: UserId) => new EntityNotFound({ entity: "User", id: userId })
 
+/** No athlete record of that id (`EntityNotFound`, entity `Athlete`). */
+export const athletePersonNotFound = (athleteId: AthleteId) => new EntityNotFound({ entity: "Athlete", id: athleteId })
+
 /**
  * Everything the service holds about a person, read and erased through one list of holders
  * (each a table, or a part of one, that names the person); a table added later (audit entries) is
@@ -56,6 +60,22 @@ export class PersonDataRepository extends Context.Service<PersonDataRepository, 
    * nothing; two instances erasing at once write one event.
    */
   erase(userId: UserId, batchSize: number): Effect.Effect<ErasedPerson, EntityNotFound>
-  /** The ledger of erasures (ids only), for replaying them after a backup is restored. */
+  /**
+   * The person of an athlete record, exported as `exportPerson` does: the user that links the
+   * athlete's whole person when one does, else the athlete alone (no user, so none of a user's sections
+   * has rows). Unknown athlete: `athletePersonNotFound`.
+   */
+  exportAthlete(athleteId: AthleteId, pageSize: number): Stream.Stream<PersonExportSection, EntityNotFound>
+  /**
+   * The person of an athlete record, erased: when a user links it, that user's erasure (`erase`,
+   * the same ledger row); else the athlete alone, with a ledger row of no user and a `personErased`
+   * event naming the athlete with `userId` null. Idempotent as `erase` is. Unknown athlete:
+   * `athletePersonNotFound`.
+   */
+  eraseAthlete(athleteId: AthleteId, batchSize: number): Effect.Effect<ErasedPerson, EntityNotFound>
+  /**
+   * The ledger of erasures (ids only), for replaying them after a backup is restored: a row with a
+   * user by `erase`, one without by `eraseAthlete`.
+   */
   erasures(): Effect.Effect<ReadonlyArray<ErasedPerson>>
 }>()("@club/core/PersonDataRepository") {}

@@ -1,9 +1,10 @@
 import { Context, Effect, Layer, Option } from "effect"
-import type { UserId } from "../shared/Ids.ts"
+import { GuardianshipRepository } from "../membership/GuardianshipRepository.ts"
+import type { AthleteId, UserId } from "../shared/Ids.ts"
 import { authorize } from "../shared/Permissions.ts"
 import { traced } from "../shared/traced.ts"
 import { UserRepository } from "../users/UserRepository.ts"
-import { PersonDataRepository, personNotFound } from "./PersonData.ts"
+import { athletePersonNotFound, PersonDataRepository, personNotFound } from "./PersonData.ts"
 
 /** Rows per page of an export, read one page at a time (decision 0271). */
 export const exportPageSize = 500
@@ -14,6 +15,7 @@ export const erasureBatchSize = 500
 const make = Effect.gen(function*() {
   const people = yield* PersonDataRepository
   const users = yield* UserRepository
+  const guardianships = yield* GuardianshipRepository
 
   return {
     /**
@@ -29,6 +31,27 @@ const make = Effect.gen(function*() {
     erase: traced("PersonDataService.erase")(function*(userId: UserId) {
       yield* authorize("person.erase")
       return yield* people.erase(userId, erasureBatchSize)
+    }),
+    /**
+     * Everything the service holds about the person of athlete `athleteId` (admins, the athlete, and
+     * its guardians: a child without a login), as `exportOf` answers it. The guardians are read first
+     * (one statement, which also tells an unknown athlete); unknown athlete: `athletePersonNotFound`,
+     * before any page is read.
+     */
+    exportOfAthlete: traced("PersonDataService.exportOfAthlete")(function*(athleteId: AthleteId) {
+      const found = yield* guardianships.guardiansOf(athleteId)
+      yield* authorize("athletePerson.export", {
+        athleteId,
+        guardians: Option.getOrElse(found, () => []),
+        subject: `athlete ${athleteId}`
+      })
+      if (Option.isNone(found)) return yield* athletePersonNotFound(athleteId)
+      return people.exportAthlete(athleteId, exportPageSize)
+    }),
+    /** Erases the person of athlete `athleteId` (admins): its user's erasure when one links it, else the athlete's. */
+    eraseAthlete: traced("PersonDataService.eraseAthlete")(function*(athleteId: AthleteId) {
+      yield* authorize("athletePerson.erase")
+      return yield* people.eraseAthlete(athleteId, erasureBatchSize)
     })
   }
 })

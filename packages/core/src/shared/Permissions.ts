@@ -93,6 +93,8 @@ export const RoleTable = {
   "noticePreference.manage": { roles: ["Admin"], owner: "user" },
   "person.export": { roles: ["Admin"], owner: "user" },
   "person.erase": { roles: ["Admin"] },
+  "athletePerson.export": { roles: ["Admin"], owner: "athlete", guardian: true },
+  "athletePerson.erase": { roles: ["Admin"] },
   "task.create": { roles: anyRole },
   "task.list": { roles: anyRole },
   "task.delete": { roles: anyRole }

@@ -156,10 +156,11 @@ export const UserChangedEvent = clubEvent("userChanged", userData)
 export const UserDeletedEvent = clubEvent("userDeleted", { userId: UserId })
 /**
  * A person erased (docs/privacy.md): only the ids of their user and linked records, so that a
- * receiver erases what it copied of them. Their earlier events now carry no name or reason.
+ * receiver erases what it copied of them; `userId` null for an athlete without a user (decision
+ * 0300). Their earlier events now carry no name or reason.
  */
 export const PersonErasedEvent = clubEvent("personErased", {
-  userId: UserId,
+  userId: Schema.NullOr(UserId),
   athleteId: Schema.NullOr(AthleteId),
   coachId: Schema.NullOr(CoachId),
   adminId: Schema.NullOr(AdminId)

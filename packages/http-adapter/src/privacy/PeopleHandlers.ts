@@ -19,5 +19,14 @@ export const PeopleHandlers = HttpApiBuilder.group(
           people.exportOf(params.id).pipe(Effect.flatMap((pages) => jsonArrayResponse(pages, (page) => page)), problems)
       )
       .handle("erase", ({ params }) => people.erase(params.id).pipe(problems))
+      .handle(
+        "exportAthlete",
+        ({ params }) =>
+          people.exportOfAthlete(params.id).pipe(
+            Effect.flatMap((pages) => jsonArrayResponse(pages, (page) => page)),
+            problems
+          )
+      )
+      .handle("eraseAthlete", ({ params }) => people.eraseAthlete(params.id).pipe(problems))
   })
 )

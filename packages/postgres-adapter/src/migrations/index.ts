@@ -30,6 +30,7 @@ import retentionIndexes from "./0031_retention_indexes.ts"
 import createAuditEntries from "./0032_create_audit_entries.ts"
 import personErasures from "./0033_person_erasures.ts"
 import refillLocksTheWebhooks from "./0034_refill_locks_the_webhooks.ts"
+import athleteErasures from "./0035_athlete_erasures.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -66,5 +67,6 @@ export const migrations = Migrator.fromRecord({
   "0031_retention_indexes": retentionIndexes,
   "0032_create_audit_entries": createAuditEntries,
   "0033_person_erasures": personErasures,
-  "0034_refill_locks_the_webhooks": refillLocksTheWebhooks
+  "0034_refill_locks_the_webhooks": refillLocksTheWebhooks,
+  "0035_athlete_erasures": athleteErasures
 })

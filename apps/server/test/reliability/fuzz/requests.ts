@@ -270,19 +270,30 @@ const unrouted: fc.Arbitrary<Omit<FuzzRequest, "headers"> & { readonly contentTy
 
 export interface Tokens extends Record<Caller, string | null> {}
 
-/** Where each endpoint that changes or ends a user names it: the path's segment, counted from the end. */
-const userSegmentFromEnd: Readonly<Record<string, number>> = {
-  "users.update": 1,
-  "users.delete": 1,
-  // An erasure ends the user's tokens: `/people/{id}/erase`.
-  "people.erase": 2
+/** The principals' ids the fuzzer must spare: their users, and the athlete record a user of theirs links. */
+export interface ProtectedIds {
+  readonly users: ReadonlyArray<number>
+  readonly athletes: ReadonlyArray<number>
+}
+
+/**
+ * Where each endpoint that changes or ends a user names it: the path's segment, counted from the end,
+ * and whether it names the user or an athlete record a user may link.
+ */
+const userSegmentFromEnd: Readonly<Record<string, { readonly fromEnd: number; readonly names: keyof ProtectedIds }>> = {
+  "users.update": { fromEnd: 1, names: "users" },
+  "users.delete": { fromEnd: 1, names: "users" },
+  // An erasure ends the user's tokens: `/people/{id}/erase`, and `/people/athletes/{id}/erase` its athlete's user's.
+  "people.erase": { fromEnd: 2, names: "users" },
+  "people.eraseAthlete": { fromEnd: 2, names: "athletes" }
 }
 
 /** The users whose tokens the fuzzer sends: it must not change, delete or erase them, or its callers stop being who they were. */
-const sparesPrincipals = (protectedUserIds: ReadonlyArray<number>) => (request: FuzzRequest): FuzzRequest => {
+const sparesPrincipals = (protectedIds: ProtectedIds) => (request: FuzzRequest): FuzzRequest => {
   const endpoint = request.endpoint
-  const fromEnd = endpoint === undefined ? undefined : userSegmentFromEnd[endpoint.id]
-  if (endpoint === undefined || fromEnd === undefined) return request
+  const named = endpoint === undefined ? undefined : userSegmentFromEnd[endpoint.id]
+  if (endpoint === undefined || named === undefined) return request
+  const { fromEnd } = named
   const segments = request.path.split("/")
   const segment = segments.at(-fromEnd)!
   let id: unknown
@@ -293,7 +304,7 @@ const sparesPrincipals = (protectedUserIds: ReadonlyArray<number>) => (request: 
   } catch {
     return request
   }
-  if (!protectedUserIds.includes(id as number)) return request
+  if (!protectedIds[named.names].includes(id as number)) return request
   segments[segments.length - fromEnd] = "987654321"
   return { ...request, path: segments.join("/") }
 }
@@ -305,7 +316,7 @@ export const generateRequests = (
   tokens: Tokens,
   count: number,
   seed: number,
-  protectedUserIds: ReadonlyArray<number>
+  protectedIds: ProtectedIds
 ): ReadonlyArray<FuzzRequest> => {
   const arbitrary = fc.oneof(
     ...endpoints.map((endpoint, index) => ({ arbitrary: requestsFor(endpoint, pools, seed + index), weight: 10 })),
@@ -318,6 +329,6 @@ export const generateRequests = (
     if (request.body !== undefined) {
       Object.assign(headers, contentType === undefined ? jsonHeaders : { "content-type": contentType })
     }
-    return sparesPrincipals(protectedUserIds)({ ...request, headers })
+    return sparesPrincipals(protectedIds)({ ...request, headers })
   })
 }

@@ -1,4 +1,4 @@
-import { ErasedPerson, PersonExport, UserId } from "@club/core"
+import { AthleteId, ErasedPerson, PersonExport, UserId } from "@club/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { Authentication } from "../shared/Authentication.ts"
@@ -24,11 +24,25 @@ export const PersonExportDto = documented(
 export const ErasedPersonDto = documented(
   Schema.Struct(ErasedPerson.fields),
   "ErasedPerson",
-  "An erasure: the user and the records it linked, and when it was done (epoch milliseconds). Ids only.",
-  [{ userId: 12, athleteId: 3, coachId: null, adminId: null, erasedAtMs: 1795000000000 }]
+  "An erasure: the user and the records it linked, and when it was done (epoch milliseconds); `userId` null for an athlete no user links, erased alone. Ids only.",
+  [{ userId: 12, athleteId: 3, coachId: null, adminId: null, erasedAtMs: 1795000000000 }, {
+    userId: null,
+    athleteId: 4,
+    coachId: null,
+    adminId: null,
+    erasedAtMs: 1795000000000
+  }]
 )
 
 const userParam = { id: pathId(UserId).annotate({ description: "The person's user id." }) }
+const athleteParam = {
+  id: pathId(AthleteId).annotate({
+    description: "The person's athlete record: its user's person when one links it, else the athlete alone."
+  })
+}
+
+const erasureEffects =
+  "Removes or replaces the person's texts everywhere (name, email, reasons, events' names and reasons, stored answers), ends their logins and tokens, keeps their ids so that counts stay right (docs/privacy.md), and tells integrators with a `personErased` event. Erasing again answers the first erasure and changes nothing."
 
 /** A person's data (issue 43, docs/privacy.md): their export, and their erasure. */
 export class PeopleGroup extends HttpApiGroup.make("people").add(
@@ -47,8 +61,26 @@ export class PeopleGroup extends HttpApiGroup.make("people").add(
     error: [NotFound, Forbidden]
   }).annotateMerge(operation(
     "Erase a person",
-    `Removes or replaces the person's texts everywhere (name, email, reasons, events' names and reasons, stored answers), ends their logins and tokens, keeps their ids so that counts stay right (docs/privacy.md), and tells integrators with a \`personErased\` event. Erasing again answers the first erasure and changes nothing. 404 when there is no such user. ${idempotent}`,
+    `${erasureEffects} 404 when there is no such user. ${idempotent}`,
     "person.erase"
+  )).middleware(Idempotency),
+  HttpApiEndpoint.get("exportAthlete", "/people/athletes/:id/export", {
+    params: athleteParam,
+    success: PersonExportDto,
+    error: [NotFound, Forbidden]
+  }).annotateMerge(operation(
+    "An athlete's data",
+    "Everything the service holds about the person of athlete `{id}` (admins, the athlete, and its guardians: a child without a login), as `GET /people/{id}/export` writes it: the person of the user that links the athlete when one does, else the athlete alone (no user: a user's sections have no rows). 404 when there is no such athlete.",
+    "athletePerson.export"
+  )),
+  HttpApiEndpoint.post("eraseAthlete", "/people/athletes/:id/erase", {
+    params: athleteParam,
+    success: ErasedPersonDto,
+    error: [NotFound, Forbidden]
+  }).annotateMerge(operation(
+    "Erase an athlete's person",
+    `The erasure of the person of athlete \`{id}\`: of the user that links it when one does (the same as \`POST /people/{id}/erase\`, the same answer), else of the athlete alone (\`userId\` null). ${erasureEffects} 404 when there is no such athlete. ${idempotent}`,
+    "athletePerson.erase"
   )).middleware(Idempotency)
 ).middleware(RawInput).middleware(Authentication).annotate(...strictBodies).annotateMerge(tag(
   "People: export and erasure",

@@ -56,7 +56,8 @@ const ownedBodies: Readonly<Record<string, (fixture: OwnedFixture) => unknown>> 
   "PUT /attendance/sessions/{id}/presence": (f) => ({ marks: [{ athleteId: f.athleteId, status: "present" }] }),
   "PUT /attendance/athletes/{id}/replies/{sessionId}": () => ({ answer: "yes" }),
   "POST /groups/{id}/memberships": (f) => ({ athleteId: f.athleteId, from: "2027-06-01" }),
-  "POST /memberships/{id}/end": () => ({ until: "2027-01-31" })
+  "POST /memberships/{id}/end": () => ({ until: "2027-01-31" }),
+  "GET /people/athletes/{id}/export": () => undefined
 }
 
 /** A series of the club's coach (its first occurrence a session of that coach), and a time the coach is free. */
@@ -85,7 +86,7 @@ const ownedPath = (endpoint: GuardedEndpoint, f: OwnedFixture) =>
         ? f.sessionId
         : endpoint.path.startsWith("/planning/series")
         ? f.seriesId
-        : endpoint.path.startsWith("/attendance/athletes")
+        : endpoint.path.startsWith("/attendance/athletes") || endpoint.path.startsWith("/people/athletes")
         ? f.athleteId
         : f.sessionId
     ))
