@@ -31,6 +31,8 @@ const tableOrder = [
   "series_cancellations",
   "sessions",
   "session_athletes",
+  "session_attendance",
+  "session_replies",
   "activities",
   "webhooks",
   "feed_tokens",
@@ -75,8 +77,8 @@ const columnsOf = (record: object, leftOut: ReadonlyArray<string> = [], renamed:
 /**
  * Every row of an audited table the in-memory store holds, by a key of its table's primary key, as
  * the database's tables hold them: a session's athletes are rows of `session_athletes`, a group's
- * coaches rows of `group_coaches`, and so on. Attendance (settings, replies, marks) is kept by its
- * repository, out of the store, and not audited here (decision 0303).
+ * coaches rows of `group_coaches`, and so on. A session's attendance settings and replies are in
+ * the store and audited; marks are kept by their repository, out of the store, and are not (decision 0303).
  */
 interface Seen {
   readonly signature: string
@@ -175,6 +177,33 @@ const rowsOf = (tables: InMemoryTables, outbox: Outbox, seen: WeakMap<object, Se
         )
       ]
     })
+  }
+  // A session's settings and replies are changed in place: read again at every operation.
+  for (const [sessionId, attendance] of tables.attendance) {
+    if (attendance.capacity !== null || attendance.replyCutoff !== null) {
+      rows.set(
+        `session_attendance/${sessionId}`,
+        keptRow("session_attendance", {
+          session_id: sessionId,
+          capacity: attendance.capacity,
+          reply_cutoff: attendance.replyCutoff
+        })
+      )
+    }
+    for (const reply of attendance.replies.values()) {
+      rows.set(
+        `session_replies/${sessionId}/${reply.athleteId}`,
+        keptRow("session_replies", {
+          session_id: sessionId,
+          athlete_id: reply.athleteId,
+          answer: reply.answer,
+          reason: reply.reason,
+          state: reply.state,
+          yes_order: reply.yesOrder,
+          replied_by: reply.by
+        })
+      )
+    }
   }
   for (const activity of tables.activities.values()) {
     putOf(activity, "", () => [["activities", String(activity.id), columnsOf(activity)]])

@@ -126,7 +126,13 @@ export const InMemoryPersonDataRepository = Layer.effect(
           section: "memberships",
           rows: athleteId === null
             ? []
-            : store.memberships.all().filter((m) => m.athleteId === athleteId).map((m) => ({ ...m }))
+            : store.memberships.all().filter((m) => m.athleteId === athleteId).map((m) => ({
+              id: m.id,
+              group_id: m.groupId,
+              athlete_id: m.athleteId,
+              from_date: m.from,
+              until_date: m.until
+            }))
         },
         {
           section: "guardianOf",
@@ -137,6 +143,21 @@ export const InMemoryPersonDataRepository = Layer.effect(
         {
           section: "guardians",
           rows: [...(athleteId === null ? [] : store.guardians.get(athleteId) ?? [])].map((user) => ({ userId: user }))
+        },
+        {
+          // As the database's rows: the answer, its reason and where it left the athlete.
+          section: "replies",
+          rows: athleteId === null ? [] : [...store.attendance].flatMap(([sessionId, attendance]) => {
+            const reply = attendance.replies.get(athleteId)
+            return reply === undefined ? [] : [{
+              session_id: sessionId,
+              athlete_id: athleteId,
+              answer: reply.answer,
+              reason: reply.reason,
+              state: reply.state,
+              replied_by: reply.by
+            }]
+          })
         },
         {
           section: "noticePreferences",

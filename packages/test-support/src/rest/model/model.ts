@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto"
 import fc from "fast-check"
 import type { Reply } from "../../Reply.ts"
 import type { Caller, Club, Role } from "../Club.ts"
@@ -241,8 +242,8 @@ export interface Real {
    */
   readonly outsider: Member
   /**
-   * The store is a database: every write is audited (the in-memory store writes no entries,
-   * decision 0249) and an export lists the person's replies.
+   * The store is a database: an export lists exactly the replies that stand (the in-memory store
+   * drops a reply its session no longer holds when it next reads the session).
    */
   readonly database: boolean
   /** The writes of the command running, and the entries they must have left. */
@@ -308,12 +309,10 @@ export const setUpCast = async (club: Club, stats: Real["stats"]): Promise<Real>
   }
   const guardian = club.withToken(await tokenOf(club, parent.name, parent.password))
   const outsider = await member("COACH", (await createCoach(club, { name: "Coach C" })).id)
-  // Whether the store audits: the outsider's record has its entry on a database, none in memory.
-  const entries = answered<{ items: ReadonlyArray<unknown> }>(
-    await club.admin.get(`/audit?recordType=coaches&recordId=${outsider.id}`),
-    200,
-    "Reading the audit trail"
-  )
+  // Every store audits (the in-memory one since decision 0303): the outsider's record has its entry.
+  const audited = await club.admin.get(`/audit?recordType=coaches&recordId=${outsider.id}`)
+  const entries = answered<{ items: ReadonlyArray<unknown> }>(audited, 200, "Reading the audit trail")
+  if (entries.items.length === 0) throw new Error("The outsider coach's create left no audit entry")
   return {
     club,
     admin: club.admin,
@@ -326,7 +325,9 @@ export const setUpCast = async (club: Club, stats: Real["stats"]): Promise<Real>
     adminUserId: club.user.ADMIN.id,
     guardianUserId: parent.id,
     outsider,
-    database: entries.items.length > 0,
+    // The server, with a database behind it, names every answer's request; the in-process app on
+    // the memory store names none, and keeps a reply until it next looks at its session.
+    database: audited.headers.get("x-request-id") !== null,
     writes: [],
     expectedEntries: [],
     erasedLoginTried: false
@@ -427,7 +428,14 @@ const sendAs = async (
   path: string,
   json?: unknown
 ) => {
-  const reply = await caller.send(method, path, json === undefined ? undefined : { json })
+  // Each write names its own request id, which the server keeps (a sane one) and the in-process
+  // app, which assigns none, hands to the audit trail as it came.
+  const suppliedId = `model-${randomUUID()}`
+  const headers = method === "GET" ? undefined : { "x-request-id": suppliedId }
+  const reply = await caller.send(method, path, {
+    ...(json === undefined ? {} : { json }),
+    ...(headers === undefined ? {} : { headers })
+  })
   r.stats.requests++
   if (process.env["MODEL_DEBUG"] !== undefined) {
     const key = `${identity.label} ${method} ${path.replace(/[?&]limit=\d+/, "").replace(/\d+/g, "#")} ${reply.status}`
@@ -438,7 +446,7 @@ const sendAs = async (
     r.writes.push({
       what: `${identity.label} ${method} ${path}`,
       status: reply.status,
-      requestId: reply.headers.get("x-request-id"),
+      requestId: reply.headers.get("x-request-id") ?? suppliedId,
       identity: { userId: identity.userId, role: identity.role }
     })
   }
@@ -469,12 +477,12 @@ interface AuditEntryDto {
 }
 
 /**
- * After a command, on a database (decision 0240): each write answered 2xx has its entries, each
+ * After a command, on every store (decisions 0240, 0303): each write answered 2xx has its entries, each
  * naming the user and role that sent it, and those the model knows it changed; a write refused
  * (4xx) has none. The newest page of the trail holds every entry of the command's writes.
  */
 const checkAudit = async (r: Real, shown: string) => {
-  if (!r.database || r.writes.length === 0) return
+  if (r.writes.length === 0) return
   const writes = [...r.writes]
   const reply = await send(r, shown, admin, "GET", "/audit?limit=500")
   expectStatus(shown, reply, { statuses: [200], why: "audit.read is Admin" })
@@ -1673,7 +1681,7 @@ export class ReadAudit extends ModelCommand {
     this.shown = `${actorName(this.actor)} GET ${path}`
     const reply = await send(r, this.shown, this.actor, "GET", path)
     expectStatus(this.shown, reply, { statuses: [this.actor.kind === "admin" ? 200 : 403], why: "audit.read is Admin" })
-    if (reply.status !== 200 || !r.database) return []
+    if (reply.status !== 200) return []
     const items = (reply.body as { items: ReadonlyArray<AuditEntryDto> }).items
     same(
       this.shown,
