@@ -1,4 +1,4 @@
-import { stringsMessage } from "./load/grpc.ts"
+import { createTaskMessage, listTasksMessage } from "./load/grpc.ts"
 import { distinct, type Scenario, scenarios } from "./scenarios.ts"
 
 /** Planned sessions of one load-generator run start this many half-hours after the previous run's. */
@@ -18,7 +18,7 @@ export const compareScenarios: ReadonlyArray<Scenario> = [
     kind: "connect",
     expectedStatus: 200,
     protocol: "grpc",
-    request: () => ({ method: "POST", path: "/todo.TodoService/ListTasks", message: new Uint8Array() })
+    request: () => ({ method: "POST", path: "/todo.TodoService/ListTasks", message: listTasksMessage() })
   },
   {
     name: "grpc-create",
@@ -29,7 +29,7 @@ export const compareScenarios: ReadonlyArray<Scenario> = [
     request: () => ({
       method: "POST",
       path: "/todo.TodoService/CreateTask",
-      message: stringsMessage([[1, "Bench task"], [2, "Created by the load generator"]])
+      message: createTaskMessage("Bench task", "Created by the load generator")
     })
   },
   {

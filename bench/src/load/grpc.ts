@@ -1,76 +1,37 @@
 // gRPC over HTTP/2 (h2c), for the scenarios that call the Connect service as a gRPC client does
-// (`compareScenarios.ts`): autocannon speaks HTTP/1.1 only. The messages are the few fields of
-// packages/contract/proto/todo.proto, written and read by hand (proto3 wire format: a tag, a
-// length, the bytes), so that the load generator needs no generated code.
+// (`compareScenarios.ts`): autocannon speaks HTTP/1.1 only. The messages are the contract's own
+// (`@club/contract/todo`, generated from packages/contract/proto/todo.proto), written and read by
+// @bufbuild/protobuf as the server's Connect service does.
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf"
+import {
+  CreateTaskRequestSchema,
+  ListTasksRequestSchema,
+  ListTasksResponseSchema,
+  TaskResponseSchema
+} from "@club/contract/todo"
 import * as Http2 from "node:http2"
 import type { BenchRequest } from "../scenarios.ts"
 
-const tag = (field: number, wireType: number) => (field << 3) | wireType
+export const listTasksMessage = (): Uint8Array => toBinary(ListTasksRequestSchema, create(ListTasksRequestSchema))
 
-const varint = (value: number): Array<number> => {
-  const bytes: Array<number> = []
-  let rest = value
-  while (rest > 0x7f) {
-    bytes.push((rest & 0x7f) | 0x80)
-    rest >>>= 7
-  }
-  bytes.push(rest)
-  return bytes
-}
+export const createTaskMessage = (title: string, description: string): Uint8Array =>
+  toBinary(CreateTaskRequestSchema, create(CreateTaskRequestSchema, { title, description }))
 
-/** A message of string fields only, `[field number, text]` in order (CreateTaskRequest). */
-export const stringsMessage = (fields: ReadonlyArray<readonly [number, string]>): Uint8Array =>
-  Buffer.concat(fields.map(([field, text]) => {
-    const bytes = Buffer.from(text, "utf8")
-    return Buffer.concat([Buffer.from([tag(field, 2), ...varint(bytes.length)]), bytes])
-  }))
+const taskOf = (
+  { description, id, success, title }: { id: string; title: string; description: string; success: boolean }
+) => ({
+  id,
+  title,
+  description,
+  success
+})
 
-/** One message's fields: each field number's values, a length-delimited one as its bytes. */
-const fieldsOf = (bytes: Uint8Array): Map<number, Array<Uint8Array | number>> => {
-  const fields = new Map<number, Array<Uint8Array | number>>()
-  let at = 0
-  const readVarint = () => {
-    let value = 0
-    let shift = 0
-    for (;;) {
-      const byte = bytes[at++]!
-      value += (byte & 0x7f) * 2 ** shift
-      if (byte < 0x80) return value
-      shift += 7
-    }
-  }
-  while (at < bytes.length) {
-    const key = readVarint()
-    const field = Math.floor(key / 8)
-    const values = fields.get(field) ?? []
-    fields.set(field, values)
-    if ((key & 7) === 0) values.push(readVarint())
-    else if ((key & 7) === 2) {
-      const length = readVarint()
-      values.push(bytes.subarray(at, at + length))
-      at += length
-    } else throw new Error(`wire type ${key & 7} is not one of todo.proto's`)
-  }
-  return fields
-}
-
-const text = (value: Uint8Array | number | undefined) =>
-  value === undefined ? "" : Buffer.from(value as Uint8Array).toString("utf8")
-
-/** A TaskResponse as the Connect JSON answer writes it (proto3 leaves defaults out: "" and false). */
-export const decodeTask = (bytes: Uint8Array) => {
-  const fields = fieldsOf(bytes)
-  return {
-    id: text(fields.get(1)?.[0]),
-    title: text(fields.get(2)?.[0]),
-    description: text(fields.get(3)?.[0]),
-    success: fields.get(4)?.[0] === 1
-  }
-}
+/** A TaskResponse as the Connect JSON answer gives it. */
+export const decodeTask = (bytes: Uint8Array) => taskOf(fromBinary(TaskResponseSchema, bytes))
 
 /** A ListTasksResponse: its tasks. */
 export const decodeTasks = (bytes: Uint8Array) => ({
-  tasks: (fieldsOf(bytes).get(1) ?? []).map((task) => decodeTask(task as Uint8Array))
+  tasks: fromBinary(ListTasksResponseSchema, bytes).tasks.map(taskOf)
 })
 
 /** One gRPC length-prefixed message, not compressed. */
