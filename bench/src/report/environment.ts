@@ -19,7 +19,6 @@ const gitIn = (cwd: string, ...args: Array<string>) => {
     return "unknown"
   }
 }
-const git = (...args: Array<string>) => gitIn(repoRoot, ...args)
 
 /** The commit of the checkout `dir` is in, "+ uncommitted changes" when its tree is not clean. */
 export const commitOf = (dir: string) =>
