@@ -1,7 +1,7 @@
 // `pnpm bench` (see bench/README.md): starts every process it needs, measures, writes
 // bench/results/, and stops what it started and drops its databases, also when interrupted.
 import { existsSync, rmSync } from "node:fs"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { runSql } from "./database/runSql.ts"
 import type { ListScenario } from "./listScenarios.ts"
 import { allocationsPhase } from "./phases/allocations.ts"
@@ -21,7 +21,8 @@ import { retentionPhase } from "./phases/retention.ts"
 import { installSignalHandlers, runCleanups } from "./process/cleanup.ts"
 import { ensureDir, serverMain, tmpDir } from "./process/paths.ts"
 import { planStability } from "./queries/planStability.ts"
-import { describeEnvironment } from "./report/environment.ts"
+import { type ComparedRow, type ComparisonResults, writeComparison } from "./report/comparison.ts"
+import { commitOf, describeEnvironment } from "./report/environment.ts"
 import type { ListScenarioRef, Results, ScenarioRef } from "./report/Results.ts"
 import { writeResults } from "./report/writeResults.ts"
 import type { Scenario } from "./scenarios.ts"
@@ -45,6 +46,47 @@ const postgresVersion = async () => {
   return `PostgreSQL ${String((row as { server_version?: string } | undefined)?.server_version ?? "?").split(" ")[0]}`
 }
 
+/**
+ * A comparison (BENCH_COMPARE_MAIN, BENCH_COMPARE_AUDIT): the throughput and lists phases with the
+ * compared server in the baseline's place, written to comparison.md and comparison.json.
+ */
+const compare = async (comparison: NonNullable<typeof settings.comparison>, base: Results) => {
+  const other = settings.phases.filter((phase) => phase !== "throughput" && phase !== "lists")
+  if (other.length > 0) {
+    throw new Error(`a comparison runs the throughput and lists phases only, not ${other.join(", ")}`)
+  }
+  if (comparison.kind === "build" && !existsSync(comparison.main)) {
+    throw new Error(`${comparison.main} is missing: build that checkout first`)
+  }
+  const serverDir = (main: string) => dirname(main)
+  let results: ComparisonResults = {
+    environment: base.environment,
+    settings: base.settings,
+    label: comparison.label,
+    project: `${commitOf(serverDir(serverMain))} (${serverMain})`,
+    other: comparison.kind === "build"
+      ? `${commitOf(serverDir(comparison.main))} (${comparison.main})`
+      : "the same build, on a database whose audit_write triggers are disabled (a measuring device, not a setting)"
+  }
+  const rows = <S>(
+    measured: ReadonlyArray<{ scenario: S; project: ComparedRow["project"]; baseline: ComparedRow["project"] }>
+  ) => measured.map(({ baseline, project, scenario }) => ({ scenario, project, other: baseline }))
+  if (settings.phases.includes("throughput")) {
+    console.log(`throughput: project vs ${comparison.label} on PostgreSQL, each on a database of its own`)
+    results = {
+      ...results,
+      throughput: rows((await throughputPhase()).map((r) => ({ ...r, scenario: ref(r.scenario) })))
+    }
+  }
+  if (settings.phases.includes("lists")) {
+    console.log(
+      `lists: every list endpoint at ${settings.listSizes.join(", ")} entries, project vs ${comparison.label}`
+    )
+    results = { ...results, lists: rows((await listsPhase()).map((r) => ({ ...r, scenario: listRef(r.scenario) }))) }
+  }
+  return writeComparison(results, settings.writeResults ? undefined : join(tmpDir, "results"))
+}
+
 const main = async () => {
   if (!existsSync(serverMain)) throw new Error(`${serverMain} is missing: build first (pnpm build)`)
   rmSync(tmpDir, { recursive: true, force: true })
@@ -60,6 +102,11 @@ const main = async () => {
       dataSet: settings.dataSet,
       listSizes: settings.listSizes
     }
+  }
+  if (settings.comparison !== undefined) {
+    const written = await compare(settings.comparison, results)
+    console.log(`\ndone in ${((Date.now() - started) / 60_000).toFixed(1)} min; wrote ${written.join(", ")}`)
+    return
   }
   if (settings.phases.includes("throughput")) {
     console.log("throughput: project vs baseline on PostgreSQL")

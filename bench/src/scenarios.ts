@@ -7,6 +7,8 @@ export interface LoadContext {
   readonly login: { readonly name: string; readonly password: string }
   /** A calendar feed's path and current ETag (the schedule phase). */
   readonly feed?: { readonly path: string; readonly etag: string }
+  /** Which run of the load generator this is (runLoad numbers them from 1; 0 outside it), for writes that need a slot of their own. */
+  readonly run?: number
 }
 
 export interface BenchRequest {
@@ -14,6 +16,8 @@ export interface BenchRequest {
   readonly path: string
   readonly body?: string
   readonly headers?: Readonly<Record<string, string>>
+  /** A gRPC scenario's request message (protobuf), sent framed instead of `body`. */
+  readonly message?: Uint8Array
 }
 
 export type ScenarioKind = "read" | "write" | "login" | "connect" | "floor"
@@ -30,12 +34,14 @@ export interface Scenario {
    * threads: more connections than that only queue. A full session list is a large answer.
    */
   readonly connections?: number
+  /** Sent as gRPC over HTTP/2 (`load/grpc.ts`) rather than HTTP/1.1 by autocannon. */
+  readonly protocol?: "grpc"
   readonly request: (context: LoadContext) => BenchRequest
 }
 
 export const pick = (range: IdRange): number => range.min + Math.floor(Math.random() * (range.max - range.min + 1))
 
-const distinct = (range: IdRange, count: number): Array<number> => {
+export const distinct = (range: IdRange, count: number): Array<number> => {
   const ids = new Set<number>()
   while (ids.size < count) ids.add(pick(range))
   return [...ids]

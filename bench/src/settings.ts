@@ -36,6 +36,34 @@ export const defaultPhases: ReadonlyArray<PhaseName> = [
   "worstInputs"
 ]
 
+/**
+ * What stands in the baseline's place when two builds, or two databases, are compared side by side
+ * (BENCH_COMPARE_MAIN, BENCH_COMPARE_AUDIT; README "Comparing two builds"): another build of the
+ * server, or this build on a database whose audit triggers are disabled.
+ */
+export type Comparison =
+  | { readonly kind: "build"; readonly label: string; readonly main: string }
+  | { readonly kind: "auditOff"; readonly label: string }
+
+const comparison = (): Comparison | undefined => {
+  const main = env["BENCH_COMPARE_MAIN"]
+  const audit = env["BENCH_COMPARE_AUDIT"]
+  if (main !== undefined && audit !== undefined) {
+    throw new Error("set BENCH_COMPARE_MAIN or BENCH_COMPARE_AUDIT, not both")
+  }
+  if (main !== undefined) return { kind: "build", label: env["BENCH_COMPARE_LABEL"] ?? "before", main }
+  if (audit === undefined) return undefined
+  if (audit !== "off") throw new Error(`BENCH_COMPARE_AUDIT=${audit}: the one value is off`)
+  return { kind: "auditOff", label: "audit off" }
+}
+
+/** The phases a comparison runs unless BENCH_PHASES says otherwise: the audit's cost is a writes' matter. */
+const comparedPhases: Record<Comparison["kind"] | "none", ReadonlyArray<PhaseName>> = {
+  none: defaultPhases,
+  build: ["throughput", "lists"],
+  auditOff: ["throughput"]
+}
+
 /** What a run measures; every knob has an environment variable, for quick partial runs. */
 export const settings = {
   /** A PostgreSQL server the bench may create and drop databases on (trust or password in the URL). */
@@ -49,7 +77,9 @@ export const settings = {
   logLevel: env["BENCH_LOG_LEVEL"] ?? "info",
   /** Scenario names to run (default: all). */
   scenarios: list("BENCH_SCENARIOS"),
-  phases: (list("BENCH_PHASES") ?? defaultPhases) as ReadonlyArray<PhaseName>,
+  phases: (list("BENCH_PHASES") ?? comparedPhases[comparison()?.kind ?? "none"]) as ReadonlyArray<PhaseName>,
+  /** Another build, or this one without audit triggers, in the baseline's place (throughput and lists only). */
+  comparison: comparison(),
   /** Start the project's server and the baseline with `--cpu-prof`, profiles under bench/.tmp/profiles/<server>. */
   profile: env["BENCH_PROFILE"] === "1",
   /** Write results/ (off for partial runs that should not replace the committed results). */

@@ -78,18 +78,21 @@ const report = (server: ServerProcess, scenario: Scenario, m: Measurement) =>
 /**
  * Each server warmed up (a discarded run: the JIT, the pools and the caches settle), then measured
  * in `rounds` runs that alternate between the servers, so that whatever else the machine does
- * falls on all of them alike. The load generator is a process of its own for every run.
+ * falls on all of them alike. The load generator is a process of its own for every run. `context`
+ * is every server's caller, or each server's own (in the servers' order: servers on databases of
+ * their own have callers of their own).
  */
 export const measureSideBySide = async (
   servers: ReadonlyArray<ServerProcess>,
   scenario: Scenario,
-  context: LoadContext,
+  context: LoadContext | ReadonlyArray<LoadContext>,
   options: MeasureOptions
 ): Promise<ReadonlyArray<Measurement>> => {
+  const contextOf = (i: number): LoadContext => (Array.isArray(context) ? context[i]! : context as LoadContext)
   await waitForQuietMachine()
-  for (const server of servers) {
+  for (const [i, server] of servers.entries()) {
     if (options.warmupSeconds > 0) {
-      await runLoad({ ...loadFor(server, scenario, options), durationSeconds: options.warmupSeconds }, context)
+      await runLoad({ ...loadFor(server, scenario, options), durationSeconds: options.warmupSeconds }, contextOf(i))
     }
   }
   const runs = servers.map((): Array<Measurement> => [])
@@ -97,7 +100,7 @@ export const measureSideBySide = async (
   for (let round = 0; round < options.rounds; round++) {
     // ABBA order: neither server always goes first.
     const order = round % 2 === 0 ? servers.map((_, i) => i) : servers.map((_, i) => servers.length - 1 - i)
-    for (const i of order) runs[i]!.push(await measureOnce(servers[i]!, scenario, context, options, seconds))
+    for (const i of order) runs[i]!.push(await measureOnce(servers[i]!, scenario, contextOf(i), options, seconds))
   }
   const combined = runs.map(combine)
   combined.forEach((m, i) => report(servers[i]!, scenario, m))

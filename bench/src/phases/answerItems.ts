@@ -1,14 +1,23 @@
 import { isDeepStrictEqual } from "node:util"
 import type { ListScenario } from "../listScenarios.ts"
+import { decodeTask, decodeTasks, grpcOnce } from "../load/grpc.ts"
 import { requestHeaders } from "../load/requestHeaders.ts"
 import type { BenchRequest, LoadContext, Scenario } from "../scenarios.ts"
 import type { ServerProcess } from "../servers/ServerProcess.ts"
+import type { Contexts } from "./pair.ts"
 
 /** The entries of a list answer: a JSON array, or a Connect ListTasks message's `tasks`. */
 const itemsOf = (answer: unknown): number | undefined => {
   if (Array.isArray(answer)) return answer.length
   const tasks = (answer as { readonly tasks?: unknown } | null)?.tasks
   return Array.isArray(tasks) ? tasks.length : undefined
+}
+
+/** A gRPC call's answer as the Connect JSON answer would write it, failing unless its status is 0. */
+const grpcAnswerTextOf = async (server: ServerProcess, context: LoadContext, request: BenchRequest) => {
+  const answer = await grpcOnce(server.url, request, context.token)
+  if (answer.status !== "200") throw new Error(`${server.name} gRPC ${request.path}: ${answer.status}`)
+  return JSON.stringify(request.path.endsWith("/ListTasks") ? decodeTasks(answer.message) : decodeTask(answer.message))
 }
 
 /** The text of one server's answer to `request`, failing unless its status is the scenario's. */
@@ -18,6 +27,7 @@ const answerTextOf = async (
   context: LoadContext,
   request: BenchRequest
 ): Promise<string> => {
+  if (scenario.protocol === "grpc") return grpcAnswerTextOf(server, context, request)
   const response = await fetch(`${server.url}${request.path}`, {
     method: request.method,
     headers: requestHeaders(scenario, context, request),
@@ -81,17 +91,31 @@ export const expectSameAnswers = (scenario: Scenario, baseline: unknown, project
   }
 }
 
-/** The same request, sent once to each server (a read: it changes nothing), and `expectSameAnswers`. */
+/**
+ * An answer as two servers on databases of their own can give it alike: a task's id is a random
+ * UUID drawn by the database, so a task list is compared without them (everything else, the
+ * order included, must be the same). On a shared database, the answer as it is.
+ */
+export const comparable = (answer: unknown, separate: boolean): unknown => {
+  const tasks = (answer as { readonly tasks?: unknown } | null)?.tasks
+  if (!separate || !Array.isArray(tasks)) return answer
+  return { ...(answer as object), tasks: tasks.map(({ id: _id, ...task }: Record<string, unknown>) => task) }
+}
+
+/**
+ * The same request, sent once to each server (a read: it changes nothing), each as its own caller,
+ * and `expectSameAnswers` (of what can be alike: `comparable`).
+ */
 export const expectSameAnswer = async (
-  servers: { readonly baseline: ServerProcess; readonly project: ServerProcess },
+  servers: { readonly baseline: ServerProcess; readonly project: ServerProcess; readonly separate: boolean },
   scenario: Scenario,
-  context: LoadContext
+  contexts: Contexts
 ) => {
-  const request = scenario.request(context)
+  const request = scenario.request(contexts.project)
   expectSameAnswers(
     scenario,
-    await answerOf(servers.baseline, scenario, context, request),
-    await answerOf(servers.project, scenario, context, request)
+    comparable(await answerOf(servers.baseline, scenario, contexts.baseline, request), servers.separate),
+    comparable(await answerOf(servers.project, scenario, contexts.project, request), servers.separate)
   )
 }
 
@@ -107,19 +131,21 @@ const withoutId = (text: string): unknown => {
 }
 
 /**
- * A write sent once to each server (both write to the same database: the baseline's row is a row
- * more), and the run fails unless both answered the scenario's status and the same answer but
- * for the new row's id: the baseline's write is a yardstick only while it answers what the
- * project answers.
+ * A write sent once to each server (on a shared database the baseline's row is a row more), each
+ * as its own caller, and the run fails unless both answered the scenario's status and the same
+ * answer but for the new row's id: the baseline's write is a yardstick only while it answers what
+ * the project answers.
  */
 export const expectSameWriteAnswer = async (
   servers: { readonly baseline: ServerProcess; readonly project: ServerProcess },
   scenario: Scenario,
-  context: LoadContext
+  contexts: Contexts
 ) => {
-  const request = scenario.request(context)
+  const request = scenario.request(contexts.project)
   const answers: Array<unknown> = []
-  for (const server of [servers.baseline, servers.project]) {
+  for (
+    const [server, context] of [[servers.baseline, contexts.baseline], [servers.project, contexts.project]] as const
+  ) {
     answers.push(withoutId(await answerTextOf(server, scenario, context, request)))
   }
   expectSameAnswers(scenario, answers[0], answers[1])

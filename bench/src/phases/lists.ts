@@ -1,13 +1,12 @@
 import { seedLists } from "../database/seedLists.ts"
-import { createTemporaryDatabase } from "../database/temporaryDatabase.ts"
 import { listEndpoints, type ListScenario, listScenario } from "../listScenarios.ts"
 import type { Measurement } from "../load/LoadResult.ts"
 import type { LoadContext } from "../scenarios.ts"
 import { login } from "../servers/api.ts"
 import { admin } from "../servers/servers.ts"
 import { settings } from "../settings.ts"
-import { expectItems, expectSameAnswers } from "./answerItems.ts"
-import { startSideBySide } from "./sideBySide.ts"
+import { comparable, expectItems, expectSameAnswers } from "./answerItems.ts"
+import { startPair } from "./pair.ts"
 
 export interface ListResult {
   readonly scenario: ListScenario
@@ -34,26 +33,30 @@ export const listsPhase = async (): Promise<ReadonlyArray<ListResult>> => {
   for (const items of settings.listSizes) {
     const scenarios = selectedListScenarios(items)
     if (scenarios.length === 0) continue
-    const database = await createTemporaryDatabase(settings.serverUrl, `lists_${items}`)
+    const servers = await startPair(`lists_${items}`, (sql) => seedLists(sql, items))
     try {
-      const servers = await startSideBySide(database.url, (sql) => seedLists(sql, items))
-      const context: LoadContext = {
+      const project: LoadContext = {
         seeded: servers.seeded,
         token: await login(servers.project.url, admin),
         login: admin
+      }
+      const contexts = {
+        project,
+        baseline: servers.separate
+          ? { seeded: servers.baselineSeeded, token: await login(servers.baseline.url, admin), login: admin }
+          : project
       }
       for (const scenario of scenarios) {
         console.log(`  ${scenario.name}`)
         expectSameAnswers(
           scenario,
-          await expectItems(servers.baseline, scenario, context),
-          await expectItems(servers.project, scenario, context)
+          comparable(await expectItems(servers.baseline, scenario, contexts.baseline), servers.separate),
+          comparable(await expectItems(servers.project, scenario, contexts.project), servers.separate)
         )
-        results.push({ scenario, ...(await servers.measure(scenario, context)) })
+        results.push({ scenario, ...(await servers.measure(scenario, contexts)) })
       }
-      await servers.stop()
     } finally {
-      await database.drop()
+      await servers.stop()
     }
   }
   return results

@@ -1,11 +1,11 @@
+import { comparedThroughputScenarios } from "../compareScenarios.ts"
 import { seed } from "../database/seed.ts"
-import { createTemporaryDatabase } from "../database/temporaryDatabase.ts"
 import type { Measurement } from "../load/LoadResult.ts"
 import { type Scenario, scenarios } from "../scenarios.ts"
 import { settings } from "../settings.ts"
 import { expectSameAnswer, expectSameWriteAnswer } from "./answerItems.ts"
 import { prepareCallers } from "./callers.ts"
-import { startSideBySide } from "./sideBySide.ts"
+import { startPair } from "./pair.ts"
 
 export interface ScenarioResult {
   readonly scenario: Scenario
@@ -13,31 +13,47 @@ export interface ScenarioResult {
   readonly baseline: Measurement
 }
 
-export const selectedScenarios = (): ReadonlyArray<Scenario> =>
-  scenarios.filter((s) => settings.scenarios === undefined || settings.scenarios.includes(s.name))
+/** The writes whose cost the audit adds to (BENCH_COMPARE_AUDIT=off measures these unless BENCH_SCENARIOS says). */
+const writes = (scenario: Scenario) => scenario.kind === "write" || scenario.name.endsWith("-create")
 
 /**
- * Every scenario against the project's server and the baseline, side by side on the same fresh
- * database (see measureSideBySide). Reads run before writes, so that every read scenario sees the
- * seeded data set as it is. A GET, and a write, is first sent once to both, and the run fails
- * unless both answer the same (a write: but for the new row's id).
+ * The phase's scenarios: against the baseline, those it answers; comparing two builds, also gRPC
+ * and the planning write (`compareScenarios.ts`); comparing the audit's cost, the writes.
+ */
+export const selectedScenarios = (): ReadonlyArray<Scenario> => {
+  const all = settings.comparison === undefined ? scenarios : comparedThroughputScenarios
+  if (settings.scenarios !== undefined) return all.filter((s) => settings.scenarios!.includes(s.name))
+  return settings.comparison?.kind === "auditOff" ? all.filter(writes) : all
+}
+
+/** Reads whose answers both servers must give alike before they are measured (a list call is a POST). */
+const comparedRead = (scenario: Scenario, method: string) =>
+  method === "GET" || scenario.name === "connect-list" || scenario.name === "grpc-list"
+
+/**
+ * Every scenario against the project's server and the baseline (or the compared server: see
+ * `Pair`), side by side on the same fresh data set (see measureSideBySide). Reads run before
+ * writes, so that every read scenario sees the seeded data set as it is. A read, and a write, is
+ * first sent once to both, and the run fails unless both answer the same (a write: but for the new
+ * row's id).
  */
 export const throughputPhase = async (): Promise<ReadonlyArray<ScenarioResult>> => {
-  const database = await createTemporaryDatabase(settings.serverUrl, "load")
+  const servers = await startPair("load", (sql) => seed(sql, settings.dataSet))
   try {
-    const servers = await startSideBySide(database.url, (sql) => seed(sql, settings.dataSet))
-    const context = await prepareCallers(servers.project.url, servers.seeded)
+    const project = await prepareCallers(servers.project.url, servers.seeded)
+    const contexts = {
+      project,
+      baseline: servers.separate ? await prepareCallers(servers.baseline.url, servers.baselineSeeded) : project
+    }
     const results: Array<ScenarioResult> = []
     for (const scenario of selectedScenarios()) {
-      if (scenario.request(context).method === "GET") await expectSameAnswer(servers, scenario, context)
-      else if (scenario.kind === "write" || scenario.name === "connect-create") {
-        await expectSameWriteAnswer(servers, scenario, context)
-      }
-      results.push({ scenario, ...(await servers.measure(scenario, context)) })
+      if (comparedRead(scenario, scenario.request(contexts.project).method)) {
+        await expectSameAnswer(servers, scenario, contexts)
+      } else if (writes(scenario)) await expectSameWriteAnswer(servers, scenario, contexts)
+      results.push({ scenario, ...(await servers.measure(scenario, contexts)) })
     }
-    await servers.stop()
     return results
   } finally {
-    await database.drop()
+    await servers.stop()
   }
 }

@@ -12,13 +12,19 @@ export interface Environment {
   readonly commit: string
 }
 
-const git = (...args: Array<string>) => {
+const gitIn = (cwd: string, ...args: Array<string>) => {
   try {
-    return execFileSync("git", args, { cwd: repoRoot, encoding: "utf8" }).trim()
+    return execFileSync("git", args, { cwd, encoding: "utf8" }).trim()
   } catch {
     return "unknown"
   }
 }
+
+/** The commit of the checkout `dir` is in, "+ uncommitted changes" when its tree is not clean. */
+export const commitOf = (dir: string) =>
+  `${gitIn(dir, "rev-parse", "--short", "HEAD")}${
+    gitIn(dir, "status", "--porcelain").length > 0 ? " + uncommitted changes" : ""
+  }`
 
 export const describeEnvironment = (postgres: string): Environment => ({
   date: new Date().toISOString(),
@@ -27,7 +33,5 @@ export const describeEnvironment = (postgres: string): Environment => ({
   cores: cpus().length,
   memoryGiB: Math.round(totalmem() / 2 ** 30),
   postgres,
-  commit: `${git("rev-parse", "--short", "HEAD")}${
-    git("status", "--porcelain").length > 0 ? " + uncommitted changes" : ""
-  }`
+  commit: commitOf(repoRoot)
 })

@@ -15,6 +15,8 @@ export interface ProjectOptions {
   readonly name: string
   readonly port: number
   readonly database: Database
+  /** The build to start (default: BENCH_SERVER_MAIN, or this checkout's). */
+  readonly main?: string
   /** Extra flags for node, e.g. `--cpu-prof`. */
   readonly nodeArgs?: ReadonlyArray<string>
   readonly logLevel?: string
@@ -27,8 +29,8 @@ export interface ProjectOptions {
  * the build under test so that another checkout's build runs with its own (none where it has no
  * such file).
  */
-const serverNodeArguments = (): ReadonlyArray<string> => {
-  const file = join(dirname(serverMain), "..", "nodeArguments.json")
+const serverNodeArguments = (main: string): ReadonlyArray<string> => {
+  const file = join(dirname(main), "..", "nodeArguments.json")
   return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) as ReadonlyArray<string> : []
 }
 
@@ -36,10 +38,10 @@ const serverNodeArguments = (): ReadonlyArray<string> => {
 export const startProject = (options: ProjectOptions): Promise<ServerProcess> =>
   startServer({
     name: options.name,
-    script: serverMain,
+    script: options.main ?? serverMain,
     port: options.port,
     readyPath: "/health/ready",
-    nodeArgs: [...serverNodeArguments(), ...(options.nodeArgs ?? [])],
+    nodeArgs: [...serverNodeArguments(options.main ?? serverMain), ...(options.nodeArgs ?? [])],
     env: {
       ...(options.database.kind === "server"
         ? { DATABASE_URL: options.database.url }
