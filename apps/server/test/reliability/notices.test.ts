@@ -164,7 +164,9 @@ describe.skipIf(!postgresAnswers)("Notices across two instances and a SIGKILL mi
       expect(Date.now() - stopping).toBeLessThan(7000)
       const [row] = await sql.query<{ status: string; lease_owner: string | null }>(`SELECT status, lease_owner
       FROM notices WHERE id = ${Number(id!.slice("<notice-".length, id!.indexOf("@")))}`)
-      expect(row).toEqual({ status: "pending", lease_owner: null })
+      // Released by the stopped holder; the other instance may already have claimed it again.
+      expect(row?.status).toBe("pending")
+      expect(row?.lease_owner === null || !row.lease_owner.includes(`/${holder.child.pid}/`)).toBe(true)
       smtp.behave({ _tag: "accept" })
       expect(await eventually(async () => copies(id!) >= 1, 30_000)).toBe(true)
       await pause(1000)
