@@ -166,7 +166,8 @@ describe.skipIf(!postgresAnswers)("Notices across two instances and a SIGKILL mi
       FROM notices WHERE id = ${Number(id!.slice("<notice-".length, id!.indexOf("@")))}`)
       // Released by the stopped holder; the other instance may already have claimed it again.
       expect(row?.status).toBe("pending")
-      expect(row?.lease_owner === null || !row.lease_owner.includes(`/${holder.child.pid}/`)).toBe(true)
+      const leaseOwner = row?.lease_owner ?? null
+      expect(leaseOwner === null || !leaseOwner.includes(`/${holder.child.pid}/`)).toBe(true)
       smtp.behave({ _tag: "accept" })
       expect(await eventually(async () => copies(id!) >= 1, 30_000)).toBe(true)
       await pause(1000)
