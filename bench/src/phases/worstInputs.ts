@@ -43,7 +43,7 @@ interface WorstCase {
   readonly prepare?: (context: Context) => Promise<void>
   /** The measured work; the probes run from its start to its end. */
   readonly run: (context: Context) => Promise<Outcome>
-  /** A read (or a refusal): measured `repeats` times, the least disturbed run kept. */
+  /** A read, a refusal or a write made anew each run: measured `repeats` times, the least disturbed run kept. */
   readonly repeatable?: boolean
 }
 
@@ -280,17 +280,21 @@ const cases: ReadonlyArray<WorstCase> = [
     }
   },
   {
+    // Each run books everyone at a time of its own, so a run is the same write as the first.
+    repeatable: true,
     name: "planning-create",
     title: "POST /planning/sessions booking every athlete of the data set (1,000) and the coach",
     bound: "10,000 ids a list",
     run: async (context) => {
+      const run = Number(context.state["planningCreateRuns"] ?? 0) + 1
+      context.state["planningCreateRuns"] = run
       const reply = await send(context, "POST", "/planning/sessions", {
         name: "Everyone booked",
         groupe: null,
         coachId: context.coachId,
         athleteIds: athletes(context.seeded, 10_000),
         duree: 60,
-        creneau: "2035-01-02T10:00:00"
+        creneau: `${2034 + run}-01-02T10:00:00`
       })
       return { statuses: [reply.status], answer: kib(reply.body) }
     }

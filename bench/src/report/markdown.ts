@@ -730,7 +730,8 @@ export const renderMarkdown = (results: Results): string => {
         "client asks `/health/live` back to back and an unrelated coach writes `POST /planning/sessions` back to " +
         "back (for itself alone, at a new time each: the write takes the locks every session create takes, so " +
         "there is a waiter to see); their slowest answers are what a client met, machine noise included (compare " +
-        "the idle row). A read is run three times (`BENCH_WORST_REPEATS`) and its least disturbed run kept: a " +
+        "the idle row). A read, and a write made anew at another time each run, is run three times " +
+        "(`BENCH_WORST_REPEATS`) and its least disturbed run kept: a " +
         "real hold shows in every run, the noise of a shared machine not. The lock target applies on " +
         "PostgreSQL; the embedded database has one connection, which every request takes in turn.",
       ""
