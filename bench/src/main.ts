@@ -138,10 +138,16 @@ const main = async () => {
     results = { ...results, plans: { ...planStability, dataSets: await plansPhase() } }
   }
   if (settings.phases.includes("memory")) {
-    console.log(`resident memory after a small workload (${smallWorkloadSessions} sessions), embedded and PostgreSQL`)
+    console.log(
+      `resident memory after a small workload (${smallWorkloadSessions} sessions), embedded (first start, restarted) and PostgreSQL`
+    )
     const smallWorkload = await smallWorkloadPhase()
     for (const run of smallWorkload) {
-      console.log(`  ${run.database}: ${run.rssMiB.toFixed(0)} MiB after, peak ${run.peakRssMiB.toFixed(0)} MiB`)
+      console.log(
+        `  ${run.database} (${run.start === "restarted" ? "restarted" : "first start"}): ${
+          run.rssMiB.toFixed(0)
+        } MiB after, peak ${run.peakRssMiB.toFixed(0)} MiB`
+      )
     }
     results = { ...results, smallWorkload }
     console.log("GET /session/all: time and peak memory by number of sessions")
