@@ -73,8 +73,8 @@ export default Effect.gen(function*() {
       ) w
       ${operation === "UPDATE" ? "WHERE w.changed <> '{}'" : ""}
       ORDER BY w.ord;`
-  // Each branch names only the transition tables its operation's trigger has: a statement is planned
-  // when it first runs, so the others' are never looked for.
+  // Each branch names only the transition tables its operation's trigger has: PL/pgSQL plans a
+  // statement when it first runs, so the others' are never looked for.
   yield* sql.unsafe(`CREATE FUNCTION audit_write_statement() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
       actor jsonb;
@@ -82,6 +82,10 @@ export default Effect.gen(function*() {
     BEGIN
       -- A restore (dataTransfer's import) brings the rows with their own entries.
       IF current_setting('club.audit_restore', true) = 'on' THEN RETURN NULL; END IF;
+      -- A statement that wrote no row (a CTE's update of no activity) is done before the entries' plan.
+      IF TG_OP = 'DELETE' THEN
+        IF NOT EXISTS (SELECT FROM before_rows) THEN RETURN NULL; END IF;
+      ELSIF NOT EXISTS (SELECT FROM written_rows) THEN RETURN NULL; END IF;
       actor := NULLIF(current_setting('club.audit_actor', true), '')::jsonb;
       IF TG_OP = 'INSERT' THEN
         ${entriesOf("INSERT")}
