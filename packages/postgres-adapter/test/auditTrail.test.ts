@@ -116,9 +116,12 @@ onEachDatabase("The audit trail (migration 0032)", (it) => {
       assert.deepStrictEqual(Object.keys(entries[3]!.changes), ["title"])
       assert.deepStrictEqual(Object.keys(entries[4]!.changes).sort(), ["id", "title"])
       const deleted = yield* entriesOf(null).pipe(
-        Effect.map((rows) => rows.filter((e) =>
-          e.record_type === "tasks" && e.operation === "delete" && [ids[0], newKey].includes(e.record_ids["id"] as string)
-        ))
+        Effect.map((rows) =>
+          rows.filter((e) =>
+            e.record_type === "tasks" && e.operation === "delete" &&
+            [ids[0], newKey].includes(e.record_ids["id"] as string)
+          )
+        )
       )
       assert.deepStrictEqual(deleted.map((e) => e.record_ids["id"]).sort(), [ids[0], newKey].sort())
     }))
