@@ -66,7 +66,7 @@ const compare = async (comparison: NonNullable<typeof settings.comparison>, base
     project: `${commitOf(serverDir(serverMain))} (${serverMain})`,
     other: comparison.kind === "build"
       ? `${commitOf(serverDir(comparison.main))} (${comparison.main})`
-      : "the same build, on a database whose audit_write triggers are disabled (a measuring device, not a setting)"
+      : "the same build, on a database whose audit triggers are disabled (a measuring device, not a setting)"
   }
   const rows = <S>(
     measured: ReadonlyArray<{ scenario: S; project: ComparedRow["project"]; baseline: ComparedRow["project"] }>

@@ -44,16 +44,17 @@ export interface Pair {
 }
 
 /**
- * A measuring device, not a setting: every audited table's trigger running `audit_write()`
- * (`<table>_audit`, migration 0032) disabled, so that the same build on this database writes no
- * audit entry. Answers how many tables it disabled; a build without them has nothing to compare.
+ * A measuring device, not a setting: every audited table's trigger running `audit_write()` (a row
+ * trigger, migration 0032) or `audit_write_statement()` (its statement triggers, migration 0036)
+ * disabled, so that the same build on this database writes no audit entry. Answers how many
+ * triggers it disabled; a build without them has nothing to compare.
  */
 const disableAuditTriggers = (sql: SqlClient.SqlClient) =>
   Effect.gen(function*() {
     const triggers = yield* sql<{ table: string; trigger: string }>`SELECT t.tgrelid::regclass::text AS table,
         quote_ident(t.tgname) AS trigger
       FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
-      WHERE p.proname = 'audit_write' AND NOT t.tgisinternal ORDER BY 1`
+      WHERE p.proname IN ('audit_write', 'audit_write_statement') AND NOT t.tgisinternal ORDER BY 1, 2`
     if (triggers.length === 0) return yield* Effect.fail(new Error("no audit_write trigger: this build has no audit"))
     for (const { table, trigger } of triggers) yield* sql.unsafe(`ALTER TABLE ${table} DISABLE TRIGGER ${trigger}`)
     return triggers.length
@@ -97,7 +98,7 @@ const startCompared = async (
     const baselineSeeded = await runSql(databases[1].url, seed)
     if (comparison.kind === "auditOff") {
       const tables = await runSql(databases[1].url, disableAuditTriggers)
-      console.log(`  ${name}: the audit trigger disabled on ${tables} tables`)
+      console.log(`  ${name}: ${tables} audit triggers disabled`)
     }
     return {
       project,

@@ -82,6 +82,50 @@ onEachDatabase("The audit trail (migration 0032)", (it) => {
       assert.isNull(next!.actor_user_id)
     }))
 
+  it.effect("a statement writing many rows leaves one entry per row, each change paired with its own row", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      // Written once per statement (migration 0036): the triggers are statement triggers.
+      const rowTriggers = yield* sql<{ name: string }>`SELECT t.tgname AS name FROM pg_trigger t
+        JOIN pg_proc p ON p.oid = t.tgfoid
+        WHERE t.tgrelid = 'tasks'::regclass AND p.proname LIKE 'audit_write%' AND t.tgtype & 1 = 1`
+      assert.deepStrictEqual(rowTriggers, [])
+      const ids = (yield* sql<{ id: string }>`WITH actor AS (SELECT set_config('club.audit_actor',
+          '{"userId": 7, "role": "ADMIN", "requestId": "req-many"}', true))
+        INSERT INTO tasks (title) SELECT 'many ' || n FROM actor, generate_series(1, 3) n
+        ORDER BY n RETURNING id`).map((row) => row.id)
+      // One statement changing two rows, one of them its key, and leaving the third as it was.
+      const newKey = "00000000-0000-4000-8000-000000000036"
+      yield* sql`WITH actor AS (SELECT set_config('club.audit_actor',
+          '{"userId": 7, "role": "ADMIN", "requestId": "req-many"}', true))
+        UPDATE tasks SET title = CASE WHEN id = ${ids[2]!} THEN title ELSE title || ' changed' END,
+          id = CASE WHEN id = ${ids[1]!} THEN ${newKey}::uuid ELSE id END
+        FROM actor WHERE id IN (${ids[0]!}, ${ids[1]!}, ${ids[2]!})`
+      yield* sql`DELETE FROM tasks WHERE id IN (${ids[0]!}, ${newKey}::uuid)`
+      const entries = yield* entriesOf("req-many")
+      assert.deepStrictEqual(
+        entries.map((e) => [e.operation, e.record_ids["id"], e.changes["title"] ?? null]),
+        [
+          ["insert", ids[0], "many 1"],
+          ["insert", ids[1], "many 2"],
+          ["insert", ids[2], "many 3"],
+          ["update", ids[0], "many 1 changed"],
+          ["update", newKey, "many 2 changed"]
+        ]
+      )
+      assert.deepStrictEqual(Object.keys(entries[3]!.changes), ["title"])
+      assert.deepStrictEqual(Object.keys(entries[4]!.changes).sort(), ["id", "title"])
+      const deleted = yield* entriesOf(null).pipe(
+        Effect.map((rows) =>
+          rows.filter((e) =>
+            e.record_type === "tasks" && e.operation === "delete" &&
+            [ids[0], newKey].includes(e.record_ids["id"] as string)
+          )
+        )
+      )
+      assert.deepStrictEqual(deleted.map((e) => e.record_ids["id"]).sort(), [ids[0], newKey].sort())
+    }))
+
   it.effect("entries are append-only for the service's own connection; only those past the floor may go", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

@@ -4,6 +4,7 @@ import {
   AthleteCreate,
   AthleteId,
   AthleteRepository,
+  AuditActor,
   AuthService,
   CoachCreate,
   CoachRepository,
@@ -190,6 +191,29 @@ onEachDatabase("Query counts", (it) => {
       expect(updated.statements).toHaveLength(3)
       expect(activity.statements).toHaveLength(2)
       expect(refused.statements).toHaveLength(2)
+    }))
+
+  it.effect("a session create and update done for a user cost no statement more: the write names the user to the audit trail", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const sessions = yield* SessionRepository
+      const [athlete] = yield* seedAthletes(1)
+      const asCoach = Effect.provideService(AuditActor, { userId: 8, role: "COACH", requestId: "req-counted" })
+      const created = yield* countStatements(sessions.create(newSession({ name: "named", athleteIds: [athlete!] })))
+        .pipe(asCoach)
+      const updated = yield* countStatements(sessions.update(created.result.id, { duree: 50, athleteIds: [] }))
+        .pipe(asCoach)
+      expect(created.statements).toHaveLength(2)
+      expect(updated.statements).toHaveLength(3)
+      const entries = yield* sql<{ actor: string; record: string; operation: string }>`SELECT
+          actor_user_id::text || ' ' || actor_role AS actor, record_type AS record, operation
+        FROM audit_entries WHERE request_id = 'req-counted' ORDER BY id`
+      expect(entries.map((e) => `${e.actor} ${e.operation} ${e.record}`).sort()).toEqual([
+        "8 COACH delete session_athletes",
+        "8 COACH insert session_athletes",
+        "8 COACH insert sessions",
+        "8 COACH update sessions"
+      ])
     }))
 
   it.effect("the counter sees every statement, including those inside a transaction", () =>

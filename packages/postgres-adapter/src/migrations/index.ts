@@ -31,6 +31,7 @@ import createAuditEntries from "./0032_create_audit_entries.ts"
 import personErasures from "./0033_person_erasures.ts"
 import refillLocksTheWebhooks from "./0034_refill_locks_the_webhooks.ts"
 import athleteErasures from "./0035_athlete_erasures.ts"
+import auditByStatement from "./0036_audit_by_statement.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -68,5 +69,6 @@ export const migrations = Migrator.fromRecord({
   "0032_create_audit_entries": createAuditEntries,
   "0033_person_erasures": personErasures,
   "0034_refill_locks_the_webhooks": refillLocksTheWebhooks,
-  "0035_athlete_erasures": athleteErasures
+  "0035_athlete_erasures": athleteErasures,
+  "0036_audit_by_statement": auditByStatement
 })

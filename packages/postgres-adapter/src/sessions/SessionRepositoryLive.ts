@@ -40,7 +40,7 @@ import { onForeignKeyViolation } from "../shared/onForeignKeyViolation.ts"
 import { failOnUnknown, type References, requireKnownIds } from "../shared/requireKnownIds.ts"
 import { unknownIds } from "../shared/unknownIds.ts"
 import { byColumn, columnOf } from "../shared/snakeCase.ts"
-import { transaction } from "../shared/transaction.ts"
+import { namingTheActor, transaction } from "../shared/transaction.ts"
 import { writeEvents } from "../webhooks/outbox.ts"
 
 /** A create's listed coach, athlete or activity that the database did not find. */
@@ -162,11 +162,13 @@ export const SessionRepositoryLive = Layer.effect(
     /**
      * The session's row, its memberships and its activities written by one statement, which answers
      * the session as written and, as `movedActivities`, how many of the listed activities it moved.
+     * It names the request's user to the audit trail itself (`actor`), one round trip fewer.
      */
-    const insertedWithLinks = (input: SessionCreate): AroundInsert => (insert) =>
+    const insertedWithLinks = (input: SessionCreate, actor: Fragment): AroundInsert => (insert) =>
       sql<Record<string, unknown>>`WITH written AS (${insert} RETURNING *),
         ${addAthletes(input.athleteIds)}, ${moveActivities(input.activiteIds)}
-        SELECT q.*, (SELECT count(*)::int FROM moved) AS "movedActivities" FROM (${sessionsFrom("written", input)}) q`
+        SELECT q.*, (SELECT count(*)::int FROM moved) AS "movedActivities"
+        FROM (${sessionsFrom("written", input)}) q ${actor}`
 
     /** Books a new session's coach and athletes, or refuses naming the sessions that hold the time. */
     // Each step below is one generator function for every call (Effect.fnUntraced), not an
@@ -180,7 +182,7 @@ export const SessionRepositoryLive = Layer.effect(
 
     const insertSession = Effect.fnUntraced(function*(input: SessionCreate) {
       const values = byColumn(sessionValuesOf(input))
-      const around = insertedWithLinks(input)
+      const around = insertedWithLinks(input, yield* namingTheActor(sql))
       if (input.id === null) return yield* insertWithGeneratedId(sql, "sessions", values, around)
       const row = yield* insertWithSuppliedId(sql, "sessions", input.id, values, around)
       if (Option.isNone(row)) return yield* new IdAlreadyInUse({ entity: "Session", id: input.id })
@@ -206,7 +208,7 @@ export const SessionRepositoryLive = Layer.effect(
      * names the unknown ids (or, if they appeared meanwhile, writes the session).
      */
     const createAssumingKnownReferences = (input: SessionCreate) =>
-      transaction(sql)(insertAndBook(input)).pipe(
+      transaction(sql, { actorNamedByTheWrite: true })(insertAndBook(input)).pipe(
         onForeignKeyViolation({
           sessions_coach_id_fkey: () => new ReferencesRefused(),
           session_athletes_athlete_id_fkey: () => new ReferencesRefused()
@@ -227,7 +229,7 @@ export const SessionRepositoryLive = Layer.effect(
         )
         return yield* insertAndBook(input)
       },
-      transaction(sql),
+      transaction(sql, { actorNamedByTheWrite: true }),
       Effect.catchTag("ReferencesRefused", () => Effect.die(new Error("A checked reference was refused")))
     )
 
@@ -295,7 +297,7 @@ export const SessionRepositoryLive = Layer.effect(
         } AS held,
           (SELECT b.duree::float8 FROM sessions b WHERE b.id = ${id}) AS "previousDuree",
           (SELECT b.series_id::float8 FROM sessions b WHERE b.id = ${id}) AS "seriesId"
-          FROM (${written}) q`
+          FROM (${written}) q ${yield* namingTheActor(sql)}`
         const { held, previousDuree, seriesId, ...row } = rows[0]!
         if (rebook && (seedRefusesConflicts === true || held === true)) {
           const skipped = yield* bookSessions(sql, timeZone, [id])
@@ -313,7 +315,7 @@ export const SessionRepositoryLive = Layer.effect(
         ])
         return session
       },
-      transaction(sql),
+      transaction(sql, { actorNamedByTheWrite: true }),
       dieOnInfrastructureError
     )
 

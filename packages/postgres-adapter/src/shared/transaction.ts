@@ -1,6 +1,7 @@
 import { AuditActor, WriteOutcomeUnknown } from "@club/core"
 import { Cause, Context, Effect } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
+import type { Fragment } from "effect/sql/Statement"
 import { SqlError as SqlErrors } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 
@@ -21,16 +22,19 @@ import type { SqlError } from "effect/sql/SqlError"
  * A transaction done for a user (core's `AuditActor`) first names them in the transaction-local
  * setting `club.audit_actor`, which the audit trigger of every audited table reads (migration 0032,
  * decision 0240): one statement more per write transaction of a request; none for the server's own.
+ * A write whose own statement names them (`namingTheActor`) asks for none
+ * (`actorNamedByTheWrite`), saving that round trip.
  */
 export const transaction =
-  (sql: SqlClient) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+  (sql: SqlClient, options: { readonly actorNamedByTheWrite?: boolean } = {}) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
     Effect.withFiber<A, E | SqlError, R>((fiber) => {
       if (Context.getOrUndefined(fiber.context, sql.transactionService) !== undefined) {
         return Effect.uninterruptible(sql.withTransaction(effect))
       }
       let workDone = false
       const actor = fiber.getRef(AuditActor)
-      const audited = actor.userId === null ? effect : Effect.andThen(
+      const audited = actor.userId === null || options.actorNamedByTheWrite === true ? effect : Effect.andThen(
         sql`SELECT set_config('club.audit_actor', ${JSON.stringify(actor)}, true)`,
         effect
       )
@@ -46,6 +50,23 @@ export const transaction =
           )
       )
     })
+
+/**
+ * A `FROM` item that names the request's user (core's `AuditActor`) to the audit triggers from
+ * inside the statement that writes (`... FROM (...) q ${actor}`): `set_config` runs while the
+ * statement runs, and the audit triggers run at its end (migration 0036), so they read it; the
+ * setting is transaction-local, as `transaction`'s own. Empty for the server's own writes.
+ * The statement's result must have a row whenever it wrote one (the join is evaluated with them).
+ */
+export const namingTheActor = (sql: SqlClient): Effect.Effect<Fragment> =>
+  Effect.withFiber((fiber) => {
+    const actor = fiber.getRef(AuditActor)
+    return Effect.succeed(
+      actor.userId === null
+        ? sql.literal("")
+        : sql`CROSS JOIN (SELECT set_config('club.audit_actor', ${JSON.stringify(actor)}, true)) AS audit_actor`
+    )
+  })
 
 /**
  * One statement that writes outside a transaction (it commits by itself): a connection lost once
