@@ -129,8 +129,9 @@ describe("the derived JSON writer writes what protobuf-es's toJsonString writes"
   for (const options of optionSets) {
     const label = JSON.stringify(options)
     it(`ListTasksResponse and TaskResponse, ${label}`, () => {
-      const writeList = makeJsonWriter(ListTasksResponseSchema, options)
-      const writeTask = makeJsonWriter(TaskResponseSchema, options)
+      // The derived writers themselves: a needless fall back to protobuf-es fails the test too.
+      const writeList = derivedJsonWriter(ListTasksResponseSchema, options)!
+      const writeTask = derivedJsonWriter(TaskResponseSchema, options)!
       fc.assert(
         fc.property(taskList, task, (list, one) => {
           expect(writeList(list)).toBe(reflective(ListTasksResponseSchema, list, options))
@@ -141,7 +142,7 @@ describe("the derived JSON writer writes what protobuf-es's toJsonString writes"
     })
 
     it(`every supported field kind, ${label}`, () => {
-      const write = makeJsonWriter(Sample, options)
+      const write = derivedJsonWriter(Sample, options)!
       fc.assert(
         fc.property(sample, (message) => {
           expect(write(message)).toBe(reflective(Sample, message, options))

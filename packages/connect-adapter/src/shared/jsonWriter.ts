@@ -11,8 +11,8 @@ import {
 /** Writes one message (an init object or a message) as JSON text. */
 export type JsonWriter = (message: object) => string
 
-/** Writes one value of a field; throws `Unsupported` for a value of another type than the field's. */
-type ValueWriter = (value: unknown) => string
+/** One value of a field as its JSON value; throws `Unsupported` for a value of another type than the field's. */
+type ValueWriter = (value: unknown) => unknown
 
 /** A value the writer was not derived for: the message is written by protobuf-es instead. */
 class Unsupported extends Error {}
@@ -28,34 +28,24 @@ const int32Kinds = new Set([
   ScalarType.FIXED32
 ])
 
-const writeString: ValueWriter = (value) => {
-  if (typeof value !== "string") throw new Unsupported()
-  return JSON.stringify(value)
-}
-
-const writeBool: ValueWriter = (value) => {
-  if (typeof value !== "boolean") throw new Unsupported()
-  return value ? "true" : "false"
-}
-
-// JSON.stringify as protobuf-es's toJsonString writes the number it returns (-0 as 0).
-const writeInt32: ValueWriter = (value) => {
-  if (typeof value !== "number") throw new Unsupported()
-  return JSON.stringify(value)
+/** A value of a scalar kind as toJson gives it: a string, a boolean or a number, as it is. */
+const scalarWriter = (type: "string" | "boolean" | "number"): ValueWriter => (value) => {
+  if (typeof value !== type) throw new Unsupported()
+  return value
 }
 
 /** A scalar kind's writer and its zero value, for the kinds the writer supports. */
 const scalarOf = (scalar: ScalarType): { readonly write: ValueWriter; readonly zero: unknown } | undefined =>
   scalar === ScalarType.STRING
-    ? { write: writeString, zero: "" }
+    ? { write: scalarWriter("string"), zero: "" }
     : scalar === ScalarType.BOOL
-    ? { write: writeBool, zero: false }
+    ? { write: scalarWriter("boolean"), zero: false }
     : int32Kinds.has(scalar)
-    ? { write: writeInt32, zero: 0 }
+    ? { write: scalarWriter("number"), zero: 0 }
     : undefined
 
-/** Writes the field's `"key":value` into `parts`, or nothing when toJson leaves it out. */
-type FieldWriter = (message: Record<string, unknown>, parts: Array<string>) => void
+/** Sets the field's JSON value on `json`, or nothing when toJson leaves it out. */
+type FieldWriter = (message: Record<string, unknown>, json: Record<string, unknown>) => void
 
 /**
  * The writer of one field, or undefined for a kind it does not write (enums, 64-bit integers,
@@ -67,7 +57,7 @@ const fieldWriter = (
   messageWriter: (desc: DescMessage) => ValueWriter | undefined
 ): FieldWriter | undefined => {
   if (field.oneof !== undefined || field.name === "__proto__" || field.jsonName === "__proto__") return undefined
-  const key = `${JSON.stringify(options.useProtoFieldName === true ? field.name : field.jsonName)}:`
+  const key = options.useProtoFieldName === true ? field.name : field.jsonName
   const local = field.localName
   const always = options.alwaysEmitImplicit === true
   switch (field.fieldKind) {
@@ -76,18 +66,18 @@ const fieldWriter = (
       if (scalar === undefined || field.presence !== implicitPresence) return undefined
       const { write, zero } = scalar
       // As `create`: a field the init leaves out (or null) is the zero value.
-      return (message, parts) => {
+      return (message, json) => {
         const value = message[local] ?? zero
-        if (always || value !== zero) parts.push(key + write(value))
+        if (always || value !== zero) json[key] = write(value)
       }
     }
     case "message": {
       const write = messageWriter(field.message)
       if (write === undefined) return undefined
       // A message field is written when set, whatever alwaysEmitImplicit says.
-      return (message, parts) => {
+      return (message, json) => {
         const value = message[local]
-        if (value != null) parts.push(key + write(value))
+        if (value != null) json[key] = write(value)
       }
     }
     case "list": {
@@ -97,13 +87,13 @@ const fieldWriter = (
         ? scalarOf(field.scalar)?.write
         : undefined
       if (write === undefined) return undefined
-      return (message, parts) => {
+      return (message, json) => {
         const items = message[local] ?? []
         if (!Array.isArray(items)) throw new Unsupported()
         if (items.length === 0 && !always) return
-        let text = "["
-        for (let i = 0; i < items.length; i++) text += (i === 0 ? "" : ",") + write(items[i])
-        parts.push(`${key}${text}]`)
+        const values = new Array<unknown>(items.length)
+        for (let i = 0; i < items.length; i++) values[i] = write(items[i])
+        json[key] = values
       }
     }
     default:
@@ -114,8 +104,9 @@ const fieldWriter = (
 /**
  * A JSON writer derived once from a message's descriptor, of closures only (no generated code),
  * writing exactly what `toJsonString(desc, create(desc, message), options)` writes, for the
- * field kinds it supports: `create`'s and `toJson`'s intermediate messages and objects are not
- * made. Any other message type (or options it does not follow: `prettySpaces`, a `registry` for
+ * field kinds it supports: the JSON value toJson would build (the same keys, in field-number
+ * order, the same values), built straight from the init object in one pass, then JSON.stringify;
+ * `create`'s message and its type checks per field are not made. Any other message type (or options it does not follow: `prettySpaces`, a `registry` for
  * extensions) is written by protobuf-es, and so is a message holding a value of an unexpected
  * type, whose error is protobuf-es's own. test/jsonWriter.test.ts compares the two on random
  * messages.
@@ -161,12 +152,13 @@ export const derivedJsonWriter = (
       const record = value as Record<string, unknown>
       // A message of another type: protobuf-es decides what becomes of it.
       if (record["$typeName"] !== undefined && record["$typeName"] !== message.typeName) throw new Unsupported()
-      const parts: Array<string> = []
-      for (const field of fields) field(record, parts)
-      return `{${parts.join(",")}}`
+      const json: Record<string, unknown> = {}
+      for (let i = 0; i < fields.length; i++) fields[i]!(record, json)
+      return json
     }
     derived.set(message, write)
     return write
   }
-  return messageWriter(desc)
+  const write = messageWriter(desc)
+  return write === undefined ? undefined : (message) => JSON.stringify(write(message))
 }
