@@ -91,8 +91,8 @@ const fieldWriter = (
         const items = message[local] ?? []
         if (!Array.isArray(items)) throw new Unsupported()
         if (items.length === 0 && !always) return
-        const values = new Array<unknown>(items.length)
-        for (let i = 0; i < items.length; i++) values[i] = write(items[i])
+        const values: Array<unknown> = []
+        for (let i = 0; i < items.length; i++) values.push(write(items[i]))
         json[key] = values
       }
     }
