@@ -1,10 +1,13 @@
 import { type AuthService, Readiness, type TaskService } from "@club/core"
 import type { JsonReadOptions, JsonWriteOptions } from "@bufbuild/protobuf"
+import { Code, ConnectError, createConnectRouter } from "@connectrpc/connect"
 import {
   compressionBrotli,
   compressionGzip,
   type ConnectNodeAdapterOptions,
-  connectNodeAdapter
+  connectNodeAdapter,
+  universalRequestFromNodeRequest,
+  universalResponseToNodeResponse
 } from "@connectrpc/connect-node"
 import { Effect } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
@@ -126,11 +129,38 @@ export const makeTodoNodeHandlerFactory: Effect.Effect<
     // The shortcut reads these options alone; given any other of connect-node's, it stays off.
     const shortcutReads = new Set(["jsonOptions", "readMaxBytes"])
     if (!shortcut || Object.keys(adapterOptions).some((name) => !shortcutReads.has(name))) return stock
+    const shortcutMaxBytes = adapterOptions.readMaxBytes ?? readMaxBytes
+    // TodoService's handlers as connect-node's adapter makes them (same options), for the gRPC
+    // calls the shortcut began to read and hands back: connect-node's handler, given the body as a
+    // universal request (connect-node's public conversion, whose body is replaced by the replay).
+    const router = createConnectRouter({
+      readMaxBytes: shortcutMaxBytes,
+      acceptCompression,
+      compressMinBytes,
+      jsonOptions
+    })
+    routes(router)
+    const handlers = new Map(router.handlers.map((handler) => [handler.requestPath, handler]))
+    const handOver = (
+      request: IncomingMessage | Http2ServerRequest,
+      response: ServerResponse | Http2ServerResponse,
+      body: AsyncIterable<Uint8Array>
+    ) => {
+      const handler = handlers.get(request.url ?? "")!
+      handler({ ...universalRequestFromNodeRequest(request, response, undefined, undefined), body })
+        .then((answer) => universalResponseToNodeResponse(answer, response))
+        .catch((cause: unknown) => {
+          // As connect-node's adapter: a call the client ended is not a failure.
+          if (ConnectError.from(cause).code === Code.Aborted) return
+          return runWithServices(Effect.logError("gRPC call handed to connect-node failed", cause))
+        })
+    }
     const answerPlainCall = makeConnectUnaryShortcut(run, {
-      readMaxBytes: adapterOptions.readMaxBytes ?? readMaxBytes,
+      readMaxBytes: shortcutMaxBytes,
       jsonOptions,
       acceptCompression,
-      compressMinBytes
+      compressMinBytes,
+      handOver
     })
     return (request, response) => {
       if (!answerPlainCall(request, response)) stock(request, response)

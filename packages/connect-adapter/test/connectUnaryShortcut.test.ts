@@ -1,9 +1,10 @@
-import { createServer, request } from "node:http"
+import { createServer, request, type ServerResponse } from "node:http"
 import { connect as http2Connect, createServer as createHttp2Server } from "node:http2"
 import type { AddressInfo } from "node:net"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import { TaskService } from "@club/core"
 import { create, toBinary } from "@bufbuild/protobuf"
+import { gzipSync } from "node:zlib"
 import { Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CreateTaskRequestSchema } from "@club/contract/todo"
@@ -157,6 +158,235 @@ describe("the Connect unary shortcut answers as connect-node does", () => {
   })
 })
 
+interface GrpcCall {
+  readonly rpc: string
+  /** The request body as sent (enveloped by `envelope`, or not at all for a malformed body). */
+  readonly body: Uint8Array
+  readonly headers?: Record<string, string>
+}
+
+/** One gRPC message: flags, length, bytes. */
+const envelope = (message: string | Uint8Array, flags = 0, length?: number): Buffer => {
+  const bytes = typeof message === "string" ? Buffer.from(message) : Buffer.from(message)
+  const prefix = Buffer.alloc(5)
+  prefix[0] = flags
+  prefix.writeUInt32BE(length ?? bytes.length, 1)
+  return Buffer.concat([prefix, bytes])
+}
+
+/** One raw HTTP/2 exchange: the answer's headers, its body and its trailers. */
+const sendGrpc = (servers: TodoServers, call: GrpcCall) =>
+  new Promise<{ headers: Record<string, unknown>; raw: Buffer; trailers: Record<string, unknown> }>(
+    (resolve, reject) => {
+      const session = http2Connect(servers.http2Url)
+      session.on("error", reject)
+      const stream = session.request({
+        ":method": "POST",
+        ":path": `/todo.TodoService/${call.rpc}`,
+        "content-type": "application/grpc",
+        te: "trailers",
+        ...call.headers
+      })
+      let headers: Record<string, unknown> = {}
+      const chunks: Array<Buffer> = []
+      // The answer is whole at its trailers: a server that refuses a large body answers before
+      // reading it, and neither connect-node nor the shortcut reads the rest (the stream stays open).
+      const done = (trailers: Record<string, unknown>) => {
+        session.destroy()
+        resolve({ headers, raw: Buffer.concat(chunks), trailers })
+      }
+      stream.on("response", (received) => (headers = { ...received }))
+      stream.on("trailers", (received) => done({ ...received }))
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk))
+      stream.on("error", reject)
+      stream.on("close", () => done({}))
+      stream.end(call.body)
+    }
+  )
+
+/**
+ * What a gRPC client can observe of an answer: headers, trailers, and each message (its flags, its
+ * bytes decompressed as `grpc-encoding` says); generated ids masked.
+ */
+const observeGrpc = async (servers: TodoServers, call: GrpcCall) => {
+  const { headers, raw, trailers } = await sendGrpc(servers, call)
+  const messages: Array<{ flags: number; message: string }> = []
+  for (let at = 0; at + 5 <= raw.length;) {
+    const flags = raw[at]!
+    const length = raw.readUInt32BE(at + 1)
+    let bytes = raw.subarray(at + 5, at + 5 + length)
+    if (flags === 1) bytes = headers["grpc-encoding"] === "br" ? brotliDecompressSync(bytes) : gunzipSync(bytes)
+    messages.push({ flags, message: bytes.toString("latin1").replace(uuid, "<uuid>") })
+    at += 5 + length
+  }
+  const { date: _date, ...rest } = headers
+  return { headers: rest, messages, trailers, bytes: messages.length === 0 ? raw.length : "<messages>" }
+}
+
+const grpcJson = { "content-type": "application/grpc+json" }
+const createProto = (title: string, description = "") =>
+  envelope(toBinary(CreateTaskRequestSchema, create(CreateTaskRequestSchema, { title, description })))
+
+const grpcCalls: ReadonlyArray<readonly [string, GrpcCall]> = [
+  ["CreateTask, binary (application/grpc)", {
+    rpc: "CreateTask",
+    body: createProto("Chalk", "for the bars"),
+    headers: athlete
+  }],
+  ["CreateTask, +proto", {
+    rpc: "CreateTask",
+    body: createProto("Rings"),
+    headers: { ...athlete, "content-type": "application/grpc+proto" }
+  }],
+  ["CreateTask, +json", {
+    rpc: "CreateTask",
+    body: envelope("{\"title\":\"Bars\",\"description\":\"Título ✓\"}"),
+    headers: { ...athlete, ...grpcJson }
+  }],
+  ["CreateTask, +json with charset", {
+    rpc: "CreateTask",
+    body: envelope("{\"title\":\"Beam\"}"),
+    headers: { ...athlete, "content-type": "application/grpc+json; charset=utf-8" }
+  }],
+  ["ListTasks, binary", { rpc: "ListTasks", body: envelope(""), headers: athlete }],
+  ["ListTasks, +json", { rpc: "ListTasks", body: envelope("{}"), headers: { ...athlete, ...grpcJson } }],
+  ["ListTasks, gzip accepted", {
+    rpc: "ListTasks",
+    body: envelope(""),
+    headers: { ...athlete, "grpc-accept-encoding": "gzip" }
+  }],
+  ["ListTasks, br then gzip accepted, +json", {
+    rpc: "ListTasks",
+    body: envelope("{}"),
+    headers: { ...athlete, ...grpcJson, "grpc-accept-encoding": "br, gzip" }
+  }],
+  ["ListTasks, only an unknown compression accepted", {
+    rpc: "ListTasks",
+    body: envelope(""),
+    headers: { ...athlete, "grpc-accept-encoding": "zstd" }
+  }],
+  ["ListTasks, an empty grpc-accept-encoding", {
+    rpc: "ListTasks",
+    body: envelope(""),
+    headers: { ...athlete, "grpc-accept-encoding": "" }
+  }],
+  ["ListTasks, grpc-encoding identity", {
+    rpc: "ListTasks",
+    body: envelope(""),
+    headers: { ...athlete, "grpc-encoding": "identity" }
+  }],
+  ["DeleteTask of an unknown id", {
+    rpc: "DeleteTask",
+    body: envelope("{\"id\":\"3f0c2b9e-5d4a-4c1e-9f7a-2b8c6d1e0a11\"}"),
+    headers: { ...athlete, ...grpcJson }
+  }],
+  ["a blank title", { rpc: "CreateTask", body: createProto(" "), headers: athlete }],
+  ["an error with gzip accepted", {
+    rpc: "CreateTask",
+    body: createProto(" "),
+    headers: { ...athlete, "grpc-accept-encoding": "gzip" }
+  }],
+  ["no token", { rpc: "ListTasks", body: envelope(""), headers: {} }],
+  ["a forged token", { rpc: "ListTasks", body: envelope(""), headers: { authorization: "Bearer forged" } }],
+  ["malformed JSON, no token", { rpc: "CreateTask", body: envelope("{\"title\":"), headers: grpcJson }],
+  ["JSON whose error message is not ASCII", {
+    rpc: "CreateTask",
+    body: envelope("é"),
+    headers: { ...athlete, ...grpcJson }
+  }],
+  ["JSON that is not UTF-8", {
+    rpc: "CreateTask",
+    body: envelope(new Uint8Array([0x22, 0xff, 0x22])),
+    headers: { ...athlete, ...grpcJson }
+  }],
+  ["an unknown JSON field", {
+    rpc: "CreateTask",
+    body: envelope("{\"title\":\"x\",\"colour\":\"red\"}"),
+    headers: { ...athlete, ...grpcJson }
+  }],
+  ["an unknown binary field", {
+    rpc: "CreateTask",
+    body: envelope(new Uint8Array([0x0a, 0x01, 0x78, 0x78, 0x01])),
+    headers: athlete
+  }],
+  ["a field of the wrong type", {
+    rpc: "CreateTask",
+    body: envelope("{\"title\":7}"),
+    headers: { ...athlete, ...grpcJson }
+  }],
+  ["binary that does not parse", {
+    rpc: "CreateTask",
+    body: envelope(new Uint8Array([0xff, 0xff, 0xff])),
+    headers: athlete
+  }],
+  ["a message over 1 MiB", {
+    rpc: "CreateTask",
+    body: createProto("big", "d".repeat(1024 * 1024)),
+    headers: athlete
+  }],
+  ["a length prefix over 1 MiB, the message not sent", {
+    rpc: "CreateTask",
+    body: envelope("", 0, 1024 * 1024 + 1),
+    headers: athlete
+  }],
+  ["no message", { rpc: "ListTasks", body: new Uint8Array(), headers: athlete }],
+  ["half a length prefix", { rpc: "ListTasks", body: new Uint8Array([0, 0]), headers: athlete }],
+  ["a cut message", { rpc: "CreateTask", body: envelope("ab", 0, 10), headers: athlete }],
+  ["two messages", { rpc: "ListTasks", body: Buffer.concat([envelope(""), envelope("")]), headers: athlete }],
+  ["a bad second message", {
+    rpc: "CreateTask",
+    body: Buffer.concat([createProto("one"), envelope(new Uint8Array([0xff, 0xff]))]),
+    headers: athlete
+  }],
+  ["a compressed message without grpc-encoding", {
+    rpc: "CreateTask",
+    body: envelope(gzipSync(toBinary(CreateTaskRequestSchema, create(CreateTaskRequestSchema, { title: "z" }))), 1),
+    headers: athlete
+  }],
+  ["a gzip request (connect-node's)", {
+    rpc: "CreateTask",
+    body: envelope(gzipSync(toBinary(CreateTaskRequestSchema, create(CreateTaskRequestSchema, { title: "z" }))), 1),
+    headers: { ...athlete, "grpc-encoding": "gzip" }
+  }],
+  ["an unknown grpc-encoding (connect-node's)", {
+    rpc: "ListTasks",
+    body: envelope(""),
+    headers: { ...athlete, "grpc-encoding": "zstd" }
+  }],
+  ["a timeout (connect-node's)", {
+    rpc: "ListTasks",
+    body: envelope(""),
+    headers: { ...athlete, "grpc-timeout": "5S" }
+  }]
+]
+
+describe("the gRPC unary shortcut answers as connect-node does", () => {
+  it.each(grpcCalls)("%s", async (_name, call) => {
+    const [fromFast, fromStock] = [await observeGrpc(fast, call), await observeGrpc(stock, call)]
+    expect(fromFast).toEqual(fromStock)
+  })
+
+  it("answers with a compressed message when the client accepts gzip", async () => {
+    const answer = await observeGrpc(fast, {
+      rpc: "ListTasks",
+      body: envelope("{}"),
+      headers: { ...athlete, ...grpcJson, "grpc-accept-encoding": "gzip" }
+    })
+    expect(answer.headers["grpc-encoding"]).toBe("gzip")
+    expect(answer.messages[0]?.flags).toBe(1)
+  })
+
+  it("percent-encodes a non-ASCII grpc-message", async () => {
+    const answer = await observeGrpc(fast, {
+      rpc: "CreateTask",
+      body: envelope("é"),
+      headers: { ...athlete, ...grpcJson }
+    })
+    expect(answer.trailers["grpc-status"]).toBe("3")
+    expect(answer.trailers["grpc-message"]).toContain("%C3%A9")
+  })
+})
+
 describe("the Connect unary shortcut takes only plain unary calls", () => {
   let url: string
   let h2Url: string
@@ -168,7 +398,9 @@ describe("the Connect unary shortcut takes only plain unary calls", () => {
       readMaxBytes: 1024 * 1024,
       jsonOptions: { alwaysEmitImplicit: true, textDecoder: new TextDecoder() },
       acceptCompression: [compressionGzip],
-      compressMinBytes: 1024
+      compressMinBytes: 1024,
+      // A body the shortcut began to read and hands back answers 598 here.
+      handOver: (_request, response) => void (response as ServerResponse).writeHead(598).end()
     })
     // Whatever the shortcut leaves answers 599 here, where connect-node would take it.
     const leftOver = (
@@ -194,24 +426,26 @@ describe("the Connect unary shortcut takes only plain unary calls", () => {
 
   const statusOf = async (path: string, init: RequestInit) => (await fetch(`${url}${path}`, init)).status
 
-  /** The status of a Connect call over HTTP/2. */
-  const http2StatusOf = () =>
+  /** The HTTP status of a call over HTTP/2 (a Connect call by default). */
+  const http2StatusOf = (
+    headers: Record<string, string> = { ...json, "content-length": "2" },
+    body: Uint8Array | string = "{}"
+  ) =>
     new Promise<number>((resolve, reject) => {
       const session = http2Connect(h2Url)
       session.on("error", reject)
       const stream = session.request({
         ":method": "POST",
         ":path": "/todo.TodoService/ListTasks",
-        ...json,
         ...athlete,
-        "content-length": "2"
+        ...headers
       })
       stream.on("response", (received) => {
         resolve(Number(received[":status"]))
         session.close()
       })
       stream.resume()
-      stream.end("{}")
+      stream.end(body)
     })
 
   it("takes a Connect JSON or binary POST over HTTP/1.1, a compressed answer accepted or not", async () => {
@@ -233,8 +467,37 @@ describe("the Connect unary shortcut takes only plain unary calls", () => {
     expect(await http2StatusOf()).toBe(599)
   })
 
+  it("takes a plain gRPC call over HTTP/2, binary or JSON", async () => {
+    expect(await http2StatusOf({ "content-type": "application/grpc" }, envelope(""))).toBe(200)
+    expect(await http2StatusOf({ "content-type": "application/grpc+proto" }, envelope(""))).toBe(200)
+    expect(await http2StatusOf({ "content-type": "application/grpc+json" }, envelope("{}"))).toBe(200)
+  })
+
+  it("hands a gRPC body that is not one plain message back to connect-node", async () => {
+    expect(await http2StatusOf({ "content-type": "application/grpc" }, Buffer.concat([envelope(""), envelope("")])))
+      .toBe(598)
+    expect(await http2StatusOf({ "content-type": "application/grpc" }, envelope("", 1))).toBe(598)
+    expect(await http2StatusOf({ "content-type": "application/grpc" }, new Uint8Array())).toBe(598)
+  })
+
   it.each(
     [
+      ["a timeout", { "grpc-timeout": "1S" }],
+      ["a compressed request", { "grpc-encoding": "gzip" }],
+      ["gRPC-Web over HTTP/2", { "content-type": "application/grpc-web+proto" }],
+      ["an unknown gRPC codec", { "content-type": "application/grpc+cbor" }]
+    ] as const
+  )("leaves a gRPC call with %s to connect-node", async (_name, headers) => {
+    expect(await http2StatusOf({ "content-type": "application/grpc", ...headers }, envelope(""))).toBe(599)
+  })
+
+  it.each(
+    [
+      ["gRPC over HTTP/1.1", {
+        method: "POST",
+        headers: { "content-type": "application/grpc" },
+        body: new Uint8Array(5)
+      }, "/ListTasks"],
       ["gRPC-Web", {
         method: "POST",
         headers: { "content-type": "application/grpc-web+proto" },

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2"
 import { Code } from "@connectrpc/connect"
 import { connectErrorAnswer } from "./connectErrorAnswer.ts"
+import { grpcStatusMessage } from "./grpcStatusMessage.ts"
 
 type NodeRequest = IncomingMessage | Http2ServerRequest
 type NodeHandler = (request: NodeRequest, response: ServerResponse | Http2ServerResponse) => void
@@ -13,23 +14,6 @@ const pathOf = (request: NodeRequest) => request.url?.split("?")[0] ?? ""
 
 /** gRPC's `unimplemented` status (the gRPC status codes). */
 const grpcUnimplemented = "12"
-
-/**
- * A status message as the gRPC HTTP/2 protocol encodes it (Status-Message): the UTF-8 bytes outside
- * 0x20–0x7E, and "%" itself, percent-encoded; every other character as it is. connect-es's own
- * encoder is not part of its public API; this is the same encoding as its patched one
- * (patches/README.md), so an answer from here and one from connect-node read alike.
- */
-const grpcStatusMessage = (message: string): string => {
-  if (/^[\x20-\x24\x26-\x7E]*$/u.test(message)) return message
-  let encoded = ""
-  for (const byte of new TextEncoder().encode(message)) {
-    encoded += byte >= 0x20 && byte <= 0x7e && byte !== 0x25
-      ? String.fromCharCode(byte)
-      : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`
-  }
-  return encoded
-}
 
 /**
  * A call of a method no route serves is answered `unimplemented` the way its protocol says: a gRPC
