@@ -175,6 +175,47 @@ onEachDatabase("Task creates of concurrent requests gathered", (it) => {
       expect(named.map((row) => Number(row.actor_user_id))).toEqual([5, 5, 5])
     }))
 
+  it.effect("creates of several users and of the server asked together are one INSERT, each entry naming its own", () =>
+    Effect.gen(function*() {
+      const tasks = yield* TaskRepository
+      const coach = { userId: 5, role: "COACH", requestId: "req-rows-coach" }
+      const admin = { userId: 6, role: "ADMIN", requestId: "req-rows-admin" }
+      // Interleaved, so that a row given its neighbour's actor would show.
+      const asked = [
+        ["rows 1", coach],
+        ["rows 2", admin],
+        ["rows 3", undefined],
+        ["rows 4", coach],
+        ["rows 5", admin]
+      ] as const
+      const counted = yield* countStatements(Effect.forEach(
+        asked,
+        ([title, actor]) => {
+          const create = tasks.create(new TaskCreate({ title, description: "" }))
+          return actor === undefined ? create : create.pipe(Effect.provideService(AuditActor, actor))
+        },
+        { concurrency: "unbounded" }
+      ))
+      expect(counted.statements).toHaveLength(1)
+      const sql = yield* SqlClient.SqlClient
+      const entries = yield* sql<{ title: string; actor_user_id: string | number | null; request_id: string | null }>`
+        SELECT changes ->> 'title' AS title, actor_user_id, request_id FROM audit_entries
+        WHERE record_type = 'tasks' AND changes ->> 'title' LIKE 'rows %' ORDER BY changes ->> 'title'`
+      expect(entries.map((e) => [e.title, e.actor_user_id === null ? null : Number(e.actor_user_id), e.request_id]))
+        .toEqual([
+          ["rows 1", 5, "req-rows-coach"],
+          ["rows 2", 6, "req-rows-admin"],
+          ["rows 3", null, null],
+          ["rows 4", 5, "req-rows-coach"],
+          ["rows 5", 6, "req-rows-admin"]
+        ])
+      // The setting ended with its statement: a write after it on the same connection names no one.
+      yield* tasks.create(new TaskCreate({ title: "rows after", description: "" }))
+      const [after] = yield* sql<{ actor_user_id: string | null }>`SELECT actor_user_id FROM audit_entries
+        WHERE record_type = 'tasks' AND changes ->> 'title' = 'rows after'`
+      expect(after?.actor_user_id).toBeNull()
+    }))
+
   it.effect("a create inside a transaction is its own statement, and rolls back with it", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

@@ -7,8 +7,9 @@ export const maxAsksPerStatement = 256
 
 /**
  * A write's ask with whom it is done for (core's `AuditActor`), read where it was asked: the
- * statement that serves it names its actor to the audit trigger, and so serves asks of one actor
- * only (`actorKey`), never the first waiting ask's actor for all (decision 0303).
+ * statement that serves it names its actor to the audit trigger, never the first waiting ask's
+ * actor for all (decision 0303): either it serves asks of one actor only (`actorKey`), or it
+ * names each row's own (`rowActorsOf`, decision 0316).
  */
 export interface ActorAsk<Ask> {
   readonly ask: Ask
@@ -18,6 +19,13 @@ export interface ActorAsk<Ask> {
 /** The key of a write's asks: one statement per actor (user, role and request). */
 export const actorKey = ({ actor }: ActorAsk<unknown>): string =>
   JSON.stringify([actor.userId, actor.role, actor.requestId])
+
+/**
+ * The value of `club.audit_row_actors` for one INSERT of `asks` into `table`, its rows in the asks'
+ * order: each row's actor, null for the server's own (migration 0037, decision 0316).
+ */
+export const rowActorsOf = (table: string, asks: ReadonlyArray<ActorAsk<unknown>>): string =>
+  JSON.stringify({ table, actors: asks.map(({ actor }) => actor.userId === null ? null : actor) })
 
 interface Waiting<Ask, Answer, E> {
   readonly ask: Ask

@@ -6,7 +6,7 @@ import { readRows } from "../shared/rowReader.ts"
 import { taskFromRow } from "./taskRow.ts"
 import { selectListOf } from "../shared/snakeCase.ts"
 import { dieOnInfrastructureError } from "../shared/dieOnInfrastructureError.ts"
-import { type ActorAsk, actorKey, gatheredPerTurn } from "../shared/gatheredPerTurn.ts"
+import { type ActorAsk, gatheredPerTurn, rowActorsOf } from "../shared/gatheredPerTurn.ts"
 import { readsShared } from "../shared/readsGathered.ts"
 import { refusedByServer } from "../shared/refusedByServer.ts"
 import { auditedWrite, autocommitWrite } from "../shared/transaction.ts"
@@ -27,28 +27,27 @@ export const TaskRepositoryLive = Layer.effect(
       Effect.map(sql`SELECT ${taskColumns} FROM tasks ORDER BY insertion_order`, readRows(taskFromRow))
     )
 
-    // The creates of one turn by one actor are one INSERT, in the order they were asked, each
-    // answered with its row (by insertion order, which the rows take in the order they are
-    // inserted). A creation done for a user names them in the statement itself (decision 0303):
-    // its first step sets `club.audit_actor` locally, which lasts for the statement's own implicit
-    // transaction, and the audit trigger, run at the statement's end, reads it; so creations of
-    // different actors are different statements. No task is refused alone (its text was checked at
-    // the edge), and were one ever refused by the server, each would be written again alone. It
-    // commits by itself: a connection lost once it was sent leaves its outcome unknown
-    // (`autocommitWrite`), and it is not sent again.
+    // The creates of one turn are one INSERT, in the order they were asked, each answered with its
+    // row (by insertion order, which the rows take in the order they are inserted). Each creation
+    // done for a user names them in the statement itself (decision 0316): its first step sets
+    // `club.audit_row_actors` locally, one actor per row in the rows' order, which lasts for the
+    // statement's own implicit transaction, and the audit trigger, run at the statement's end,
+    // gives each row its own (a creation of the server's own, null, names no one). No task is
+    // refused alone (its text was checked at the edge), and were one ever refused by the server,
+    // each would be written again alone. It commits by itself: a connection lost once it was sent
+    // leaves its outcome unknown (`autocommitWrite`), and it is not sent again.
     const insertGathered = gatheredPerTurn({
       sql,
       sendMany: (asks: ReadonlyArray<ActorAsk<TaskCreate>>) => {
         const titles = asks.map(({ ask }) => ask.title)
         const descriptions = asks.map(({ ask }) => ask.description)
-        const actor = asks[0]!.actor
-        const rows = actor.userId === null
+        const rows = asks.every(({ actor }) => actor.userId === null)
           ? sql<Record<string, unknown>>`INSERT INTO tasks (title, description)
             SELECT title, description FROM unnest(${titles}::text[], ${descriptions}::text[])
               WITH ORDINALITY AS t(title, description, n) ORDER BY n
             RETURNING ${taskColumns}, insertion_order AS "order"`
           : sql<Record<string, unknown>>`WITH actor AS MATERIALIZED (
-              SELECT set_config('club.audit_actor', ${JSON.stringify(actor)}, true)
+              SELECT set_config('club.audit_row_actors', ${rowActorsOf("tasks", asks)}, true)
             )
             INSERT INTO tasks (title, description)
             SELECT t.title, t.description FROM actor, unnest(${titles}::text[], ${descriptions}::text[])
@@ -58,7 +57,7 @@ export const TaskRepositoryLive = Layer.effect(
           autocommitWrite
         )
       },
-      keyOf: actorKey,
+      keyOf: () => "tasks",
       eachAloneWhen: refusedByServer()
     })
 
