@@ -47,7 +47,7 @@ onEachDatabase("The audit trail (migration 0032)", (it) => {
       const tasks = yield* TaskRepository
       const activities = yield* ActivityRepository
       const session = yield* (yield* SessionRepository).create(newSession())
-      // Asked together: one turn of the event loop, gathered (decision 0303: one statement per actor).
+      // Asked together: one turn of the event loop, gathered (decision 0316: one statement, each row naming its actor).
       const [adminTask, coachTask, , , adminActivity, coachActivity] = yield* Effect.all([
         tasks.create(new TaskCreate({ title: "the admin's", description: "" })).pipe(asAdmin("req-task-admin")),
         tasks.create(new TaskCreate({ title: "the coach's", description: "" })).pipe(asCoach("req-task-coach")),

@@ -269,6 +269,38 @@ onEachDatabase("Activity creates of concurrent requests gathered", (it) => {
       for (const created of counted.result) expect(yield* activities.findById(created.id)).toEqual(Option.some(created))
     }))
 
+  it.effect("creates of several users asked together are one INSERT in one transaction, each entry naming its own", () =>
+    Effect.gen(function*() {
+      const { activities, session, sql } = yield* oneSession
+      const coach = { userId: 5, role: "COACH", requestId: "req-activity-rows-coach" }
+      const admin = { userId: 6, role: "ADMIN", requestId: "req-activity-rows-admin" }
+      const asked = [["by coach 1", coach], ["by admin", admin], ["by server", undefined], [
+        "by coach 2",
+        coach
+      ]] as const
+      const counted = yield* countStatements(Effect.forEach(
+        asked,
+        ([name, actor]) => {
+          const create = activities.create(activity(name, session))
+          return actor === undefined ? create : create.pipe(Effect.provideService(AuditActor, actor))
+        },
+        { concurrency: "unbounded" }
+      ))
+      expect(counted.statements.filter((text) => text.includes("INSERT INTO activities"))).toHaveLength(1)
+      // No setting of the transaction's own: the INSERT names its rows' actors itself.
+      expect(counted.statements.filter((text) => text.includes("club.audit_actor"))).toHaveLength(0)
+      const entries = yield* sql<{ name: string; actor_user_id: string | number | null; request_id: string | null }>`
+        SELECT changes ->> 'name' AS name, actor_user_id, request_id FROM audit_entries
+        WHERE record_type = 'activities' AND changes ->> 'name' LIKE 'by %' ORDER BY id`
+      expect(entries.map((e) => [e.name, e.actor_user_id === null ? null : Number(e.actor_user_id), e.request_id]))
+        .toEqual([
+          ["by coach 1", 5, "req-activity-rows-coach"],
+          ["by admin", 6, "req-activity-rows-admin"],
+          ["by server", null, null],
+          ["by coach 2", 5, "req-activity-rows-coach"]
+        ])
+    }))
+
   it.effect("a create of many labels is its own statement; the others are gathered", () =>
     Effect.gen(function*() {
       const { activities, session } = yield* oneSession

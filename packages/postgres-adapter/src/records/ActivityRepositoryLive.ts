@@ -14,7 +14,7 @@ import { activityFromRow } from "./activityRow.ts"
 import { readRows } from "../shared/rowReader.ts"
 import { byColumn, selectListOf } from "../shared/snakeCase.ts"
 import { dieOnInfrastructureError } from "../shared/dieOnInfrastructureError.ts"
-import { type ActorAsk, actorKey, gatheredPerTurn } from "../shared/gatheredPerTurn.ts"
+import { type ActorAsk, gatheredPerTurn, rowActorsOf } from "../shared/gatheredPerTurn.ts"
 import { int8Array } from "../shared/int8Array.ts"
 import { onForeignKeyViolation } from "../shared/onForeignKeyViolation.ts"
 import { readsById, readsShared } from "../shared/readsGathered.ts"
@@ -80,19 +80,26 @@ export const ActivityRepositoryLive = Layer.effect(
     const requireSession = (input: ActivityWrite) =>
       requireKnownIds(sql, { field: "sessionId", entity: "Session", table: "sessions", ids: [input.sessionId] })
 
-    // The creates of one turn by one actor (decision 0303) are one INSERT in one transaction with the reading back of their
+    // The creates of one turn are one INSERT in one transaction with the reading back of their
     // rows: the foreign key checks each session and locks it while the rows are written, and a row
-    // that does not decode rolls the whole statement back. A refusal by the server (an unknown
-    // session, data it refuses) of several creates sends each again alone, so that it is only its
-    // own create's failure; any other failure is every create's (it may have been kept). The ids are drawn in the order the rows are inserted, which is the order asked.
+    // that does not decode rolls the whole statement back. Each row's audit entry names the user of
+    // the request that asked it: the INSERT's first step sets `club.audit_row_actors`, one actor per
+    // row in the rows' order (decision 0316), so the transaction needs no setting of its own. A
+    // refusal by the server (an unknown session, data it refuses) of several creates sends each
+    // again alone, so that it is only its own create's failure; any other failure is every
+    // create's (it may have been kept). The ids are drawn in the order the rows are inserted, which
+    // is the order asked.
     const insertGathered = gatheredPerTurn({
       sql,
       sendMany: (asks: ReadonlyArray<ActorAsk<ActivityWrite>>) => {
         const inputs = asks.map(({ ask }) => ask)
-        return sql<Record<string, unknown>>`INSERT INTO activities (name, theme, duree, data_activite, session_id)
-          SELECT name, theme, duree, data_activite, session_id
-          FROM jsonb_populate_recordset(NULL::activities, ${batchJson(inputs)}::jsonb)
-          WITH ORDINALITY AS asked ORDER BY ordinality
+        return sql<Record<string, unknown>>`WITH actor AS MATERIALIZED (
+            SELECT set_config('club.audit_row_actors', ${rowActorsOf("activities", asks)}, true)
+          )
+          INSERT INTO activities (name, theme, duree, data_activite, session_id)
+          SELECT asked.name, asked.theme, asked.duree, asked.data_activite, asked.session_id
+          FROM actor, jsonb_populate_recordset(NULL::activities, ${batchJson(inputs)}::jsonb)
+          WITH ORDINALITY AS asked ORDER BY asked.ordinality
           RETURNING ${activityColumns}`.pipe(
           Effect.flatMap((rows) => activitiesOf(Arr.sort(rows, byId))),
           Effect.tap((created) =>
@@ -106,12 +113,10 @@ export const ActivityRepositoryLive = Layer.effect(
                 ids: inputs.map((input) => input.sessionId)
               })
           }),
-          transaction(sql),
-          // The transaction names the asks' actor, not the first waiting ask's of the turn.
-          Effect.provideService(AuditActor, asks[0]!.actor)
+          transaction(sql, { actorNamedByTheWrite: true })
         )
       },
-      keyOf: actorKey,
+      keyOf: () => "activities",
       // An activity of many labels (up to a request body's worth) is its own statement, so one
       // statement's parameter stays a few megabytes however many such creates come at once.
       alone: ({ ask }) => ask.dataActivite.length > maxLabelsGathered,

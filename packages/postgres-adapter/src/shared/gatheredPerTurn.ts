@@ -7,18 +7,13 @@ export const maxAsksPerStatement = 256
 
 /**
  * A write's ask with whom it is done for (core's `AuditActor`), read where it was asked: the
- * statement that serves it names its actor to the audit trigger, never the first waiting ask's
- * actor for all (decision 0303): either it serves asks of one actor only (`actorKey`), or it
- * names each row's own (`rowActorsOf`, decision 0316).
+ * statement that serves it names each row's own actor to the audit trigger (`rowActorsOf`,
+ * decision 0316), never the first waiting ask's actor for all (decision 0303).
  */
 export interface ActorAsk<Ask> {
   readonly ask: Ask
   readonly actor: AuditActor
 }
-
-/** The key of a write's asks: one statement per actor (user, role and request). */
-export const actorKey = ({ actor }: ActorAsk<unknown>): string =>
-  JSON.stringify([actor.userId, actor.role, actor.requestId])
 
 /**
  * The value of `club.audit_row_actors` for one INSERT of `asks` into `table`, its rows in the asks'

@@ -32,7 +32,8 @@ export const TaskRepositoryLive = Layer.effect(
     // done for a user names them in the statement itself (decision 0316): its first step sets
     // `club.audit_row_actors` locally, one actor per row in the rows' order, which lasts for the
     // statement's own implicit transaction, and the audit trigger, run at the statement's end,
-    // gives each row its own (a creation of the server's own, null, names no one). No task is
+    // gives each row its own (a creation of the server's own, null, names no one: set all the same,
+    // so that no earlier statement's setting in a caller's transaction is read). No task is
     // refused alone (its text was checked at the edge), and were one ever refused by the server,
     // each would be written again alone. It commits by itself: a connection lost once it was sent
     // leaves its outcome unknown (`autocommitWrite`), and it is not sent again.
@@ -41,18 +42,13 @@ export const TaskRepositoryLive = Layer.effect(
       sendMany: (asks: ReadonlyArray<ActorAsk<TaskCreate>>) => {
         const titles = asks.map(({ ask }) => ask.title)
         const descriptions = asks.map(({ ask }) => ask.description)
-        const rows = asks.every(({ actor }) => actor.userId === null)
-          ? sql<Record<string, unknown>>`INSERT INTO tasks (title, description)
-            SELECT title, description FROM unnest(${titles}::text[], ${descriptions}::text[])
-              WITH ORDINALITY AS t(title, description, n) ORDER BY n
-            RETURNING ${taskColumns}, insertion_order AS "order"`
-          : sql<Record<string, unknown>>`WITH actor AS MATERIALIZED (
-              SELECT set_config('club.audit_row_actors', ${rowActorsOf("tasks", asks)}, true)
-            )
-            INSERT INTO tasks (title, description)
-            SELECT t.title, t.description FROM actor, unnest(${titles}::text[], ${descriptions}::text[])
-              WITH ORDINALITY AS t(title, description, n) ORDER BY t.n
-            RETURNING ${taskColumns}, insertion_order AS "order"`
+        const rows = sql<Record<string, unknown>>`WITH actor AS MATERIALIZED (
+            SELECT set_config('club.audit_row_actors', ${rowActorsOf("tasks", asks)}, true)
+          )
+          INSERT INTO tasks (title, description)
+          SELECT t.title, t.description FROM actor, unnest(${titles}::text[], ${descriptions}::text[])
+            WITH ORDINALITY AS t(title, description, n) ORDER BY t.n
+          RETURNING ${taskColumns}, insertion_order AS "order"`
         return Effect.map(rows, (created) => Arr.sort(created, byInsertionOrder).map(taskFromRow)).pipe(
           autocommitWrite
         )
