@@ -6,6 +6,7 @@
  * `{"table": ..., "actors": [...]}`, gives the n-th row the n-th actor (or, where that is null,
  * the statement's `club.audit_actor`) when it names the trigger's table and has one actor per row
  * written; otherwise it is not read. A gathered INSERT of several requests' creations names them so.
+ * Its inserts into a table without secrets take the row's JSON as their changes as it is.
  */
 export const auditWriteStatementFunction = (options: { readonly rowActors: boolean }): string => {
   // The rows a statement wrote, one per entry: `written` as the statement left it (NULL for a delete),
@@ -22,6 +23,10 @@ export const auditWriteStatementFunction = (options: { readonly rowActors: boole
     options.rowActors && operation === "INSERT"
       ? `COALESCE(NULLIF(row_actors -> (r.ord::int - 1), 'null'::jsonb), actor)`
       : "actor"
+  // With `rowActors`, an insert into a table without secrets changed every column: its changes are
+  // the row's JSON as it is, not rebuilt key by key.
+  const insertAsItIs = (operation: keyof typeof rowsOf) =>
+    options.rowActors && operation === "INSERT" ? " WHEN COALESCE(cardinality(secrets), 0) = 0 THEN r.written" : ""
   // One INSERT ... SELECT, 0032's entry for each row; `the_row` is whichever version exists, which
   // the ids and the subjects are read from.
   const entriesOf = (operation: keyof typeof rowsOf) =>
@@ -34,9 +39,8 @@ export const auditWriteStatementFunction = (options: { readonly rowActors: boole
         CASE WHEN TG_TABLE_NAME = 'athletes' THEN (w.the_row ->> 'id')::bigint ELSE (w.the_row ->> 'athlete_id')::bigint END,
         w.changed
       FROM (
-        SELECT r.ord, ${
-      actorOf(operation)
-    } AS actor, COALESCE(r.written, r.before) AS the_row, CASE WHEN r.written IS NULL THEN '{}'::jsonb ELSE
+        SELECT r.ord, ${actorOf(operation)} AS actor, COALESCE(r.written, r.before) AS the_row,
+          CASE WHEN r.written IS NULL THEN '{}'::jsonb${insertAsItIs(operation)} ELSE
           (SELECT COALESCE(jsonb_object_agg(n.key, CASE WHEN n.key = ANY(secrets) THEN '"(withheld)"'::jsonb ELSE n.value END),
             '{}') FROM jsonb_each(r.written) n WHERE r.before IS NULL OR n.value IS DISTINCT FROM r.before -> n.key)
           END AS changed
