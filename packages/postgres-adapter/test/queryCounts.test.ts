@@ -153,7 +153,7 @@ onEachDatabase("Query counts", (it) => {
     }).pipe(Effect.provide(AuthOnTheseRepositories)))
 
   // Counted on the client: a write's transaction adds its BEGIN and COMMIT, two more round trips.
-  it.effect("a session create costs two statements (the session written with its links, the database checking its references; its event), an update three (its references checked with the lock of the session; then the session written with its links; its event), an activity create two, for 1 or 50 athletes and activities; a create refused for an unknown id two (the insert, then the check that names it)", () =>
+  it.effect("a session create costs one statement (the session written with its links and its event, the database checking its references), an update two (its references checked with the lock of the session; then the session written with its links and its event), an activity create two, for 1 or 50 athletes and activities; a create refused for an unknown id two (the insert, then the check that names it)", () =>
     Effect.gen(function*() {
       const sessions = yield* SessionRepository
       const activities = yield* ActivityRepository
@@ -185,10 +185,10 @@ onEachDatabase("Query counts", (it) => {
       expect(updated.result.duree).toBe(45)
       expect(refused.result._tag).toBe("UnknownReferences")
 
-      // Each write then tells its event to the outbox, one statement more (issue 42 item 6).
-      expect(small.statements).toHaveLength(2)
-      expect(large.statements).toHaveLength(2)
-      expect(updated.statements).toHaveLength(3)
+      // A session write tells its event to the outbox in its own statement (issue 42 item 6, decision 0317).
+      expect(small.statements).toHaveLength(1)
+      expect(large.statements).toHaveLength(1)
+      expect(updated.statements).toHaveLength(2)
       expect(activity.statements).toHaveLength(2)
       expect(refused.statements).toHaveLength(2)
     }))
@@ -203,8 +203,8 @@ onEachDatabase("Query counts", (it) => {
         .pipe(asCoach)
       const updated = yield* countStatements(sessions.update(created.result.id, { duree: 50, athleteIds: [] }))
         .pipe(asCoach)
-      expect(created.statements).toHaveLength(2)
-      expect(updated.statements).toHaveLength(3)
+      expect(created.statements).toHaveLength(1)
+      expect(updated.statements).toHaveLength(2)
       const entries = yield* sql<{ actor: string; record: string; operation: string }>`SELECT
           actor_user_id::text || ' ' || actor_role AS actor, record_type AS record, operation
         FROM audit_entries WHERE request_id = 'req-counted' ORDER BY id`

@@ -24,11 +24,12 @@ import {
   type SessionFacts,
   sessionValuesOf
 } from "@club/core"
-import { Data, Effect, Layer, Option, Stream } from "effect"
+import { Data, Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
 import type { Fragment } from "effect/sql/Statement"
 import { activitySummaryFromRow } from "../records/activityRow.ts"
-import { readRows } from "../shared/rowReader.ts"
+import { readRows, valuesFromRow } from "../shared/rowReader.ts"
 import { ofRow } from "../shared/ofRow.ts"
 import { sessionFromRow, sessionSummaryFromRow } from "./sessionRow.ts"
 import { classifyCause, dieOnInfrastructureError } from "../shared/dieOnInfrastructureError.ts"
@@ -38,10 +39,10 @@ import { int8Array } from "../shared/int8Array.ts"
 import { readsById, readsGathered } from "../shared/readsGathered.ts"
 import { onForeignKeyViolation } from "../shared/onForeignKeyViolation.ts"
 import { failOnUnknown, type References, requireKnownIds } from "../shared/requireKnownIds.ts"
-import { unknownIds } from "../shared/unknownIds.ts"
+import { unknownIdsAndRows } from "../shared/unknownIds.ts"
 import { byColumn, columnOf } from "../shared/snakeCase.ts"
-import { namingTheActor, transaction } from "../shared/transaction.ts"
-import { writeEvents } from "../webhooks/outbox.ts"
+import { autocommitUnlessInTransaction, namingTheActor, transaction } from "../shared/transaction.ts"
+import { eventsOfWritten, writeEvents } from "../webhooks/outbox.ts"
 
 /** A create's listed coach, athlete or activity that the database did not find. */
 class ReferencesRefused extends Data.TaggedError("ReferencesRefused") {}
@@ -51,6 +52,16 @@ export const sessionsPerPage = 1_000
 
 /** `creneau` as the local time it was stored as: the driver would read a timestamp as UTC. */
 const creneauColumn = `to_char(s.creneau, 'YYYY-MM-DD"T"HH24:MI:SS') AS creneau`
+
+/** What a session event tells of the session as it was, read with the lock of its row (`t`). */
+const factsColumns =
+  `t.name, to_char(t.creneau, 'YYYY-MM-DD"T"HH24:MI:SS') AS creneau, t.duree, t.series_id AS "seriesId"`
+const factsFromRow = valuesFromRow({
+  name: Schema.NullOr(Schema.String),
+  creneau: Schema.NullOr(Schema.String),
+  duree: Schema.NullOr(Schema.Number),
+  seriesId: Schema.NullOr(Schema.Number)
+})
 
 export const SessionRepositoryLive = Layer.effect(
   SessionRepository,
@@ -160,15 +171,29 @@ export const SessionRepositoryLive = Layer.effect(
         WHERE session_id = ${sessionId} AND NOT (id = ANY(${int8Array(activityIds)}::bigint[])))`
 
     /**
-     * The session's row, its memberships and its activities written by one statement, which answers
-     * the session as written and, as `movedActivities`, how many of the listed activities it moved.
-     * It names the request's user to the audit trail itself (`actor`), one round trip fewer.
+     * The session's row, its memberships, its activities and its `sessionCreated` event (with its
+     * webhook deliveries and notices) written by one statement, which answers the session as written
+     * and, as `movedActivities`, how many of the listed activities it moved. It names the request's
+     * user to the audit trail itself (`actor`), one round trip fewer. `send` runs it: alone, or in
+     * the create's transaction.
      */
-    const insertedWithLinks = (input: SessionCreate, actor: Fragment): AroundInsert => (insert) =>
-      sql<Record<string, unknown>>`WITH written AS (${insert} RETURNING *),
-        ${addAthletes(input.athleteIds)}, ${moveActivities(input.activiteIds)}
-        SELECT q.*, (SELECT count(*)::int FROM moved) AS "movedActivities"
-        FROM (${sessionsFrom("written", input)}) q ${actor}`
+    const insertedWithLinks = (
+      input: SessionCreate,
+      actor: Fragment,
+      events: ReadonlyArray<Fragment>,
+      send: (statement: Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError>) => Effect.Effect<
+        ReadonlyArray<Record<string, unknown>>,
+        SqlError
+      >
+    ): AroundInsert =>
+    (insert) => {
+      const activities = input.activiteIds.length === 0 ? [] : [moveActivities(input.activiteIds)]
+      const moved = activities.length === 0 ? sql.literal("0") : sql.literal("(SELECT count(*)::int FROM moved)")
+      return send(sql<Record<string, unknown>>`WITH written AS (${insert} RETURNING *),
+        ${sql.csv([addAthletes(input.athleteIds), ...activities, ...events])}
+        SELECT q.*, ${moved} AS "movedActivities"
+        FROM (${sessionsFrom("written", input)}) q ${actor}`)
+    }
 
     /** Books a new session's coach and athletes, or refuses naming the sessions that hold the time. */
     // Each step below is one generator function for every call (Effect.fnUntraced), not an
@@ -180,9 +205,23 @@ export const SessionRepositoryLive = Layer.effect(
       }
     })
 
-    const insertSession = Effect.fnUntraced(function*(input: SessionCreate) {
+    /** A statement the create sends in its transaction. */
+    const inTheTransaction = <A, E>(statement: Effect.Effect<A, E>) => statement
+    /**
+     * A statement sent alone, committed by itself (or in a caller's transaction): a connection lost
+     * once it was sent leaves its outcome unknown, and it is not sent again; it runs to its end even
+     * when the caller goes away, as a transaction does.
+     */
+    const alone = <A, E>(statement: Effect.Effect<A, E>) =>
+      Effect.uninterruptible(autocommitUnlessInTransaction(sql)(statement))
+
+    const insertSession = Effect.fnUntraced(function*(input: SessionCreate, send: typeof alone) {
       const values = byColumn(sessionValuesOf(input))
-      const around = insertedWithLinks(input, yield* namingTheActor(sql))
+      // The event is core's, built from the input: the statement takes the session's id from its
+      // row (`eventsOfWritten`), the only value of the event the database gives.
+      const created = sessionCreated({ ...input, id: input.id ?? 0, seriesId: null })
+      const events = yield* eventsOfWritten(sql, [created], { athleteIds: input.athleteIds })
+      const around = insertedWithLinks(input, yield* namingTheActor(sql), events, send)
       if (input.id === null) return yield* insertWithGeneratedId(sql, "sessions", values, around)
       const row = yield* insertWithSuppliedId(sql, "sessions", input.id, values, around)
       if (Option.isNone(row)) return yield* new IdAlreadyInUse({ entity: "Session", id: input.id })
@@ -190,30 +229,39 @@ export const SessionRepositoryLive = Layer.effect(
     })
 
     /** The insert, the read of the session it answers and, where the settings say so, its bookings. */
-    const insertAndBook = Effect.fnUntraced(function*(input: SessionCreate) {
-      const row = yield* insertSession(input)
+    const insertAndBook = Effect.fnUntraced(function*(input: SessionCreate, send: typeof alone) {
+      const row = yield* insertSession(input, send)
       if (row["movedActivities"] !== new Set(input.activiteIds).size) return yield* new ReferencesRefused()
       const session = yield* Effect.sync(() => sessionFromRow(row))
       // SCHEDULE_SEED_REFUSES_CONFLICTS: the seed's session books its people as /planning's do.
       if ((yield* ScheduleSettings).seedRefusesConflicts === true) yield* bookOrRefuse(session.id)
-      yield* writeEvents(sql, [sessionCreated({ ...session, seriesId: null })])
       return session
     })
+
+    const inTransaction = transaction(sql, { actorNamedByTheWrite: true })
 
     /**
      * A create assumes that what it lists exists, and the database checks it in the insert itself:
      * the foreign keys of the coach and of each athlete (which also lock them, as a check would), and
-     * the count of activities moved. Nearly every create is then its transaction and one statement.
-     * A reference refused rolls that back, and the create is made again the checked way, which
-     * names the unknown ids (or, if they appeared meanwhile, writes the session).
+     * the count of activities moved. A create that lists no activity and books nothing is then one
+     * statement, committed by itself (decision 0317): what it answers cannot fail to decode, since
+     * the database refuses a session row that could not be answered (migration 0038); the others
+     * are a transaction, the count of activities or the bookings deciding after the insert. A
+     * reference refused keeps nothing (the statement, or the transaction, is rolled back), and the
+     * create is made again the checked way, which names the unknown ids (or, if they appeared
+     * meanwhile, writes the session).
      */
-    const createAssumingKnownReferences = (input: SessionCreate) =>
-      transaction(sql, { actorNamedByTheWrite: true })(insertAndBook(input)).pipe(
-        onForeignKeyViolation({
-          sessions_coach_id_fkey: () => new ReferencesRefused(),
-          session_athletes_athlete_id_fkey: () => new ReferencesRefused()
-        })
-      )
+    const createAssumingKnownReferences = Effect.fnUntraced(function*(input: SessionCreate) {
+      const { seedRefusesConflicts } = yield* ScheduleSettings
+      return yield* (input.activiteIds.length === 0 && seedRefusesConflicts !== true
+        ? insertAndBook(input, alone)
+        : inTransaction(insertAndBook(input, inTheTransaction))).pipe(
+          onForeignKeyViolation({
+            sessions_coach_id_fkey: () => new ReferencesRefused(),
+            session_athletes_athlete_id_fkey: () => new ReferencesRefused()
+          })
+        )
+    })
 
     /**
      * The create with every reference checked first, in one statement that locks what it finds, so
@@ -227,9 +275,9 @@ export const SessionRepositoryLive = Layer.effect(
           activitiesNamed(input.activiteIds),
           { field: "coachId", entity: "Coach", table: "coaches", ids: input.coachId === null ? [] : [input.coachId] }
         )
-        return yield* insertAndBook(input)
+        return yield* insertAndBook(input, inTheTransaction)
       },
-      transaction(sql, { actorNamedByTheWrite: true }),
+      inTransaction,
       Effect.catchTag("ReferencesRefused", () => Effect.die(new Error("A checked reference was refused")))
     )
 
@@ -254,20 +302,29 @@ export const SessionRepositoryLive = Layer.effect(
     const update = traced("SessionRepository.update")(
       function*(id: SessionId, input: SessionUpdate) {
         const { activiteIds, athleteIds } = input
-        // The session locked for the write and its references checked, in one statement.
+        // The session locked for the write and its references checked, in one statement, which also
+        // reads what the session's event tells of it as it was: locked, it stays so until the write.
         const references = [athletesNamed(athleteIds ?? []), activitiesNamed(activiteIds ?? [])]
-        const [missing, ...unknown] = yield* unknownIds(sql, [
-          { table: "sessions", ids: [id], lock: "FOR UPDATE" },
+        const { rows: [before], unknown: [missing, ...unknown] } = yield* unknownIdsAndRows(sql, [
+          { table: "sessions", ids: [id], lock: "FOR UPDATE", answer: factsColumns },
           ...references
         ])
         if (missing!.length > 0) return yield* new EntityNotFound({ entity: "Session", id })
         yield* failOnUnknown(references, unknown)
+        const previous = yield* Effect.sync(() => factsFromRow(before![0]!))
         // What a session books follows its duree and athletes: its bookings go in the write's
         // statement, which says whether it held any; a booked session (one written through /planning,
         // or any with SCHEDULE_SEED_REFUSES_CONFLICTS) is then booked again.
         const { seedRefusesConflicts, timeZone } = yield* ScheduleSettings
         const rebook = input.duree !== undefined || athleteIds !== undefined
-        // Every change and the session as written in one statement.
+        // Every accepted edit is told, even one that leaves the values as they were (decision 0283):
+        // core's event, built from the session as it was and the edit (a seed's update never moves
+        // its creneau), written by the write's own statement with its deliveries and notices.
+        const changed = sessionChanged(
+          { ...previous, id, duree: input.duree !== undefined ? input.duree : previous.duree },
+          previous
+        )
+        // Every change, its event and the session as written in one statement.
         // An occurrence whose values change is an exception of its series, as one changed through
         // /planning: a later change of the series leaves it as it is.
         const exception = sql.literal("overridden = overridden OR series_id IS NOT NULL")
@@ -284,36 +341,25 @@ export const SessionRepositoryLive = Layer.effect(
               sql`unbooked_coach AS (DELETE FROM coach_bookings WHERE session_id = ${id} RETURNING 1)`,
               sql`unbooked_athletes AS (DELETE FROM athlete_bookings WHERE session_id = ${id} RETURNING 1)`
             ]
-            : [])
+            : []),
+          ...(yield* eventsOfWritten(sql, [changed], { athleteIds }))
         ]
         const written = sessionsFrom("written", input)
-        // The statement's snapshot is the session before the write: its duree and series as they were,
-        // for its event (a seed's update never moves its creneau).
         const rows = yield* sql<Record<string, unknown>>`WITH ${sql.csv(parts)} SELECT q.*,
           ${
           rebook
             ? sql`EXISTS (SELECT 1 FROM unbooked_coach) OR EXISTS (SELECT 1 FROM unbooked_athletes)`
             : sql`false`
-        } AS held,
-          (SELECT b.duree::float8 FROM sessions b WHERE b.id = ${id}) AS "previousDuree",
-          (SELECT b.series_id::float8 FROM sessions b WHERE b.id = ${id}) AS "seriesId"
+        } AS held
           FROM (${written}) q ${yield* namingTheActor(sql)}`
-        const { held, previousDuree, seriesId, ...row } = rows[0]!
+        const { held, ...row } = rows[0]!
         if (rebook && (seedRefusesConflicts === true || held === true)) {
           const skipped = yield* bookSessions(sql, timeZone, [id])
           if (skipped && seedRefusesConflicts === true) {
             return yield* new ScheduleConflict({ sessionIds: yield* sessionsMet(sql, timeZone, [id]) })
           }
         }
-        const session = yield* Effect.sync(() => sessionFromRow(row))
-        // Every accepted edit is told, even one that leaves the values as they were (decision 0283).
-        yield* writeEvents(sql, [
-          sessionChanged({ ...session, seriesId: seriesId as number | null }, {
-            creneau: session.creneau,
-            duree: previousDuree as number | null
-          })
-        ])
-        return session
+        return yield* Effect.sync(() => sessionFromRow(row))
       },
       transaction(sql, { actorNamedByTheWrite: true }),
       dieOnInfrastructureError

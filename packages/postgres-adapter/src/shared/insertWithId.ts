@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
-import type { Fragment, Statement } from "effect/sql/Statement"
+import type { SqlError } from "effect/sql/SqlError"
+import type { Fragment } from "effect/sql/Statement"
 import { transaction } from "./transaction.ts"
 
 type Row = Record<string, unknown>
@@ -11,7 +12,7 @@ type Row = Record<string, unknown>
  * record written across tables (a session and its memberships) puts the insert first in a `WITH`
  * and answers the whole record, in one round trip.
  */
-export type AroundInsert = (insert: Fragment) => Statement<Row>
+export type AroundInsert = (insert: Fragment) => Effect.Effect<ReadonlyArray<Row>, SqlError>
 
 const storedRow = (sql: SqlClient): AroundInsert => (insert) => sql<Row>`${insert} RETURNING *`
 

@@ -83,6 +83,17 @@ export const autocommitWrite = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect
   )
 
 /**
+ * `autocommitWrite` for a statement that commits by itself unless a caller's transaction holds it
+ * (an idempotency key's, which commits with the write): there it simply runs in that transaction,
+ * whose own COMMIT decides its outcome.
+ */
+export const autocommitUnlessInTransaction =
+  (sql: SqlClient) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.withFiber((fiber) =>
+      Context.getOrUndefined(fiber.context, sql.transactionService) !== undefined ? effect : autocommitWrite(effect)
+    )
+
+/**
  * A write of one statement that would commit by itself, made a transaction when it is done for a
  * user (core's `AuditActor`), so that its audit entry names them (decision 0240): the setting that
  * names them is transaction-local. The server's own writes stay one statement.

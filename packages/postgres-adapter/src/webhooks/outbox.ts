@@ -1,6 +1,7 @@
 import { type NewEvent, noticeRuleFor, NoticeSettings } from "@club/core"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
+import type { Fragment } from "effect/sql/Statement"
 import { groupMembersOn, invitedAthletes } from "../membership/invitedAthletes.ts"
 import { recipientsOf } from "../notices/recipients.ts"
 
@@ -12,18 +13,32 @@ const int8 = (id: number | null | undefined) => BigInt(id ?? 0)
 
 /**
  * How a target row finds its athletes: `named` (the row's athlete), `session` (every athlete the
- * event's session invites), `series` (every athlete the series' first occurrence invites: a series
- * invites once, decision 0282), `group` (the members of the group named `group_name` on `day`: a
- * cancelled session's group, the session being gone).
+ * event's session invites, as stored), `series` (every athlete the series' first occurrence invites:
+ * a series invites once, decision 0282), `group` (the members of the group named `group_name` on
+ * `day`: a cancelled session's group, the session being gone), `writtenGroup` (the members of the
+ * group of the session the statement writes, on its day: that session's group as the write leaves it).
  */
-type Expansion = "named" | "session" | "series" | "group"
+type Expansion = "named" | "session" | "series" | "group" | "writtenGroup"
+
+/**
+ * The session a statement writes in its WITH item `written` (its row as the write leaves it, or no
+ * row when it wrote none), whose events go in the same statement: each event's session is that row
+ * (the event's own `sessionId` only stands for it). Its athletes as the write leaves them
+ * (`athleteIds`) when the write sets them: the statement's reads see `session_athletes` as they were
+ * before it; left out, they are the ones stored.
+ */
+export interface WrittenSession {
+  readonly athleteIds: ReadonlyArray<number> | undefined
+}
 
 /**
  * Who each event tells (core's `noticeRuleFor`), flattened into one row per event (its place in the
  * batch, from 1) and athlete named or expansion. A row `former` names a session deleted in the event's
  * transaction (a cancellation): its notice keeps the session's title and start, as the event has them.
+ * The invitees of a session written by the events' own statement are its athletes as written, named,
+ * and its group's members.
  */
-const noticeTargets = (events: ReadonlyArray<NewEvent>) => {
+const noticeTargets = (events: ReadonlyArray<NewEvent>, written: WrittenSession | undefined) => {
   const rows = {
     n: [] as Array<number>,
     kind: [] as Array<string>,
@@ -63,7 +78,9 @@ const noticeTargets = (events: ReadonlyArray<NewEvent>) => {
         for (const athlete of audience.athleteIds) push(n, rule.kind, "named", { athlete })
         return
       case "invitees":
-        return push(n, rule.kind, "session")
+        if (written?.athleteIds === undefined) return push(n, rule.kind, "session")
+        for (const athlete of written.athleteIds) push(n, rule.kind, "named", { athlete })
+        return push(n, rule.kind, "writtenGroup")
       case "seriesInvitees":
         return push(n, rule.kind, "series", { series: audience.seriesId })
       case "formerInvitees": {
@@ -80,11 +97,12 @@ const noticeTargets = (events: ReadonlyArray<NewEvent>) => {
 }
 
 /**
- * Writes `events` to the outbox, in their order, a delivery of each to every webhook registered,
- * and, when notices are queued (mail on, `NoticeSettings`), one notice per event and person its
- * rule tells: one statement, inside the caller's transaction, so that an event and its notices exist
- * exactly when the change they tell was committed. Each names its session, its group (a
- * membership event, issue 41) or neither (the club's stream, decision 0281), whose order of delivery it follows.
+ * The WITH items that write `events` to the outbox, in their order (`event`), a delivery of each to
+ * every webhook registered (`delivered`) and, when notices are queued (mail on, `NoticeSettings`),
+ * one notice per event and person its rule tells (`noticed`). Each names its session, its group (a
+ * membership event, issue 41) or neither (the club's stream, decision 0281), whose order of delivery
+ * it follows. With `written`, the events are of the session the same statement writes (see
+ * `WrittenSession`), and none is written when it wrote no row.
  *
  * A notice's dedupe key is core's `noticeDedupeKey` (`<event id>:<user id>`), unique in the table:
  * a person told about two athletes by one event (a guardian of both) gets one notice, about their
@@ -94,29 +112,43 @@ const noticeTargets = (events: ReadonlyArray<NewEvent>) => {
  * waits is passed over, rather than failing the write on the deliveries' foreign key (a write and a
  * webhook's removal at the same moment). The lock only holds a removal back until the write commits.
  */
-export const writeEvents = (sql: SqlClient, events: ReadonlyArray<NewEvent>) =>
-  events.length === 0 ? Effect.void : Effect.gen(function*() {
-    const { queueNotices } = yield* NoticeSettings
-    const targets = noticeTargets(events)
-    const written = sql`INSERT INTO attendance_events (session_id, group_id, type, data)
-      SELECT NULLIF(x.session_id, 0), NULLIF(x.group_id, 0), x.type, x.data::jsonb
+const outboxItems = (
+  sql: SqlClient,
+  events: ReadonlyArray<NewEvent>,
+  queueNotices: boolean,
+  written: WrittenSession | undefined
+): ReadonlyArray<Fragment> => {
+  const types = events.map((e) => e.type)
+  const data = events.map((e) => JSON.stringify(e.data))
+  const source = written === undefined
+    ? sql`SELECT x.session_id, x.group_id, x.type, x.data, x.n
       FROM unnest(${events.map((e) => int8(e.sessionId))}::bigint[], ${events.map((e) => int8(e.groupId))}::bigint[],
-        ${events.map((e) => e.type)}::text[], ${events.map((e) => JSON.stringify(e.data))}::text[])
-        WITH ORDINALITY AS x(session_id, group_id, type, data, n)
+        ${types}::text[], ${data}::text[]) WITH ORDINALITY AS x(session_id, group_id, type, data, n)`
+    : sql`SELECT w.id AS session_id, 0::bigint AS group_id, x.type, x.data, x.n
+      FROM written w, unnest(${types}::text[], ${data}::text[]) WITH ORDINALITY AS x(type, data, n)`
+  const outbox = [
+    sql`event AS (INSERT INTO attendance_events (session_id, group_id, type, data)
+      SELECT NULLIF(x.session_id, 0), NULLIF(x.group_id, 0), x.type, x.data::jsonb FROM (${source}) x
       ORDER BY x.n
-      RETURNING id, session_id, group_id`
-    if (!queueNotices || targets.n.length === 0) {
-      return yield* sql`WITH event AS (${written})
-        INSERT INTO webhook_deliveries (webhook_id, event_id, session_id, group_id)
-        SELECT w.id, event.id, event.session_id, event.group_id FROM event CROSS JOIN webhooks w FOR KEY SHARE OF w`
-    }
-    // The events' ids follow their order in the batch (the insert above is ordered by it).
-    return yield* sql`WITH event AS (${written}),
-      delivered AS (
-        INSERT INTO webhook_deliveries (webhook_id, event_id, session_id, group_id)
-        SELECT w.id, event.id, event.session_id, event.group_id FROM event CROSS JOIN webhooks w FOR KEY SHARE OF w),
-      numbered AS (SELECT id, session_id, row_number() OVER (ORDER BY id) AS n FROM event),
-      target AS (
+      RETURNING id, session_id, group_id)`,
+    sql`delivered AS (INSERT INTO webhook_deliveries (webhook_id, event_id, session_id, group_id)
+      SELECT w.id, event.id, event.session_id, event.group_id FROM event CROSS JOIN webhooks w FOR KEY SHARE OF w)`
+  ]
+  const targets = noticeTargets(events, written)
+  if (!queueNotices || targets.n.length === 0) return outbox
+  // A statement's reads do not see the session it writes: its row is there as `written`.
+  const writtenThere = written === undefined ? sql`false` : sql`t.session_id IN (SELECT id FROM written)`
+  const ofWrittenGroup = written === undefined ? sql.literal("") : sql`UNION ALL
+        SELECT p.*, m.athlete_id FROM placed p CROSS JOIN written w
+          CROSS JOIN LATERAL (${
+    groupMembersOn(sql, sql`w.groupe`, sql`COALESCE(w.creneau::date, current_date)`)
+  }) m
+        WHERE p.expand = 'writtenGroup'`
+  // The events' ids follow their order in the batch (the insert above is ordered by it).
+  return [
+    ...outbox,
+    sql`numbered AS (SELECT id, session_id, row_number() OVER (ORDER BY id) AS n FROM event)`,
+    sql`target AS (
         SELECT e.id AS event_id, t.kind, t.athlete_id, t.expand, t.group_name, t.day, t.former, t.title, t.start,
           e.session_id AS event_session_id,
           -- The session the notice names: none for a session gone (a cancellation), a series' first occurrence.
@@ -128,12 +160,13 @@ export const writeEvents = (sql: SqlClient, events: ReadonlyArray<NewEvent>) =>
           ${targets.expand}::text[], ${targets.series}::bigint[], ${targets.group}::text[], ${targets.day}::date[],
           ${targets.former}::boolean[], ${targets.title}::text[], ${targets.start}::timestamp[])
           AS t(n, kind, athlete_id, expand, series_id, group_name, day, former, title, start)
-        JOIN numbered e ON e.n = t.n),
-      -- A notice names a session that is there, or one gone with the event (a cancellation): any other
-      -- event of a session deleted in the same transaction tells nobody.
-      placed AS (
-        SELECT * FROM target t WHERE t.former OR EXISTS (SELECT 1 FROM sessions s WHERE s.id = t.session_id)),
-      told AS (
+        JOIN numbered e ON e.n = t.n)`,
+    // A notice names a session that is there, or one gone with the event (a cancellation): any other
+    // event of a session deleted in the same transaction tells nobody.
+    sql`placed AS (
+        SELECT * FROM target t
+        WHERE t.former OR ${writtenThere} OR EXISTS (SELECT 1 FROM sessions s WHERE s.id = t.session_id))`,
+    sql`told AS (
         SELECT p.*, p.athlete_id AS told_athlete FROM placed p WHERE p.expand = 'named'
         UNION ALL
         SELECT p.*, i.athlete_id FROM placed p
@@ -142,18 +175,41 @@ export const writeEvents = (sql: SqlClient, events: ReadonlyArray<NewEvent>) =>
         UNION ALL
         SELECT p.*, m.athlete_id FROM placed p
           CROSS JOIN LATERAL (${groupMembersOn(sql, sql`p.group_name`, sql`p.day`)}) m
-        WHERE p.expand = 'group'),
-      recipient AS (
+        WHERE p.expand = 'group'
+        ${ofWrittenGroup})`,
+    sql`recipient AS (
         SELECT DISTINCT ON (told.event_id, r.user_id) told.event_id, told.kind, told.told_athlete AS athlete_id,
           told.session_id, CASE WHEN told.former THEN told.event_session_id END AS former_session_id,
           CASE WHEN told.former THEN told.title END AS session_title,
           CASE WHEN told.former THEN told.start END AS session_start, r.user_id
         FROM told CROSS JOIN LATERAL (${recipientsOf(sql, sql`told.told_athlete`)}) r
         JOIN athletes a ON a.id = told.told_athlete
-        ORDER BY told.event_id, r.user_id, r.guardian, told.told_athlete)
-      INSERT INTO notices (dedupe_key, event_id, user_id, athlete_id, session_id, former_session_id, session_title,
-        session_start, kind)
+        ORDER BY told.event_id, r.user_id, r.guardian, told.told_athlete)`,
+    sql`noticed AS (INSERT INTO notices (dedupe_key, event_id, user_id, athlete_id, session_id, former_session_id,
+        session_title, session_start, kind)
       SELECT event_id || ':' || user_id, event_id, user_id, athlete_id, session_id, former_session_id, session_title,
         session_start, kind FROM recipient
-      ON CONFLICT (dedupe_key) DO NOTHING`
-  }).pipe(Effect.asVoid)
+      ON CONFLICT (dedupe_key) DO NOTHING)`
+  ]
+}
+
+/**
+ * Writes `events` to the outbox (see `outboxItems`): one statement, inside the caller's transaction,
+ * so that an event and its notices exist exactly when the change they tell was committed.
+ */
+export const writeEvents = (sql: SqlClient, events: ReadonlyArray<NewEvent>) =>
+  events.length === 0 ? Effect.void : Effect.gen(function*() {
+    const { queueNotices } = yield* NoticeSettings
+    yield* sql`WITH ${sql.csv(outboxItems(sql, events, queueNotices, undefined))} SELECT 1`
+  })
+
+/**
+ * The WITH items that write the events of the session the statement writes in its item `written`,
+ * to be put after it (see `WrittenSession`): the write and its events are one statement.
+ */
+export const eventsOfWritten = Effect.fnUntraced(
+  function*(sql: SqlClient, events: ReadonlyArray<NewEvent>, written: WrittenSession) {
+    const { queueNotices } = yield* NoticeSettings
+    return outboxItems(sql, events, queueNotices, written)
+  }
+)
