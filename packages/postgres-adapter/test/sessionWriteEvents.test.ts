@@ -57,7 +57,9 @@ interface Told {
 const toldOf = (sessionId: number) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const events = yield* sql<{ id: number; type: string; data: unknown; deliveries: number }>`SELECT e.id::float8 AS id,
+    const events = yield* sql<
+      { id: number; type: string; data: unknown; deliveries: number }
+    >`SELECT e.id::float8 AS id,
         e.type, e.data,
         (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = e.id) AS deliveries
       FROM attendance_events e WHERE e.session_id = ${sessionId} ORDER BY e.id`

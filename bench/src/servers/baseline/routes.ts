@@ -180,19 +180,29 @@ export const routes: ReadonlyArray<Route> = [
   {
     method: "POST",
     pattern: /^\/session\/create$/,
-    handle: (sql, _, body) =>
-      sql.unsafe<Row>(Q.createSession, [
-        body["name"] ?? null,
-        body["isRecurrent"] ?? null,
-        body["creneau"] ?? null,
-        body["duree"] ?? null,
+    handle: (sql, _, body) => {
+      const values = {
+        name: body["name"] ?? null,
+        isRecurrent: body["isRecurrent"] ?? null,
+        creneau: body["creneau"] ?? null,
+        duree: body["duree"] ?? null
+      }
+      // The project's `sessionCreated` payload (core's domainEvents.ts): the session as created.
+      const event = { name: values.name, creneau: values.creneau, duree: values.duree, seriesId: null }
+      return sql.unsafe<Row>(Q.createSession, [
+        values.name,
+        values.isRecurrent,
+        values.creneau,
+        values.duree,
         body["groupe"] ?? null,
         body["coachId"] ?? null,
-        int8(body["athleteIds"] ?? [])
+        int8(body["athleteIds"] ?? []),
+        JSON.stringify(event)
       ]).pipe(
         Effect.map(([row]) => answer(201, sessionDto(row!))),
         refusedWhenUnknown(answer(400, "Unknown athletes or coach"))
       )
+    }
   },
   {
     method: "PUT",
@@ -200,13 +210,23 @@ export const routes: ReadonlyArray<Route> = [
     handle: (sql, [idText], body) => {
       const id = Number(idText)
       const athleteIds: Array<number> | undefined = body["athleteIds"] ?? undefined
-      const update = sql.unsafe(Q.updateSession, [body["duree"] ?? null, id])
       const notFound = answer(404, { detail: `Session not found with id ${id}` })
-      // Without athletes the update is one statement; with them, a transaction of two.
-      if (athleteIds === undefined) return Effect.map(update, (rows) => rows.length === 0 ? notFound : answer(204))
+      // A transaction of two: the session locked and updated, then its athletes and its event.
       return sql.withTransaction(Effect.gen(function*() {
-        if ((yield* update).length === 0) return notFound
-        yield* sql.unsafe(Q.replaceAthletes, [id, int8(athleteIds)])
+        const [session] = yield* sql.unsafe<Row>(Q.updateSession, [body["duree"] ?? null, id])
+        if (session === undefined) return notFound
+        // The project's `sessionChanged` payload: the session as updated, its start and length before.
+        const event = JSON.stringify({
+          name: session["name"],
+          creneau: session["creneau"],
+          duree: session["duree"],
+          seriesId: session["seriesId"],
+          previousCreneau: session["creneau"],
+          previousDuree: session["previousDuree"]
+        })
+        yield* athleteIds === undefined
+          ? sql.unsafe(Q.sessionChangedEvent, [id, event])
+          : sql.unsafe(Q.replaceAthletes, [id, int8(athleteIds), event])
         return answer(204)
       })).pipe(refusedWhenUnknown(answer(400, { detail: "Unknown athletes" })))
     }

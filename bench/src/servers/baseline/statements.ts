@@ -48,16 +48,31 @@ export const allUsers =
   `SELECT id, name, email, role, coach_id AS "coachId", athlete_id AS "athleteId", admin_id AS "adminId" FROM users ORDER BY id`
 
 /**
- * POST /session/create in one statement: the session, its athletes, and the session as written
- * (the WITH's reads see the tables as they were before it, so the athletes are answered from the
- * input: ascending, without repeats, as the project answers them). An unknown coach or athlete
- * violates a foreign key, and nothing is kept.
+ * A session event's outbox row and its delivery to every webhook registered, the guarantee the
+ * project keeps (docs/decisions/0317): a session write commits its domain event and its deliveries
+ * with it. `source` is a WITH item of `(id)`, the session; `$data` the event's payload, built by the
+ * server as the project's core builds it. The webhooks are read `FOR KEY SHARE`, as the project
+ * reads them, so that a webhook removed meanwhile cannot fail the write on the foreign key.
+ */
+const eventOf = (type: string, source: string, data: string) =>
+  `event AS (INSERT INTO attendance_events (session_id, type, data)
+    SELECT ${source}.id, '${type}', ${data}::jsonb FROM ${source} RETURNING id, session_id),
+  delivered AS (INSERT INTO webhook_deliveries (webhook_id, event_id, session_id)
+    SELECT w.id, event.id, event.session_id FROM event CROSS JOIN webhooks w FOR KEY SHARE OF w)`
+
+/**
+ * POST /session/create in one statement: the session, its athletes, its `sessionCreated` event
+ * ($8, the payload) with its deliveries, and the session as written (the WITH's reads see the
+ * tables as they were before it, so the athletes are answered from the input: ascending, without
+ * repeats, as the project answers them). An unknown coach or athlete violates a foreign key, and
+ * nothing is kept.
  */
 export const createSession = `WITH written AS (
     INSERT INTO sessions (name, is_recurrent, creneau, duree, groupe, coach_id) VALUES ($1, $2, $3, $4, $5, $6)
     RETURNING *),
   added AS (INSERT INTO session_athletes (session_id, athlete_id)
-    SELECT written.id, athlete_id FROM written, unnest($7::bigint[]) AS athlete_id ON CONFLICT DO NOTHING)
+    SELECT written.id, athlete_id FROM written, unnest($7::bigint[]) AS athlete_id ON CONFLICT DO NOTHING),
+  ${eventOf("sessionCreated", "written", "$8")}
   SELECT s.id, s.name, s.is_recurrent AS "isRecurrent",
     to_char(s.creneau, 'YYYY-MM-DD"T"HH24:MI:SS') AS creneau, s.duree, s.groupe, s.coach_id AS "coachId",
     ARRAY(SELECT DISTINCT x FROM unnest($7::bigint[]) AS x ORDER BY x) AS "athleteIds",
@@ -65,16 +80,32 @@ export const createSession = `WITH written AS (
   FROM written s`
 
 /**
- * PUT /session/update/{id}, first statement: the session's row locked by its update (no row: 404),
- * so that the athletes' statement, which reads after the lock, replaces what the last writer left.
+ * PUT /session/update/{id}, first statement: the session's row locked (its read `FOR UPDATE`) and
+ * updated (no row: 404), so that the second statement, which reads after the lock, replaces what
+ * the last writer left; it answers what the event tells, the duree before the update included.
  */
-export const updateSession = `UPDATE sessions SET duree = COALESCE($1, duree) WHERE id = $2 RETURNING id`
+export const updateSession = `UPDATE sessions s SET duree = COALESCE($1, before.duree)
+  FROM (SELECT id, duree FROM sessions WHERE id = $2 FOR UPDATE) before
+  WHERE s.id = before.id
+  RETURNING s.name, to_char(s.creneau, 'YYYY-MM-DD"T"HH24:MI:SS') AS creneau, s.duree::float8 AS duree,
+    s.series_id::float8 AS "seriesId", before.duree::float8 AS "previousDuree"`
 
-/** Then its athletes replaced in one statement; an unknown athlete violates a foreign key. */
-export const replaceAthletes = `WITH removed AS (DELETE FROM session_athletes
-    WHERE session_id = $1 AND NOT (athlete_id = ANY($2::bigint[])))
-  INSERT INTO session_athletes (session_id, athlete_id)
-    SELECT $1, athlete_id FROM unnest($2::bigint[]) AS athlete_id ON CONFLICT DO NOTHING`
+/**
+ * Then its athletes replaced, and its `sessionChanged` event ($3, the payload) with its deliveries,
+ * in one statement; an unknown athlete violates a foreign key.
+ */
+export const replaceAthletes = `WITH changed AS (SELECT $1::bigint AS id),
+  removed AS (DELETE FROM session_athletes
+    WHERE session_id = $1 AND NOT (athlete_id = ANY($2::bigint[]))),
+  added AS (INSERT INTO session_athletes (session_id, athlete_id)
+    SELECT $1, athlete_id FROM unnest($2::bigint[]) AS athlete_id ON CONFLICT DO NOTHING),
+  ${eventOf("sessionChanged", "changed", "$3")}
+  SELECT 1`
+
+/** The update without athletes: its event only, as the second statement. */
+export const sessionChangedEvent = `WITH changed AS (SELECT $1::bigint AS id),
+  ${eventOf("sessionChanged", "changed", "$2")}
+  SELECT 1`
 
 /** POST /activite/create in one statement; an unknown session violates the foreign key. */
 export const insertActivity = `INSERT INTO activities ("name","theme","duree","data_activite","session_id")

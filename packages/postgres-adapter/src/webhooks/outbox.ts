@@ -140,9 +140,7 @@ const outboxItems = (
   const writtenThere = written === undefined ? sql`false` : sql`t.session_id IN (SELECT id FROM written)`
   const ofWrittenGroup = written === undefined ? sql.literal("") : sql`UNION ALL
         SELECT p.*, m.athlete_id FROM placed p CROSS JOIN written w
-          CROSS JOIN LATERAL (${
-    groupMembersOn(sql, sql`w.groupe`, sql`COALESCE(w.creneau::date, current_date)`)
-  }) m
+          CROSS JOIN LATERAL (${groupMembersOn(sql, sql`w.groupe`, sql`COALESCE(w.creneau::date, current_date)`)}) m
         WHERE p.expand = 'writtenGroup'`
   // The events' ids follow their order in the batch (the insert above is ordered by it).
   return [
