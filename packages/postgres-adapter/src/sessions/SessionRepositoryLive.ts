@@ -41,7 +41,7 @@ import { onForeignKeyViolation } from "../shared/onForeignKeyViolation.ts"
 import { failOnUnknown, type References, requireKnownIds } from "../shared/requireKnownIds.ts"
 import { unknownIdsAndRows } from "../shared/unknownIds.ts"
 import { byColumn, columnOf } from "../shared/snakeCase.ts"
-import { autocommitUnlessInTransaction, namingTheActor, transaction } from "../shared/transaction.ts"
+import { autocommitWrite, inCallersTransaction, namingTheActor, transaction } from "../shared/transaction.ts"
 import { eventsOfWritten, writeEvents } from "../webhooks/outbox.ts"
 
 /** A create's listed coach, athlete or activity that the database did not find. */
@@ -208,12 +208,11 @@ export const SessionRepositoryLive = Layer.effect(
     /** A statement the create sends in its transaction. */
     const inTheTransaction = <A, E>(statement: Effect.Effect<A, E>) => statement
     /**
-     * A statement sent alone, committed by itself (or in a caller's transaction): a connection lost
-     * once it was sent leaves its outcome unknown, and it is not sent again; it runs to its end even
-     * when the caller goes away, as a transaction does.
+     * A statement sent alone, committed by itself: a connection lost once it was sent leaves its
+     * outcome unknown, and it is not sent again; it runs to its end even when the caller goes away,
+     * as a transaction does.
      */
-    const alone = <A, E>(statement: Effect.Effect<A, E>) =>
-      Effect.uninterruptible(autocommitUnlessInTransaction(sql)(statement))
+    const alone = <A, E>(statement: Effect.Effect<A, E>) => Effect.uninterruptible(autocommitWrite(statement))
 
     const insertSession = Effect.fnUntraced(function*(input: SessionCreate, send: typeof alone) {
       const values = byColumn(sessionValuesOf(input))
@@ -253,7 +252,12 @@ export const SessionRepositoryLive = Layer.effect(
      */
     const createAssumingKnownReferences = Effect.fnUntraced(function*(input: SessionCreate) {
       const { seedRefusesConflicts } = yield* ScheduleSettings
-      return yield* (input.activiteIds.length === 0 && seedRefusesConflicts !== true
+      // In a caller's transaction (an idempotency key's) the create is a savepoint, as any nested
+      // transaction: a refused reference rolls back to it, and the checked create goes on in the
+      // caller's transaction, which a failed statement alone would have aborted.
+      const byItself = input.activiteIds.length === 0 && seedRefusesConflicts !== true &&
+        !(yield* inCallersTransaction(sql))
+      return yield* (byItself
         ? insertAndBook(input, alone)
         : inTransaction(insertAndBook(input, inTheTransaction))).pipe(
           onForeignKeyViolation({

@@ -21,7 +21,8 @@ const maxGeneratedIdAttempts = 20
 /**
  * Inserts a row with an id drawn from the table's identity sequence and returns the stored row.
  * Run it in one transaction with whatever reads the row back (its decode included), so that a
- * failure there leaves no committed row behind.
+ * failure there leaves no committed row behind, unless the table itself refuses a row that could
+ * not be read back (a session's, migration 0038): then each attempt may commit by itself.
  * A supplied id inserted concurrently can take the value the sequence hands out next:
  * `ON CONFLICT DO NOTHING` skips that row without aborting the surrounding transaction,
  * and the next attempt draws a fresh id.

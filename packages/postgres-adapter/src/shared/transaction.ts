@@ -82,16 +82,11 @@ export const autocommitWrite = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect
     (error) => Effect.die(new WriteOutcomeUnknown({ cause: error }))
   )
 
-/**
- * `autocommitWrite` for a statement that commits by itself unless a caller's transaction holds it
- * (an idempotency key's, which commits with the write): there it simply runs in that transaction,
- * whose own COMMIT decides its outcome.
- */
-export const autocommitUnlessInTransaction =
-  (sql: SqlClient) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.withFiber((fiber) =>
-      Context.getOrUndefined(fiber.context, sql.transactionService) !== undefined ? effect : autocommitWrite(effect)
-    )
+/** Whether the caller runs in a transaction already (an idempotency key's, which commits with the write). */
+export const inCallersTransaction = (sql: SqlClient): Effect.Effect<boolean> =>
+  Effect.withFiber((fiber) =>
+    Effect.succeed(Context.getOrUndefined(fiber.context, sql.transactionService) !== undefined)
+  )
 
 /**
  * A write of one statement that would commit by itself, made a transaction when it is done for a
