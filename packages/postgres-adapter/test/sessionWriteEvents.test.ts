@@ -1,6 +1,7 @@
 import {
   type AthleteId,
   type LocalDateTime,
+  type NewEvent,
   NoticeSettings,
   SessionCreate,
   SessionRepository,
@@ -139,17 +140,18 @@ onEachDatabase("A session write's event in its own statement", (it) => {
 
       // The outbox's own statement, after each write, as the writes did before: the same told.
       // The session is put back as each write left it, so that it reads the same invitees.
-      const byItself = Effect.fnUntraced(function*(type: string, data: unknown, athleteIds: ReadonlyArray<number>) {
+      const byItself = Effect.fnUntraced(function*(event: NewEvent, athleteIds: ReadonlyArray<number>) {
         yield* sql`DELETE FROM session_athletes WHERE session_id = ${session.id}`
         for (const id of athleteIds) {
           yield* sql`INSERT INTO session_athletes (session_id, athlete_id) VALUES (${session.id}, ${id})`
         }
-        yield* sql.withTransaction(
-          writeEvents(sql, [{ sessionId: session.id, type, data: data as Record<string, unknown> }])
-        )
+        yield* sql.withTransaction(writeEvents(sql, [event]))
       })
-      yield* byItself(told[0]!.type, told[0]!.data, session.athleteIds)
-      yield* byItself(told[1]!.type, told[1]!.data, changed.result.athleteIds)
+      yield* byItself(sessionCreated({ ...session, seriesId: null }), session.athleteIds)
+      yield* byItself(
+        sessionChanged({ ...changed.result, seriesId: null }, { creneau: session.creneau, duree: 60 }),
+        changed.result.athleteIds
+      )
       const again = (yield* toldOf(session.id)).filter((event) =>
         event.event > told[2]!.event && event.type.startsWith("session")
       )

@@ -3,7 +3,8 @@
  * statement for statement, so that the baseline measures everything but the framework around it.
  * The athlete's sessions are sent unprepared, as the project sends them (docs/DECISIONS.md,
  * "Statements on PostgreSQL"). The writes are what a careful engineer would hand-write (issue 38,
- * item 7): the fewest statements that keep the project's guarantees. The foreign keys check the
+ * item 7): the fewest statements that keep the project's guarantees, a session write's domain
+ * event and webhook deliveries committed with it among them (decision 0317). The foreign keys check the
  * references in the write itself (a violation rolls the statement back: the endpoint's refusal),
  * a write that is one statement runs alone (a statement is its own transaction), and a write of
  * several statements is one transaction whose first statement locks what the others change.

@@ -134,8 +134,9 @@ const outboxItems = (
     sql`delivered AS (INSERT INTO webhook_deliveries (webhook_id, event_id, session_id, group_id)
       SELECT w.id, event.id, event.session_id, event.group_id FROM event CROSS JOIN webhooks w FOR KEY SHARE OF w)`
   ]
+  if (!queueNotices) return outbox
   const targets = noticeTargets(events, written)
-  if (!queueNotices || targets.n.length === 0) return outbox
+  if (targets.n.length === 0) return outbox
   // A statement's reads do not see the session it writes: its row is there as `written`.
   const writtenThere = written === undefined ? sql`false` : sql`t.session_id IN (SELECT id FROM written)`
   const ofWrittenGroup = written === undefined ? sql.literal("") : sql`UNION ALL
