@@ -33,6 +33,7 @@ import refillLocksTheWebhooks from "./0034_refill_locks_the_webhooks.ts"
 import athleteErasures from "./0035_athlete_erasures.ts"
 import auditByStatement from "./0036_audit_by_statement.ts"
 import auditRowActors from "./0037_audit_row_actors.ts"
+import cheaperAuditEntries from "./0039_cheaper_audit_entries.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -72,5 +73,6 @@ export const migrations = Migrator.fromRecord({
   "0034_refill_locks_the_webhooks": refillLocksTheWebhooks,
   "0035_athlete_erasures": athleteErasures,
   "0036_audit_by_statement": auditByStatement,
-  "0037_audit_row_actors": auditRowActors
+  "0037_audit_row_actors": auditRowActors,
+  "0039_cheaper_audit_entries": cheaperAuditEntries
 })
