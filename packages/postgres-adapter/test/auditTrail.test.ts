@@ -161,7 +161,9 @@ onEachDatabase("The audit trail (migration 0032)", (it) => {
       yield* sql.withTransaction(Effect.gen(function*() {
         yield* sql`SELECT set_config('club.audit_actor', '{"userId": 7, "role": "ADMIN", "requestId": "req-same-5"}', true)`
         const [session] = yield* sql<{ id: string }>`INSERT INTO sessions (name) VALUES ('same') RETURNING id`
-        yield* sql`INSERT INTO session_athletes (session_id, athlete_id) VALUES (${session!.id}, ${athleteUser!.athlete_id})`
+        yield* sql`INSERT INTO session_athletes (session_id, athlete_id) VALUES (${session!.id}, ${
+          athleteUser!.athlete_id
+        })`
         yield* sql`INSERT INTO session_replies (session_id, athlete_id, answer, reason, state, replied_by)
           VALUES (${session!.id}, ${athleteUser!.athlete_id}, 'no', 'a private reason', 'declined', ${athlete.id})`
         yield* sql`UPDATE session_replies SET reason = 'another reason' WHERE session_id = ${session!.id}`
