@@ -7,6 +7,8 @@
  * the statement's `club.audit_actor`) when it names the trigger's table and has one actor per row
  * written; otherwise it is not read. A gathered INSERT of several requests' creations names them so.
  * Its inserts into a table without secrets take the row's JSON as their changes as it is.
+ * Migration 0039 (decision 0319) replaces the function by one doing less per row and per
+ * statement; this one stays what 0036 and 0037 created, and 0039's test compares the two.
  */
 export const auditWriteStatementFunction = (options: { readonly rowActors: boolean }): string => {
   // The rows a statement wrote, one per entry: `written` as the statement left it (NULL for a delete),

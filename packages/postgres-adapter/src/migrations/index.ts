@@ -34,6 +34,7 @@ import athleteErasures from "./0035_athlete_erasures.ts"
 import auditByStatement from "./0036_audit_by_statement.ts"
 import auditRowActors from "./0037_audit_row_actors.ts"
 import sessionsBounded from "./0038_sessions_bounded.ts"
+import cheaperAuditEntries from "./0039_cheaper_audit_entries.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -74,5 +75,6 @@ export const migrations = Migrator.fromRecord({
   "0035_athlete_erasures": athleteErasures,
   "0036_audit_by_statement": auditByStatement,
   "0037_audit_row_actors": auditRowActors,
-  "0038_sessions_bounded": sessionsBounded
+  "0038_sessions_bounded": sessionsBounded,
+  "0039_cheaper_audit_entries": cheaperAuditEntries
 })
