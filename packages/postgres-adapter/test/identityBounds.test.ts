@@ -1,4 +1,13 @@
-import { AthleteRepository, CoachRepository, Limits, SessionId, SessionRepository, UserRepository } from "@club/core"
+import {
+  ActivityRepository,
+  ActivityWrite,
+  AthleteRepository,
+  CoachRepository,
+  Limits,
+  SessionId,
+  SessionRepository,
+  UserRepository
+} from "@club/core"
 import { expect } from "@effect/vitest"
 import { Effect, Exit, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
@@ -103,6 +112,27 @@ onEachDatabase("A create whose stored row cannot be read back", (it) => {
       }
       // The coach that the user's link "create" inserted went with it.
       expect(yield* countOf("coaches")).toBe(0)
+
+      // An activity create commits by itself (decision 0318): the database refuses the row it could
+      // not answer, and neither the activity nor its event is kept.
+      yield* sql`DROP TRIGGER spoil ON sessions`
+      const [session] = yield* sql<
+        { id: number }
+      >`INSERT INTO sessions (name) VALUES ('held') RETURNING id::float8 AS id`
+      yield* sql`CREATE TRIGGER spoil BEFORE INSERT ON activities FOR EACH ROW EXECUTE FUNCTION spoil_duree()`
+      const events = yield* countOf("attendance_events")
+      const spoiled = (yield* ActivityRepository).create(
+        new ActivityWrite({
+          name: "a",
+          theme: null,
+          duree: 5,
+          dataActivite: [],
+          sessionId: SessionId.make(session!.id)
+        })
+      )
+      expect(Exit.isFailure(yield* Effect.exit(spoiled))).toBe(true)
+      expect(yield* countOf("activities")).toBe(0)
+      expect(yield* countOf("attendance_events")).toBe(events)
     }))
 })
 

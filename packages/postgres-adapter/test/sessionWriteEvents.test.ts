@@ -1,9 +1,13 @@
 import {
+  ActivityRepository,
+  ActivityWrite,
+  activityEvent,
   type AthleteId,
   type LocalDateTime,
   type NewEvent,
   NoticeSettings,
   SessionCreate,
+  SessionId,
   SessionRepository,
   sessionChanged,
   sessionCreated
@@ -183,4 +187,41 @@ onEachDatabase("A session write's event in its own statement", (it) => {
       expect(refused._tag).toBe("UnknownReferences")
       expect(yield* counts).toEqual(before)
     }).pipe(Effect.provideService(NoticeSettings, { queueNotices: true })))
+
+  it.effect("activity creates of one turn write, in their one statement, each its own event: core's, with its id, in its session, delivered to each webhook", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const activities = yield* ActivityRepository
+      yield* sql`INSERT INTO webhooks (url, secret) VALUES ('http://one.test/hook', 'a secret of sixteen'),
+        ('http://two.test/hook', 'another secret of sixteen')`
+      const sessionIds = [
+        idOf(yield* sql`INSERT INTO sessions (name) VALUES ('first') RETURNING id`),
+        idOf(yield* sql`INSERT INTO sessions (name) VALUES ('second') RETURNING id`)
+      ]
+      const inputs = Array.from({ length: 7 }, (_, i) =>
+        new ActivityWrite({
+          name: i === 3 ? "lone \ud800 surrogate" : `drill ${i}`,
+          theme: i % 2 === 0 ? null : "endurance",
+          duree: i === 5 ? null : 10 + i,
+          dataActivite: ["cones"],
+          sessionId: SessionId.make(sessionIds[i % 2]!)
+        }))
+      const statements = yield* countStatements(
+        Effect.forEach(inputs, (input) => activities.create(input), { concurrency: "unbounded" })
+      )
+      const created = statements.result
+      // Gathered: one statement for the seven, their rows and their events.
+      expect(statements.statements).toHaveLength(1)
+      const events = yield* sql<{ session: number; type: string; data: unknown; deliveries: number }>`SELECT
+          e.session_id::float8 AS session, e.type, e.data,
+          (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = e.id) AS deliveries
+        FROM attendance_events e
+        WHERE e.type = 'activityCreated' AND e.session_id = ANY(${sessionIds.map(BigInt)}::bigint[]) ORDER BY e.id`
+      const [registered] = yield* sql<{ webhooks: number }>`SELECT count(*)::int AS webhooks FROM webhooks`
+      expect(events).toEqual(created.map((activity) => {
+        const event = activityEvent("activityCreated", activity)
+        return { session: event.sessionId, type: event.type, data: event.data, deliveries: registered!.webhooks }
+      }))
+      expect(created.map((activity) => activity.name)).toContain("lone \ufffd surrogate")
+    }))
 })

@@ -108,9 +108,21 @@ export const sessionChangedEvent = `WITH changed AS (SELECT $1::bigint AS id),
   ${eventOf("sessionChanged", "changed", "$2")}
   SELECT 1`
 
-/** POST /activite/create in one statement; an unknown session violates the foreign key. */
-export const insertActivity = `INSERT INTO activities ("name","theme","duree","data_activite","session_id")
-  VALUES ($1,$2,$3,$4,$5)`
+/**
+ * POST /activite/create in one statement: the activity, its `activityCreated` event (the payload
+ * core builds: the activity's id, name, theme and duree) with its deliveries, as the project keeps
+ * them (docs/decisions/0318); an unknown session violates the foreign key, and nothing is kept.
+ */
+export const insertActivity = `WITH written AS (
+    INSERT INTO activities ("name","theme","duree","data_activite","session_id") VALUES ($1,$2,$3,$4,$5)
+    RETURNING id, name, theme, duree, session_id),
+  event AS (INSERT INTO attendance_events (session_id, type, data)
+    SELECT written.session_id, 'activityCreated',
+      jsonb_build_object('activityId', written.id, 'name', written.name, 'theme', written.theme, 'duree', written.duree)
+    FROM written RETURNING id, session_id),
+  delivered AS (INSERT INTO webhook_deliveries (webhook_id, event_id, session_id)
+    SELECT w.id, event.id, event.session_id FROM event CROSS JOIN webhooks w FOR KEY SHARE OF w)
+  SELECT 1`
 
 const waitAfter = (t: string, free: string) =>
   `CASE WHEN ${t}.failures < ${free} THEN 0

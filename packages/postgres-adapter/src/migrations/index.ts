@@ -35,6 +35,7 @@ import auditByStatement from "./0036_audit_by_statement.ts"
 import auditRowActors from "./0037_audit_row_actors.ts"
 import sessionsBounded from "./0038_sessions_bounded.ts"
 import cheaperAuditEntries from "./0039_cheaper_audit_entries.ts"
+import activitiesBounded from "./0040_activities_bounded.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -76,5 +77,6 @@ export const migrations = Migrator.fromRecord({
   "0036_audit_by_statement": auditByStatement,
   "0037_audit_row_actors": auditRowActors,
   "0038_sessions_bounded": sessionsBounded,
-  "0039_cheaper_audit_entries": cheaperAuditEntries
+  "0039_cheaper_audit_entries": cheaperAuditEntries,
+  "0040_activities_bounded": activitiesBounded
 })

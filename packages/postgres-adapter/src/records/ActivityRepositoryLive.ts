@@ -20,8 +20,8 @@ import { onForeignKeyViolation } from "../shared/onForeignKeyViolation.ts"
 import { readsById, readsShared } from "../shared/readsGathered.ts"
 import { refusedByServer } from "../shared/refusedByServer.ts"
 import { requireKnownIds } from "../shared/requireKnownIds.ts"
-import { transaction } from "../shared/transaction.ts"
-import { writeEvents } from "../webhooks/outbox.ts"
+import { autocommitWrite, inCallersTransaction, transaction } from "../shared/transaction.ts"
+import { eventsOfInserted, writeEvents } from "../webhooks/outbox.ts"
 
 /** `String.prototype.toWellFormed` (ES2024, in every Node this runs on), which the ES2023 library this compiles against lacks. */
 const wellFormed = (text: string): string => (text as unknown as { toWellFormed(): string }).toWellFormed()
@@ -80,42 +80,58 @@ export const ActivityRepositoryLive = Layer.effect(
     const requireSession = (input: ActivityWrite) =>
       requireKnownIds(sql, { field: "sessionId", entity: "Session", table: "sessions", ids: [input.sessionId] })
 
-    // The creates of one turn are one INSERT in one transaction with the reading back of their
-    // rows: the foreign key checks each session and locks it while the rows are written, and a row
-    // that does not decode rolls the whole statement back. Each row's audit entry names the user of
-    // the request that asked it: the INSERT's first step sets `club.audit_row_actors`, one actor per
-    // row in the rows' order (decision 0316), so the transaction needs no setting of its own. A
-    // refusal by the server (an unknown session, data it refuses) of several creates sends each
-    // again alone, so that it is only its own create's failure; any other failure is every
-    // create's (it may have been kept). The ids are drawn in the order the rows are inserted, which
-    // is the order asked.
+    // The creates of one turn are one INSERT, their `activityCreated` events and webhook deliveries
+    // in the same statement, which commits by itself (decision 0318): the foreign key checks each
+    // session and locks it while the rows are written; the database refuses a row that could not
+    // be read back (migration 0040), so a statement that commits answers. Each row's audit entry
+    // names the user of the request that asked it: the INSERT's first step sets
+    // `club.audit_row_actors`, one actor per row in the rows' order (decision 0316). A refusal by
+    // the server (an unknown session, data it refuses) of several creates sends each again alone,
+    // so that it is only its own create's failure; any other failure is every create's (it may have
+    // been kept: a connection lost once the statement was sent is `WriteOutcomeUnknown`, never sent
+    // again). The ids are drawn in the order the rows are inserted, which is the order asked. In a
+    // caller's transaction (an idempotency key's) the create is a savepoint, so that a refused
+    // session does not abort the caller's transaction.
+    const sendCreates = Effect.fnUntraced(function*(asks: ReadonlyArray<ActorAsk<ActivityWrite>>) {
+      const inputs = asks.map(({ ask }) => ask)
+      // Core's event of each create, its text as stored (`batchJson`); the database puts in the id it draws.
+      const events = inputs.map((input) =>
+        activityEvent("activityCreated", {
+          id: 0,
+          name: input.name === null ? null : wellFormed(input.name),
+          theme: input.theme === null ? null : wellFormed(input.theme),
+          duree: input.duree,
+          sessionId: input.sessionId
+        })
+      )
+      const outbox = yield* eventsOfInserted(sql, events, { idKey: "activityId" })
+      const statement = sql<Record<string, unknown>>`WITH actor AS MATERIALIZED (
+            SELECT set_config('club.audit_row_actors', ${rowActorsOf("activities", asks)}, true)
+          ),
+          inserted AS (INSERT INTO activities (name, theme, duree, data_activite, session_id)
+            SELECT asked.name, asked.theme, asked.duree, asked.data_activite, asked.session_id
+            FROM actor, jsonb_populate_recordset(NULL::activities, ${batchJson(inputs)}::jsonb)
+            WITH ORDINALITY AS asked ORDER BY asked.ordinality
+            RETURNING ${activityColumns}),
+          ${sql.csv(outbox)}
+          SELECT * FROM inserted`.pipe(
+        Effect.flatMap((rows) => activitiesOf(Arr.sort(rows, byId))),
+        onForeignKeyViolation({
+          activities_session_id_fkey: () =>
+            new UnknownReferences({
+              field: "sessionId",
+              entity: "Session",
+              ids: inputs.map((input) => input.sessionId)
+            })
+        })
+      )
+      return yield* ((yield* inCallersTransaction(sql))
+        ? transaction(sql, { actorNamedByTheWrite: true })(statement)
+        : Effect.uninterruptible(autocommitWrite(statement)))
+    })
     const insertGathered = gatheredPerTurn({
       sql,
-      sendMany: (asks: ReadonlyArray<ActorAsk<ActivityWrite>>) => {
-        const inputs = asks.map(({ ask }) => ask)
-        return sql<Record<string, unknown>>`WITH actor AS MATERIALIZED (
-            SELECT set_config('club.audit_row_actors', ${rowActorsOf("activities", asks)}, true)
-          )
-          INSERT INTO activities (name, theme, duree, data_activite, session_id)
-          SELECT asked.name, asked.theme, asked.duree, asked.data_activite, asked.session_id
-          FROM actor, jsonb_populate_recordset(NULL::activities, ${batchJson(inputs)}::jsonb)
-          WITH ORDINALITY AS asked ORDER BY asked.ordinality
-          RETURNING ${activityColumns}`.pipe(
-          Effect.flatMap((rows) => activitiesOf(Arr.sort(rows, byId))),
-          Effect.tap((created) =>
-            writeEvents(sql, created.map((activity) => activityEvent("activityCreated", activity)))
-          ),
-          onForeignKeyViolation({
-            activities_session_id_fkey: () =>
-              new UnknownReferences({
-                field: "sessionId",
-                entity: "Session",
-                ids: inputs.map((input) => input.sessionId)
-              })
-          }),
-          transaction(sql, { actorNamedByTheWrite: true })
-        )
-      },
+      sendMany: sendCreates,
       keyOf: () => "activities",
       // An activity of many labels (up to a request body's worth) is its own statement, so one
       // statement's parameter stays a few megabytes however many such creates come at once.

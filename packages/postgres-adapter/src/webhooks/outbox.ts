@@ -32,6 +32,16 @@ export interface WrittenSession {
 }
 
 /**
+ * The rows a statement inserts in its WITH item `inserted` (an `id` and a `"sessionId"` each, the
+ * ids drawn in the order asked), whose events go in the same statement: the n-th event is of the
+ * n-th row by id, in that row's session, and its data takes the row's id at `idKey` (the events are
+ * core's, built before the database drew the ids).
+ */
+export interface InsertedRows {
+  readonly idKey: string
+}
+
+/**
  * Who each event tells (core's `noticeRuleFor`), flattened into one row per event (its place in the
  * batch, from 1) and athlete named or expansion. A row `former` names a session deleted in the event's
  * transaction (a cancellation): its notice keeps the session's title and start, as the event has them.
@@ -116,11 +126,17 @@ const outboxItems = (
   sql: SqlClient,
   events: ReadonlyArray<NewEvent>,
   queueNotices: boolean,
-  written: WrittenSession | undefined
+  written: WrittenSession | undefined,
+  inserted?: InsertedRows
 ): ReadonlyArray<Fragment> => {
   const types = events.map((e) => e.type)
   const data = events.map((e) => JSON.stringify(e.data))
-  const source = written === undefined
+  const source = inserted !== undefined
+    ? sql`SELECT i."sessionId" AS session_id, 0::bigint AS group_id, x.type,
+        jsonb_set(x.data::jsonb, ARRAY[${inserted.idKey}::text], to_jsonb(i.id))::text AS data, x.n
+      FROM unnest(${types}::text[], ${data}::text[]) WITH ORDINALITY AS x(type, data, n)
+      JOIN (SELECT id, "sessionId", row_number() OVER (ORDER BY id) AS n FROM inserted) i ON i.n = x.n`
+    : written === undefined
     ? sql`SELECT x.session_id, x.group_id, x.type, x.data, x.n
       FROM unnest(${events.map((e) => int8(e.sessionId))}::bigint[], ${events.map((e) => int8(e.groupId))}::bigint[],
         ${types}::text[], ${data}::text[]) WITH ORDINALITY AS x(session_id, group_id, type, data, n)`
@@ -210,5 +226,16 @@ export const eventsOfWritten = Effect.fnUntraced(
   function*(sql: SqlClient, events: ReadonlyArray<NewEvent>, written: WrittenSession) {
     const { queueNotices } = yield* NoticeSettings
     return outboxItems(sql, events, queueNotices, written)
+  }
+)
+
+/**
+ * The WITH items that write the events of the rows the statement inserts in its item `inserted`,
+ * to be put after it (see `InsertedRows`): the rows and their events are one statement.
+ */
+export const eventsOfInserted = Effect.fnUntraced(
+  function*(sql: SqlClient, events: ReadonlyArray<NewEvent>, inserted: InsertedRows) {
+    const { queueNotices } = yield* NoticeSettings
+    return outboxItems(sql, events, queueNotices, undefined, inserted)
   }
 )
