@@ -81,13 +81,20 @@ const toldOf = (sessionId: number) =>
 /** What an event told, without its id. */
 const asTold = ({ data, deliveries, notices, type }: Told) => ({ type, data, deliveries, notices })
 
+/** Two webhooks registered: every event is delivered to each. */
+const twoWebhooks = Effect.flatMap(
+  Effect.service(SqlClient.SqlClient),
+  (sql) =>
+    sql`INSERT INTO webhooks (url, secret) VALUES ('http://one.test/hook', 'a secret of sixteen'),
+      ('http://two.test/hook', 'another secret of sixteen')`
+)
+
 onEachDatabase("A session write's event in its own statement", (it) => {
   it.effect("create and update tell the same event, deliveries and notices as the outbox's own statement after them", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const sessions = yield* SessionRepository
-      yield* sql`INSERT INTO webhooks (url, secret) VALUES ('http://one.test/hook', 'a secret of sixteen'),
-        ('http://two.test/hook', 'a secret of sixteen')`
+      yield* twoWebhooks
       // Own athletes (one with a guardian too, one also a member), members of the group on the
       // session's day, one whose membership ended before it, one own athlete without a user.
       const own = yield* athlete("own")
@@ -192,8 +199,7 @@ onEachDatabase("A session write's event in its own statement", (it) => {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const activities = yield* ActivityRepository
-      yield* sql`INSERT INTO webhooks (url, secret) VALUES ('http://one.test/hook', 'a secret of sixteen'),
-        ('http://two.test/hook', 'another secret of sixteen')`
+      yield* twoWebhooks
       const sessionIds = [
         idOf(yield* sql`INSERT INTO sessions (name) VALUES ('first') RETURNING id`),
         idOf(yield* sql`INSERT INTO sessions (name) VALUES ('second') RETURNING id`)
