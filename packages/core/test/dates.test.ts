@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
+import fc from "fast-check"
 import { CalendarDate, LocalDateTime, startOfDay } from "../src/index.ts"
 
 const isLocal = Schema.is(LocalDateTime)
@@ -62,5 +63,28 @@ describe("dates", () => {
 
   it("'after a date' starts at midnight of that day", () => {
     expect(startOfDay(Schema.decodeUnknownSync(CalendarDate)("2026-11-21"))).toBe("2026-11-21T00:00:00")
+  })
+
+  it("takes exactly the days JavaScript's Date has, from year 0100 on, whatever digits are written", () => {
+    // The oracle is the Date built and read back, as the check was written before it counted days.
+    const isDayOfDate = (year: number, month: number, day: number) => {
+      const date = new globalThis.Date(globalThis.Date.UTC(year, month - 1, day))
+      return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+    }
+    const digits = (value: number, width: number) => String(value).padStart(width, "0")
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: 0, max: 9999 }), fc.constantFrom(0, 99, 100, 1900, 2000, 2100, 2400, 9999)),
+        fc.integer({ min: 0, max: 99 }),
+        fc.integer({ min: 0, max: 99 }),
+        (year, month, day) => {
+          const date = `${digits(year, 4)}-${digits(month, 2)}-${digits(day, 2)}`
+          const expected = isDayOfDate(year, month, day)
+          expect(isDate(date), date).toBe(expected)
+          expect(isLocal(`${date}T23:59:59`), date).toBe(expected)
+        }
+      ),
+      { numRuns: 20_000 }
+    )
   })
 })

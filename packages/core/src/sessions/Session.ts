@@ -38,10 +38,12 @@ export class SessionCreate extends Schema.Class<SessionCreate>("SessionCreate")(
 export type SessionValues = Schema.Struct<typeof SessionValues>["Type"]
 
 /** The values of a session or of its create input, without its id and lists. */
-export const sessionValuesOf = (session: SessionValues): SessionValues =>
-  Object.fromEntries(
-    Object.keys(SessionValues).map((field) => [field, session[field as keyof SessionValues]])
-  ) as SessionValues
+export const sessionValuesOf = (session: SessionValues): SessionValues => {
+  const values: Record<string, unknown> = {}
+  for (const field of sessionValueFields) values[field] = session[field]
+  return values as SessionValues
+}
+const sessionValueFields = Object.keys(SessionValues) as ReadonlyArray<keyof SessionValues>
 
 /** The seed applies only these three, each only when present. */
 export class SessionUpdate extends Schema.Class<SessionUpdate>("SessionUpdate")({

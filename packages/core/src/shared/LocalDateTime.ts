@@ -3,23 +3,28 @@ import { Schema } from "effect"
 const localDateTimePattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/u
 const calendarDatePattern = /^(\d{4})-(\d{2})-(\d{2})$/u
 
-const isRealDate = (year: number, month: number, day: number): boolean => {
-  const date = new globalThis.Date(globalThis.Date.UTC(year, month - 1, day))
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-}
+const isLeapYear = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+const daysInMonth = (year: number, month: number) =>
+  month === 2 ? (isLeapYear(year) ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31
+
+/**
+ * A day of the Gregorian calendar, counted without building a `Date` (every write's date-times are
+ * checked). A year below 100 is refused: JavaScript's `Date.UTC` reads it as 1900 plus the year.
+ */
+const isRealDate = (year: number, month: number, day: number): boolean =>
+  year >= 100 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)
 
 const isValidLocalDateTime = (s: string): boolean => {
   const m = localDateTimePattern.exec(s)
   if (m === null) return false
-  const [, y, mo, d, h, mi, se] = m.map(Number) as [number, number, number, number, number, number, number]
-  return isRealDate(y, mo, d) && h < 24 && mi < 60 && se < 60
+  return isRealDate(Number(m[1]), Number(m[2]), Number(m[3])) && Number(m[4]) < 24 && Number(m[5]) < 60 &&
+    Number(m[6]) < 60
 }
 
 const isValidCalendarDate = (s: string): boolean => {
   const m = calendarDatePattern.exec(s)
   if (m === null) return false
-  const [, y, mo, d] = m.map(Number) as [number, number, number, number]
-  return isRealDate(y, mo, d)
+  return isRealDate(Number(m[1]), Number(m[2]), Number(m[3]))
 }
 
 /**

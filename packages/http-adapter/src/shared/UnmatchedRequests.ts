@@ -103,9 +103,12 @@ export const UnmatchedRequestsLive = HttpRouter.middleware(
     const templates = servedTemplates()
     const paths = Array.from(templates, ([template, methods]) => ({ pattern: patternOf(template), methods }))
     const nameAsId = nameAsIdPattern(Array.from(templates.keys()))
+    // A path with no parameter (`/session/create`) is served as is under its own methods, known
+    // without testing it against every template; only the others are matched one by one.
+    const fixedPaths = new Map(Array.from(templates).filter(([template]) => !template.includes("/:")))
     const servedAsIs = (request: HttpServerRequest.HttpServerRequest, path: string) => {
-      const allowed = allowedMethods(paths, path)
-      return allowed.includes(request.method)
+      if (fixedPaths.get(path)?.has(request.method) === true) return true
+      return allowedMethods(paths, path).includes(request.method)
     }
     return (httpEffect) =>
       Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {

@@ -63,6 +63,21 @@ const factsFromRow = valuesFromRow({
   seriesId: Schema.NullOr(Schema.Number)
 })
 
+/** The athletes and activities a write lists, each list bound once as the `bigint[]` its statement reads. */
+interface BoundLists {
+  readonly athleteIds?: ReadonlyArray<bigint>
+  readonly activiteIds?: ReadonlyArray<bigint>
+}
+const boundLists = (
+  input: {
+    readonly athleteIds?: ReadonlyArray<number> | undefined
+    readonly activiteIds?: ReadonlyArray<number> | undefined
+  }
+): BoundLists => ({
+  ...(input.athleteIds === undefined ? {} : { athleteIds: int8Array(input.athleteIds) }),
+  ...(input.activiteIds === undefined ? {} : { activiteIds: int8Array(input.activiteIds) })
+})
+
 export const SessionRepositoryLive = Layer.effect(
   SessionRepository,
   Effect.gen(function*() {
@@ -78,8 +93,8 @@ export const SessionRepositoryLive = Layer.effect(
     )
     const storedActivities = sql.literal(`ARRAY(SELECT a.id FROM activities a WHERE a.session_id = s.id ORDER BY a.id)`)
     /** The ids a write listed, as the session answers them once written: ascending, without repeats. */
-    const listed = (ids: ReadonlyArray<number>) =>
-      sql`ARRAY(SELECT DISTINCT x FROM unnest(${int8Array(ids)}::bigint[]) AS x ORDER BY x)`
+    const listed = (ids: ReadonlyArray<bigint>) =>
+      sql`ARRAY(SELECT DISTINCT x FROM unnest(${ids}::bigint[]) AS x ORDER BY x)`
 
     /**
      * One row per session of `source` (a table, or a WITH of a write's RETURNING), its athlete and
@@ -87,10 +102,7 @@ export const SessionRepositoryLive = Layer.effect(
      * size. A write's WITH sees the tables as they were before it, so the ids a write has just
      * stored are answered from its input.
      */
-    const sessionsFrom = (
-      source: string,
-      written: { readonly athleteIds?: ReadonlyArray<number>; readonly activiteIds?: ReadonlyArray<number> } = {}
-    ) =>
+    const sessionsFrom = (source: string, written: BoundLists = {}) =>
       sql`SELECT s.id, ${sql.literal(valueColumns)},
       ${written.athleteIds === undefined ? storedAthletes : listed(written.athleteIds)} AS "athleteIds",
       ${written.activiteIds === undefined ? storedActivities : listed(written.activiteIds)} AS "activiteIds"
@@ -154,21 +166,21 @@ export const SessionRepositoryLive = Layer.effect(
     })
 
     // The parts of a write's WITH, each after `written` (the session's row as the write leaves it).
-    const addAthletes = (athleteIds: ReadonlyArray<number>) =>
+    const addAthletes = (athleteIds: ReadonlyArray<bigint>) =>
       sql`added AS (INSERT INTO session_athletes (session_id, athlete_id)
-        SELECT written.id, athlete_id FROM written, unnest(${int8Array(athleteIds)}::bigint[]) AS athlete_id
+        SELECT written.id, athlete_id FROM written, unnest(${athleteIds}::bigint[]) AS athlete_id
         ON CONFLICT DO NOTHING)`
-    const removeOtherAthletes = (sessionId: number, athleteIds: ReadonlyArray<number>) =>
+    const removeOtherAthletes = (sessionId: number, athleteIds: ReadonlyArray<bigint>) =>
       sql`removed AS (DELETE FROM session_athletes
-        WHERE session_id = ${sessionId} AND NOT (athlete_id = ANY(${int8Array(athleteIds)}::bigint[])))`
+        WHERE session_id = ${sessionId} AND NOT (athlete_id = ANY(${athleteIds}::bigint[])))`
     /** An activity belongs to one session: listed activities leave the session they were in. */
-    const moveActivities = (activityIds: ReadonlyArray<number>) =>
+    const moveActivities = (activityIds: ReadonlyArray<bigint>) =>
       sql`moved AS (UPDATE activities SET session_id = written.id FROM written
-        WHERE activities.id = ANY(${int8Array(activityIds)}::bigint[]) RETURNING activities.id)`
+        WHERE activities.id = ANY(${activityIds}::bigint[]) RETURNING activities.id)`
     /** The session's activities no longer listed are detached (session_id NULL), not deleted. */
-    const detachOtherActivities = (sessionId: number, activityIds: ReadonlyArray<number>) =>
+    const detachOtherActivities = (sessionId: number, activityIds: ReadonlyArray<bigint>) =>
       sql`detached AS (UPDATE activities SET session_id = NULL
-        WHERE session_id = ${sessionId} AND NOT (id = ANY(${int8Array(activityIds)}::bigint[])))`
+        WHERE session_id = ${sessionId} AND NOT (id = ANY(${activityIds}::bigint[])))`
 
     /**
      * The session's row, its memberships, its activities and its `sessionCreated` event (with its
@@ -187,12 +199,13 @@ export const SessionRepositoryLive = Layer.effect(
       >
     ): AroundInsert =>
     (insert) => {
-      const activities = input.activiteIds.length === 0 ? [] : [moveActivities(input.activiteIds)]
+      const lists = boundLists(input)
+      const activities = input.activiteIds.length === 0 ? [] : [moveActivities(lists.activiteIds!)]
       const moved = activities.length === 0 ? sql.literal("0") : sql.literal("(SELECT count(*)::int FROM moved)")
       return send(sql<Record<string, unknown>>`WITH written AS (${insert} RETURNING *),
-        ${sql.csv([addAthletes(input.athleteIds), ...activities, ...events])}
+        ${sql.csv([addAthletes(lists.athleteIds!), ...activities, ...events])}
         SELECT q.*, ${moved} AS "movedActivities"
-        FROM (${sessionsFrom("written", input)}) q ${actor}`)
+        FROM (${sessionsFrom("written", lists)}) q ${actor}`)
     }
 
     /** Books a new session's coach and athletes, or refuses naming the sessions that hold the time. */
@@ -306,6 +319,7 @@ export const SessionRepositoryLive = Layer.effect(
     const update = traced("SessionRepository.update")(
       function*(id: SessionId, input: SessionUpdate) {
         const { activiteIds, athleteIds } = input
+        const lists = boundLists(input)
         // The session locked for the write and its references checked, in one statement, which also
         // reads what the session's event tells of it as it was: locked, it stays so until the write.
         const references = [athletesNamed(athleteIds ?? []), activitiesNamed(activiteIds ?? [])]
@@ -338,8 +352,12 @@ export const SessionRepositoryLive = Layer.effect(
             : athleteIds !== undefined
             ? sql`written AS (UPDATE sessions SET ${exception} WHERE id = ${id} RETURNING *)`
             : sql`written AS (SELECT * FROM sessions WHERE id = ${id})`,
-          ...(athleteIds === undefined ? [] : [removeOtherAthletes(id, athleteIds), addAthletes(athleteIds)]),
-          ...(activiteIds === undefined ? [] : [detachOtherActivities(id, activiteIds), moveActivities(activiteIds)]),
+          ...(lists.athleteIds === undefined
+            ? []
+            : [removeOtherAthletes(id, lists.athleteIds), addAthletes(lists.athleteIds)]),
+          ...(lists.activiteIds === undefined
+            ? []
+            : [detachOtherActivities(id, lists.activiteIds), moveActivities(lists.activiteIds)]),
           ...(rebook
             ? [
               sql`unbooked_coach AS (DELETE FROM coach_bookings WHERE session_id = ${id} RETURNING 1)`,
@@ -348,7 +366,7 @@ export const SessionRepositoryLive = Layer.effect(
             : []),
           ...(yield* eventsOfWritten(sql, [changed], { athleteIds }))
         ]
-        const written = sessionsFrom("written", input)
+        const written = sessionsFrom("written", lists)
         const rows = yield* sql<Record<string, unknown>>`WITH ${sql.csv(parts)} SELECT q.*,
           ${
           rebook
