@@ -153,7 +153,7 @@ onEachDatabase("Query counts", (it) => {
     }).pipe(Effect.provide(AuthOnTheseRepositories)))
 
   // Counted on the client: a write's transaction adds its BEGIN and COMMIT, two more round trips.
-  it.effect("a session create costs one statement (the session written with its links and its event, the database checking its references), an update two (its references checked with the lock of the session; then the session written with its links and its event), an activity create one (its row written with its event), for 1 or 50 athletes and activities; a create refused for an unknown id two (the insert, then the check that names it)", () =>
+  it.effect("a session create costs one statement (the session written with its links and its event, the database checking its references), an update two (the lock of the session; then the session written with its links and its event, the database checking its references), an activity create one (its row written with its event), for 1 or 50 athletes and activities; a create refused for an unknown id two (the insert, then the check that names it), an update three (the lock, the write, then the lock with the check that names it)", () =>
     Effect.gen(function*() {
       const sessions = yield* SessionRepository
       const activities = yield* ActivityRepository
@@ -177,6 +177,9 @@ onEachDatabase("Query counts", (it) => {
       const refused = yield* countStatements(
         Effect.flip(sessions.create(newSession({ name: "refused", athleteIds: [AthleteId.make(999_999)] })))
       )
+      const refusedUpdate = yield* countStatements(
+        Effect.flip(sessions.update(small.result.id, { athleteIds: [athletes[0]!, AthleteId.make(999_998)] }))
+      )
 
       expect(large.result.athleteIds).toEqual(athletes)
       expect(large.result.activiteIds).toEqual(moving)
@@ -184,6 +187,7 @@ onEachDatabase("Query counts", (it) => {
       expect(updated.result.activiteIds).toEqual(moving.slice(0, 5))
       expect(updated.result.duree).toBe(45)
       expect(refused.result._tag).toBe("UnknownReferences")
+      expect(refusedUpdate.result).toMatchObject({ _tag: "UnknownReferences", field: "athleteIds", ids: [999_998] })
 
       // A session write, and an activity create, tell their event to the outbox in their own statement
       // (issue 42 item 6, decisions 0317 and 0318).
@@ -192,6 +196,7 @@ onEachDatabase("Query counts", (it) => {
       expect(updated.statements).toHaveLength(2)
       expect(activity.statements).toHaveLength(1)
       expect(refused.statements).toHaveLength(2)
+      expect(refusedUpdate.statements).toHaveLength(3)
     }))
 
   it.effect("a session create and update done for a user cost no statement more: the write names the user to the audit trail", () =>
@@ -223,9 +228,9 @@ onEachDatabase("Query counts", (it) => {
       const [athlete] = yield* seedAthletes(1)
       const session = yield* sessions.create(newSession({ name: "counted" }))
       const counted = yield* countStatements(sessions.update(session.id, { athleteIds: [athlete!] }))
-      // The check of the athlete and the write, both inside the update's transaction.
+      // The lock of the session and the write, both inside the update's transaction.
       expect(counted.statements.length).toBeGreaterThanOrEqual(2)
-      expect(counted.statements.some((statement) => statement.includes(`FROM "athletes"`))).toBe(true)
+      expect(counted.statements.some((statement) => statement.includes(`FROM "sessions"`))).toBe(true)
       expect(counted.statements.some((statement) => statement.includes(`INSERT INTO session_athletes`))).toBe(true)
     }))
 })

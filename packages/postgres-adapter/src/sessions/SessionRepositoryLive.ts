@@ -316,13 +316,21 @@ export const SessionRepositoryLive = Layer.effect(
       return yield* Stream.runCollect(streamOf(filter))
     })
 
-    const update = traced("SessionRepository.update")(
-      function*(id: SessionId, input: SessionUpdate) {
+    /**
+     * An update in one transaction: the session locked (and read as it was, for its event), then
+     * every change, its event and the session as written in one statement. With `checked`, the
+     * lock's statement also checks and locks the listed athletes and activities, so that an unknown
+     * one is named; without, the write assumes they exist, as a create does: the athletes' foreign
+     * key and the count of activities moved refuse an unknown one (`ReferencesRefused`), nothing
+     * kept, and the update is made again the checked way.
+     */
+    const updateOnce = Effect.fnUntraced(
+      function*(id: SessionId, input: SessionUpdate, checked: boolean) {
         const { activiteIds, athleteIds } = input
         const lists = boundLists(input)
-        // The session locked for the write and its references checked, in one statement, which also
-        // reads what the session's event tells of it as it was: locked, it stays so until the write.
-        const references = [athletesNamed(athleteIds ?? []), activitiesNamed(activiteIds ?? [])]
+        // The session locked for the write, in one statement that also reads what the session's
+        // event tells of it as it was: locked, it stays so until the write.
+        const references = checked ? [athletesNamed(athleteIds ?? []), activitiesNamed(activiteIds ?? [])] : []
         const { rows: [before], unknown: [missing, ...unknown] } = yield* unknownIdsAndRows(sql, [
           { table: "sessions", ids: [id], lock: "FOR UPDATE", answer: factsColumns },
           ...references
@@ -367,14 +375,18 @@ export const SessionRepositoryLive = Layer.effect(
           ...(yield* eventsOfWritten(sql, [changed], { athleteIds }))
         ]
         const written = sessionsFrom("written", lists)
+        const moved = lists.activiteIds === undefined
+          ? sql.literal("0")
+          : sql.literal("(SELECT count(*)::int FROM moved)")
         const rows = yield* sql<Record<string, unknown>>`WITH ${sql.csv(parts)} SELECT q.*,
           ${
           rebook
             ? sql`EXISTS (SELECT 1 FROM unbooked_coach) OR EXISTS (SELECT 1 FROM unbooked_athletes)`
             : sql`false`
-        } AS held
+        } AS held, ${moved} AS "movedActivities"
           FROM (${written}) q ${yield* namingTheActor(sql)}`
-        const { held, ...row } = rows[0]!
+        const { held, movedActivities, ...row } = rows[0]!
+        if (movedActivities !== (lists.activiteIds?.length ?? 0)) return yield* new ReferencesRefused()
         if (rebook && (seedRefusesConflicts === true || held === true)) {
           const skipped = yield* bookSessions(sql, timeZone, [id])
           if (skipped && seedRefusesConflicts === true) {
@@ -384,6 +396,18 @@ export const SessionRepositoryLive = Layer.effect(
         return yield* Effect.sync(() => sessionFromRow(row))
       },
       transaction(sql, { actorNamedByTheWrite: true }),
+      onForeignKeyViolation({ session_athletes_athlete_id_fkey: () => new ReferencesRefused() })
+    )
+
+    const update = traced("SessionRepository.update")(
+      function*(id: SessionId, input: SessionUpdate) {
+        return yield* updateOnce(id, input, false).pipe(
+          Effect.catchTag("ReferencesRefused", () =>
+            updateOnce(id, input, true).pipe(
+              Effect.catchTag("ReferencesRefused", () => Effect.die(new Error("A checked reference was refused")))
+            ))
+        )
+      },
       dieOnInfrastructureError
     )
 
