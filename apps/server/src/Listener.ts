@@ -1,4 +1,4 @@
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Context, Duration, Effect, Layer, Scope } from "effect"
 import { HttpServer, HttpServerError } from "effect/http"
 import * as NetAddress from "effect/net/NetAddress"

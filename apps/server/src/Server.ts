@@ -1,4 +1,4 @@
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Console, Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { logDefects, logsEveryRequest } from "./observability/accessLog.ts"

@@ -1,4 +1,4 @@
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { program } from "./App.ts"
 import { exitCodeOnSignal } from "./shared/shutdown.ts"
 
