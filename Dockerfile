@@ -30,4 +30,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/health/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Exec form: Node is process 1 and gets SIGTERM itself, and drains as it does outside a container.
-ENTRYPOINT ["node", "--enable-source-maps", "--no-allocation-site-pretenuring", "--max-semi-space-size=16", "dist/main.js"]
+ENTRYPOINT ["node", "--no-allocation-site-pretenuring", "--max-semi-space-size=16", "dist/main.js"]

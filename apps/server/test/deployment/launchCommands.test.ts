@@ -11,9 +11,8 @@ const startScript = (packageJson: string) =>
 // apps/server/nodeArguments.json declares them once; the Dockerfile's ENTRYPOINT is checked in
 // containerFiles.test.ts, and the tests' and the bench's servers read the file itself.
 describe("every launch of the server gives Node the same arguments", () => {
-  it("declares the source maps, V8's allocation-site pretenuring off and its young generation's bound, as the server is measured", () => {
+  it("declares V8's allocation-site pretenuring off and its young generation's bound, as the server is measured (the source maps are the server's own business: main.ts)", () => {
     expect(serverNodeArguments).toEqual([
-      "--enable-source-maps",
       "--no-allocation-site-pretenuring",
       "--max-semi-space-size=16"
     ])
