@@ -1,4 +1,4 @@
-import { Effect, Layer, Scope, Stream } from "effect"
+import { Effect, Layer, Stream } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiScalar } from "effect/http-api"
 import { createHash } from "node:crypto"
@@ -136,31 +136,15 @@ const served = (request: HttpServerRequest.HttpServerRequest, response: HttpServ
   })
 }
 
-/**
- * `GET /docs`: the interactive API reference (Scalar), under a Content-Security-Policy of its own.
- * Scalar's script is several megabytes of text, held for as long as the process runs once it is
- * loaded, with the page built from it: it is loaded when the page is first asked for, not at the
- * start, so that a server whose reference nobody opens never holds it. Every later request is
- * answered by the page built then.
- */
+/** `GET /docs`: the interactive API reference (Scalar), under a Content-Security-Policy of its own. */
 // Scalar would fetch its fonts from its own site, which the policy forbids: the page uses the system fonts.
-export const DocsPageLive = HttpRouter.use((router) =>
-  Effect.gen(function*() {
-    const scope = yield* Effect.scope
-    // Built on a memo map of its own: in the server's, the page's router would be the server's router,
-    // which has this route already.
-    const scalarPage = yield* Effect.cached(
-      HttpRouter.toHttpEffect(
-        HttpApiScalar.layer(ClubApi, { path: "/docs", scalar: { withDefaultFonts: false } })
-      ).pipe(
-        Effect.provideService(Layer.CurrentMemoMap, Layer.makeMemoMapUnsafe()),
-        Scope.provide(scope)
+export const DocsPageLive = HttpApiScalar.layer(ClubApi, { path: "/docs", scalar: { withDefaultFonts: false } }).pipe(
+  Layer.provide(
+    HttpRouter.middleware((httpEffect) =>
+      Effect.flatMap(
+        Effect.all([httpEffect, HttpServerRequest.HttpServerRequest]),
+        ([response, request]) => served(request, response)
       )
-    )
-    yield* router.add(
-      "GET",
-      "/docs",
-      (request) => Effect.flatMap(scalarPage, (page) => Effect.flatMap(page, (response) => served(request, response)))
-    )
-  })
+    ).layer
+  )
 )
