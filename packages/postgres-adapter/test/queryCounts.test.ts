@@ -222,6 +222,25 @@ onEachDatabase("Query counts", (it) => {
       ])
     }))
 
+  it.effect("an update refused for an unknown athlete inside a caller's transaction (an idempotency key's) names it, keeps nothing, and leaves the caller's transaction usable", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const sessions = yield* SessionRepository
+      const [kept, other] = yield* seedAthletes(2)
+      const session = yield* sessions.create(newSession({ name: "in a caller's", athleteIds: [kept!] }))
+      const outcome = yield* sql.withTransaction(Effect.gen(function*() {
+        const refused = yield* Effect.flip(
+          sessions.update(session.id, { duree: 5, athleteIds: [other!, AthleteId.make(999_997)] })
+        )
+        // The caller's transaction goes on: the refused write was rolled back to its savepoint.
+        const updated = yield* sessions.update(session.id, { duree: 7, athleteIds: [other!] })
+        return { refused, updated }
+      }))
+      expect(outcome.refused).toMatchObject({ _tag: "UnknownReferences", field: "athleteIds", ids: [999_997] })
+      expect(outcome.updated).toMatchObject({ duree: 7, athleteIds: [other] })
+      expect(yield* sessions.findById(session.id)).toEqual(Option.some(outcome.updated))
+    }))
+
   it.effect("the counter sees every statement, including those inside a transaction", () =>
     Effect.gen(function*() {
       const sessions = yield* SessionRepository

@@ -199,11 +199,11 @@ export const SessionRepositoryLive = Layer.effect(
       >
     ): AroundInsert =>
     (insert) => {
-      const lists = boundLists(input)
-      const activities = input.activiteIds.length === 0 ? [] : [moveActivities(lists.activiteIds!)]
+      const lists = { athleteIds: int8Array(input.athleteIds), activiteIds: int8Array(input.activiteIds) }
+      const activities = input.activiteIds.length === 0 ? [] : [moveActivities(lists.activiteIds)]
       const moved = activities.length === 0 ? sql.literal("0") : sql.literal("(SELECT count(*)::int FROM moved)")
       return send(sql<Record<string, unknown>>`WITH written AS (${insert} RETURNING *),
-        ${sql.csv([addAthletes(lists.athleteIds!), ...activities, ...events])}
+        ${sql.csv([addAthletes(lists.athleteIds), ...activities, ...events])}
         SELECT q.*, ${moved} AS "movedActivities"
         FROM (${sessionsFrom("written", lists)}) q ${actor}`)
     }
