@@ -127,7 +127,7 @@ onEachDatabase("The audit trail (migration 0032)", (it) => {
       assert.deepStrictEqual(deleted.map((e) => e.record_ids["id"]).sort(), [ids[0], newKey].sort())
     }))
 
-  it.effect("migration 0039's entries are 0037's, column for column, on every audited table and operation", () =>
+  it.effect("migrations 0039's and 0041's entries are 0037's, column for column, on every audited table and operation", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       // 0037's function, writing into a copy of the table, run by triggers beside 0039's on every
@@ -136,6 +136,14 @@ onEachDatabase("The audit trail (migration 0032)", (it) => {
       yield* sql.unsafe(
         auditWriteStatementFunction({ rowActors: true })
           .replace("audit_write_statement()", "audit_write_statement_0037()")
+          // 0041's form of the row actors (a list per table) read as 0037's for the table written.
+          .replace(
+            "row_actors := NULLIF(current_setting('club.audit_row_actors', true), '')::jsonb;",
+            `row_actors := NULLIF(current_setting('club.audit_row_actors', true), '')::jsonb;
+            IF jsonb_typeof(row_actors -> 'tables') = 'object' THEN
+              row_actors := jsonb_build_object('table', TG_TABLE_NAME, 'actors', row_actors -> 'tables' -> TG_TABLE_NAME);
+            END IF;`
+          )
           .replaceAll("INSERT INTO audit_entries ", "INSERT INTO audit_entries_0037 ")
       )
       const triggers = yield* sql<{ name: string; definition: string }>`SELECT t.tgname AS name,

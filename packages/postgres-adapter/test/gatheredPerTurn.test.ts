@@ -1,8 +1,13 @@
 import {
   ActivityRepository,
   ActivityWrite,
+  type AthleteId,
   AuditActor,
+  type CoachId,
+  type LocalDateTime,
+  SessionCreate,
   SessionId,
+  SessionRepository,
   TaskCreate,
   TaskRepository,
   UnknownReferences,
@@ -387,5 +392,183 @@ onEachDatabase("Activity creates of concurrent requests gathered", (it) => {
       })).pipe(Effect.flip)
       expect(outcome).toBe("undone")
       expect((yield* activities.list()).map((stored) => stored.name)).not.toContain("rolled back")
+    }))
+})
+
+onEachDatabase("Session creates of concurrent requests gathered", (it) => {
+  /** Athletes and a coach of the test's own. */
+  const people = Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const athletes = yield* sql<{ id: string | number }>`INSERT INTO athletes (name)
+      SELECT 'gathered athlete ' || n FROM generate_series(1, 4) AS n RETURNING id`
+    const [coach] = yield* sql<
+      { id: string | number }
+    >`INSERT INTO coaches (name) VALUES ('gathered coach') RETURNING id`
+    return {
+      sql,
+      sessions: yield* SessionRepository,
+      athletes: athletes.map((row) => Number(row.id) as AthleteId),
+      coach: Number(coach!.id) as CoachId
+    }
+  })
+  const session = (name: string, athleteIds: ReadonlyArray<AthleteId>, coachId: CoachId | null = null) =>
+    new SessionCreate({
+      id: null,
+      name,
+      isRecurrent: name.length % 2 === 0,
+      creneau: "2031-05-04T18:30:00" as LocalDateTime,
+      duree: name.length,
+      groupe: `group of ${name}`,
+      coachId,
+      athleteIds,
+      activiteIds: []
+    })
+
+  it.effect("creates asked together are one statement; each answers its own session, ids in the order asked", () =>
+    Effect.gen(function*() {
+      const { athletes, coach, sessions } = yield* people
+      const asked = Array.from({ length: 30 }, (_, index) =>
+        session(
+          `gathered session ${index}`,
+          athletes.filter((_, i) => (index + i) % 3 !== 0).concat(index % 5 === 0 ? [athletes[0]!] : []),
+          index % 2 === 0 ? coach : null
+        ))
+      const counted = yield* countStatements(
+        Effect.forEach(asked, (input) => sessions.create(input), { concurrency: "unbounded" })
+      )
+      expect(counted.statements).toHaveLength(1)
+      expect(counted.result.map(({ id: _, ...values }) => values)).toEqual(asked.map((input) => ({
+        name: input.name,
+        isRecurrent: input.isRecurrent,
+        creneau: input.creneau,
+        duree: input.duree,
+        groupe: input.groupe,
+        coachId: input.coachId,
+        athleteIds: [...new Set(input.athleteIds)].sort((a, b) => a - b),
+        activiteIds: []
+      })))
+      const ids = counted.result.map((created) => created.id)
+      expect(ids).toEqual([...ids].sort((a, b) => a - b))
+      expect(new Set(ids).size).toBe(asked.length)
+      for (const created of counted.result) expect(yield* sessions.findById(created.id)).toEqual(Option.some(created))
+    }))
+
+  it.effect("creates of several users asked together name each their own, for the session and for its athletes", () =>
+    Effect.gen(function*() {
+      const { athletes, sessions, sql } = yield* people
+      const coach = { userId: 5, role: "COACH", requestId: "req-session-rows-coach" }
+      const admin = { userId: 6, role: "ADMIN", requestId: "req-session-rows-admin" }
+      const asked = [
+        ["rows by coach 1", [athletes[0]!, athletes[1]!], coach],
+        ["rows by admin", [athletes[2]!], admin],
+        ["rows by server", [athletes[3]!, athletes[0]!], undefined],
+        ["rows by coach 2", [], coach]
+      ] as const
+      const counted = yield* countStatements(Effect.forEach(
+        asked,
+        ([name, athleteIds, actor]) => {
+          const create = sessions.create(session(name, athleteIds))
+          return actor === undefined ? create : create.pipe(Effect.provideService(AuditActor, actor))
+        },
+        { concurrency: "unbounded" }
+      ))
+      expect(counted.statements).toHaveLength(1)
+      const actorOf = (
+        e: { actor_user_id: string | number | null; request_id: string | null }
+      ) => [e.actor_user_id === null ? null : Number(e.actor_user_id), e.request_id]
+      const sessionEntries = yield* sql<
+        { name: string; actor_user_id: string | number | null; request_id: string | null }
+      >`
+        SELECT changes ->> 'name' AS name, actor_user_id, request_id FROM audit_entries
+        WHERE record_type = 'sessions' AND changes ->> 'name' LIKE 'rows by %' ORDER BY id`
+      expect(sessionEntries.map((e) => [e.name, ...actorOf(e)])).toEqual([
+        ["rows by coach 1", 5, "req-session-rows-coach"],
+        ["rows by admin", 6, "req-session-rows-admin"],
+        ["rows by server", null, null],
+        ["rows by coach 2", 5, "req-session-rows-coach"]
+      ])
+      const ids = counted.result.map((created) => BigInt(created.id))
+      const athleteEntries = yield* sql<
+        {
+          session: string | number
+          athlete: string | number
+          actor_user_id: string | number | null
+          request_id: string | null
+        }
+      >`SELECT record_ids ->> 'session_id' AS session, record_ids ->> 'athlete_id' AS athlete, actor_user_id, request_id
+        FROM audit_entries WHERE record_type = 'session_athletes' AND operation = 'insert'
+          AND (record_ids ->> 'session_id')::bigint = ANY(${ids}::bigint[]) ORDER BY id`
+      expect(athleteEntries.map((e) => [Number(e.session), Number(e.athlete), ...actorOf(e)])).toEqual([
+        [counted.result[0]!.id, athletes[0], 5, "req-session-rows-coach"],
+        [counted.result[0]!.id, athletes[1], 5, "req-session-rows-coach"],
+        [counted.result[1]!.id, athletes[2], 6, "req-session-rows-admin"],
+        [counted.result[2]!.id, athletes[3], null, null],
+        [counted.result[2]!.id, athletes[0], null, null]
+      ])
+    }))
+
+  it.effect("an unknown athlete or coach fails its own create alone, named; the others are written", () =>
+    Effect.gen(function*() {
+      const { athletes, coach, sessions, sql } = yield* people
+      const unknownAthlete = (athletes.at(-1)! + 1000) as AthleteId
+      const unknownCoach = (coach + 1000) as CoachId
+      const results = yield* Effect.forEach(
+        [
+          session("refusal first", [athletes[0]!]),
+          session("refusal lost athlete", [athletes[1]!, unknownAthlete]),
+          session("refusal lost coach", [athletes[2]!], unknownCoach),
+          session("refusal fourth", [athletes[3]!], coach)
+        ],
+        (input) => Effect.result(sessions.create(input)),
+        { concurrency: "unbounded" }
+      )
+      expect(results.map((result) => result._tag)).toEqual(["Success", "Failure", "Failure", "Success"])
+      expect(results[1]).toEqual(
+        Result.fail(new UnknownReferences({ field: "athleteIds", entity: "Athlete", ids: [unknownAthlete] }))
+      )
+      expect(results[2]).toEqual(
+        Result.fail(new UnknownReferences({ field: "coachId", entity: "Coach", ids: [unknownCoach] }))
+      )
+      const kept = yield* sql<{ name: string }>`SELECT name FROM sessions WHERE name LIKE 'refusal %' ORDER BY id`
+      expect(kept.map((row) => row.name)).toEqual(["refusal first", "refusal fourth"])
+      const events = yield* sql<{ count: number }>`SELECT count(*)::int AS count FROM attendance_events
+        WHERE type = 'sessionCreated' AND data ->> 'name' LIKE 'refusal %'`
+      expect(events[0]!.count).toBe(2)
+    }))
+
+  it.effect("text is stored as a single create stores it: a lone surrogate as U+FFFD", () =>
+    Effect.gen(function*() {
+      const { sessions } = yield* people
+      const asked = new SessionCreate({
+        ...session("lone \ud800 surrogate", []),
+        groupe: "quote \" backslash \\ tab \t é 🏃",
+        duree: Number.MAX_SAFE_INTEGER
+      })
+      const alone = yield* sessions.create(asked)
+      const [one, two] = yield* Effect.forEach([asked, asked], (input) => sessions.create(input), {
+        concurrency: "unbounded"
+      })
+      for (const created of [one!, two!]) {
+        expect({ ...created, id: 0 }).toEqual({ ...alone, id: 0 })
+        expect(created.name).toBe("lone \ufffd surrogate")
+        expect(created.groupe).toBe(asked.groupe)
+        expect(created.duree).toBe(Number.MAX_SAFE_INTEGER)
+      }
+    }))
+
+  it.effect("a create inside a transaction is its own statement, and rolls back with it", () =>
+    Effect.gen(function*() {
+      const { athletes, sessions, sql } = yield* people
+      const outcome = yield* sql.withTransaction(Effect.gen(function*() {
+        yield* Effect.forEach(
+          [session("rolled back 1", [athletes[0]!]), session("rolled back 2", [])],
+          (input) => sessions.create(input),
+          { concurrency: "unbounded" }
+        )
+        return yield* Effect.fail("undone")
+      })).pipe(Effect.flip)
+      expect(outcome).toBe("undone")
+      const kept = yield* sql`SELECT 1 FROM sessions WHERE name LIKE 'rolled back %'`
+      expect(kept).toHaveLength(0)
     }))
 })

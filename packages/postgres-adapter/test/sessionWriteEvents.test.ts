@@ -169,6 +169,75 @@ onEachDatabase("A session write's event in its own statement", (it) => {
       expect(again.map(asTold)).toEqual(told.slice(0, 2).map(asTold))
     }).pipe(Effect.provideService(NoticeSettings, { queueNotices: true })))
 
+  it.effect("session creates of one turn write, in their one statement, each its own event, deliveries and notices, as the outbox's statement after each would", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const sessions = yield* SessionRepository
+      yield* twoWebhooks
+      const own = yield* athlete("gathered own")
+      const guarded = yield* athlete("gathered guarded")
+      const member = yield* athlete("gathered member")
+      const otherMember = yield* athlete("gathered other member")
+      for (const id of [own, guarded, member, otherMember]) yield* userOf(id, "own")
+      yield* userOf(guarded, "guardian")
+      // The club's one root group, made by the test before if it ran.
+      const [root] = yield* sql<{ id: number }>`WITH made AS (INSERT INTO groups (name) VALUES ('Gathered club')
+          ON CONFLICT DO NOTHING RETURNING id)
+        SELECT id::float8 AS id FROM made UNION ALL SELECT id::float8 FROM groups WHERE parent_id IS NULL LIMIT 1`
+      const [first] = yield* sql<{ id: number }>`INSERT INTO groups (name, parent_id) VALUES ('GA', ${root!.id})
+        RETURNING id::float8 AS id`
+      const [second] = yield* sql<{ id: number }>`INSERT INTO groups (name, parent_id) VALUES ('GB', ${root!.id})
+        RETURNING id::float8 AS id`
+      yield* sql`INSERT INTO memberships (group_id, athlete_id, from_date, until_date) VALUES
+        (${first!.id}, ${member}, '2031-01-01', NULL), (${second!.id}, ${otherMember}, '2031-01-01', NULL)`
+      const create = (name: string, groupe: string | null, athleteIds: ReadonlyArray<number>) =>
+        new SessionCreate({
+          id: null,
+          name,
+          isRecurrent: false,
+          creneau: "2031-03-04T18:30:00" as LocalDateTime,
+          duree: 60,
+          groupe,
+          coachId: null,
+          athleteIds: athleteIds.map((id) => id as AthleteId),
+          activiteIds: []
+        })
+      const asked = [
+        create("first group", "GA", [own, guarded, own]),
+        create("no one", null, []),
+        create("second group", "GB", [guarded]),
+        create("first group again", "GA", [otherMember])
+      ]
+      const created = yield* countStatements(
+        Effect.forEach(asked, (input) => sessions.create(input), { concurrency: "unbounded" })
+      )
+      // The four sessions, their athletes and their events, deliveries and notices: one statement.
+      expect(created.statements).toHaveLength(1)
+      expect(created.result.map((session) => session.athleteIds)).toEqual([
+        [own, guarded].sort((a, b) => a - b),
+        [],
+        [guarded],
+        [otherMember]
+      ])
+      const told = yield* Effect.forEach(created.result, (session) => toldOf(session.id))
+      expect(told.map((events) => events.map((event) => event.type))).toEqual(
+        created.result.map(() => ["sessionCreated"])
+      )
+      expect(told.map((events) => events[0]!.data)).toEqual(
+        created.result.map((session) => sessionCreated({ ...session, seriesId: null }).data)
+      )
+      const [registered] = yield* sql<{ webhooks: number }>`SELECT count(*)::int AS webhooks FROM webhooks`
+      expect(told.map((events) => events[0]!.deliveries)).toEqual(created.result.map(() => registered!.webhooks))
+      expect(told[0]![0]!.notices.length).toBeGreaterThan(0)
+      expect(told[3]![0]!.notices.length).toBeGreaterThan(0)
+      // The outbox's own statement after each create, reading the session as stored: the same told.
+      for (const [index, session] of created.result.entries()) {
+        yield* sql.withTransaction(writeEvents(sql, [sessionCreated({ ...session, seriesId: null })]))
+        const again = (yield* toldOf(session.id)).slice(1)
+        expect(again.map(asTold)).toEqual(told[index]!.map(asTold))
+      }
+    }).pipe(Effect.provideService(NoticeSettings, { queueNotices: true })))
+
   it.effect("a create refused by its statement keeps nothing: no session, no event, no delivery", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

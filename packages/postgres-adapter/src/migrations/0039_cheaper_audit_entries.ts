@@ -23,7 +23,7 @@ import { SqlClient } from "effect/sql"
  *
  * An update's changes are still its columns compared one by one with the old row's.
  */
-const cheaperAuditWriteStatement = `CREATE OR REPLACE FUNCTION audit_write_statement() RETURNS trigger
+export const cheaperAuditWriteStatement = `CREATE OR REPLACE FUNCTION audit_write_statement() RETURNS trigger
   LANGUAGE plpgsql AS $$
     DECLARE
       actor jsonb;

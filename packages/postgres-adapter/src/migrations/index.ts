@@ -36,6 +36,7 @@ import auditRowActors from "./0037_audit_row_actors.ts"
 import sessionsBounded from "./0038_sessions_bounded.ts"
 import cheaperAuditEntries from "./0039_cheaper_audit_entries.ts"
 import activitiesBounded from "./0040_activities_bounded.ts"
+import auditRowActorsByTable from "./0041_audit_row_actors_by_table.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -78,5 +79,6 @@ export const migrations = Migrator.fromRecord({
   "0037_audit_row_actors": auditRowActors,
   "0038_sessions_bounded": sessionsBounded,
   "0039_cheaper_audit_entries": cheaperAuditEntries,
-  "0040_activities_bounded": activitiesBounded
+  "0040_activities_bounded": activitiesBounded,
+  "0041_audit_row_actors_by_table": auditRowActorsByTable
 })

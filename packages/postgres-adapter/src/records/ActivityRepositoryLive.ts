@@ -20,11 +20,9 @@ import { onForeignKeyViolation } from "../shared/onForeignKeyViolation.ts"
 import { readsById, readsShared } from "../shared/readsGathered.ts"
 import { refusedByServer } from "../shared/refusedByServer.ts"
 import { requireKnownIds } from "../shared/requireKnownIds.ts"
+import { rowsAsJson } from "../shared/rowsAsJson.ts"
 import { autocommitWrite, inCallersTransaction, transaction } from "../shared/transaction.ts"
 import { eventsOfInserted, writeEvents } from "../webhooks/outbox.ts"
-
-/** `String.prototype.toWellFormed` (ES2024, in every Node this runs on), which the ES2023 library this compiles against lacks. */
-const wellFormed = (text: string): string => (text as unknown as { toWellFormed(): string }).toWellFormed()
 
 /** The most labels (`dataActivite`) an activity create may hold and be gathered with others. */
 export const maxLabelsGathered = 16
@@ -66,15 +64,8 @@ export const ActivityRepositoryLive = Layer.effect(
     /** The input's values and session, each in its column. */
     const columnsOf = (input: ActivityWrite) => byColumn({ ...input })
 
-    /**
-     * The creates' columns as one JSON array. A lone surrogate, which JSON would carry as an escape
-     * PostgreSQL refuses, becomes U+FFFD, as the driver's UTF-8 encoding of a text parameter makes it.
-     */
-    const batchJson = (inputs: ReadonlyArray<ActivityWrite>) =>
-      JSON.stringify(
-        inputs.map(columnsOf),
-        (_, value: unknown) => typeof value === "string" ? wellFormed(value) : value
-      )
+    /** The creates' columns as one JSON array, their text as stored (`rowsAsJson`). */
+    const batchJson = (inputs: ReadonlyArray<ActivityWrite>) => rowsAsJson(inputs.map(columnsOf))
 
     /** The session stays locked until the transaction ends, so it cannot be deleted under the write. */
     const requireSession = (input: ActivityWrite) =>
@@ -94,19 +85,21 @@ export const ActivityRepositoryLive = Layer.effect(
     // session does not abort the caller's transaction.
     const sendCreates = Effect.fnUntraced(function*(asks: ReadonlyArray<ActorAsk<ActivityWrite>>) {
       const inputs = asks.map(({ ask }) => ask)
-      // Core's event of each create, its text as stored (`batchJson`); the database puts in the id it draws.
+      // Core's event of each create (the outbox stores its text as the row's); the database puts in the id it draws.
       const events = inputs.map((input) =>
         activityEvent("activityCreated", {
           id: 0,
-          name: input.name === null ? null : wellFormed(input.name),
-          theme: input.theme === null ? null : wellFormed(input.theme),
+          name: input.name,
+          theme: input.theme,
           duree: input.duree,
           sessionId: input.sessionId
         })
       )
       const outbox = yield* eventsOfInserted(sql, events, { idKey: "activityId" })
       const statement = sql<Record<string, unknown>>`WITH actor AS MATERIALIZED (
-            SELECT set_config('club.audit_row_actors', ${rowActorsOf("activities", asks)}, true)
+            SELECT set_config('club.audit_row_actors', ${
+        rowActorsOf({ activities: asks.map(({ actor }) => actor) })
+      }, true)
           ),
           inserted AS (INSERT INTO activities (name, theme, duree, data_activite, session_id)
             SELECT asked.name, asked.theme, asked.duree, asked.data_activite, asked.session_id

@@ -1,4 +1,4 @@
-import { traced } from "@club/core"
+import { AuditActor, traced } from "@club/core"
 import {
   type AthleteId,
   type CreneauRange,
@@ -40,6 +40,9 @@ import { readsById, readsGathered } from "../shared/readsGathered.ts"
 import { onForeignKeyViolation } from "../shared/onForeignKeyViolation.ts"
 import { failOnUnknown, type References, requireKnownIds } from "../shared/requireKnownIds.ts"
 import { unknownIdsAndRows } from "../shared/unknownIds.ts"
+import { type ActorAsk, gatheredPerTurn, rowActorsOf } from "../shared/gatheredPerTurn.ts"
+import { refusedByServer } from "../shared/refusedByServer.ts"
+import { rowsAsJson } from "../shared/rowsAsJson.ts"
 import { byColumn, columnOf } from "../shared/snakeCase.ts"
 import { autocommitWrite, inCallersTransaction, namingTheActor, transaction } from "../shared/transaction.ts"
 import { eventsOfWritten, writeEvents } from "../webhooks/outbox.ts"
@@ -232,7 +235,7 @@ export const SessionRepositoryLive = Layer.effect(
       // The event is core's, built from the input: the statement takes the session's id from its
       // row (`eventsOfWritten`), the only value of the event the database gives.
       const created = sessionCreated({ ...input, id: input.id ?? 0, seriesId: null })
-      const events = yield* eventsOfWritten(sql, [created], { athleteIds: input.athleteIds })
+      const events = yield* eventsOfWritten(sql, [created], [{ athleteIds: input.athleteIds }])
       const around = insertedWithLinks(input, yield* namingTheActor(sql), events, send)
       if (input.id === null) return yield* insertWithGeneratedId(sql, "sessions", values, around)
       const row = yield* insertWithSuppliedId(sql, "sessions", input.id, values, around)
@@ -251,6 +254,74 @@ export const SessionRepositoryLive = Layer.effect(
     })
 
     const inTransaction = transaction(sql, { actorNamedByTheWrite: true })
+
+    /** The columns of a session's values, in `SessionValues`' order. */
+    const valueColumnNames = Object.keys(SessionValues).map(columnOf)
+    const insertedColumns = sql.literal(valueColumnNames.join(", "))
+    const askedColumns = sql.literal(valueColumnNames.map((column) => `asked.${column}`).join(", "))
+
+    /**
+     * The plain creates of one turn (no supplied id, no activities, no bookings: see
+     * `createAssumingKnownReferences`) as one statement that commits by itself, as the activity
+     * creates of a turn are (decisions 0318 and 0323): the sessions, their athletes, and each one's
+     * `sessionCreated` event with its deliveries and notices (`eventsOfWritten`: the n-th event is of
+     * the n-th session by id, the ids being drawn in the order asked). Each row's audit entry names
+     * its own request's user, in both tables (`club.audit_row_actors`, migration 0041). A create
+     * alone is the statement it always was (`insertAndBook`), under its own request's user.
+     * A refusal by the server (an unknown coach or athlete, an id a supplied one took meanwhile)
+     * of several creates sends each again alone, so that it is only its own create's failure, named
+     * the checked way; any other failure is every create's, never sent again (`gatheredPerTurn`).
+     */
+    const sendCreates = Effect.fnUntraced(function*(asks: ReadonlyArray<ActorAsk<SessionCreate>>) {
+      if (asks.length === 1) {
+        const [{ actor, ask }] = asks as readonly [ActorAsk<SessionCreate>]
+        return [yield* Effect.provideService(insertAndBook(ask, alone), AuditActor, actor)]
+      }
+      // Each create's athletes once each, in the order listed: a new session holds none, so each
+      // is a row inserted, in that order, with its create's actor.
+      const athletesOf = asks.map(({ ask }) => Array.from(new Set(ask.athleteIds)))
+      const athleteOf: Array<number> = []
+      const athleteId: Array<bigint> = []
+      const athleteActors: Array<AuditActor> = []
+      athletesOf.forEach((athleteIds, index) => {
+        for (const id of athleteIds) {
+          athleteOf.push(index + 1)
+          athleteId.push(BigInt(id))
+          athleteActors.push(asks[index]!.actor)
+        }
+      })
+      const events = asks.map(({ ask }) => sessionCreated({ ...ask, id: 0, seriesId: null }))
+      const outbox = yield* eventsOfWritten(sql, events, athletesOf.map((athleteIds) => ({ athleteIds })))
+      const actors = rowActorsOf({ sessions: asks.map(({ actor }) => actor), session_athletes: athleteActors })
+      const statement = sql<Record<string, unknown>>`WITH actor AS MATERIALIZED (
+          SELECT set_config('club.audit_row_actors', ${actors}, true)
+        ),
+        written AS (INSERT INTO sessions (${insertedColumns})
+          SELECT ${askedColumns}
+          FROM actor, jsonb_populate_recordset(NULL::sessions, ${
+        rowsAsJson(asks.map(({ ask }) => byColumn(sessionValuesOf(ask))))
+      }::jsonb)
+          WITH ORDINALITY AS asked ORDER BY asked.ordinality
+          RETURNING *),
+        added AS (INSERT INTO session_athletes (session_id, athlete_id)
+          SELECT w.id, x.athlete_id
+          FROM unnest(${athleteOf}::int[], ${athleteId}::bigint[]) WITH ORDINALITY AS x(n, athlete_id, ord)
+          JOIN (SELECT id, row_number() OVER (ORDER BY id) AS n FROM written) w ON w.n = x.n
+          ORDER BY x.ord
+          RETURNING session_id, athlete_id),
+        ${sql.csv(outbox)}
+        SELECT s.id, ${sql.literal(valueColumns)},
+          ARRAY(SELECT a.athlete_id FROM added a WHERE a.session_id = s.id ORDER BY a.athlete_id) AS "athleteIds",
+          '{}'::bigint[] AS "activiteIds"
+        FROM written s ORDER BY s.id`
+      return yield* Effect.flatMap(alone(statement), sessionsOf)
+    })
+    const createGathered = gatheredPerTurn({
+      sql,
+      sendMany: sendCreates,
+      keyOf: () => "sessions",
+      eachAloneWhen: refusedByServer((error) => error._tag === "ReferencesRefused")
+    })
 
     /**
      * A create assumes that what it lists exists, and the database checks it in the insert itself:
@@ -271,7 +342,7 @@ export const SessionRepositoryLive = Layer.effect(
       const byItself = input.activiteIds.length === 0 && seedRefusesConflicts !== true &&
         !(yield* inCallersTransaction(sql))
       return yield* (byItself
-        ? insertAndBook(input, alone)
+        ? createGathered({ ask: input, actor: yield* AuditActor })
         : inTransaction(insertAndBook(input, inTheTransaction))).pipe(
           onForeignKeyViolation({
             sessions_coach_id_fkey: () => new ReferencesRefused(),
@@ -372,7 +443,7 @@ export const SessionRepositoryLive = Layer.effect(
               sql`unbooked_athletes AS (DELETE FROM athlete_bookings WHERE session_id = ${id} RETURNING 1)`
             ]
             : []),
-          ...(yield* eventsOfWritten(sql, [changed], { athleteIds }))
+          ...(yield* eventsOfWritten(sql, [changed], [{ athleteIds }]))
         ]
         const written = sessionsFrom("written", lists)
         const moved = lists.activiteIds === undefined

@@ -16,11 +16,17 @@ export interface ActorAsk<Ask> {
 }
 
 /**
- * The value of `club.audit_row_actors` for one INSERT of `asks` into `table`, its rows in the asks'
- * order: each row's actor, null for the server's own (migration 0037, decision 0316).
+ * The value of `club.audit_row_actors` for one statement of gathered asks: for each table it
+ * inserts into, the actor of each row it inserts there, in the rows' order, null for the server's
+ * own (migrations 0037 and 0041, decisions 0316 and 0323).
  */
-export const rowActorsOf = (table: string, asks: ReadonlyArray<ActorAsk<unknown>>): string =>
-  JSON.stringify({ table, actors: asks.map(({ actor }) => actor.userId === null ? null : actor) })
+export const rowActorsOf = (tables: Readonly<Record<string, ReadonlyArray<AuditActor>>>): string => {
+  const byTable: Record<string, ReadonlyArray<AuditActor | null>> = {}
+  for (const [table, actors] of Object.entries(tables)) {
+    byTable[table] = actors.map((actor) => actor.userId === null ? null : actor)
+  }
+  return JSON.stringify({ tables: byTable })
+}
 
 interface Waiting<Ask, Answer, E> {
   readonly ask: Ask

@@ -43,7 +43,7 @@ export const TaskRepositoryLive = Layer.effect(
         const titles = asks.map(({ ask }) => ask.title)
         const descriptions = asks.map(({ ask }) => ask.description)
         const rows = sql<Record<string, unknown>>`WITH actor AS MATERIALIZED (
-            SELECT set_config('club.audit_row_actors', ${rowActorsOf("tasks", asks)}, true)
+            SELECT set_config('club.audit_row_actors', ${rowActorsOf({ tasks: asks.map(({ actor }) => actor) })}, true)
           )
           INSERT INTO tasks (title, description)
           SELECT t.title, t.description FROM actor, unnest(${titles}::text[], ${descriptions}::text[])

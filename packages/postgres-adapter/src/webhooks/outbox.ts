@@ -4,6 +4,7 @@ import type { SqlClient } from "effect/sql/SqlClient"
 import type { Fragment } from "effect/sql/Statement"
 import { groupMembersOn, invitedAthletes } from "../membership/invitedAthletes.ts"
 import { recipientsOf } from "../notices/recipients.ts"
+import { jsonAsStored } from "../shared/rowsAsJson.ts"
 
 /**
  * An id as a `bigint[]` element, 0 for none (ids start at 1): the driver cannot type an array whose
@@ -21,11 +22,12 @@ const int8 = (id: number | null | undefined) => BigInt(id ?? 0)
 type Expansion = "named" | "session" | "series" | "group" | "writtenGroup"
 
 /**
- * The session a statement writes in its WITH item `written` (its row as the write leaves it, or no
- * row when it wrote none), whose events go in the same statement: each event's session is that row
- * (the event's own `sessionId` only stands for it). Its athletes as the write leaves them
- * (`athleteIds`) when the write sets them: the statement's reads see `session_athletes` as they were
- * before it; left out, they are the ones stored.
+ * A session a statement writes in its WITH item `written` (its rows as the write leaves them, none
+ * when it wrote none), whose events go in the same statement: the n-th event is of the n-th row of
+ * `written` by id (the event's own `sessionId` only stands for it; the ids of a statement's inserts
+ * are drawn in the order asked). Its athletes as the write leaves them (`athleteIds`) when the
+ * write sets them: the statement's reads see `session_athletes` as they were before it; left out,
+ * they are the ones stored.
  */
 export interface WrittenSession {
   readonly athleteIds: ReadonlyArray<number> | undefined
@@ -48,7 +50,7 @@ export interface InsertedRows {
  * The invitees of a session written by the events' own statement are its athletes as written, named,
  * and its group's members.
  */
-const noticeTargets = (events: ReadonlyArray<NewEvent>, written: WrittenSession | undefined) => {
+const noticeTargets = (events: ReadonlyArray<NewEvent>, written: ReadonlyArray<WrittenSession> | undefined) => {
   const rows = {
     n: [] as Array<number>,
     kind: [] as Array<string>,
@@ -87,10 +89,12 @@ const noticeTargets = (events: ReadonlyArray<NewEvent>, written: WrittenSession 
       case "athletes":
         for (const athlete of audience.athleteIds) push(n, rule.kind, "named", { athlete })
         return
-      case "invitees":
-        if (written?.athleteIds === undefined) return push(n, rule.kind, "session")
-        for (const athlete of written.athleteIds) push(n, rule.kind, "named", { athlete })
+      case "invitees": {
+        const athleteIds = written?.[index]?.athleteIds
+        if (athleteIds === undefined) return push(n, rule.kind, "session")
+        for (const athlete of athleteIds) push(n, rule.kind, "named", { athlete })
         return push(n, rule.kind, "writtenGroup")
+      }
       case "seriesInvitees":
         return push(n, rule.kind, "series", { series: audience.seriesId })
       case "formerInvitees": {
@@ -111,8 +115,8 @@ const noticeTargets = (events: ReadonlyArray<NewEvent>, written: WrittenSession 
  * every webhook registered (`delivered`) and, when notices are queued (mail on, `NoticeSettings`),
  * one notice per event and person its rule tells (`noticed`). Each names its session, its group (a
  * membership event, issue 41) or neither (the club's stream, decision 0281), whose order of delivery
- * it follows. With `written`, the events are of the session the same statement writes (see
- * `WrittenSession`), and none is written when it wrote no row.
+ * it follows. With `written` (one per event), the events are of the sessions the same statement
+ * writes (see `WrittenSession`), and none is written of a row it did not write.
  *
  * A notice's dedupe key is core's `noticeDedupeKey` (`<event id>:<user id>`), unique in the table:
  * a person told about two athletes by one event (a guardian of both) gets one notice, about their
@@ -126,11 +130,12 @@ const outboxItems = (
   sql: SqlClient,
   events: ReadonlyArray<NewEvent>,
   queueNotices: boolean,
-  written: WrittenSession | undefined,
+  written: ReadonlyArray<WrittenSession> | undefined,
   inserted?: InsertedRows
 ): ReadonlyArray<Fragment> => {
   const types = events.map((e) => e.type)
-  const data = events.map((e) => JSON.stringify(e.data))
+  // The text as the write stores it: a lone surrogate as U+FFFD, which jsonb takes.
+  const data = events.map((e) => jsonAsStored(e.data))
   const source = inserted !== undefined
     ? sql`SELECT i."sessionId" AS session_id, 0::bigint AS group_id, x.type,
         jsonb_set(x.data::jsonb, ARRAY[${inserted.idKey}::text], to_jsonb(i.id))::text AS data, x.n
@@ -141,7 +146,8 @@ const outboxItems = (
       FROM unnest(${events.map((e) => int8(e.sessionId))}::bigint[], ${events.map((e) => int8(e.groupId))}::bigint[],
         ${types}::text[], ${data}::text[]) WITH ORDINALITY AS x(session_id, group_id, type, data, n)`
     : sql`SELECT w.id AS session_id, 0::bigint AS group_id, x.type, x.data, x.n
-      FROM written w, unnest(${types}::text[], ${data}::text[]) WITH ORDINALITY AS x(type, data, n)`
+      FROM unnest(${types}::text[], ${data}::text[]) WITH ORDINALITY AS x(type, data, n)
+      JOIN (SELECT id, row_number() OVER (ORDER BY id) AS n FROM written) w ON w.n = x.n`
   const outbox = [
     sql`event AS (INSERT INTO attendance_events (session_id, group_id, type, data)
       SELECT NULLIF(x.session_id, 0), NULLIF(x.group_id, 0), x.type, x.data::jsonb FROM (${source}) x
@@ -153,10 +159,10 @@ const outboxItems = (
   if (!queueNotices) return outbox
   const targets = noticeTargets(events, written)
   if (targets.n.length === 0) return outbox
-  // A statement's reads do not see the session it writes: its row is there as `written`.
+  // A statement's reads do not see the sessions it writes: their rows are there as `written`.
   const writtenThere = written === undefined ? sql`false` : sql`t.session_id IN (SELECT id FROM written)`
   const ofWrittenGroup = written === undefined ? sql.literal("") : sql`UNION ALL
-        SELECT p.*, m.athlete_id FROM placed p CROSS JOIN written w
+        SELECT p.*, m.athlete_id FROM placed p JOIN written w ON w.id = p.session_id
           CROSS JOIN LATERAL (${groupMembersOn(sql, sql`w.groupe`, sql`COALESCE(w.creneau::date, current_date)`)}) m
         WHERE p.expand = 'writtenGroup'`
   // The events' ids follow their order in the batch (the insert above is ordered by it).
@@ -219,11 +225,12 @@ export const writeEvents = (sql: SqlClient, events: ReadonlyArray<NewEvent>) =>
   })
 
 /**
- * The WITH items that write the events of the session the statement writes in its item `written`,
- * to be put after it (see `WrittenSession`): the write and its events are one statement.
+ * The WITH items that write the events of the sessions the statement writes in its item `written`,
+ * one event per row and a `WrittenSession` per event, to be put after it (see `WrittenSession`):
+ * the write and its events are one statement.
  */
 export const eventsOfWritten = Effect.fnUntraced(
-  function*(sql: SqlClient, events: ReadonlyArray<NewEvent>, written: WrittenSession) {
+  function*(sql: SqlClient, events: ReadonlyArray<NewEvent>, written: ReadonlyArray<WrittenSession>) {
     const { queueNotices } = yield* NoticeSettings
     return outboxItems(sql, events, queueNotices, written)
   }
