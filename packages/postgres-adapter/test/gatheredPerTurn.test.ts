@@ -4,6 +4,7 @@ import {
   type AthleteId,
   AuditActor,
   type CoachId,
+  EntityNotFound,
   type LocalDateTime,
   SessionCreate,
   SessionId,
@@ -529,7 +530,8 @@ onEachDatabase("Session creates of concurrent requests gathered", (it) => {
       expect(results[2]).toEqual(
         Result.fail(new UnknownReferences({ field: "coachId", entity: "Coach", ids: [unknownCoach] }))
       )
-      const kept = yield* sql<{ name: string }>`SELECT name FROM sessions WHERE name LIKE 'refusal %' ORDER BY id`
+      // By name: a create sent again alone may be written after one of a later turn.
+      const kept = yield* sql<{ name: string }>`SELECT name FROM sessions WHERE name LIKE 'refusal %' ORDER BY name`
       expect(kept.map((row) => row.name)).toEqual(["refusal first", "refusal fourth"])
       const events = yield* sql<{ count: number }>`SELECT count(*)::int AS count FROM attendance_events
         WHERE type = 'sessionCreated' AND data ->> 'name' LIKE 'refusal %'`
@@ -570,5 +572,156 @@ onEachDatabase("Session creates of concurrent requests gathered", (it) => {
       expect(outcome).toBe("undone")
       const kept = yield* sql`SELECT 1 FROM sessions WHERE name LIKE 'rolled back %'`
       expect(kept).toHaveLength(0)
+    }))
+})
+
+onEachDatabase("Session updates of concurrent requests gathered", (it) => {
+  /** Athletes and sessions of the test's own, each session with the first athlete. */
+  const sessionsAndAthletes = Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const athletes = (yield* sql<{ id: string | number }>`INSERT INTO athletes (name)
+      SELECT 'updated athlete ' || n FROM generate_series(1, 4) AS n RETURNING id`).map((row) =>
+      Number(row.id) as AthleteId
+    )
+    const sessions = yield* SessionRepository
+    const created = yield* Effect.forEach([1, 2, 3, 4], (n) =>
+      sessions.create(
+        new SessionCreate({
+          id: null,
+          name: `updated ${n}`,
+          isRecurrent: false,
+          creneau: "2031-06-01T10:00:00" as LocalDateTime,
+          duree: 60,
+          groupe: null,
+          coachId: null,
+          athleteIds: [athletes[0]!],
+          activiteIds: []
+        })
+      ))
+    return { sql, sessions, athletes, ids: created.map((session) => session.id) }
+  })
+  const eventsOf = (sql: SqlClient.SqlClient, ids: ReadonlyArray<number>) =>
+    sql<{ session: string | number; data: { duree: number; previousDuree: number } }>`SELECT session_id AS session, data
+      FROM attendance_events WHERE type = 'sessionChanged' AND session_id = ANY(${ids.map(BigInt)}::bigint[])
+      ORDER BY id`
+
+  it.effect("updates asked together are one transaction: one lock, each its own statement, in the order asked", () =>
+    Effect.gen(function*() {
+      const { athletes, ids, sessions, sql } = yield* sessionsAndAthletes
+      const asked = [
+        { id: ids[2]!, input: { duree: 70, athleteIds: [athletes[1]!, athletes[2]!] } },
+        { id: ids[0]!, input: { athleteIds: [] } },
+        { id: ids[2]!, input: { duree: 80 } },
+        { id: ids[1]!, input: { duree: 90, athleteIds: [athletes[3]!, athletes[3]!] } }
+      ]
+      const counted = yield* countStatements(
+        Effect.forEach(asked, ({ id, input }) => sessions.update(id, input), { concurrency: "unbounded" })
+      )
+      // In one transaction: the lock of the three sessions, one statement per update.
+      expect(counted.statements).toHaveLength(1 + asked.length)
+      expect(counted.statements.filter((text) => text.includes("FOR UPDATE"))).toHaveLength(1)
+      expect(counted.result.map((session) => [session.id, session.duree, session.athleteIds])).toEqual([
+        [ids[2], 70, [athletes[1], athletes[2]].sort((a, b) => a - b)],
+        [ids[0], 60, []],
+        [ids[2], 80, [athletes[1], athletes[2]].sort((a, b) => a - b)],
+        [ids[1], 90, [athletes[3]]]
+      ])
+      for (const id of ids.slice(0, 3)) {
+        const stored = yield* sessions.findById(id)
+        expect(stored).toEqual(Option.some(counted.result.findLast((session) => session.id === id)))
+      }
+      // Each event tells the session as its update found it: the second update of a session, what the first left.
+      const events = yield* eventsOf(sql, ids)
+      expect(events.map((event) => [Number(event.session), event.data.previousDuree, event.data.duree])).toEqual([
+        [ids[2], 60, 70],
+        [ids[0], 60, 60],
+        [ids[2], 70, 80],
+        [ids[1], 60, 90]
+      ])
+    }))
+
+  it.effect("a session not found answers its own update 404; the others are written", () =>
+    Effect.gen(function*() {
+      const { ids, sessions } = yield* sessionsAndAthletes
+      const missing = SessionId.make(ids.at(-1)! + 1000)
+      const results = yield* Effect.forEach(
+        [ids[0]!, missing, ids[1]!],
+        (id) => Effect.result(sessions.update(id, { duree: 45 })),
+        { concurrency: "unbounded" }
+      )
+      expect(results.map((result) => result._tag)).toEqual(["Success", "Failure", "Success"])
+      expect(results[1]).toEqual(Result.fail(new EntityNotFound({ entity: "Session", id: missing })))
+      for (const id of [ids[0]!, ids[1]!]) {
+        expect(Option.map(yield* sessions.findById(id), (session) => session.duree)).toEqual(Option.some(45))
+      }
+    }))
+
+  it.effect("an unknown athlete fails its own update alone, named; the others are written", () =>
+    Effect.gen(function*() {
+      const { athletes, ids, sessions, sql } = yield* sessionsAndAthletes
+      const unknown = (athletes.at(-1)! + 1000) as AthleteId
+      const before = (yield* eventsOf(sql, ids)).length
+      const results = yield* Effect.forEach(
+        [
+          { id: ids[0]!, input: { duree: 31, athleteIds: [athletes[1]!] } },
+          { id: ids[1]!, input: { duree: 32, athleteIds: [athletes[2]!, unknown] } },
+          { id: ids[2]!, input: { duree: 33 } }
+        ],
+        ({ id, input }) => Effect.result(sessions.update(id, input)),
+        { concurrency: "unbounded" }
+      )
+      expect(results.map((result) => result._tag)).toEqual(["Success", "Failure", "Success"])
+      expect(results[1]).toEqual(
+        Result.fail(new UnknownReferences({ field: "athleteIds", entity: "Athlete", ids: [unknown] }))
+      )
+      const stored = yield* Effect.forEach(ids.slice(0, 3), (id) => sessions.findById(id))
+      expect(stored.map((session) => Option.map(session, ({ athleteIds, duree }) => [duree, athleteIds]))).toEqual([
+        Option.some([31, [athletes[1]]]),
+        Option.some([60, [athletes[0]]]),
+        Option.some([33, [athletes[0]]])
+      ])
+      expect((yield* eventsOf(sql, ids)).length).toBe(before + 2)
+    }))
+
+  it.effect("updates of several users asked together name each their own, for the session and its athletes", () =>
+    Effect.gen(function*() {
+      const { athletes, ids, sessions, sql } = yield* sessionsAndAthletes
+      const coach = { userId: 5, role: "COACH", requestId: "req-update-rows-coach" }
+      const admin = { userId: 6, role: "ADMIN", requestId: "req-update-rows-admin" }
+      yield* Effect.forEach(
+        [[ids[0]!, coach], [ids[1]!, admin], [ids[2]!, undefined]] as const,
+        ([id, actor]) => {
+          const update = sessions.update(id, { duree: 25, athleteIds: [athletes[1]!] })
+          return actor === undefined ? update : update.pipe(Effect.provideService(AuditActor, actor))
+        },
+        { concurrency: "unbounded" }
+      )
+      const entries = yield* sql<
+        { type: string; operation: string; session: string; request_id: string | null }
+      >`SELECT record_type AS type, operation, COALESCE(record_ids ->> 'session_id', record_ids ->> 'id') AS session,
+          request_id
+        FROM audit_entries
+        WHERE record_type IN ('sessions', 'session_athletes') AND operation <> 'insert'
+          OR (record_type = 'session_athletes' AND (record_ids ->> 'athlete_id')::bigint = ${athletes[1]!})
+        ORDER BY id`
+      const of = (id: number) =>
+        entries.filter((entry) => Number(entry.session) === id).map((entry) =>
+          `${entry.type} ${entry.operation} ${entry.request_id}`
+        ).sort()
+      expect(of(ids[0]!)).toEqual([
+        "session_athletes delete req-update-rows-coach",
+        "session_athletes insert req-update-rows-coach",
+        "sessions update req-update-rows-coach"
+      ])
+      expect(of(ids[1]!)).toEqual([
+        "session_athletes delete req-update-rows-admin",
+        "session_athletes insert req-update-rows-admin",
+        "sessions update req-update-rows-admin"
+      ])
+      expect(of(ids[2]!)).toEqual([
+        "session_athletes delete null",
+        "session_athletes insert null",
+        "sessions update null"
+      ])
     }))
 })

@@ -13,6 +13,7 @@ import {
   type SessionCreate,
   type SessionFilter,
   type SessionId,
+  type Session,
   type SessionPosition,
   type SessionQuery,
   SessionRepository,
@@ -24,7 +25,7 @@ import {
   type SessionFacts,
   sessionValuesOf
 } from "@club/core"
-import { Data, Effect, Layer, Option, Schema, Stream } from "effect"
+import { Data, Effect, Layer, Option, Result, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import type { Fragment } from "effect/sql/Statement"
@@ -59,12 +60,13 @@ const creneauColumn = `to_char(s.creneau, 'YYYY-MM-DD"T"HH24:MI:SS') AS creneau`
 /** What a session event tells of the session as it was, read with the lock of its row (`t`). */
 const factsColumns =
   `t.name, to_char(t.creneau, 'YYYY-MM-DD"T"HH24:MI:SS') AS creneau, t.duree, t.series_id AS "seriesId"`
-const factsFromRow = valuesFromRow({
+const factsOf = Schema.Struct({
   name: Schema.NullOr(Schema.String),
   creneau: Schema.NullOr(Schema.String),
   duree: Schema.NullOr(Schema.Number),
   seriesId: Schema.NullOr(Schema.Number)
 })
+const factsFromRow = valuesFromRow(factsOf.fields)
 
 /** The athletes and activities a write lists, each list bound once as the `bigint[]` its statement reads. */
 interface BoundLists {
@@ -388,27 +390,17 @@ export const SessionRepositoryLive = Layer.effect(
     })
 
     /**
-     * An update in one transaction: the session locked (and read as it was, for its event), then
-     * every change, its event and the session as written in one statement. With `checked`, the
-     * lock's statement also checks and locks the listed athletes and activities, so that an unknown
-     * one is named; without, the write assumes they exist, as a create does: the athletes' foreign
-     * key and the count of activities moved refuse an unknown one (`ReferencesRefused`), nothing
-     * kept, and the update is made again the checked way.
+     * An update's write, in its transaction, its session locked (and read as it was, `previous`):
+     * every change, its event and the session as written in one statement, which names the
+     * request's user to the audit trail itself. Without `checked`, it assumes the listed athletes
+     * and activities exist, as a create does: the athletes' foreign key and the count of activities
+     * moved refuse an unknown one (`ReferencesRefused`), nothing kept, and the update is made again
+     * the checked way.
      */
-    const updateOnce = Effect.fnUntraced(
-      function*(id: SessionId, input: SessionUpdate, checked: boolean) {
-        const { activiteIds, athleteIds } = input
+    const writeUpdate = Effect.fnUntraced(
+      function*(id: SessionId, input: SessionUpdate, previous: Schema.Schema.Type<typeof factsOf>) {
+        const { athleteIds } = input
         const lists = boundLists(input)
-        // The session locked for the write, in one statement that also reads what the session's
-        // event tells of it as it was: locked, it stays so until the write.
-        const references = checked ? [athletesNamed(athleteIds ?? []), activitiesNamed(activiteIds ?? [])] : []
-        const { rows: [before], unknown: [missing, ...unknown] } = yield* unknownIdsAndRows(sql, [
-          { table: "sessions", ids: [id], lock: "FOR UPDATE", answer: factsColumns },
-          ...references
-        ])
-        if (missing!.length > 0) return yield* new EntityNotFound({ entity: "Session", id })
-        yield* failOnUnknown(references, unknown)
-        const previous = yield* Effect.sync(() => factsFromRow(before![0]!))
         // What a session books follows its duree and athletes: its bookings go in the write's
         // statement, which says whether it held any; a booked session (one written through /planning,
         // or any with SCHEDULE_SEED_REFUSES_CONFLICTS) is then booked again.
@@ -466,13 +458,92 @@ export const SessionRepositoryLive = Layer.effect(
         }
         return yield* Effect.sync(() => sessionFromRow(row))
       },
-      transaction(sql, { actorNamedByTheWrite: true }),
       onForeignKeyViolation({ session_athletes_athlete_id_fkey: () => new ReferencesRefused() })
     )
 
+    /**
+     * An update in one transaction: the session locked (and read as it was, for its event), then
+     * `writeUpdate`. With `checked`, the lock's statement also checks and locks the listed athletes
+     * and activities, so that an unknown one is named.
+     */
+    const updateOnce = Effect.fnUntraced(
+      function*(id: SessionId, input: SessionUpdate, checked: boolean) {
+        const { activiteIds, athleteIds } = input
+        // The session locked for the write, in one statement that also reads what the session's
+        // event tells of it as it was: locked, it stays so until the write.
+        const references = checked ? [athletesNamed(athleteIds ?? []), activitiesNamed(activiteIds ?? [])] : []
+        const { rows: [before], unknown: [missing, ...unknown] } = yield* unknownIdsAndRows(sql, [
+          { table: "sessions", ids: [id], lock: "FOR UPDATE", answer: factsColumns },
+          ...references
+        ])
+        if (missing!.length > 0) return yield* new EntityNotFound({ entity: "Session", id })
+        yield* failOnUnknown(references, unknown)
+        return yield* writeUpdate(id, input, yield* Effect.sync(() => factsFromRow(before![0]!)))
+      },
+      transaction(sql, { actorNamedByTheWrite: true })
+    )
+
+    /**
+     * The updates of one turn (decision 0323) in one transaction: their sessions locked in one
+     * statement, in the order of their ids (so that two such transactions cannot wait on each
+     * other's sessions), each read as it was; then each update's own statement (`writeUpdate`) in
+     * the order asked, under its own request's user, an update of a session updated before it in
+     * the turn starting from what that one left. A session not found answers its own update 404.
+     * Any failure rolls back every update of the turn; a refusal by the server (an unknown athlete
+     * or activity) sends each again alone, so that it is only its own update's failure (named the
+     * checked way); any other failure is every update's, never sent again (`gatheredPerTurn`).
+     */
+    const sendUpdates = Effect.fnUntraced(
+      function*(asks: ReadonlyArray<ActorAsk<{ readonly id: SessionId; readonly input: SessionUpdate }>>) {
+        if (asks.length === 1) {
+          const [{ actor, ask }] = asks as readonly [
+            ActorAsk<{ readonly id: SessionId; readonly input: SessionUpdate }>
+          ]
+          // A session not found is its own update's answer, as in a turn of several; anything else fails.
+          return [
+            yield* updateOnce(ask.id, ask.input, false).pipe(
+              Effect.map(Result.succeed),
+              Effect.catchTag("EntityNotFound", (notFound) => Effect.succeed(Result.fail(notFound))),
+              Effect.provideService(AuditActor, actor)
+            )
+          ]
+        }
+        return yield* transaction(sql, { actorNamedByTheWrite: true })(Effect.gen(function*() {
+          const rows = yield* sql<Record<string, unknown>>`SELECT t.id, ${sql.literal(factsColumns)}
+            FROM sessions t WHERE t.id = ANY(${int8Array(asks.map(({ ask }) => ask.id))}::bigint[])
+            ORDER BY t.id FOR UPDATE`
+          const facts = new Map<number, Schema.Schema.Type<typeof factsOf>>()
+          for (const row of rows) facts.set(Number(row["id"]), factsFromRow(row))
+          const answers: Array<Result.Result<Session, EntityNotFound>> = []
+          for (const { actor, ask } of asks) {
+            const previous = facts.get(ask.id)
+            if (previous === undefined) {
+              answers.push(Result.fail(new EntityNotFound({ entity: "Session", id: ask.id })))
+              continue
+            }
+            const written = yield* Effect.provideService(writeUpdate(ask.id, ask.input, previous), AuditActor, actor)
+            facts.set(ask.id, { ...previous, duree: written.duree })
+            answers.push(Result.succeed(written))
+          }
+          return answers
+        }))
+      }
+    )
+    const updateGathered = gatheredPerTurn({
+      sql,
+      sendMany: sendUpdates,
+      keyOf: () => "sessions",
+      eachAloneWhen: refusedByServer((error) => error._tag === "ReferencesRefused")
+    })
+
     const update = traced("SessionRepository.update")(
       function*(id: SessionId, input: SessionUpdate) {
-        return yield* updateOnce(id, input, false).pipe(
+        // SCHEDULE_SEED_REFUSES_CONFLICTS: an update refused for its bookings must roll back alone.
+        const { seedRefusesConflicts } = yield* ScheduleSettings
+        const first = seedRefusesConflicts === true
+          ? updateOnce(id, input, false)
+          : Effect.flatMap(updateGathered({ ask: { id, input }, actor: yield* AuditActor }), Effect.fromResult)
+        return yield* first.pipe(
           Effect.catchTag("ReferencesRefused", () =>
             updateOnce(id, input, true).pipe(
               Effect.catchTag("ReferencesRefused", () => Effect.die(new Error("A checked reference was refused")))

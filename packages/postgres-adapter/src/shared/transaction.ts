@@ -55,16 +55,18 @@ export const transaction =
  * A `FROM` item that names the request's user (core's `AuditActor`) to the audit triggers from
  * inside the statement that writes (`... FROM (...) q ${actor}`): `set_config` runs while the
  * statement runs, and the audit triggers run at its end (migration 0036), so they read it; the
- * setting is transaction-local, as `transaction`'s own. Empty for the server's own writes.
+ * setting is transaction-local, as `transaction`'s own. The server's own writes set it empty (no
+ * actor): a transaction may hold the writes of several requests (the session updates of a turn,
+ * decision 0323), and one must not be named by the one before it.
  * The statement's result must have a row whenever it wrote one (the join is evaluated with them).
  */
 export const namingTheActor = (sql: SqlClient): Effect.Effect<Fragment> =>
   Effect.withFiber((fiber) => {
     const actor = fiber.getRef(AuditActor)
     return Effect.succeed(
-      actor.userId === null
-        ? sql.literal("")
-        : sql`CROSS JOIN (SELECT set_config('club.audit_actor', ${JSON.stringify(actor)}, true)) AS audit_actor`
+      sql`CROSS JOIN (SELECT set_config('club.audit_actor', ${
+        actor.userId === null ? "" : JSON.stringify(actor)
+      }, true)) AS audit_actor`
     )
   })
 
