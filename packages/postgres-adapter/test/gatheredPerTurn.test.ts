@@ -621,9 +621,9 @@ onEachDatabase("Session updates of concurrent requests gathered", (it) => {
       expect(counted.statements).toHaveLength(1 + asked.length)
       expect(counted.statements.filter((text) => text.includes("FOR UPDATE"))).toHaveLength(1)
       expect(counted.result.map((session) => [session.id, session.duree, session.athleteIds])).toEqual([
-        [ids[2], 70, [athletes[1], athletes[2]].sort((a, b) => a - b)],
+        [ids[2], 70, [athletes[1]!, athletes[2]!].sort((a, b) => a - b)],
         [ids[0], 60, []],
-        [ids[2], 80, [athletes[1], athletes[2]].sort((a, b) => a - b)],
+        [ids[2], 80, [athletes[1]!, athletes[2]!].sort((a, b) => a - b)],
         [ids[1], 90, [athletes[3]]]
       ])
       for (const id of ids.slice(0, 3)) {
