@@ -18,6 +18,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { type Cause, Effect, Exit, Option, Result } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { maxLabelsGathered } from "../src/records/ActivityRepositoryLive.ts"
+import { updatesPerTransaction } from "../src/sessions/SessionRepositoryLive.ts"
 import { gatheredPerTurn } from "../src/shared/gatheredPerTurn.ts"
 import { refusedByServer } from "../src/shared/refusedByServer.ts"
 import { countStatements } from "../src/testing/index.ts"
@@ -77,6 +78,24 @@ describe("Writes gathered in one turn", () => {
       const answers = yield* Effect.all([write("a"), write("b"), write("c")], { concurrency: "unbounded" })
       expect(answers).toEqual(["wrote a", "wrote b", "wrote c"])
       expect(statements).toEqual([["a", "b", "c"]])
+    }))
+
+  it.effect("with maxAsks, the writes of a turn are sent in parts of that many, each answered its own", () =>
+    Effect.gen(function*() {
+      const sent: Array<ReadonlyArray<number>> = []
+      const write = gatheredPerTurn({
+        sql: client(),
+        sendMany: (asks: ReadonlyArray<number>) =>
+          Effect.sync(() => {
+            sent.push(asks)
+            return asks.map((ask) => ask * 10)
+          }),
+        keyOf: () => "",
+        maxAsks: 3
+      })
+      const answers = yield* Effect.forEach([1, 2, 3, 4, 5, 6, 7], write, { concurrency: "unbounded" })
+      expect(answers).toEqual([10, 20, 30, 40, 50, 60, 70])
+      expect(sent).toEqual([[1, 2, 3], [4, 5, 6], [7]])
     }))
 
   it.effect("a write the server refuses fails alone: the others are written again, each by itself", () =>
@@ -638,6 +657,27 @@ onEachDatabase("Session updates of concurrent requests gathered", (it) => {
         [ids[2], 70, 80],
         [ids[1], 60, 90]
       ])
+    }))
+
+  it.effect("more updates in a turn than one transaction takes are several transactions, each answered", () =>
+    Effect.gen(function*() {
+      const { ids, sessions } = yield* sessionsAndAthletes
+      const asked = Array.from({ length: updatesPerTransaction * 2 + 1 }, (_, index) => ({
+        id: ids[index % ids.length]!,
+        duree: 100 + index
+      }))
+      const counted = yield* countStatements(
+        Effect.forEach(asked, ({ duree, id }) => sessions.update(id, { duree }), { concurrency: "unbounded" })
+      )
+      expect(counted.result.map((session) => [session.id, session.duree])).toEqual(
+        asked.map(({ duree, id }) => [id, duree])
+      )
+      expect(counted.statements.filter((text) => text.includes("FOR UPDATE"))).toHaveLength(3)
+      // The transactions of a turn are concurrent requests' writes: each session keeps one of its updates.
+      for (const id of ids) {
+        const stored = Option.getOrThrow(yield* sessions.findById(id))
+        expect(asked.filter((update) => update.id === id).map((update) => update.duree)).toContain(stored.duree)
+      }
     }))
 
   it.effect("a session not found answers its own update 404; the others are written", () =>

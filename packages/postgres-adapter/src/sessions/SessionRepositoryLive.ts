@@ -51,6 +51,9 @@ import { eventsOfWritten, writeEvents } from "../webhooks/outbox.ts"
 /** A create's listed coach, athlete or activity that the database did not find. */
 class ReferencesRefused extends Data.TaggedError("ReferencesRefused") {}
 
+/** The most session updates of one turn that one transaction writes (decision 0323). */
+export const updatesPerTransaction = 8
+
 /** Sessions per statement of a full listing. */
 export const sessionsPerPage = 1_000
 
@@ -533,6 +536,8 @@ export const SessionRepositoryLive = Layer.effect(
       sql,
       sendMany: sendUpdates,
       keyOf: () => "sessions",
+      // A statement per update: a few per transaction, the others of the turn in transactions beside it.
+      maxAsks: updatesPerTransaction,
       eachAloneWhen: refusedByServer((error) => error._tag === "ReferencesRefused")
     })
 

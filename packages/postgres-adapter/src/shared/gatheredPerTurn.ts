@@ -61,8 +61,15 @@ export const gatheredPerTurn = <Ask, Answer, E>(options: {
   readonly alone?: (ask: Ask) => boolean
   /** Whether a failure of several asks left nothing kept, so that each may be sent again alone. */
   readonly eachAloneWhen?: (cause: Cause.Cause<E>) => boolean
+  /**
+   * The most asks one `sendMany` takes (at most `maxAsksPerStatement`); more of a turn are sent as
+   * further ones, at once. For a `sendMany` whose work grows with its asks one after the other (a
+   * statement each, in one transaction), so that an ask waits for a few others, not the whole turn.
+   */
+  readonly maxAsks?: number
 }): (ask: Ask) => Effect.Effect<Answer, E> => {
   const { keyOf, sendMany, sql } = options
+  const maxAsks = Math.min(options.maxAsks ?? maxAsksPerStatement, maxAsksPerStatement)
   let gatherings = new Map<string, Array<Waiting<Ask, Answer, E>>>()
   let firstContext = Context.empty()
 
@@ -93,8 +100,8 @@ export const gatheredPerTurn = <Ask, Answer, E>(options: {
     gatherings = new Map()
     firstContext = Context.empty()
     for (const waiting of sent.values()) {
-      for (let start = 0; start < waiting.length; start += maxAsksPerStatement) {
-        send(waiting.slice(start, start + maxAsksPerStatement), context)
+      for (let start = 0; start < waiting.length; start += maxAsks) {
+        send(waiting.slice(start, start + maxAsks), context)
       }
     }
   }
