@@ -52,7 +52,7 @@ import { eventsOfWritten, writeEvents } from "../webhooks/outbox.ts"
 class ReferencesRefused extends Data.TaggedError("ReferencesRefused") {}
 
 /** The most session updates of one turn that one transaction writes (decision 0323). */
-export const updatesPerTransaction = 8
+export const updatesPerTransaction = 4
 
 /** Sessions per statement of a full listing. */
 export const sessionsPerPage = 1_000
