@@ -10,7 +10,7 @@
 //   - exits with the server's exit code (or its signal).
 // docs/DECISIONS.md, "What a supervisor signals".
 import { spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { readFileSync, readlinkSync, realpathSync } from "node:fs"
 import { join, resolve } from "node:path"
 
 const root = resolve(import.meta.dirname, "..")
@@ -28,12 +28,38 @@ const parentOf = (pid) => {
     return undefined
   }
 }
-const commandLineOf = (pid) => {
+/** A process's arguments, its program first, from Linux's /proc; none where there is none to read. */
+const argumentsOf = (pid) => {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ")
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((argument) => argument !== "")
   } catch {
-    return ""
+    return []
   }
+}
+/** A path with its links resolved, relative to `directory`; undefined where it names nothing. */
+const realPathOf = (path, directory) => {
+  try {
+    return realpathSync(resolve(directory, path))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether process `pid` runs the package manager's script `manager` (`npm_execpath`, a real path),
+ * named by that path or by a link to it: npx runs pnpm as `node_modules/.bin/pnpm`, a link.
+ */
+const runsManager = (pid, manager) => {
+  const args = argumentsOf(pid)
+  if (args.includes(manager)) return true
+  let directory
+  try {
+    directory = readlinkSync(`/proc/${pid}/cwd`)
+  } catch {
+    return false
+  }
+  const real = realPathOf(manager, directory)
+  return args.slice(1).some((argument) => realPathOf(argument, directory) === real)
 }
 
 /**
@@ -45,7 +71,7 @@ const chainAbove = () => {
   const chain = []
   for (let pid = process.ppid; pid !== undefined && pid > 1 && chain.length < 8; pid = parentOf(pid)) {
     chain.push(pid)
-    if (manager === undefined || commandLineOf(pid).includes(manager)) return chain
+    if (manager === undefined || runsManager(pid, manager)) return chain
   }
   return manager === undefined ? chain : chain.slice(0, 1)
 }

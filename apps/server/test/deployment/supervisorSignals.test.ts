@@ -1,6 +1,7 @@
 import { temporaryTestDatabase } from "@club/postgres-adapter/testing"
 import { type ChildProcess, spawn } from "node:child_process"
-import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { delimiter, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
@@ -67,10 +68,13 @@ afterEach(() => {
   for (const child of started.splice(0)) if (child.exitCode === null) child.kill("SIGKILL")
 })
 
-/** `pnpm start --no-build` (the built server, as `pnpm start` runs it after its build), live. */
-const startChain = async () => {
+/**
+ * `pnpm start --no-build` (the built server, as `pnpm start` runs it after its build), live; with
+ * `pnpmAt`, pnpm is run by that path (a link to its script, as npx's `node_modules/.bin/pnpm`).
+ */
+const startChain = async (pnpmAt: string = pnpm!) => {
   const port = await freePort()
-  const child = spawn(process.execPath, [pnpm!, "--silent", "start", "--no-build"], {
+  const child = spawn(process.execPath, [pnpmAt, "--silent", "start", "--no-build"], {
     cwd: repo,
     env: {
       ...process.env,
@@ -121,6 +125,24 @@ describe.skipIf(pnpm === undefined || database === undefined)("a supervisor's SI
       for (const { pid } of run.chain) {
         expect(await eventually(async () => !isAlive(pid), 10_000), `${commandLineOf(pid)} left running`).toBe(true)
       }
+    }
+  })
+
+  it("sent to pnpm run by a link to its script, as `npx pnpm start` runs it", async () => {
+    // npx runs pnpm as node_modules/.bin/pnpm, a link: pnpm's npm_execpath is then the script's real
+    // path, which its command line does not hold.
+    const links = mkdtempSync(join(tmpdir(), "pnpm-link-"))
+    try {
+      const link = join(links, "pnpm")
+      symlinkSync(pnpm!, link)
+      const run = await startChain(link)
+      expect(run.chain[0]!.command).toContain(link)
+      process.kill(run.chain[0]!.pid, "SIGTERM")
+      const gone = await eventually(async () => !isAlive(run.server.pid), 30_000)
+      expect(gone, `SIGTERM to ${run.chain[0]!.command} left the server running:\n${run.output()}`).toBe(true)
+      expect(run.output()).toContain("Shutting down")
+    } finally {
+      rmSync(links, { recursive: true, force: true })
     }
   })
 })
