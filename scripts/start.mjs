@@ -62,16 +62,26 @@ const runsManager = (pid, manager) => {
   return args.slice(1).some((argument) => realPathOf(argument, directory) === real)
 }
 
+/** Whether process `pid` is the shell of `node_modules/.bin/node`, which runs the pinned Node without `exec`. */
+const isNodeWrapper = (pid) => argumentsOf(pid).some((argument) => argument.endsWith("node_modules/.bin/node"))
+
 /**
- * The processes between this one and the package manager that started it, that one included: the
- * shells and wrappers of `pnpm start`. Run without pnpm (no `npm_execpath`), only the parent.
+ * The processes between this one and the package manager that started it, that one included, and
+ * the `node_modules/.bin/node` shell that runs the package manager where there is one (npx, in
+ * this checkout, runs pnpm with it): the shells and wrappers of `pnpm start`. Run without pnpm (no
+ * `npm_execpath`), only the parent.
  */
 const chainAbove = () => {
   const manager = process.env["npm_execpath"]
   const chain = []
   for (let pid = process.ppid; pid !== undefined && pid > 1 && chain.length < 8; pid = parentOf(pid)) {
     chain.push(pid)
-    if (manager === undefined || runsManager(pid, manager)) return chain
+    if (manager === undefined) return chain
+    if (runsManager(pid, manager)) {
+      const above = parentOf(pid)
+      if (above !== undefined && above > 1 && isNodeWrapper(above)) chain.push(above)
+      return chain
+    }
   }
   return manager === undefined ? chain : chain.slice(0, 1)
 }

@@ -72,9 +72,9 @@ afterEach(() => {
  * `pnpm start --no-build` (the built server, as `pnpm start` runs it after its build), live; with
  * `pnpmAt`, pnpm is run by that path (a link to its script, as npx's `node_modules/.bin/pnpm`).
  */
-const startChain = async (pnpmAt: string = pnpm!) => {
+const startChain = async (pnpmAt: string = pnpm!, node: string = process.execPath) => {
   const port = await freePort()
-  const child = spawn(process.execPath, [pnpmAt, "--silent", "start", "--no-build"], {
+  const child = spawn(node, [pnpmAt, "--silent", "start", "--no-build"], {
     cwd: repo,
     env: {
       ...process.env,
@@ -143,6 +143,19 @@ describe.skipIf(pnpm === undefined || database === undefined)("a supervisor's SI
       expect(run.output()).toContain("Shutting down")
     } finally {
       rmSync(links, { recursive: true, force: true })
+    }
+  })
+
+  it("sent to the node_modules/.bin/node shell that runs pnpm, as npx in this checkout runs it", async () => {
+    const wrapper = join(repo, "node_modules", ".bin", "node")
+    const run = await startChain(pnpm!, wrapper)
+    expect(run.chain[0]!.command).toContain("node_modules/.bin/node")
+    process.kill(run.chain[0]!.pid, "SIGTERM")
+    const gone = await eventually(async () => !isAlive(run.server.pid), 30_000)
+    expect(gone, `SIGTERM to ${run.chain[0]!.command} left the server running:\n${run.output()}`).toBe(true)
+    expect(run.output()).toContain("Shutting down")
+    for (const { pid } of run.chain) {
+      expect(await eventually(async () => !isAlive(pid), 10_000), `${commandLineOf(pid)} left running`).toBe(true)
     }
   })
 })
