@@ -18,7 +18,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { type Cause, Effect, Exit, Option, Result } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { maxLabelsGathered } from "../src/records/ActivityRepositoryLive.ts"
-import { updatesPerTransaction } from "../src/sessions/SessionRepositoryLive.ts"
+import { maxAthletesGathered, updatesPerTransaction } from "../src/sessions/SessionRepositoryLive.ts"
 import { gatheredPerTurn } from "../src/shared/gatheredPerTurn.ts"
 import { refusedByServer } from "../src/shared/refusedByServer.ts"
 import { countStatements } from "../src/testing/index.ts"
@@ -555,6 +555,22 @@ onEachDatabase("Session creates of concurrent requests gathered", (it) => {
       const events = yield* sql<{ count: number }>`SELECT count(*)::int AS count FROM attendance_events
         WHERE type = 'sessionCreated' AND data ->> 'name' LIKE 'refusal %'`
       expect(events[0]!.count).toBe(2)
+    }))
+
+  it.effect("a create of many athletes is its own statement; the others are gathered", () =>
+    Effect.gen(function*() {
+      const { athletes, sessions, sql } = yield* people
+      const more = yield* sql<{ id: string | number }>`INSERT INTO athletes (name)
+        SELECT 'many athletes ' || n FROM generate_series(1, ${maxAthletesGathered + 1}) AS n RETURNING id`
+      const many = more.map((row) => Number(row.id) as AthleteId)
+      const counted = yield* countStatements(Effect.forEach(
+        [session("few athletes", [athletes[0]!]), session("many athletes", many), session("few too", [])],
+        (input) => sessions.create(input),
+        { concurrency: "unbounded" }
+      ))
+      expect(counted.result.map((created) => created.name)).toEqual(["few athletes", "many athletes", "few too"])
+      expect(counted.result[1]!.athleteIds).toEqual([...many].sort((a, b) => a - b))
+      expect(counted.statements).toHaveLength(2)
     }))
 
   it.effect("text is stored as a single create stores it: a lone surrogate as U+FFFD", () =>

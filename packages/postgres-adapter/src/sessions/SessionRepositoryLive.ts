@@ -51,6 +51,9 @@ import { eventsOfWritten, writeEvents } from "../webhooks/outbox.ts"
 /** A create's listed coach, athlete or activity that the database did not find. */
 class ReferencesRefused extends Data.TaggedError("ReferencesRefused") {}
 
+/** The most athletes a session create may list and be gathered with others (decision 0323). */
+export const maxAthletesGathered = 64
+
 /** The most session updates of one turn that one transaction writes (decision 0323). */
 export const updatesPerTransaction = 4
 
@@ -325,6 +328,9 @@ export const SessionRepositoryLive = Layer.effect(
       sql,
       sendMany: sendCreates,
       keyOf: () => "sessions",
+      // A create of many athletes (up to a request body's worth) is its own statement, so that one
+      // statement's rows and parameters stay bounded however many such creates come at once.
+      alone: ({ ask }) => ask.athleteIds.length > maxAthletesGathered,
       eachAloneWhen: refusedByServer((error) => error._tag === "ReferencesRefused")
     })
 
