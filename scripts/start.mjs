@@ -5,8 +5,8 @@
 // SIGTERM sent to pnpm or to either shell ends that process and leaves its children running,
 // orphaned. So this launcher
 //   - forwards SIGTERM, SIGINT and SIGHUP to the server, which drains and exits;
-//   - watches the processes above it up to pnpm's own, and stops the server as SIGTERM would as
-//     soon as one of them is gone;
+//   - watches the processes above it up to pnpm's own, and those above pnpm that only run it (npx,
+//     its shell, the wrapper), and stops the server as SIGTERM would as soon as one of them is gone;
 //   - exits with the server's exit code (or its signal).
 // docs/DECISIONS.md, "What a supervisor signals".
 import { spawn } from "node:child_process"
@@ -66,9 +66,23 @@ const runsManager = (pid, manager) => {
 const isNodeWrapper = (pid) => argumentsOf(pid).some((argument) => argument.endsWith("node_modules/.bin/node"))
 
 /**
+ * Whether process `pid` exists only to run the package manager below it: npx (whose title is
+ * `npm exec ...`, or its script before it sets one), or a shell `sh -c 'pnpm' ...` through which npx
+ * runs the command. npx forwards a SIGTERM to that shell, which ends without passing it on.
+ */
+const onlyRunsManager = (pid) => {
+  const [program = "", ...rest] = argumentsOf(pid)
+  if (/^(npm exec|npx)(\s|$)/u.test(program)) return true
+  if (rest.some((argument) => argument.endsWith("npx-cli.js"))) return true
+  return /(^|\/)(sh|dash|bash)$/u.test(program) && rest[0] === "-c" &&
+    /^'?(pnpm|npm|npx|corepack)'?(\s|$)/u.test(rest[1] ?? "")
+}
+
+/**
  * The processes between this one and the package manager that started it, that one included, and
- * the `node_modules/.bin/node` shell that runs the package manager where there is one (npx, in
- * this checkout, runs pnpm with it): the shells and wrappers of `pnpm start`. Run without pnpm (no
+ * above the package manager those that exist only to run it: the `node_modules/.bin/node` shell
+ * (npx, in this checkout, runs pnpm with it), the `sh -c` of npx, npx itself. These are the shells
+ * and wrappers of `npx pnpm start`, any of which a supervisor may signal. Run without pnpm (no
  * `npm_execpath`), only the parent.
  */
 const chainAbove = () => {
@@ -78,8 +92,11 @@ const chainAbove = () => {
     chain.push(pid)
     if (manager === undefined) return chain
     if (runsManager(pid, manager)) {
-      const above = parentOf(pid)
-      if (above !== undefined && above > 1 && isNodeWrapper(above)) chain.push(above)
+      for (
+        let above = parentOf(pid);
+        above !== undefined && above > 1 && chain.length < 16 && (isNodeWrapper(above) || onlyRunsManager(above));
+        above = parentOf(above)
+      ) chain.push(above)
       return chain
     }
   }

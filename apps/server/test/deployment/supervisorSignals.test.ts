@@ -72,9 +72,13 @@ afterEach(() => {
  * `pnpm start --no-build` (the built server, as `pnpm start` runs it after its build), live; with
  * `pnpmAt`, pnpm is run by that path (a link to its script, as npx's `node_modules/.bin/pnpm`).
  */
-const startChain = async (pnpmAt: string = pnpm!, node: string = process.execPath) => {
+const startChain = (pnpmAt: string = pnpm!, node: string = process.execPath) =>
+  startCommand(node, [pnpmAt, "--silent", "start", "--no-build"])
+
+/** `command` with `args`, which starts the server, in the repository; live. */
+const startCommand = async (command: string, args: ReadonlyArray<string>) => {
   const port = await freePort()
-  const child = spawn(node, [pnpmAt, "--silent", "start", "--no-build"], {
+  const child = spawn(command, args, {
     cwd: repo,
     env: {
       ...process.env,
@@ -156,6 +160,32 @@ describe.skipIf(pnpm === undefined || database === undefined)("a supervisor's SI
     expect(run.output()).toContain("Shutting down")
     for (const { pid } of run.chain) {
       expect(await eventually(async () => !isAlive(pid), 10_000), `${commandLineOf(pid)} left running`).toBe(true)
+    }
+  })
+
+  it("sent to npx (`npm exec pnpm@...`) or the `sh -c 'pnpm'` shell it runs pnpm in, as the README's `npx pnpm start`", async () => {
+    // The README's own command, pnpm at the version the repository pins (npx's cache holds it: CI runs it).
+    const { packageManager } = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as {
+      packageManager: string
+    }
+    const npxArguments = ["exec", "--yes", packageManager, "--", "--silent", "start", "--no-build"]
+    // Each process from the top down to npx's shell: under pnpm's test run, npm's `env node` finds the
+    // node_modules/.bin/node wrapper first, then npx (by its title), the shell it runs the command in.
+    let run = await startCommand("npm", npxArguments)
+    const npx = run.chain.findIndex((process) => process.command.startsWith("npm exec "))
+    const shell = run.chain.findIndex((process) => process.command.startsWith("sh -c 'pnpm'"))
+    expect(npx, run.chain.map((process) => process.command).join("\n")).toBeGreaterThanOrEqual(0)
+    expect(shell).toBe(npx + 1)
+    for (let position = 0; position <= shell; position++) {
+      if (position > 0) run = await startCommand("npm", npxArguments)
+      const target = run.chain[position]!
+      process.kill(target.pid, "SIGTERM")
+      const gone = await eventually(async () => !isAlive(run.server.pid), 30_000)
+      expect(gone, `SIGTERM to ${target.command} left the server running:\n${run.output()}`).toBe(true)
+      expect(run.output(), target.command).toContain("Shutting down")
+      for (const { pid } of run.chain) {
+        expect(await eventually(async () => !isAlive(pid), 10_000), `${commandLineOf(pid)} left running`).toBe(true)
+      }
     }
   })
 })
