@@ -1,6 +1,8 @@
 import {
   ActivityRepository,
+  AthleteId,
   AuditActor,
+  AuditRepository,
   RetentionRepository,
   SessionRepository,
   TaskCreate,
@@ -296,5 +298,40 @@ onEachDatabase("The audit trail (migration 0032)", (it) => {
       const left = yield* sql<{ id: unknown }>`SELECT record_ids -> 'id' AS id FROM audit_entries
         WHERE record_type = 'purge_probe'`
       assert.deepStrictEqual(left.map((row) => Number(row.id)), [20])
+    }))
+
+  it.effect("a record's history is read through the index on its id: numbers by value, uuids as text, other keys never", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const audit = yield* AuditRepository
+      // Entries of many records, so that the planner has an index worth using (migration 0042).
+      yield* sql`INSERT INTO athletes (name) SELECT 'athlete ' || n FROM generate_series(1, 2000) AS n`
+      const [athlete] = yield* sql<{ id: string }>`SELECT id::text AS id FROM athletes ORDER BY id DESC LIMIT 1`
+      const task = (yield* (yield* TaskRepository).create(new TaskCreate({ title: "indexed", description: "" }))).id
+      // Its athletes' entries hold `session_id` and `athlete_id`: the first equal to the session's id.
+      const session = yield* (yield* SessionRepository).create(
+        newSession({ athleteIds: [AthleteId.make(Number(athlete!.id))] })
+      )
+      yield* sql`ANALYZE audit_entries`
+      const historyOf = (recordType: string, recordId: string) =>
+        audit.read({ recordType, recordId }, { before: null, limit: 100 }).pipe(
+          Effect.map((entries) => entries.map((e) => [e.operation, String(e.records["id"])]))
+        )
+      assert.deepStrictEqual(yield* historyOf("athletes", athlete!.id), [["insert", athlete!.id]])
+      assert.deepStrictEqual(yield* historyOf("tasks", task), [["insert", task]])
+      assert.deepStrictEqual(yield* historyOf("sessions", String(session.id)), [["insert", String(session.id)]])
+      // A session's athletes are keyed by their session and athlete, not by an `id`: not its history.
+      const ofThatId = (yield* audit.read({ recordId: String(session.id) }, { before: null, limit: 100 }))
+        .map((e) => e.recordType)
+      assert.include(ofThatId, "sessions")
+      assert.notInclude(ofThatId, "session_athletes")
+      const plan = (yield* sql<{ "QUERY PLAN": string }>`EXPLAIN SELECT id FROM audit_entries
+        WHERE record_ids ? 'id' AND record_ids -> 'id' = to_jsonb(${BigInt(athlete!.id)}::bigint)`)
+        .map((row) => row["QUERY PLAN"]).join("\n")
+      assert.include(plan, "audit_entries_record_id_idx")
+      // An entry of a session's athletes has no `id`: it has no entry in the index.
+      const [indexed] = yield* sql<{ partial: boolean }>`SELECT indpred IS NOT NULL AS partial
+        FROM pg_index WHERE indexrelid = 'audit_entries_record_id_idx'::regclass`
+      assert.isTrue(indexed!.partial)
     }))
 })

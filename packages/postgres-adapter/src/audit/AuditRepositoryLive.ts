@@ -6,8 +6,15 @@ import { dieOnInfrastructureError } from "../shared/dieOnInfrastructureError.ts"
 const decodeEntries = Schema.decodeUnknownEffect(Schema.Array(AuditEntry))
 
 /**
+ * An entry's record id equals the jsonb value that follows, in the words of the partial index on
+ * it (migration 0042), so that the index is used: jsonb numbers compare by value.
+ */
+export const recordIdIs = (sql: SqlClient.SqlClient, alias = "") =>
+  sql.literal(`${alias}record_ids ? 'id' AND ${alias}record_ids -> 'id' =`)
+
+/**
  * The trail newest first, one statement a page: by the primary key, each filter a condition (the
- * record's id through the GIN index on `record_ids`), the entry as `AuditEntry` built in SQL.
+ * record's id through the index on `record_ids -> 'id'`), the entry as `AuditEntry` built in SQL.
  */
 export const AuditRepositoryLive = Layer.effect(
   AuditRepository,
@@ -20,8 +27,8 @@ export const AuditRepositoryLive = Layer.effect(
         filter.recordType === undefined ? sql`true` : sql`record_type = ${filter.recordType}`,
         filter.recordId === undefined ?
           sql`true` :
-          sql`record_ids @> jsonb_build_object('id', ${
-            /^[0-9]+$/u.test(filter.recordId) ? sql`${Number(filter.recordId)}::bigint` : sql`${filter.recordId}::text`
+          sql`${recordIdIs(sql)} to_jsonb(${
+            /^[0-9]+$/u.test(filter.recordId) ? sql`${BigInt(filter.recordId)}::bigint` : sql`${filter.recordId}::text`
           })`,
         filter.operation === undefined ? sql`true` : sql`operation = ${filter.operation}`,
         filter.from === undefined ? sql`true` : sql`at >= ${filter.from}::timestamptz`,

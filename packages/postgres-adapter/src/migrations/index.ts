@@ -37,6 +37,7 @@ import sessionsBounded from "./0038_sessions_bounded.ts"
 import cheaperAuditEntries from "./0039_cheaper_audit_entries.ts"
 import activitiesBounded from "./0040_activities_bounded.ts"
 import auditRowActorsByTable from "./0041_audit_row_actors_by_table.ts"
+import auditRecordIdIndex from "./0042_audit_record_id_index.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -80,5 +81,6 @@ export const migrations = Migrator.fromRecord({
   "0038_sessions_bounded": sessionsBounded,
   "0039_cheaper_audit_entries": cheaperAuditEntries,
   "0040_activities_bounded": activitiesBounded,
-  "0041_audit_row_actors_by_table": auditRowActorsByTable
+  "0041_audit_row_actors_by_table": auditRowActorsByTable,
+  "0042_audit_record_id_index": auditRecordIdIndex
 })

@@ -12,6 +12,7 @@ import {
 import { Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import { recordIdIs } from "../audit/AuditRepositoryLive.ts"
 import { countFromRow } from "../shared/countRow.ts"
 import { dieOnInfrastructureError } from "../shared/dieOnInfrastructureError.ts"
 import { autocommitWrite, transaction } from "../shared/transaction.ts"
@@ -87,11 +88,11 @@ const auditAbout = (sql: SqlClient.SqlClient, p: Person) =>
     when(p.athleteId, (athlete) => sql`a.subject_athlete_id = ${BigInt(athlete)}`),
     when(
       p.coachId,
-      (coach) => sql`a.record_type = 'coaches' AND a.record_ids @> jsonb_build_object('id', ${BigInt(coach)}::bigint)`
+      (coach) => sql`a.record_type = 'coaches' AND ${recordIdIs(sql, "a.")} to_jsonb(${BigInt(coach)}::bigint)`
     ),
     when(
       p.adminId,
-      (admin) => sql`a.record_type = 'admins' AND a.record_ids @> jsonb_build_object('id', ${BigInt(admin)}::bigint)`
+      (admin) => sql`a.record_type = 'admins' AND ${recordIdIs(sql, "a.")} to_jsonb(${BigInt(admin)}::bigint)`
     )
   ])
 
