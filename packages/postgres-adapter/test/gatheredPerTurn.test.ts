@@ -739,6 +739,58 @@ onEachDatabase("Session updates of concurrent requests gathered", (it) => {
       expect((yield* eventsOf(sql, ids)).length).toBe(before + 2)
     }))
 
+  it.effect("updates exchanging activities in transactions beside each other wait on each other, never deadlock", () =>
+    Effect.gen(function*() {
+      const { sessions, sql } = yield* sessionsAndAthletes
+      const activities = yield* ActivityRepository
+      const newSession = (name: string) =>
+        Effect.map(
+          sessions.create(
+            new SessionCreate({
+              id: null,
+              name,
+              isRecurrent: false,
+              creneau: "2031-06-02T10:00:00" as LocalDateTime,
+              duree: 60,
+              groupe: null,
+              coachId: null,
+              athleteIds: [],
+              activiteIds: []
+            })
+          ),
+          (session) => session.id
+        )
+      const activityIn = (session: SessionId, name: string) =>
+        activities.create(
+          new ActivityWrite({ name, theme: "exchanged", duree: 5, dataActivite: [], sessionId: session })
+        )
+      // Each round: session a takes b's activity while b takes a's, the two updates in two transactions
+      // of the same turn (the fillers make the first full). Each locks its session, then the activities
+      // it lists or holds in id order: before, each could hold one activity and wait for the other's.
+      // A deadlock needs the two transactions' statements to interleave: rounds enough to meet one.
+      for (let round = 0; round < 150; round++) {
+        const [a, b, c] = [yield* newSession("a"), yield* newSession("b"), yield* newSession("c")]
+        const x = yield* activityIn(a, `x ${round}`)
+        const y = yield* activityIn(b, `y ${round}`)
+        const exits = yield* Effect.forEach(
+          [
+            sessions.update(a, { activiteIds: [y.id] }),
+            ...Array.from({ length: updatesPerTransaction - 1 }, (_, n) => sessions.update(c, { duree: 10 + n })),
+            sessions.update(b, { activiteIds: [x.id] })
+          ],
+          Effect.exit,
+          { concurrency: "unbounded" }
+        )
+        for (const exit of exits) expect(Exit.isSuccess(exit), String(exit)).toBe(true)
+        // Whichever went first, each session ends with the activity it asked for.
+        const held = yield* sql<
+          { id: string | number; session: string | number | null }
+        >`SELECT id, session_id AS session
+          FROM activities WHERE id IN (${x.id}, ${y.id}) ORDER BY id`
+        expect(held.map((row) => [Number(row.id), Number(row.session)])).toEqual([[x.id, b], [y.id, a]])
+      }
+    }))
+
   it.effect("updates of several users asked together name each their own, for the session and its athletes", () =>
     Effect.gen(function*() {
       const { athletes, ids, sessions, sql } = yield* sessionsAndAthletes

@@ -399,6 +399,22 @@ export const SessionRepositoryLive = Layer.effect(
     })
 
     /**
+     * The activities that updates listing activities may write, locked in id order: those they list
+     * and those their sessions hold (which they may detach). Every transaction that moves activities
+     * locks its sessions, then these, each in id order, so that two updates exchanging activities
+     * wait on each other instead of deadlocking (an activity moves only into the session locked by
+     * its own update). Answers the ids found.
+     */
+    const lockActivities = Effect.fnUntraced(
+      function*(sessionIds: ReadonlyArray<number>, listed: ReadonlyArray<number>) {
+        const rows = yield* sql<{ id: string | number }>`SELECT id FROM activities
+          WHERE id = ANY(${int8Array(listed)}::bigint[]) OR session_id = ANY(${int8Array(sessionIds)}::bigint[])
+          ORDER BY id FOR UPDATE`
+        return new Set(rows.map((row) => Number(row.id)))
+      }
+    )
+
+    /**
      * An update's write, in its transaction, its session locked (and read as it was, `previous`):
      * every change, its event and the session as written in one statement, which names the
      * request's user to the audit trail itself. Without `checked`, it assumes the listed athletes
@@ -471,22 +487,31 @@ export const SessionRepositoryLive = Layer.effect(
     )
 
     /**
-     * An update in one transaction: the session locked (and read as it was, for its event), then
-     * `writeUpdate`. With `checked`, the lock's statement also checks and locks the listed athletes
-     * and activities, so that an unknown one is named.
+     * An update in one transaction: the session locked (and read as it was, for its event), the
+     * activities it lists or holds locked after it (`lockActivities`), then `writeUpdate`. With
+     * `checked`, the lock's statement also checks and locks the listed athletes, and the listed
+     * activities are checked against those locked, so that an unknown one is named.
      */
     const updateOnce = Effect.fnUntraced(
       function*(id: SessionId, input: SessionUpdate, checked: boolean) {
         const { activiteIds, athleteIds } = input
         // The session locked for the write, in one statement that also reads what the session's
         // event tells of it as it was: locked, it stays so until the write.
-        const references = checked ? [athletesNamed(athleteIds ?? []), activitiesNamed(activiteIds ?? [])] : []
+        const references = checked ? [athletesNamed(athleteIds ?? [])] : []
         const { rows: [before], unknown: [missing, ...unknown] } = yield* unknownIdsAndRows(sql, [
           { table: "sessions", ids: [id], lock: "FOR UPDATE", answer: factsColumns },
           ...references
         ])
         if (missing!.length > 0) return yield* new EntityNotFound({ entity: "Session", id })
         yield* failOnUnknown(references, unknown)
+        if (activiteIds !== undefined) {
+          const found = yield* lockActivities([id], activiteIds)
+          if (checked) {
+            yield* failOnUnknown([activitiesNamed(activiteIds)], [
+              [...new Set(activiteIds)].filter((activity) => !found.has(activity)).sort((a, b) => a - b)
+            ])
+          }
+        }
         return yield* writeUpdate(id, input, yield* Effect.sync(() => factsFromRow(before![0]!)))
       },
       transaction(sql, { actorNamedByTheWrite: true })
@@ -495,7 +520,8 @@ export const SessionRepositoryLive = Layer.effect(
     /**
      * The updates of one turn (decision 0323) in one transaction: their sessions locked in one
      * statement, in the order of their ids (so that two such transactions cannot wait on each
-     * other's sessions), each read as it was; then each update's own statement (`writeUpdate`) in
+     * other's sessions), each read as it was, and the activities of those listing activities
+     * (`lockActivities`); then each update's own statement (`writeUpdate`) in
      * the order asked, under its own request's user, an update of a session updated before it in
      * the turn starting from what that one left. A session not found answers its own update 404.
      * Any failure rolls back every update of the turn; a refusal by the server (an unknown athlete
@@ -523,6 +549,10 @@ export const SessionRepositoryLive = Layer.effect(
             ORDER BY t.id FOR UPDATE`
           const facts = new Map<number, Schema.Schema.Type<typeof factsOf>>()
           for (const row of rows) facts.set(Number(row["id"]), factsFromRow(row))
+          const moving = asks.filter(({ ask }) => ask.input.activiteIds !== undefined && facts.has(ask.id))
+          if (moving.length > 0) {
+            yield* lockActivities(moving.map(({ ask }) => ask.id), moving.flatMap(({ ask }) => ask.input.activiteIds!))
+          }
           const answers: Array<Result.Result<Session, EntityNotFound>> = []
           for (const { actor, ask } of asks) {
             const previous = facts.get(ask.id)
