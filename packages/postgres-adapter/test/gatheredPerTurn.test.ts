@@ -109,6 +109,50 @@ describe("Writes gathered in one turn", () => {
       expect(statements).toEqual([["a", "bad", "c"], ["a"], ["bad"], ["c"]])
     }))
 
+  it.effect("a batch PostgreSQL rolled back for a deadlock or a serialization failure is sent again, each alone", () =>
+    Effect.gen(function*() {
+      // As the driver reports them: a deadlock, a serialization failure, else an unknown error.
+      const rolledBack = (code: string) => (name: string) => {
+        const fields = {
+          cause: Object.assign(new Error(`${code} ${name}`), { severity: "ERROR", code }),
+          message: "PgConnection: Query failed",
+          operation: "query"
+        }
+        return new SqlError.SqlError({
+          reason: code === "40P01"
+            ? new SqlError.DeadlockError(fields)
+            : code === "40001"
+            ? new SqlError.SerializationError(fields)
+            : new SqlError.UnknownError(fields)
+        })
+      }
+      for (const code of ["40P01", "40001"]) {
+        // The batch fails; alone, each is written (the other transaction is gone).
+        let failures = 1
+        const statements: Array<ReadonlyArray<string>> = []
+        const write = gatheredPerTurn({
+          sql: client(),
+          sendMany: (names: ReadonlyArray<string>) =>
+            Effect.suspend(() => {
+              statements.push(names)
+              return failures-- > 0
+                ? Effect.fail(rolledBack(code)("batch"))
+                : Effect.succeed(names.map((n) => `wrote ${n}`))
+            }),
+          keyOf: () => "",
+          eachAloneWhen: refusedByServer()
+        })
+        const answers = yield* Effect.all([write("a"), write("b")], { concurrency: "unbounded" })
+        expect(answers, code).toEqual(["wrote a", "wrote b"])
+        expect(statements, code).toEqual([["a", "b"], ["a"], ["b"]])
+      }
+      // Class 40's statement completion unknown may have kept the write: never sent again.
+      const { statements, write } = writerFailing("b", rolledBack("40003"), refusedByServer())
+      const exits = yield* Effect.all([write("a"), write("b")], { concurrency: "unbounded", mode: "result" })
+      expect(exits.map((exit) => exit._tag)).toEqual(["Failure", "Failure"])
+      expect(statements).toEqual([["a", "b"]])
+    }))
+
   it.effect("without eachAloneWhen, a refused statement is every waiting write's failure", () =>
     Effect.gen(function*() {
       const { statements, write } = writerRefusing("bad", false)

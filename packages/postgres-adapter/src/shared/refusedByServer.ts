@@ -3,17 +3,19 @@ import { SqlError } from "effect/sql"
 
 /**
  * Whether PostgreSQL itself refused the statement and rolled it back: an ErrorResponse (it carries
- * the server's `severity`) of class 22 (data exception) or 23 (integrity constraint violation).
- * Those are about the statement's data, so each of its rows may be tried alone; anything else (a
- * lost connection, a timeout, an error at COMMIT) may have left the write kept, and is never sent
- * again.
+ * the server's `severity`) of class 22 (data exception) or 23 (integrity constraint violation),
+ * which are about the statement's data, or a transaction PostgreSQL rolled back to break a deadlock
+ * (`40P01`) or a serialization failure (`40001`), which are about its timing: in each case nothing
+ * was kept, so each of its asks may be tried alone. Anything else (a lost connection, a timeout, an
+ * error at COMMIT, class 40's `40003`, statement completion unknown) may have left the write kept,
+ * and is never sent again.
  */
 export const isRefusedByServer = (error: unknown): boolean => {
   if (!SqlError.isSqlError(error)) return false
   const cause: unknown = error.reason.cause
   if (typeof cause !== "object" || cause === null) return false
   const { code, severity } = cause as { readonly code?: unknown; readonly severity?: unknown }
-  return typeof severity === "string" && typeof code === "string" && /^2[23]/u.test(code)
+  return typeof severity === "string" && typeof code === "string" && /^(?:2[23]...|40001|40P01)$/u.test(code)
 }
 
 /**
