@@ -47,20 +47,24 @@ const lostConnection = () =>
     })
   })
 
-/** Writes of names gathered per turn: a statement fails every batch holding `failing` as `failure` makes it, recording each batch it is sent. */
+/**
+ * Writes of names gathered per turn: a statement fails every batch holding `failing` (or for which
+ * `failing` says so) as `failure` makes it, recording each batch it is sent.
+ */
 const writerFailing = (
-  failing: string,
+  failing: string | ((names: ReadonlyArray<string>) => boolean),
   failure: (name: string) => SqlError.SqlError,
   eachAloneWhen?: (cause: Cause.Cause<SqlError.SqlError>) => boolean
 ) => {
   const statements: Array<ReadonlyArray<string>> = []
+  const fails = typeof failing === "string" ? (names: ReadonlyArray<string>) => names.includes(failing) : failing
   const write = gatheredPerTurn({
     sql: client(),
     sendMany: (names: ReadonlyArray<string>) =>
       Effect.suspend(() => {
         statements.push(names)
-        return names.includes(failing)
-          ? Effect.fail(failure(failing))
+        return fails(names)
+          ? Effect.fail(failure(String(failing)))
           : Effect.succeed(names.map((name) => `wrote ${name}`))
       }),
     keyOf: () => "",
@@ -129,19 +133,7 @@ describe("Writes gathered in one turn", () => {
       for (const code of ["40P01", "40001"]) {
         // The batch fails; alone, each is written (the other transaction is gone).
         let failures = 1
-        const statements: Array<ReadonlyArray<string>> = []
-        const write = gatheredPerTurn({
-          sql: client(),
-          sendMany: (names: ReadonlyArray<string>) =>
-            Effect.suspend(() => {
-              statements.push(names)
-              return failures-- > 0
-                ? Effect.fail(rolledBack(code)("batch"))
-                : Effect.succeed(names.map((n) => `wrote ${n}`))
-            }),
-          keyOf: () => "",
-          eachAloneWhen: refusedByServer()
-        })
+        const { statements, write } = writerFailing(() => failures-- > 0, rolledBack(code), refusedByServer())
         const answers = yield* Effect.all([write("a"), write("b")], { concurrency: "unbounded" })
         expect(answers, code).toEqual(["wrote a", "wrote b"])
         expect(statements, code).toEqual([["a", "b"], ["a"], ["b"]])

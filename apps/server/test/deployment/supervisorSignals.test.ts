@@ -107,6 +107,20 @@ const startCommand = async (command: string, args: ReadonlyArray<string>) => {
   return { chain, server, output: () => output, port }
 }
 
+/** SIGTERM to `target`, then the server drains (its own shutdown, not a kill) and every process of the chain ends. */
+const expectStoppedBy = async (
+  run: Awaited<ReturnType<typeof startCommand>>,
+  target: { pid: number; command: string }
+) => {
+  process.kill(target.pid, "SIGTERM")
+  const gone = await eventually(async () => !isAlive(run.server.pid), 30_000)
+  expect(gone, `SIGTERM to ${target.command} left the server running:\n${run.output()}`).toBe(true)
+  expect(run.output(), target.command).toContain("Shutting down")
+  for (const { pid } of run.chain) {
+    expect(await eventually(async () => !isAlive(pid), 10_000), `${commandLineOf(pid)} left running`).toBe(true)
+  }
+}
+
 describe.skipIf(pnpm === undefined || database === undefined)("a supervisor's SIGTERM stops the server", {
   timeout: 900_000
 }, () => {
@@ -120,15 +134,7 @@ describe.skipIf(pnpm === undefined || database === undefined)("a supervisor's SI
 
     for (let position = 0; position < chain.length - 1; position++) {
       if (position > 0) run = await startChain()
-      const target = run.chain[position]!
-      process.kill(target.pid, "SIGTERM")
-      const gone = await eventually(async () => !isAlive(run.server.pid), 30_000)
-      expect(gone, `SIGTERM to ${target.command} left the server running:\n${run.output()}`).toBe(true)
-      // It drained: the server's own shutdown, not a kill.
-      expect(run.output(), target.command).toContain("Shutting down")
-      for (const { pid } of run.chain) {
-        expect(await eventually(async () => !isAlive(pid), 10_000), `${commandLineOf(pid)} left running`).toBe(true)
-      }
+      await expectStoppedBy(run, run.chain[position]!)
     }
   })
 
@@ -141,10 +147,7 @@ describe.skipIf(pnpm === undefined || database === undefined)("a supervisor's SI
       symlinkSync(pnpm!, link)
       const run = await startChain(link)
       expect(run.chain[0]!.command).toContain(link)
-      process.kill(run.chain[0]!.pid, "SIGTERM")
-      const gone = await eventually(async () => !isAlive(run.server.pid), 30_000)
-      expect(gone, `SIGTERM to ${run.chain[0]!.command} left the server running:\n${run.output()}`).toBe(true)
-      expect(run.output()).toContain("Shutting down")
+      await expectStoppedBy(run, run.chain[0]!)
     } finally {
       rmSync(links, { recursive: true, force: true })
     }
@@ -154,13 +157,7 @@ describe.skipIf(pnpm === undefined || database === undefined)("a supervisor's SI
     const wrapper = join(repo, "node_modules", ".bin", "node")
     const run = await startChain(pnpm!, wrapper)
     expect(run.chain[0]!.command).toContain("node_modules/.bin/node")
-    process.kill(run.chain[0]!.pid, "SIGTERM")
-    const gone = await eventually(async () => !isAlive(run.server.pid), 30_000)
-    expect(gone, `SIGTERM to ${run.chain[0]!.command} left the server running:\n${run.output()}`).toBe(true)
-    expect(run.output()).toContain("Shutting down")
-    for (const { pid } of run.chain) {
-      expect(await eventually(async () => !isAlive(pid), 10_000), `${commandLineOf(pid)} left running`).toBe(true)
-    }
+    await expectStoppedBy(run, run.chain[0]!)
   })
 
   it("sent to npx (`npm exec pnpm@...`) or the `sh -c 'pnpm'` shell it runs pnpm in, as the README's `npx pnpm start`", async () => {
@@ -178,14 +175,7 @@ describe.skipIf(pnpm === undefined || database === undefined)("a supervisor's SI
     expect(shell).toBe(npx + 1)
     for (let position = 0; position <= shell; position++) {
       if (position > 0) run = await startCommand("npm", npxArguments)
-      const target = run.chain[position]!
-      process.kill(target.pid, "SIGTERM")
-      const gone = await eventually(async () => !isAlive(run.server.pid), 30_000)
-      expect(gone, `SIGTERM to ${target.command} left the server running:\n${run.output()}`).toBe(true)
-      expect(run.output(), target.command).toContain("Shutting down")
-      for (const { pid } of run.chain) {
-        expect(await eventually(async () => !isAlive(pid), 10_000), `${commandLineOf(pid)} left running`).toBe(true)
-      }
+      await expectStoppedBy(run, run.chain[position]!)
     }
   })
 })
