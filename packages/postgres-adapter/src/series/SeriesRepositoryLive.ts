@@ -7,7 +7,9 @@ import {
   type OccurrenceValues,
   type PlannedSessionCreate,
   type SeriesRewrite,
+  SessionCreate,
   type SessionId,
+  SessionRepository,
   ScheduleConflict,
   ScheduleSettings,
   Series,
@@ -20,7 +22,6 @@ import {
   seriesCreated,
   sessionCancelled,
   sessionChanged,
-  sessionCreated,
   type SessionFacts,
   traced
 } from "@club/core"
@@ -28,8 +29,8 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
 import { bookSessions, doubleBookings, sessionsMet } from "../sessions/bookings.ts"
+import { SessionRepositoryLive } from "../sessions/SessionRepositoryLive.ts"
 import { dieOnInfrastructureError } from "../shared/dieOnInfrastructureError.ts"
-import { insertWithGeneratedId } from "../shared/insertWithId.ts"
 import { int8Array } from "../shared/int8Array.ts"
 import { requireKnownIds } from "../shared/requireKnownIds.ts"
 import { transaction } from "../shared/transaction.ts"
@@ -92,6 +93,7 @@ export const SeriesRepositoryLive = Layer.effect(
   SeriesRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const sessions = yield* SessionRepository
 
     /** A session's facts as a change leaves them (read in the change's transaction). */
     const factsOf = (id: number) =>
@@ -303,31 +305,33 @@ export const SeriesRepositoryLive = Layer.effect(
       dieOnInfrastructureError
     )
 
+    /**
+     * A session planned alone is the seed's session create that books its people
+     * (`SessionRepository.create` under `ScheduleSettings.seedRefusesConflicts`, as its port says):
+     * the session, its athletes and its event in one statement, then its bookings, in one
+     * transaction, its references assumed and checked only when refused (decision 0326).
+     */
     const createSession = traced("SeriesRepository.createSession")(function*(input: PlannedSessionCreate) {
-      return yield* transaction(sql)(Effect.gen(function*() {
-        yield* requireKnownIds(sql, ...referencesOf(input))
-        // A generated id steps over one a supplied-id create takes meanwhile, without its lock.
-        const row = yield* insertWithGeneratedId(sql, "sessions", {
+      const settings = yield* ScheduleSettings
+      const created = yield* sessions.create(
+        new SessionCreate({
+          id: null,
           name: input.name,
-          is_recurrent: false,
+          isRecurrent: false,
           creneau: input.creneau,
           duree: input.duree,
           groupe: input.groupe,
-          coach_id: input.coachId
-        }, (insert) => sql`${insert} RETURNING id::float8 AS id`)
-        const id = Number(row["id"])
-        if (input.athleteIds.length > 0) {
-          yield* sql`INSERT INTO session_athletes (session_id, athlete_id)
-            SELECT ${id}, a FROM unnest(${int8Array([...new Set(input.athleteIds)])}::bigint[]) AS a`
-        }
-        const { timeZone } = yield* ScheduleSettings
-        if (yield* bookSessions(sql, timeZone, [id])) {
-          return yield* new ScheduleConflict({ sessionIds: yield* sessionsMet(sql, timeZone, [id]) })
-        }
-        yield* writeEvents(sql, [sessionCreated(yield* factsOf(id))])
-        return id as SessionId
-      }))
-    }, dieOnInfrastructureError)
+          coachId: input.coachId,
+          athleteIds: input.athleteIds,
+          activiteIds: []
+        })
+      ).pipe(
+        Effect.provideService(ScheduleSettings, { ...settings, seedRefusesConflicts: true }),
+        // No id is supplied: none can be in use.
+        Effect.catchTag("IdAlreadyInUse", (error) => Effect.die(error))
+      )
+      return created.id
+    })
 
     const changeSession = traced("SeriesRepository.changeSession")(
       function*(id: SessionId, change: OccurrenceValues & { readonly creneau?: LocalDateTime }) {
@@ -462,4 +466,7 @@ export const SeriesRepositoryLive = Layer.effect(
       conflicts
     })
   })
+).pipe(
+  // Its session creates are the sessions repository's: the same layer, built once with it in RepositoriesLive.
+  Layer.provide(SessionRepositoryLive)
 )
