@@ -403,14 +403,18 @@ export const SessionRepositoryLive = Layer.effect(
      * and those their sessions hold (which they may detach). Every transaction that moves activities
      * locks its sessions, then these, each in id order, so that two updates exchanging activities
      * wait on each other instead of deadlocking (an activity moves only into the session locked by
-     * its own update). Answers the ids found.
+     * its own update). Answers which of the listed ones were found, in one row: a session may hold
+     * many activities, none of which the server needs to read.
      */
     const lockActivities = Effect.fnUntraced(
       function*(sessionIds: ReadonlyArray<number>, listed: ReadonlyArray<number>) {
-        const rows = yield* sql<{ id: string | number }>`SELECT id FROM activities
-          WHERE id = ANY(${int8Array(listed)}::bigint[]) OR session_id = ANY(${int8Array(sessionIds)}::bigint[])
-          ORDER BY id FOR UPDATE`
-        return new Set(rows.map((row) => Number(row.id)))
+        const listedIds = int8Array(listed)
+        const [row] = yield* sql<{ found: ReadonlyArray<string> }>`SELECT
+            COALESCE(array_agg(id::text) FILTER (WHERE id = ANY(${listedIds}::bigint[])), '{}') AS found
+          FROM (SELECT id FROM activities
+            WHERE id = ANY(${listedIds}::bigint[]) OR session_id = ANY(${int8Array(sessionIds)}::bigint[])
+            ORDER BY id FOR UPDATE) locked`
+        return new Set(row!.found.map(Number))
       }
     )
 
