@@ -6,9 +6,12 @@ import {
   AthleteRepository,
   AuditActor,
   AuthService,
+  type LocalDateTime,
+  PlannedSessionCreate,
   CoachCreate,
   CoachRepository,
   PasswordHasher,
+  SeriesRepository,
   SessionRepository,
   TokenSigner,
   UserRepository
@@ -197,6 +200,23 @@ onEachDatabase("Query counts", (it) => {
       expect(activity.statements).toHaveLength(1)
       expect(refused.statements).toHaveLength(2)
       expect(refusedUpdate.statements).toHaveLength(3)
+    }))
+
+  it.effect("a planned session create costs the seed create's statement and its bookings' one, and answers the session without reading it back", () =>
+    Effect.gen(function*() {
+      const athletes = yield* seedAthletes(10)
+      const planned = yield* countStatements((yield* SeriesRepository).createSession(
+        new PlannedSessionCreate({
+          name: "planned",
+          groupe: null,
+          coachId: null,
+          athleteIds: athletes,
+          duree: 60,
+          creneau: "2036-04-01T18:00:00" as LocalDateTime
+        })
+      ))
+      expect(planned.result).toEqual(Option.getOrThrow(yield* (yield* SessionRepository).findById(planned.result.id)))
+      expect(planned.statements).toHaveLength(2)
     }))
 
   it.effect("a session create and update done for a user cost no statement more: the write names the user to the audit trail", () =>

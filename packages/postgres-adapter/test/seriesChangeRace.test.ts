@@ -33,7 +33,7 @@ describe.skipIf(!serverAvailable)("Changes into a double booking across two inst
                 duree: 60,
                 creneau: creneau as LocalDateTime
               })
-            )))
+            ).pipe(Effect.map((session) => session.id))))
         for (let round = 0; round < 20; round++) {
           const day = new Date(Date.UTC(2029, 0, 1 + round)).toISOString().slice(0, 10)
           const first = yield* plan(`${day}T08:00:00`)

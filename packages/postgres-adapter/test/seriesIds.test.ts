@@ -51,7 +51,7 @@ onEachDatabase("Series and planned sessions: generated ids without the supplied-
   it.effect("a planned session steps over an id taken behind the sequence's back", () =>
     Effect.gen(function*() {
       const next = yield* takeNextIds(2)
-      const id = yield* (yield* SeriesRepository).createSession(
+      const { id } = yield* (yield* SeriesRepository).createSession(
         new PlannedSessionCreate({
           name: "Stepping over",
           groupe: null,

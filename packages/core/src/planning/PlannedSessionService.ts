@@ -30,9 +30,7 @@ const make = Effect.gen(function*() {
     create: traced("PlannedSessionService.create")(function*(input: PlannedSessionCreate) {
       const coachId = yield* coachFor(input.coachId)
       yield* authorize("plannedSession.create", { coachId, subject: "a session" })
-      const id = yield* repository.createSession({ ...input, coachId })
-      // Just written in this request: there is no answer without it.
-      return Option.getOrThrow(yield* sessions.findById(id))
+      return yield* repository.createSession({ ...input, coachId })
     }),
     /**
      * Changes the fields given; an occurrence of a series changed this way becomes an exception

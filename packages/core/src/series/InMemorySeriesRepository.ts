@@ -18,6 +18,7 @@ import { ScheduleSettings } from "./ScheduleSettings.ts"
 import { traced } from "../shared/traced.ts"
 import { DoubleBooking, type DoubleBookingPosition, positionOfBooking } from "../sessions/DoubleBooking.ts"
 import { bookingsOf, rangeOf } from "../sessions/bookings.ts"
+import { Session } from "../sessions/Session.ts"
 import { InMemoryStore, type StoredSeries } from "../shared/InMemoryStore.ts"
 import { appendEvents, InMemoryOutbox } from "../webhooks/InMemoryOutbox.ts"
 import {
@@ -322,8 +323,9 @@ export const InMemorySeriesRepository = Layer.effect(
         sessions.delete(id)
         return yield* new ScheduleConflict({ sessionIds: booked.met })
       }
-      yield* appendEvents(outbox, [sessionCreated({ ...sessions.get(id)!, seriesId: null })])
-      return id
+      const created = sessions.get(id)!
+      yield* appendEvents(outbox, [sessionCreated({ ...created, seriesId: null })])
+      return new Session({ ...created, athleteIds: [...created.athleteIds].sort((a, b) => a - b), activiteIds: [] })
     })
 
     const changeSession = traced("SeriesRepository.changeSession")(

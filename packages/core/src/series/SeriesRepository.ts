@@ -3,6 +3,7 @@ import type { ScheduleConflict, UnknownReferences } from "../shared/Errors.ts"
 import type { SeriesId, SessionId } from "../shared/Ids.ts"
 import type { LocalDateTime } from "../shared/LocalDateTime.ts"
 import type { DoubleBooking, DoubleBookingPosition } from "../sessions/DoubleBooking.ts"
+import type { Session } from "../sessions/Session.ts"
 import type {
   OccurrenceValues,
   PlannedSessionCreate,
@@ -63,9 +64,10 @@ export class SeriesRepository extends Context.Service<SeriesRepository, {
   /**
    * A session of its own (not recurrent) with its memberships, booking its coach and athletes as
    * a series' occurrences do, all or nothing: `UnknownReferences` (athletes first, then coach),
-   * `ScheduleConflict` naming the sessions that hold the time. Answers its id.
+   * `ScheduleConflict` naming the sessions that hold the time. Answers the session as
+   * `SessionRepository.findById` would read it then (it holds no activity).
    */
-  createSession(input: PlannedSessionCreate): Effect.Effect<SessionId, UnknownReferences | ScheduleConflict>
+  createSession(input: PlannedSessionCreate): Effect.Effect<Session, UnknownReferences | ScheduleConflict>
   /**
    * Changes any session by the fields given (and `creneau`), its revision one more, and books it
    * again as `rewrite` does; an occurrence of a series becomes overridden (an exception). False

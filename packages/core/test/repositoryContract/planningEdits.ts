@@ -51,7 +51,7 @@ const bookedAmong = (creneau: string, duree: number, athleteIds: ReadonlyArray<A
     for (const athleteId of athleteIds) {
       const probe = yield* Effect.result(series.createSession(planned(creneau, [athleteId], duree)))
       if (probe._tag === "Failure") booked.push(athleteId)
-      else yield* sessions.delete(probe.success)
+      else yield* sessions.delete(probe.success.id)
     }
     return booked
   })
@@ -70,6 +70,33 @@ const edits = (a: AthleteId, b: AthleteId, c: AthleteId) => ({
 export const planningEditsContract: ContractSuite = {
   title: "SeriesRepository (athlete lists edited, instants across daylight-saving changes)",
   tests: (it) => {
+    it.effect("createSession answers the session as findById reads it: athletes ascending without repeats, no activity", () =>
+      Effect.gen(function*() {
+        const series = yield* SeriesRepository
+        const [a, b, c] = yield* newAthletes(3)
+        const created = yield* series.createSession(
+          new PlannedSessionCreate({
+            name: "Answered",
+            groupe: "U12",
+            coachId: null,
+            athleteIds: [c!, a!, c!, b!],
+            duree: 75,
+            creneau: at("2033-03-01T17:45:00")
+          })
+        )
+        expect(created).toEqual(Option.getOrThrow(yield* (yield* SessionRepository).findById(created.id)))
+        expect(created).toMatchObject({
+          name: "Answered",
+          isRecurrent: false,
+          groupe: "U12",
+          coachId: null,
+          duree: 75,
+          creneau: "2033-03-01T17:45:00",
+          athleteIds: [a, b, c],
+          activiteIds: []
+        })
+      }))
+
     it.effect("changeSession to any list keeping, adding or removing athletes: memberships and bookings follow it exactly", () =>
       Effect.gen(function*() {
         const series = yield* SeriesRepository
@@ -77,7 +104,7 @@ export const planningEditsContract: ContractSuite = {
         let day = 1
         for (const [name, list] of Object.entries(edits(a!, b!, c!))) {
           const creneau = `2033-01-${String(day++).padStart(2, "0")}T10:00:00`
-          const id = yield* series.createSession(planned(creneau, [a!, b!]))
+          const { id } = yield* series.createSession(planned(creneau, [a!, b!]))
           expect(yield* series.changeSession(id, { athleteIds: list }), name).toBe(true)
           const expected = [...new Set(list)].sort((x, y) => x - y)
           expect(yield* athletesOf(id), name).toEqual(expected)
@@ -136,7 +163,7 @@ export const planningEditsContract: ContractSuite = {
         const series = yield* SeriesRepository
         const [a] = yield* newAthletes(1)
         // 02:30 on the spring day is 03:30 CEST (01:30Z): 30 minutes run to 04:00 CEST.
-        const gap = yield* series.createSession(planned("2027-03-28T02:30:00", [a!], 30))
+        const { id: gap } = yield* series.createSession(planned("2027-03-28T02:30:00", [a!], 30))
         expect(yield* Effect.flip(series.createSession(planned("2027-03-28T03:59:00", [a!], 1)))).toEqual(
           new ScheduleConflict({ sessionIds: [gap] })
         )
@@ -149,7 +176,7 @@ export const planningEditsContract: ContractSuite = {
         const series = yield* SeriesRepository
         const [a, b, c] = yield* newAthletes(3)
         // 01:30 CET + 90 real minutes ends at 04:00 CEST: 03:30 + 30 overlaps it.
-        const long = yield* series.createSession(planned("2027-03-28T01:30:00", [a!], 90))
+        const { id: long } = yield* series.createSession(planned("2027-03-28T01:30:00", [a!], 90))
         expect(yield* Effect.flip(series.createSession(planned("2027-03-28T03:30:00", [a!], 30)))).toEqual(
           new ScheduleConflict({ sessionIds: [long] })
         )
@@ -157,7 +184,7 @@ export const planningEditsContract: ContractSuite = {
         yield* series.createSession(planned("2027-10-31T01:30:00", [b!], 120))
         yield* series.createSession(planned("2027-10-31T03:15:00", [b!], 30))
         // 02:30 + 60 on the spring day twice: the same instants.
-        const first = yield* series.createSession(planned("2027-03-28T02:30:00", [c!], 60))
+        const { id: first } = yield* series.createSession(planned("2027-03-28T02:30:00", [c!], 60))
         expect(yield* Effect.flip(series.createSession(planned("2027-03-28T02:30:00", [c!], 60)))).toEqual(
           new ScheduleConflict({ sessionIds: [first] })
         )

@@ -288,11 +288,13 @@ export const seriesChangesContract: ContractSuite = {
         const repository = yield* SeriesRepository
         const sessions = yield* SessionRepository
         const coach = yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "Planned" }))
-        const id = yield* repository.createSession(planned({ coachId: coach.id, creneau: at("2032-08-02T10:00:00") }))
+        const { id } = yield* repository.createSession(
+          planned({ coachId: coach.id, creneau: at("2032-08-02T10:00:00") })
+        )
         const clash = planned({ coachId: coach.id, creneau: at("2032-08-02T10:59:00"), duree: 5 })
         expect(yield* Effect.flip(repository.createSession(clash))).toEqual(new ScheduleConflict({ sessionIds: [id] }))
         yield* sessions.update(id, new SessionUpdate({ duree: 30 }))
-        const freed = yield* repository.createSession(
+        const { id: freed } = yield* repository.createSession(
           planned({ coachId: coach.id, creneau: at("2032-08-02T10:30:00") })
         )
         yield* sessions.update(id, new SessionUpdate({ duree: 120 }))
@@ -311,7 +313,9 @@ export const seriesChangesContract: ContractSuite = {
         const repository = yield* SeriesRepository
         const sessions = yield* SessionRepository
         const coach = yield* (yield* CoachRepository).create(new CoachCreate({ id: null, name: "Strict" }))
-        const held = yield* repository.createSession(planned({ coachId: coach.id, creneau: at("2032-09-06T10:00:00") }))
+        const { id: held } = yield* repository.createSession(
+          planned({ coachId: coach.id, creneau: at("2032-09-06T10:00:00") })
+        )
         const before = yield* sessions.list()
         const error = yield* Effect.flip(refusing(sessions.create(seedSession({
           coachId: coach.id,

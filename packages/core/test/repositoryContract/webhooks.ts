@@ -290,7 +290,7 @@ export const webhookRepositoryContract: ContractSuite = {
             creneau: at("2031-02-03T10:00:00")
           })
         )
-        yield* series.changeSession(planned, { creneau: at("2031-02-03T11:00:00") })
+        yield* series.changeSession(planned.id, { creneau: at("2031-02-03T11:00:00") })
         const track = yield* series.create(
           new SeriesCreate({
             name: "Track",
@@ -356,8 +356,8 @@ export const webhookRepositoryContract: ContractSuite = {
             groupe: "A",
             athleteIds: [x, y]
           }],
-          ["sessionCreated", planned, session("Planned", "2031-02-03T10:00:00", 45, null)],
-          ["sessionChanged", planned, {
+          ["sessionCreated", planned.id, session("Planned", "2031-02-03T10:00:00", 45, null)],
+          ["sessionChanged", planned.id, {
             ...session("Planned", "2031-02-03T11:00:00", 45, null),
             previousCreneau: "2031-02-03T10:00:00",
             previousDuree: 45

@@ -138,7 +138,10 @@ export const zonePropertiesContract = (runs: number): ContractSuite => ({
               const athlete = yield* athletes.create(
                 new AthleteCreate({ id: null, name: "Zoned", categorie: null, niveau: null })
               )
-              const id = yield* inZone(zone, series.createSession(planned(creneau as LocalDateTime, athlete.id, duree)))
+              const { id } = yield* inZone(
+                zone,
+                series.createSession(planned(creneau as LocalDateTime, athlete.id, duree))
+              )
               const start = independentInstant(zone, creneau)
               const end = start + duree * minute
               const probe = (at: number) =>
@@ -147,7 +150,7 @@ export const zonePropertiesContract = (runs: number): ContractSuite => ({
                     inZone("UTC", series.createSession(planned(utc(at), athlete.id, 1)))
                   )
                   if (result._tag === "Success") {
-                    yield* sessions.delete(result.success)
+                    yield* sessions.delete(result.success.id)
                     return false
                   }
                   expect(result.failure).toEqual(new ScheduleConflict({ sessionIds: [id] }))

@@ -330,7 +330,7 @@ export const SeriesRepositoryLive = Layer.effect(
         // No id is supplied: none can be in use.
         Effect.catchTag("IdAlreadyInUse", (error) => Effect.die(error))
       )
-      return created.id
+      return created
     })
 
     const changeSession = traced("SeriesRepository.changeSession")(
