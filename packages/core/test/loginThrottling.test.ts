@@ -199,6 +199,33 @@ describe("Login throttling", () => {
     }).pipe(Effect.provide(layer))
   })
 
+  // On the real clock: an interruption waits for the attempt's verdict, which needs its hash to end.
+  it.live("an attempt whose caller goes away once admitted is still judged: the right password counts no failure, a wrong one counts one", () => {
+    const { layer } = authService(200)
+    return Effect.gen(function*() {
+      // A client that closes its connection while the hash runs (a load generator's end of run, a
+      // phone losing its network): its request's fiber is interrupted.
+      const failuresCounted = Effect.map(stored, (failures) => [...failures.values()].map((f) => f.failures))
+      const abandoned = (password: string) =>
+        Effect.gen(function*() {
+          const before = JSON.stringify(yield* failuresCounted)
+          const attempt = yield* Effect.forkChild(login("admin", password, adminAddress))
+          // Once admitted (counted as a failure until judged), while its hash runs.
+          while (JSON.stringify(yield* failuresCounted) === before && attempt.pollUnsafe() === undefined) {
+            yield* Effect.sleep("1 millis")
+          }
+          expect(attempt.pollUnsafe(), "still hashing when its caller goes away (a refused attempt ends at once)")
+            .toBeUndefined()
+          yield* Fiber.interrupt(attempt)
+        })
+      for (let i = 0; i < 8; i++) yield* abandoned(rightPassword)
+      expect(yield* stored).toEqual(new Map())
+      expect(yield* login("admin", rightPassword, adminAddress)).toBe("ok")
+      for (let i = 0; i < 5; i++) yield* abandoned(`guess-${i}`)
+      expect(yield* login("admin", rightPassword, adminAddress)).toBe("429 retry after 1 s")
+    }).pipe(Effect.provide(layer))
+  })
+
   it.effect("a client whose address is unknown is throttled with every other such client, never with a known address", () => {
     const { layer } = authService()
     return Effect.gen(function*() {

@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sleep } from "../support/requests.ts"
 import type { ServerProcess } from "@club/test-support"
@@ -119,6 +120,40 @@ describe("Login throttling (embedded database)", () => {
     expect((await untrusted(adminName, "wrong-1", "203.0.113.9")).status).toBe(401)
     expect((await untrusted(adminName, "wrong-2", "203.0.113.10")).status).toBe(401)
     waits(await untrusted(adminName, adminPassword, "203.0.113.11"))
+  })
+
+  it("logins with the right password whose clients hang up while it is checked never make that client wait", async () => {
+    // A client that closes its connection mid-login (a phone losing its network, a load generator's
+    // end of run): each attempt is judged anyway, and the right password counts no failure.
+    const abandoned = (delayMs: number) =>
+      new Promise<void>((resolve) => {
+        const request = httpRequest({
+          host: "127.0.0.1",
+          localAddress: "127.0.0.6",
+          port: patientServer.port,
+          method: "POST",
+          path: "/auth/login",
+          headers: { "content-type": "application/json" }
+        })
+        request.on("error", () => resolve())
+        request.on("close", () => resolve())
+        request.end(JSON.stringify({ name: adminName, password: adminPassword }))
+        setTimeout(() => request.destroy(), delayMs)
+      })
+    // Hung up at several points of the check (the server's hash takes tens of milliseconds), more
+    // often than the failures a name may have at an address (2 here).
+    for (const delayMs of [5, 10, 20, 30, 40, 60]) await abandoned(delayMs)
+    // Until judged, an admitted attempt counts as a failure: the client may wait while they finish
+    // (a refused attempt counts nothing), never after. Hung-up attempts that stayed failures would
+    // make it wait the patient server's minute.
+    const client = clientAt("127.0.0.6", patientServer.port)
+    const deadline = Date.now() + 15_000
+    let reply = await client(adminName, adminPassword)
+    while (reply.status === 429 && Date.now() < deadline) {
+      await sleep(250)
+      reply = await client(adminName, adminPassword)
+    }
+    expect(reply.status, reply.text).toBe(200)
   })
 
   it("a TRUSTED_PROXIES entry that is no address or range stops the start-up, naming it", async () => {

@@ -53,23 +53,29 @@ const make = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       const forgetBefore = now - settings.failureWindowSeconds * 1000
       const throttle = loginThrottle(settings, request.name, request.clientAddress)
-      // Before the password is even looked at: the right one waits like a wrong one.
-      const admission = yield* attempts.admit(throttle.keys, loginDelays(settings), now, forgetBefore)
-      if (admission._tag === "Refused") {
-        return yield* new RateLimited({ retryAfterSeconds: Math.max(1, Math.ceil(admission.waitMs / 1000)) })
-      }
-      const credentials = yield* users.findCredentialsByName(request.name)
-      // An unknown name costs a hash too, so that timing does not tell which part was wrong.
-      const valid = Option.isSome(credentials)
-        ? yield* hasher.verify(request.password, credentials.value.passwordHash)
-        : yield* hasher.hash(request.password).pipe(Effect.as(false))
-      if (!valid || Option.isNone(credentials)) {
-        // The admission already counted this failure.
-        yield* attempts.forget(forgetBefore)
-        return yield* new Unauthenticated({ reason: "credentials" })
-      }
-      yield* attempts.succeeded([throttle.nameAtAddress], [throttle.address])
-      const { tokensValidAfter, user } = credentials.value
+      // From its admission to its verdict an attempt runs to its end, even when its caller goes away
+      // meanwhile: an admitted attempt counts as a failure until judged, so an abandoned one would
+      // stay a failure, the right password's too (a client dropping its connections would lock
+      // itself out); a wrong one is counted either way.
+      const { tokensValidAfter, user } = yield* Effect.uninterruptible(Effect.gen(function*() {
+        // Before the password is even looked at: the right one waits like a wrong one.
+        const admission = yield* attempts.admit(throttle.keys, loginDelays(settings), now, forgetBefore)
+        if (admission._tag === "Refused") {
+          return yield* new RateLimited({ retryAfterSeconds: Math.max(1, Math.ceil(admission.waitMs / 1000)) })
+        }
+        const credentials = yield* users.findCredentialsByName(request.name)
+        // An unknown name costs a hash too, so that timing does not tell which part was wrong.
+        const valid = Option.isSome(credentials)
+          ? yield* hasher.verify(request.password, credentials.value.passwordHash)
+          : yield* hasher.hash(request.password).pipe(Effect.as(false))
+        if (!valid || Option.isNone(credentials)) {
+          // The admission already counted this failure.
+          yield* attempts.forget(forgetBefore)
+          return yield* new Unauthenticated({ reason: "credentials" })
+        }
+        yield* attempts.succeeded([throttle.nameAtAddress], [throttle.address])
+        return credentials.value
+      }))
       // Right after a role or password change the bound lies in the current second's future.
       const issuedAt = Math.max(Math.floor(now / 1000), tokensValidAfter)
       const token = yield* signer.sign({
