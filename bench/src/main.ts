@@ -63,7 +63,11 @@ const compare = async (comparison: NonNullable<typeof settings.comparison>, base
     environment: base.environment,
     settings: base.settings,
     label: comparison.label,
-    project: `${commitOf(serverDir(serverMain))} (${serverMain})`,
+    project: `${commitOf(serverDir(serverMain))} (${serverMain})${
+      comparison.kind === "build" && comparison.projectAuditOff
+        ? ", on a database whose audit triggers are disabled (BENCH_PROJECT_AUDIT=off: a measuring device, not a setting)"
+        : ""
+    }`,
     other: comparison.kind === "build"
       ? `${commitOf(serverDir(comparison.main))} (${comparison.main})`
       : "the same build, on a database whose audit triggers are disabled (a measuring device, not a setting)"

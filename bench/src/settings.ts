@@ -42,7 +42,13 @@ export const defaultPhases: ReadonlyArray<PhaseName> = [
  * server, or this build on a database whose audit triggers are disabled.
  */
 export type Comparison =
-  | { readonly kind: "build"; readonly label: string; readonly main: string }
+  | {
+    readonly kind: "build"
+    readonly label: string
+    readonly main: string
+    /** BENCH_PROJECT_AUDIT=off: the project's own database without audit triggers, to see what else differs. */
+    readonly projectAuditOff: boolean
+  }
   | { readonly kind: "auditOff"; readonly label: string }
 
 const comparison = (): Comparison | undefined => {
@@ -51,7 +57,18 @@ const comparison = (): Comparison | undefined => {
   if (main !== undefined && audit !== undefined) {
     throw new Error("set BENCH_COMPARE_MAIN or BENCH_COMPARE_AUDIT, not both")
   }
-  if (main !== undefined) return { kind: "build", label: env["BENCH_COMPARE_LABEL"] ?? "before", main }
+  const projectAudit = env["BENCH_PROJECT_AUDIT"]
+  if (projectAudit !== undefined && (projectAudit !== "off" || main === undefined)) {
+    throw new Error(`BENCH_PROJECT_AUDIT=${projectAudit}: the one value is off, with BENCH_COMPARE_MAIN`)
+  }
+  if (main !== undefined) {
+    return {
+      kind: "build",
+      label: env["BENCH_COMPARE_LABEL"] ?? "before",
+      main,
+      projectAuditOff: projectAudit === "off"
+    }
+  }
   if (audit === undefined) return undefined
   if (audit !== "off") throw new Error(`BENCH_COMPARE_AUDIT=${audit}: the one value is off`)
   return { kind: "auditOff", label: "audit off" }

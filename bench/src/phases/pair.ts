@@ -99,6 +99,9 @@ const startCompared = async (
     if (comparison.kind === "auditOff") {
       const tables = await runSql(databases[1].url, disableAuditTriggers)
       console.log(`  ${name}: ${tables} audit triggers disabled`)
+    } else if (comparison.projectAuditOff) {
+      const tables = await runSql(databases[0].url, disableAuditTriggers)
+      console.log(`  project: ${tables} audit triggers disabled (BENCH_PROJECT_AUDIT=off)`)
     }
     return {
       project,
