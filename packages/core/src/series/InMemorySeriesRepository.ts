@@ -18,8 +18,7 @@ import { ScheduleSettings } from "./ScheduleSettings.ts"
 import { traced } from "../shared/traced.ts"
 import { DoubleBooking, type DoubleBookingPosition, positionOfBooking } from "../sessions/DoubleBooking.ts"
 import { bookingsOf, rangeOf } from "../sessions/bookings.ts"
-import { Session } from "../sessions/Session.ts"
-import { InMemoryStore, type StoredSeries } from "../shared/InMemoryStore.ts"
+import { InMemoryStore, sessionOfStored, type StoredSeries } from "../shared/InMemoryStore.ts"
 import { appendEvents, InMemoryOutbox } from "../webhooks/InMemoryOutbox.ts"
 import {
   seriesCancelled,
@@ -325,7 +324,7 @@ export const InMemorySeriesRepository = Layer.effect(
       }
       const created = sessions.get(id)!
       yield* appendEvents(outbox, [sessionCreated({ ...created, seriesId: null })])
-      return new Session({ ...created, athleteIds: [...created.athleteIds].sort((a, b) => a - b), activiteIds: [] })
+      return sessionOfStored(created, [])
     })
 
     const changeSession = traced("SeriesRepository.changeSession")(

@@ -18,11 +18,9 @@ import { type CreneauRange, SessionRepository } from "./SessionRepository.ts"
 import { traced } from "../shared/traced.ts"
 import { ScheduleSettings } from "../series/ScheduleSettings.ts"
 import { bookingsOf } from "./bookings.ts"
-import { InMemoryStore, type StoredSession } from "../shared/InMemoryStore.ts"
+import { InMemoryStore, sessionOfStored, type StoredSession } from "../shared/InMemoryStore.ts"
 import { appendEvents, InMemoryOutbox } from "../webhooks/InMemoryOutbox.ts"
 import { sessionCancelled, sessionChanged, sessionCreated, type SessionFacts } from "../webhooks/domainEvents.ts"
-
-const ascending = (a: number, b: number) => a - b
 
 /** Both bounds exclusive; a session without a creneau is outside any bound, as SQL's comparisons with NULL are. */
 const within = (creneau: LocalDateTime | null, range: CreneauRange): boolean =>
@@ -136,14 +134,11 @@ export const InMemorySessionRepository = Layer.effect(
       return bySession
     }
 
-    const sessionOf = (stored: StoredSession, activiteIds: ReadonlyArray<ActivityId>) =>
-      new Session({ ...stored, athleteIds: [...stored.athleteIds].sort(ascending), activiteIds })
-
-    const read = (stored: StoredSession) => sessionOf(stored, activityIdsBySession().get(stored.id) ?? [])
+    const read = (stored: StoredSession) => sessionOfStored(stored, activityIdsBySession().get(stored.id) ?? [])
 
     const readAll = () => {
       const bySession = activityIdsBySession()
-      return sessions.all().map((stored) => sessionOf(stored, bySession.get(stored.id) ?? []))
+      return sessions.all().map((stored) => sessionOfStored(stored, bySession.get(stored.id) ?? []))
     }
 
     /** An activity belongs to one session: listed activities leave the session they were in. */

@@ -5,13 +5,13 @@ import type { AuditEntry } from "../audit/AuditEntry.ts"
 import { type Admin, AdminTable } from "../records/Admin.ts"
 import { type Athlete, AthleteTable } from "../records/Athlete.ts"
 import { type Coach, CoachTable } from "../records/Coach.ts"
-import type { AthleteId, SessionId, TaskId, UserId } from "./Ids.ts"
+import type { ActivityId, AthleteId, SessionId, TaskId, UserId } from "./Ids.ts"
 import type { FeedToken } from "../feeds/FeedToken.ts"
 import type { Group, Membership } from "../membership/Group.ts"
 import type { LocalDateTime } from "./LocalDateTime.ts"
 import type { Series, SeriesCancellation } from "../series/Series.ts"
 import type { NoticePreference } from "../notices/NoticePreference.ts"
-import type { Session } from "../sessions/Session.ts"
+import { Session } from "../sessions/Session.ts"
 import type { Task } from "../todo/Task.ts"
 import type { User } from "../users/User.ts"
 import { IdempotencyKeyTable } from "../idempotency/IdempotencyKeyTable.ts"
@@ -31,6 +31,10 @@ export interface StoredUser {
 export interface StoredSession extends Omit<Session, "athleteIds" | "activiteIds"> {
   readonly athleteIds: Set<AthleteId>
 }
+
+/** A stored session as the repositories answer it: its athletes ascending, with `activiteIds` (ascending). */
+export const sessionOfStored = (stored: StoredSession, activiteIds: ReadonlyArray<ActivityId>): Session =>
+  new Session({ ...stored, athleteIds: [...stored.athleteIds].sort((a, b) => a - b), activiteIds })
 
 /** A series' own fields, the session of each occurrence time it ever created, and those changed by themselves. */
 export interface StoredSeries extends Omit<Series, "occurrences"> {
