@@ -96,12 +96,15 @@ const startCompared = async (
     const seeded = await runSql(databases[0].url, seed)
     const baseline = await start(name, databases[1].url, comparison.kind === "build" ? comparison.main : undefined)
     const baselineSeeded = await runSql(databases[1].url, seed)
-    if (comparison.kind === "auditOff") {
-      const tables = await runSql(databases[1].url, disableAuditTriggers)
-      console.log(`  ${name}: ${tables} audit triggers disabled`)
-    } else if (comparison.projectAuditOff) {
-      const tables = await runSql(databases[0].url, disableAuditTriggers)
-      console.log(`  project: ${tables} audit triggers disabled (BENCH_PROJECT_AUDIT=off)`)
+    // The compared server's database (BENCH_COMPARE_AUDIT=off), or the project's (BENCH_PROJECT_AUDIT=off).
+    const withoutAudit = comparison.kind === "auditOff"
+      ? { server: name, url: databases[1].url }
+      : comparison.projectAuditOff
+      ? { server: "project", url: databases[0].url }
+      : undefined
+    if (withoutAudit !== undefined) {
+      const tables = await runSql(withoutAudit.url, disableAuditTriggers)
+      console.log(`  ${withoutAudit.server}: ${tables} audit triggers disabled`)
     }
     return {
       project,
