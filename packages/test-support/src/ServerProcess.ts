@@ -117,10 +117,21 @@ export const spawnServer = async (env: Record<string, string>, options: SpawnOpt
     output.push(...lines)
   })
   const errorOutput: Array<string> = []
+  // Whole lines, as on standard output: a line written in one piece may arrive in two chunks.
+  let pendingError = ""
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
-    const lines = chunk.split("\n")
+    const lines = (pendingError + chunk).split("\n")
+    pendingError = lines.pop() ?? ""
     output.push(...lines)
     errorOutput.push(...lines)
+  })
+  // A last line without its newline (a process that died mid-write) is still output.
+  child.stderr!.on("end", () => {
+    if (pendingError !== "") {
+      output.push(pendingError)
+      errorOutput.push(pendingError)
+      pendingError = ""
+    }
   })
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal }))
