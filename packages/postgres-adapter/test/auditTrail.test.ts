@@ -129,7 +129,7 @@ onEachDatabase("The audit trail (migration 0032)", (it) => {
       assert.deepStrictEqual(deleted.map((e) => e.record_ids["id"]).sort(), [ids[0], newKey].sort())
     }))
 
-  it.effect("migrations 0039's and 0041's entries are 0037's, column for column, on every audited table and operation", () =>
+  it.effect("migrations 0039's, 0041's and 0043's entries are 0037's, column for column, on every audited table and operation", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       // 0037's function, writing into a copy of the table, run by triggers beside 0039's on every

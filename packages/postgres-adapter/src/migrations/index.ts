@@ -38,6 +38,7 @@ import cheaperAuditEntries from "./0039_cheaper_audit_entries.ts"
 import activitiesBounded from "./0040_activities_bounded.ts"
 import auditRowActorsByTable from "./0041_audit_row_actors_by_table.ts"
 import auditRecordIdIndex from "./0042_audit_record_id_index.ts"
+import cheaperAuditUpdates from "./0043_cheaper_audit_updates.ts"
 
 /**
  * Every migration, keyed `<id>_<name>`. Imported statically rather than read from disk, so the
@@ -82,5 +83,6 @@ export const migrations = Migrator.fromRecord({
   "0039_cheaper_audit_entries": cheaperAuditEntries,
   "0040_activities_bounded": activitiesBounded,
   "0041_audit_row_actors_by_table": auditRowActorsByTable,
-  "0042_audit_record_id_index": auditRecordIdIndex
+  "0042_audit_record_id_index": auditRecordIdIndex,
+  "0043_cheaper_audit_updates": cheaperAuditUpdates
 })
