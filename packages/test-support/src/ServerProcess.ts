@@ -160,14 +160,22 @@ const liveStatus = (port: number): Promise<number> =>
     request.on("error", reject)
   })
 
-/** Waits until `/health/live` answers 200; fails with the server's output if it exits or takes too long. */
+/** What the server prints on standard error once it listens (apps/server's `readyNotice`). */
+export const readyLine = "Club Training Service is ready"
+
+/**
+ * Waits until the server says it is ready and `/health/live` answers 200; fails with the server's
+ * output if it exits or takes too long. The port was free when `freePort` chose it, but another
+ * process may take it before this one listens: a 200 alone may then be that other process's, and
+ * the server's own line, printed only once it holds the port, is what says the answer is its own.
+ */
 export const waitUntilLive = async (server: ServerProcess, timeoutMs = 90_000): Promise<void> => {
   const deadline = Date.now() + timeoutMs
   let exited = false
   void server.exited.then(() => (exited = true))
   while (Date.now() < deadline) {
     if (exited) throw new Error(`The server exited before it was live:\n${server.output.join("\n")}`)
-    if (await liveStatus(server.port).catch(() => 0) === 200) return
+    if (server.errorOutput.includes(readyLine) && await liveStatus(server.port).catch(() => 0) === 200) return
     await sleep(100)
   }
   throw new Error(`The server was not live within ${timeoutMs} ms:\n${server.output.join("\n")}`)
