@@ -420,7 +420,7 @@ export const PersonDataRepositoryLive = Layer.effect(
       for (const holder of holders) {
         if (holder.erase === undefined) continue
         for (;;) {
-          const [row] = yield* autocommitWrite(holder.erase(sql, person, batchSize))
+          const [row] = yield* autocommitWrite(sql)(holder.erase(sql, person, batchSize))
           if (row === undefined || countFromRow(row).count < batchSize) break
         }
       }

@@ -120,7 +120,7 @@ export const ActivityRepositoryLive = Layer.effect(
       )
       return yield* ((yield* inCallersTransaction(sql))
         ? transaction(sql, { actorNamedByTheWrite: true })(statement)
-        : Effect.uninterruptible(autocommitWrite(statement)))
+        : Effect.uninterruptible(autocommitWrite(sql)(statement)))
     })
     const insertGathered = gatheredPerTurn({
       sql,

@@ -91,7 +91,7 @@ export const RetentionRepositoryLive = Layer.effect(
         let deleted = 0
         for (const table of purges[kind]) {
           if (deleted >= limit) break
-          const [row] = yield* autocommitWrite(table(sql, cutoff, limit - deleted))
+          const [row] = yield* autocommitWrite(sql)(table(sql, cutoff, limit - deleted))
           deleted += row === undefined ? 0 : countFromRow(row).count
         }
         return deleted

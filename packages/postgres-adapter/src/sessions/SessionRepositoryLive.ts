@@ -236,7 +236,7 @@ export const SessionRepositoryLive = Layer.effect(
      * outcome unknown, and it is not sent again; it runs to its end even when the caller goes away,
      * as a transaction does.
      */
-    const alone = <A, E>(statement: Effect.Effect<A, E>) => Effect.uninterruptible(autocommitWrite(statement))
+    const alone = <A, E>(statement: Effect.Effect<A, E>) => Effect.uninterruptible(autocommitWrite(sql)(statement))
 
     const insertSession = Effect.fnUntraced(function*(input: SessionCreate, send: typeof alone) {
       const values = byColumn(sessionValuesOf(input))

@@ -10,12 +10,24 @@ import { SqlError } from "effect/sql"
  * error at COMMIT, class 40's `40003`, statement completion unknown) may have left the write kept,
  * and is never sent again.
  */
-export const isRefusedByServer = (error: unknown): boolean => {
-  if (!SqlError.isSqlError(error)) return false
+export const isRefusedByServer = (error: unknown): boolean =>
+  /^(?:2[23]...|40001|40P01)$/u.test(serverErrorCode(error) ?? "")
+
+/**
+ * Whether PostgreSQL rolled the statement's transaction back for its timing alone: a deadlock it
+ * broke (`40P01`) or a serialization failure (`40001`). Nothing was kept, and the same work done
+ * again a moment later may pass (`transaction`, `autocommitWrite`).
+ */
+export const isRolledBackForItsTiming = (error: unknown): boolean =>
+  /^(?:40001|40P01)$/u.test(serverErrorCode(error) ?? "")
+
+/** The SQLSTATE of an ErrorResponse of the server (it carries the server's `severity`), if that is the error. */
+const serverErrorCode = (error: unknown): string | undefined => {
+  if (!SqlError.isSqlError(error)) return undefined
   const cause: unknown = error.reason.cause
-  if (typeof cause !== "object" || cause === null) return false
+  if (typeof cause !== "object" || cause === null) return undefined
   const { code, severity } = cause as { readonly code?: unknown; readonly severity?: unknown }
-  return typeof severity === "string" && typeof code === "string" && /^(?:2[23]...|40001|40P01)$/u.test(code)
+  return typeof severity === "string" && typeof code === "string" ? code : undefined
 }
 
 /**

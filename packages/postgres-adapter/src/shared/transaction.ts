@@ -1,9 +1,34 @@
 import { AuditActor, WriteOutcomeUnknown } from "@club/core"
-import { Cause, Context, Effect } from "effect"
+import { Cause, Context, Effect, Schedule } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { Fragment } from "effect/sql/Statement"
 import { SqlError as SqlErrors } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import { isRolledBackForItsTiming } from "./refusedByServer.ts"
+
+/** How many more times work PostgreSQL rolled back for its timing is done (`againWhenRolledBackForItsTiming`). */
+export const timingRetries = 3
+
+/**
+ * Work PostgreSQL rolled back for its timing alone (`isRolledBackForItsTiming`: a deadlock it
+ * broke, a serialization failure) is done again, at most `timingRetries` more times, each after a
+ * short random pause that grows, so that two writers that met do not meet again at once. Nothing
+ * of it was kept, so this never sends again a write that may have been kept: one whose outcome is
+ * unknown has died (`WriteOutcomeUnknown`) before it gets here. In a caller's transaction it is not
+ * done again: PostgreSQL rolled back the caller's whole transaction, and the outermost
+ * `transaction` does that again.
+ */
+const againWhenRolledBackForItsTiming =
+  (sql: SqlClient) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.withFiber((fiber) =>
+      Context.getOrUndefined(fiber.context, sql.transactionService) !== undefined
+        ? effect
+        : Effect.retry(effect, {
+          while: isRolledBackForItsTiming,
+          times: timingRetries,
+          schedule: Schedule.jittered(Schedule.exponential("10 millis"))
+        })
+    )
 
 /**
  * One transaction that, once begun, runs to its commit or rollback even when the caller goes away
@@ -32,23 +57,26 @@ export const transaction =
       if (Context.getOrUndefined(fiber.context, sql.transactionService) !== undefined) {
         return Effect.uninterruptible(sql.withTransaction(effect))
       }
-      let workDone = false
       const actor = fiber.getRef(AuditActor)
       const audited = actor.userId === null || options.actorNamedByTheWrite === true ? effect : Effect.andThen(
         sql`SELECT set_config('club.audit_actor', ${JSON.stringify(actor)}, true)`,
         effect
       )
-      return Effect.uninterruptible(
-        sql.withTransaction(Effect.tap(audited, () =>
-          Effect.sync(() => {
-            workDone = true
-          }))).pipe(
-            Effect.catchCauseIf(
-              () => workDone,
-              (cause) => Effect.die(new WriteOutcomeUnknown({ cause: Cause.squash(cause) }))
+      const attempt = Effect.suspend(() => {
+        let workDone = false
+        return Effect.uninterruptible(
+          sql.withTransaction(Effect.tap(audited, () =>
+            Effect.sync(() => {
+              workDone = true
+            }))).pipe(
+              Effect.catchCauseIf(
+                () => workDone,
+                (cause) => Effect.die(new WriteOutcomeUnknown({ cause: Cause.squash(cause) }))
+              )
             )
-          )
-      )
+        )
+      })
+      return againWhenRolledBackForItsTiming(sql)(attempt)
     })
 
 /**
@@ -74,15 +102,16 @@ export const namingTheActor = (sql: SqlClient): Effect.Effect<Fragment> =>
  * One statement that writes outside a transaction (it commits by itself): a connection lost once
  * it was on its way (a `ConnectionError` of the query, not of connecting) may have left it kept, so
  * it dies with `WriteOutcomeUnknown`, as a failure at COMMIT does; a connection that could not be
- * opened wrote nothing and stays an outage.
+ * opened wrote nothing and stays an outage. Rolled back for its timing, it is sent again
+ * (`againWhenRolledBackForItsTiming`), unless it runs in a caller's transaction.
  */
-export const autocommitWrite = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.catchIf(
+export const autocommitWrite = (sql: SqlClient) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  againWhenRolledBackForItsTiming(sql)(Effect.catchIf(
     effect,
     (error) =>
       SqlErrors.isSqlError(error) && error.reason._tag === "ConnectionError" && error.reason.operation !== "connect",
     (error) => Effect.die(new WriteOutcomeUnknown({ cause: error }))
-  )
+  ))
 
 /** Whether the caller runs in a transaction already (an idempotency key's, which commits with the write). */
 export const inCallersTransaction = (sql: SqlClient): Effect.Effect<boolean> =>

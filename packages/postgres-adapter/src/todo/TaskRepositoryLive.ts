@@ -50,7 +50,7 @@ export const TaskRepositoryLive = Layer.effect(
             WITH ORDINALITY AS t(title, description, n) ORDER BY t.n
           RETURNING ${taskColumns}, insertion_order AS "order"`
         return Effect.map(rows, (created) => Arr.sort(created, byInsertionOrder).map(taskFromRow)).pipe(
-          autocommitWrite
+          autocommitWrite(sql)
         )
       },
       keyOf: () => "tasks",
