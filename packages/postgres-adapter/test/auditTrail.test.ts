@@ -12,9 +12,9 @@ import {
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { auditWriteStatementFunction } from "../src/migrations/auditWriteStatement.ts"
 import { newActivity, newSession, newUser } from "../../core/test/repositoryContract/fixtures.ts"
 import { auditTrailContract } from "../../core/test/repositoryContract/audit.ts"
+import { comparedAuditColumns, withAuditFunction0037Beside } from "./support/auditFunction0037Beside.ts"
 import { onEachDatabase } from "./support/onEachDatabase.ts"
 import { onEachDatabaseContract } from "./support/onEachDatabaseContract.ts"
 
@@ -130,97 +130,68 @@ onEachDatabase("The audit trail (migration 0032)", (it) => {
     }))
 
   it.effect("migrations 0039's, 0041's and 0043's entries are 0037's, column for column, on every audited table and operation", () =>
-    Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      // 0037's function, writing into a copy of the table, run by triggers beside 0039's on every
-      // audited table (named after them: a statement's triggers run in their names' order).
-      yield* sql`CREATE TABLE audit_entries_0037 (LIKE audit_entries INCLUDING DEFAULTS INCLUDING IDENTITY)`
-      yield* sql.unsafe(
-        auditWriteStatementFunction({ rowActors: true })
-          .replace("audit_write_statement()", "audit_write_statement_0037()")
-          // 0041's form of the row actors (a list per table) read as 0037's for the table written.
-          .replace(
-            "row_actors := NULLIF(current_setting('club.audit_row_actors', true), '')::jsonb;",
-            `row_actors := NULLIF(current_setting('club.audit_row_actors', true), '')::jsonb;
-            IF jsonb_typeof(row_actors -> 'tables') = 'object' THEN
-              row_actors := jsonb_build_object('table', TG_TABLE_NAME, 'actors', row_actors -> 'tables' -> TG_TABLE_NAME);
-            END IF;`
-          )
-          .replaceAll("INSERT INTO audit_entries ", "INSERT INTO audit_entries_0037 ")
-      )
-      const triggers = yield* sql<{ name: string; definition: string }>`SELECT t.tgname AS name,
-          pg_get_triggerdef(t.oid) AS definition FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
-        WHERE p.proname = 'audit_write_statement'`
-      assert.strictEqual(triggers.length, 19 * 3)
-      for (const { definition, name } of triggers) {
-        yield* sql.unsafe(
-          definition.replace(`TRIGGER ${name} `, `TRIGGER ${name}_zz_0037 `)
-            .replace("audit_write_statement(", "audit_write_statement_0037(")
-        )
-      }
-      const users = yield* UserRepository
-      const tasks = yield* TaskRepository
-      const coach = yield* users.create(newUser("same-coach", "COACH")).pipe(asAdmin("req-same-1"))
-      const athlete = yield* users.create(newUser("same-athlete", "ATHLETE")).pipe(asAdmin("req-same-2"))
-      yield* Effect.all([
-        tasks.create(new TaskCreate({ title: "same a", description: "" })).pipe(asAdmin("req-same-3")),
-        tasks.create(new TaskCreate({ title: "same b", description: "b" })).pipe(asCoach("req-same-4")),
-        tasks.create(new TaskCreate({ title: "same c", description: "" }))
-      ], { concurrency: "unbounded" })
-      const [athleteUser] = yield* sql<{ athlete_id: string }>`SELECT athlete_id FROM users WHERE id = ${athlete.id}`
-      yield* sql.withTransaction(Effect.gen(function*() {
-        yield* sql`SELECT set_config('club.audit_actor', '{"userId": 7, "role": "ADMIN", "requestId": "req-same-5"}', true)`
-        const [session] = yield* sql<{ id: string }>`INSERT INTO sessions (name) VALUES ('same') RETURNING id`
-        yield* sql`INSERT INTO session_athletes (session_id, athlete_id) VALUES (${session!.id}, ${
-          athleteUser!.athlete_id
-        })`
-        yield* sql`INSERT INTO session_replies (session_id, athlete_id, answer, reason, state, replied_by)
+    withAuditFunction0037Beside((triggers) =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        assert.strictEqual(triggers, 19 * 3)
+        const users = yield* UserRepository
+        const tasks = yield* TaskRepository
+        const coach = yield* users.create(newUser("same-coach", "COACH")).pipe(asAdmin("req-same-1"))
+        const athlete = yield* users.create(newUser("same-athlete", "ATHLETE")).pipe(asAdmin("req-same-2"))
+        yield* Effect.all([
+          tasks.create(new TaskCreate({ title: "same a", description: "" })).pipe(asAdmin("req-same-3")),
+          tasks.create(new TaskCreate({ title: "same b", description: "b" })).pipe(asCoach("req-same-4")),
+          tasks.create(new TaskCreate({ title: "same c", description: "" }))
+        ], { concurrency: "unbounded" })
+        const [athleteUser] = yield* sql<{ athlete_id: string }>`SELECT athlete_id FROM users WHERE id = ${athlete.id}`
+        yield* sql.withTransaction(Effect.gen(function*() {
+          yield* sql`SELECT set_config('club.audit_actor', '{"userId": 7, "role": "ADMIN", "requestId": "req-same-5"}', true)`
+          const [session] = yield* sql<{ id: string }>`INSERT INTO sessions (name) VALUES ('same') RETURNING id`
+          yield* sql`INSERT INTO session_athletes (session_id, athlete_id) VALUES (${session!.id}, ${
+            athleteUser!.athlete_id
+          })`
+          yield* sql`INSERT INTO session_replies (session_id, athlete_id, answer, reason, state, replied_by)
           VALUES (${session!.id}, ${athleteUser!.athlete_id}, 'no', 'a private reason', 'declined', ${athlete.id})`
-        yield* sql`UPDATE session_replies SET reason = 'another reason' WHERE session_id = ${session!.id}`
-        yield* sql`UPDATE users SET password_hash = 'another hash', email = NULL WHERE id = ${coach.id}`
-        yield* sql`UPDATE users SET name = name WHERE id = ${coach.id}`
-        yield* sql`UPDATE tasks SET title = title || '!' WHERE false`
-        yield* sql`DELETE FROM tasks WHERE false`
-        // Row actors that do not match the rows written are not read.
-        yield* sql`WITH a AS MATERIALIZED (SELECT set_config('club.audit_row_actors',
+          yield* sql`UPDATE session_replies SET reason = 'another reason' WHERE session_id = ${session!.id}`
+          yield* sql`UPDATE users SET password_hash = 'another hash', email = NULL WHERE id = ${coach.id}`
+          yield* sql`UPDATE users SET name = name WHERE id = ${coach.id}`
+          yield* sql`UPDATE tasks SET title = title || '!' WHERE false`
+          yield* sql`DELETE FROM tasks WHERE false`
+          // Row actors that do not match the rows written are not read.
+          yield* sql`WITH a AS MATERIALIZED (SELECT set_config('club.audit_row_actors',
             '{"table": "tasks", "actors": [{"userId": 8, "role": "COACH", "requestId": "req-same-6"}]}', true))
           INSERT INTO tasks (title) SELECT 'same ' || n FROM a, generate_series(1, 2) n ORDER BY n`
-        yield* sql`DELETE FROM sessions WHERE id = ${session!.id}`
-        yield* sql`DELETE FROM tasks WHERE title LIKE 'same%'`
-        yield* sql`DELETE FROM users WHERE id = ${athlete.id}`
-      }))
-      const columns = sql.literal(`at, actor_user_id, actor_role, request_id, record_type, operation, record_ids,
-        subject_user_id, subject_athlete_id, changes`)
-      const now = yield* sql`SELECT ${columns} FROM audit_entries WHERE id > (SELECT max(id) FROM audit_entries)
+          yield* sql`DELETE FROM sessions WHERE id = ${session!.id}`
+          yield* sql`DELETE FROM tasks WHERE title LIKE 'same%'`
+          yield* sql`DELETE FROM users WHERE id = ${athlete.id}`
+        }))
+        const columns = sql.literal(comparedAuditColumns)
+        const now = yield* sql`SELECT ${columns} FROM audit_entries WHERE id > (SELECT max(id) FROM audit_entries)
         - (SELECT count(*) FROM audit_entries_0037) ORDER BY id`
-      const before = yield* sql`SELECT ${columns} FROM audit_entries_0037 ORDER BY id`
-      assert.isAtLeast(before.length, 20)
-      assert.deepStrictEqual(now, before)
-      assert.deepStrictEqual(
-        [...new Set(before.map((e) => `${e["record_type"]} ${e["operation"]}`))].sort(),
-        [
-          "athletes insert",
-          "coaches insert",
-          "session_athletes delete",
-          "session_athletes insert",
-          "session_replies delete",
-          "session_replies insert",
-          "session_replies update",
-          "sessions delete",
-          "sessions insert",
-          "tasks delete",
-          "tasks insert",
-          "users delete",
-          "users insert",
-          "users update"
-        ]
-      )
-      for (const { name } of triggers) {
-        yield* sql.unsafe(`DROP TRIGGER ${name}_zz_0037 ON ${name.replace(/_audit_[a-z]+$/u, "")}`)
-      }
-      yield* sql`DROP FUNCTION audit_write_statement_0037()`
-      yield* sql`DROP TABLE audit_entries_0037`
-    }))
+        const before = yield* sql`SELECT ${columns} FROM audit_entries_0037 ORDER BY id`
+        assert.isAtLeast(before.length, 20)
+        assert.deepStrictEqual(now, before)
+        assert.deepStrictEqual(
+          [...new Set(before.map((e) => `${e["record_type"]} ${e["operation"]}`))].sort(),
+          [
+            "athletes insert",
+            "coaches insert",
+            "session_athletes delete",
+            "session_athletes insert",
+            "session_replies delete",
+            "session_replies insert",
+            "session_replies update",
+            "sessions delete",
+            "sessions insert",
+            "tasks delete",
+            "tasks insert",
+            "users delete",
+            "users insert",
+            "users update"
+          ]
+        )
+      })
+    ))
 
   it.effect("entries are append-only for the service's own connection; only those past the floor may go", () =>
     Effect.gen(function*() {
