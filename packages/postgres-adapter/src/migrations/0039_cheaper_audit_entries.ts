@@ -23,6 +23,31 @@ import { SqlClient } from "effect/sql"
  *
  * An update's changes are still its columns compared one by one with the old row's.
  */
+/**
+ * The UPDATE branch's entries, as 0039 writes them: each new row paired with its old one by their
+ * numbers in the transition tables, its changes the columns that differ. Migration 0043 replaces
+ * exactly this text.
+ */
+export const updateEntries =
+  `        INSERT INTO audit_entries (actor_user_id, actor_role, request_id, record_type, operation, record_ids,
+            subject_user_id, subject_athlete_id, changes)
+          SELECT (actor ->> 'userId')::bigint, actor ->> 'role', actor ->> 'requestId', TG_TABLE_NAME, 'update',
+            jsonb_strip_nulls(w.written - s.other_keys), (w.written ->> user_key)::bigint,
+            (w.written ->> athlete_key)::bigint, w.changed
+          FROM (SELECT
+              (SELECT COALESCE(array_agg(k), '{}') FROM jsonb_object_keys((SELECT to_jsonb(x) FROM written_rows x LIMIT 1)) k
+                WHERE NOT (k = 'id' OR k LIKE '%\\_id' OR k LIKE '%\\_by')) AS other_keys
+            ) s,
+            (SELECT r.ord, r.written,
+                (SELECT COALESCE(jsonb_object_agg(n.key, CASE WHEN n.key = ANY(secrets) THEN '"(withheld)"'::jsonb ELSE n.value END),
+                  '{}') FROM jsonb_each(r.written) n WHERE n.value IS DISTINCT FROM r.before -> n.key) AS changed
+              FROM (SELECT n.ord, n.written, o.before
+                FROM (SELECT row_number() OVER () AS ord, to_jsonb(x) AS written FROM written_rows x) n
+                JOIN (SELECT row_number() OVER () AS ord, to_jsonb(x) AS before FROM before_rows x) o USING (ord)) r
+            ) w
+          WHERE w.changed <> '{}'
+          ORDER BY w.ord;`
+
 export const cheaperAuditWriteStatement = `CREATE OR REPLACE FUNCTION audit_write_statement() RETURNS trigger
   LANGUAGE plpgsql AS $$
     DECLARE
@@ -64,24 +89,7 @@ export const cheaperAuditWriteStatement = `CREATE OR REPLACE FUNCTION audit_writ
       ELSIF TG_OP = 'UPDATE' THEN
         -- A statement that wrote no row (a CTE's update of no activity) is done before the entries' plan.
         IF NOT EXISTS (SELECT FROM written_rows) THEN RETURN NULL; END IF;
-        INSERT INTO audit_entries (actor_user_id, actor_role, request_id, record_type, operation, record_ids,
-            subject_user_id, subject_athlete_id, changes)
-          SELECT (actor ->> 'userId')::bigint, actor ->> 'role', actor ->> 'requestId', TG_TABLE_NAME, 'update',
-            jsonb_strip_nulls(w.written - s.other_keys), (w.written ->> user_key)::bigint,
-            (w.written ->> athlete_key)::bigint, w.changed
-          FROM (SELECT
-              (SELECT COALESCE(array_agg(k), '{}') FROM jsonb_object_keys((SELECT to_jsonb(x) FROM written_rows x LIMIT 1)) k
-                WHERE NOT (k = 'id' OR k LIKE '%\\_id' OR k LIKE '%\\_by')) AS other_keys
-            ) s,
-            (SELECT r.ord, r.written,
-                (SELECT COALESCE(jsonb_object_agg(n.key, CASE WHEN n.key = ANY(secrets) THEN '"(withheld)"'::jsonb ELSE n.value END),
-                  '{}') FROM jsonb_each(r.written) n WHERE n.value IS DISTINCT FROM r.before -> n.key) AS changed
-              FROM (SELECT n.ord, n.written, o.before
-                FROM (SELECT row_number() OVER () AS ord, to_jsonb(x) AS written FROM written_rows x) n
-                JOIN (SELECT row_number() OVER () AS ord, to_jsonb(x) AS before FROM before_rows x) o USING (ord)) r
-            ) w
-          WHERE w.changed <> '{}'
-          ORDER BY w.ord;
+${updateEntries}
       ELSE
         IF NOT EXISTS (SELECT FROM before_rows) THEN RETURN NULL; END IF;
         INSERT INTO audit_entries (actor_user_id, actor_role, request_id, record_type, operation, record_ids,
