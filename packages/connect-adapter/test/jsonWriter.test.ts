@@ -59,6 +59,22 @@ const file = createFileRegistry(
         ]
       },
       {
+        // A JSON name that is an array index: toJson's object lists it before the others.
+        name: "IndexKey",
+        field: [
+          { name: "text", number: 1, type: type.string, label: optional, jsonName: "text" },
+          { name: "second", number: 2, type: type.string, label: optional, jsonName: "7" }
+        ]
+      },
+      {
+        // Two fields of one JSON name: one key of toJson's object.
+        name: "SharedKey",
+        field: [
+          { name: "first", number: 1, type: type.string, label: optional, jsonName: "same" },
+          { name: "second", number: 2, type: type.string, label: optional, jsonName: "same" }
+        ]
+      },
+      {
         name: "Wide",
         field: [
           { name: "text", number: 1, type: type.string, label: optional, jsonName: "text" },
@@ -72,6 +88,8 @@ const file = createFileRegistry(
 const Inner = file.getMessage("sample.Inner")!
 const Sample = file.getMessage("sample.Sample")!
 const Wide = file.getMessage("sample.Wide")!
+const IndexKey = file.getMessage("sample.IndexKey")!
+const SharedKey = file.getMessage("sample.SharedKey")!
 
 // Any UTF-16 code unit (lone surrogates, controls, quotes, backslashes), and whole code points.
 const text = fc.oneof(
@@ -170,6 +188,15 @@ describe("the derived JSON writer writes what protobuf-es's toJsonString writes"
         }
       )
     )
+  })
+
+  it("writes JSON keys an object reorders (an array index) or merges (one json_name twice) as toJson's object does", () => {
+    const message = { text: "a", second: "b" }
+    expect(makeJsonWriter(IndexKey)(message)).toBe(reflective(IndexKey, message, {}))
+    expect(makeJsonWriter(IndexKey)(message)).toBe(`{"7":"b","text":"a"}`)
+    const shared = { first: "a", second: "b" }
+    expect(makeJsonWriter(SharedKey)(shared)).toBe(reflective(SharedKey, shared, {}))
+    expect(makeJsonWriter(SharedKey)({ first: "a" })).toBe(reflective(SharedKey, { first: "a" }, {}))
   })
 
   it("leaves a value of an unexpected type to protobuf-es, which refuses it", () => {
