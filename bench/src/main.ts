@@ -69,7 +69,11 @@ const compare = async (comparison: NonNullable<typeof settings.comparison>, base
         : ""
     }`,
     other: comparison.kind === "build"
-      ? `${commitOf(serverDir(comparison.main))} (${comparison.main})`
+      ? `${commitOf(serverDir(comparison.main))} (${comparison.main})${
+        comparison.comparedWithProjectAudit
+          ? ", on a database with the project's audit trail set on it (BENCH_COMPARED_AUDIT=project: a measuring device, not a setting)"
+          : ""
+      }`
       : "the same build, on a database whose audit triggers are disabled (a measuring device, not a setting)"
   }
   const rows = <S>(

@@ -48,6 +48,11 @@ export type Comparison =
     readonly main: string
     /** BENCH_PROJECT_AUDIT=off: the project's own database without audit triggers, to see what else differs. */
     readonly projectAuditOff: boolean
+    /**
+     * BENCH_COMPARED_AUDIT=project: the project's audit trail set on the other build's database, so
+     * that both write the same entries (a build older than the trail against this one with the trail).
+     */
+    readonly comparedWithProjectAudit: boolean
   }
   | { readonly kind: "auditOff"; readonly label: string }
 
@@ -61,12 +66,20 @@ const comparison = (): Comparison | undefined => {
   if (projectAudit !== undefined && (projectAudit !== "off" || main === undefined)) {
     throw new Error(`BENCH_PROJECT_AUDIT=${projectAudit}: the one value is off, with BENCH_COMPARE_MAIN`)
   }
+  const comparedAudit = env["BENCH_COMPARED_AUDIT"]
+  if (comparedAudit !== undefined && (comparedAudit !== "project" || main === undefined)) {
+    throw new Error(`BENCH_COMPARED_AUDIT=${comparedAudit}: the one value is project, with BENCH_COMPARE_MAIN`)
+  }
+  if (comparedAudit !== undefined && projectAudit !== undefined) {
+    throw new Error("set BENCH_COMPARED_AUDIT or BENCH_PROJECT_AUDIT, not both")
+  }
   if (main !== undefined) {
     return {
       kind: "build",
       label: env["BENCH_COMPARE_LABEL"] ?? "before",
       main,
-      projectAuditOff: projectAudit === "off"
+      projectAuditOff: projectAudit === "off",
+      comparedWithProjectAudit: comparedAudit === "project"
     }
   }
   if (audit === undefined) return undefined

@@ -2,6 +2,7 @@ import { freePort } from "@club/test-support"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { Seeded } from "../database/seed.ts"
+import { readAuditTrail, setAuditTrail } from "../database/auditTrailCopy.ts"
 import { runSql } from "../database/runSql.ts"
 import { createTemporaryDatabase } from "../database/temporaryDatabase.ts"
 import type { Measurement } from "../load/LoadResult.ts"
@@ -23,8 +24,9 @@ export interface Contexts {
 /**
  * The two servers of the throughput and lists phases. `baseline` is the bare baseline on the
  * project's database, or, when comparing (`settings.comparison`), the compared server on a
- * database of its own: another build (BENCH_COMPARE_MAIN) migrating its database itself, or this
- * build on a database whose audit triggers are disabled (BENCH_COMPARE_AUDIT=off). Both databases
+ * database of its own: another build (BENCH_COMPARE_MAIN) migrating its database itself (with
+ * BENCH_COMPARED_AUDIT=project, the project's audit trail set on it), or this build on a database
+ * whose audit triggers are disabled (BENCH_COMPARE_AUDIT=off). Both databases
  * are seeded by the same `seed`, so their ids are the same.
  */
 export interface Pair {
@@ -95,6 +97,16 @@ const startCompared = async (
     const project = await start("project", databases[0].url)
     const seeded = await runSql(databases[0].url, seed)
     const baseline = await start(name, databases[1].url, comparison.kind === "build" ? comparison.main : undefined)
+    // BENCH_COMPARED_AUDIT=project: the trail is set before the seed, so both trails hold its entries.
+    if (comparison.kind === "build" && comparison.comparedWithProjectAudit) {
+      const trail = await runSql(databases[0].url, readAuditTrail)
+      const { absent, audited } = await runSql(databases[1].url, setAuditTrail(trail))
+      console.log(
+        `  ${name}: the project's audit trail set on ${audited.length} tables${
+          absent.length === 0 ? "" : ` (${absent.length} audited tables it does not have: ${absent.join(", ")})`
+        }`
+      )
+    }
     const baselineSeeded = await runSql(databases[1].url, seed)
     // The compared server's database (BENCH_COMPARE_AUDIT=off), or the project's (BENCH_PROJECT_AUDIT=off).
     const withoutAudit = comparison.kind === "auditOff"
