@@ -51,5 +51,8 @@ export const independentInstant = (zone: string, local: string): number => {
     if (wallClockIn(zone, middle) < local) low = middle
     else high = middle
   }
-  return wall - (Date.parse(`${wallClockIn(zone, low)}Z`) - low)
+  // The offset read at a whole second: the wall clock shows whole seconds, so an offset read at
+  // `low` itself would carry its milliseconds into the instant.
+  const before = low - (((low % 1000) + 1000) % 1000)
+  return wall - (Date.parse(`${wallClockIn(zone, before)}Z`) - before)
 }
