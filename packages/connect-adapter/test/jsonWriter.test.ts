@@ -3,7 +3,9 @@ import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { ListTasksResponseSchema, TaskResponseSchema } from "@club/contract/todo"
-import { derivedJsonWriter, makeJsonWriter } from "../src/shared/jsonWriter.ts"
+import { mkdirSync, writeFileSync } from "node:fs"
+import { derivedJsonWriter, generatedJsonWriter, makeJsonWriter } from "../src/shared/jsonWriter.ts"
+import { jsonWriterSource } from "../src/shared/jsonWriterSource.ts"
 
 /**
  * The derived JSON writer writes byte for byte what protobuf-es's reflective
@@ -169,6 +171,53 @@ describe("the derived JSON writer writes what protobuf-es's toJsonString writes"
       )
     })
   }
+
+  for (const options of optionSets.filter((options) => !("useProtoFieldName" in options))) {
+    it(`the writers generated at build time for the contract's answers, ${JSON.stringify(options)}`, () => {
+      const writeList = generatedJsonWriter(ListTasksResponseSchema, options)!
+      const writeTask = generatedJsonWriter(TaskResponseSchema, options)!
+      fc.assert(
+        fc.property(taskList, task, (list, one) => {
+          expect(writeList(list)).toBe(reflective(ListTasksResponseSchema, list, options))
+          expect(writeTask(one)).toBe(reflective(TaskResponseSchema, one, options))
+        }),
+        { numRuns: 150 }
+      )
+    })
+  }
+
+  it("uses the generated writers for the contract's file only, under the options they follow", () => {
+    expect(generatedJsonWriter(ListTasksResponseSchema, { alwaysEmitImplicit: true })).toBeDefined()
+    expect(generatedJsonWriter(ListTasksResponseSchema, { useProtoFieldName: true })).toBeUndefined()
+    expect(generatedJsonWriter(ListTasksResponseSchema, { prettySpaces: 2 })).toBeUndefined()
+    expect(generatedJsonWriter(Sample)).toBeUndefined()
+  })
+
+  it("generates writers of every supported kind that write what toJsonString writes, and none for the others", async () => {
+    // The generator run on this test's own file, its module imported as the build imports the contract's.
+    const folder = new URL("./.tmp/", import.meta.url)
+    mkdirSync(folder, { recursive: true })
+    const module = new URL("sampleJson.ts", folder)
+    writeFileSync(module, jsonWriterSource(Sample.file))
+    const { jsonWriters } = await import(module.href) as {
+      jsonWriters: ReadonlyMap<string, (message: object, always: boolean) => string>
+    }
+    expect([...jsonWriters.keys()].sort()).toEqual(["sample.IndexKey", "sample.Inner", "sample.Sample"])
+    const indexKey = fc.record({ text, second: text }, { requiredKeys: [] })
+    for (const always of [false, true]) {
+      fc.assert(
+        fc.property(sample, indexKey, (message, keyed) => {
+          expect(jsonWriters.get("sample.Sample")!(message, always)).toBe(
+            reflective(Sample, message, { alwaysEmitImplicit: always })
+          )
+          expect(jsonWriters.get("sample.IndexKey")!(keyed, always)).toBe(
+            reflective(IndexKey, keyed, { alwaysEmitImplicit: always })
+          )
+        }),
+        { numRuns: 300 }
+      )
+    }
+  })
 
   it("derives a writer for the contract's answers and the supported kinds, not for the others", () => {
     expect(derivedJsonWriter(ListTasksResponseSchema, { alwaysEmitImplicit: true })).toBeDefined()

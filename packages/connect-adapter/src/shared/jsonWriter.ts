@@ -7,6 +7,7 @@ import {
   ScalarType,
   toJsonString
 } from "@bufbuild/protobuf"
+import { jsonWriters, NotWritten, writtenFile } from "../gen/todoJson.ts"
 
 /** Writes one message (an init object or a message) as JSON text. */
 export type JsonWriter = (message: object) => string
@@ -114,6 +115,17 @@ const fieldWriter = (
 export const makeJsonWriter = (desc: DescMessage, options: Partial<JsonWriteStringOptions> = {}): JsonWriter => {
   const reflective: JsonWriter = (message) =>
     toJsonString(desc, create(desc, message as MessageInitShape<DescMessage>), options)
+  const generated = generatedJsonWriter(desc, options)
+  if (generated !== undefined) {
+    return (message) => {
+      try {
+        return generated(message)
+      } catch (cause) {
+        if (cause instanceof NotWritten) return reflective(message)
+        throw cause
+      }
+    }
+  }
   const write = derivedJsonWriter(desc, options)
   if (write === undefined) return reflective
   return (message) => {
@@ -124,6 +136,24 @@ export const makeJsonWriter = (desc: DescMessage, options: Partial<JsonWriteStri
       throw cause
     }
   }
+}
+
+/**
+ * The writer generated at build time for one of the contract's TodoService messages (src/gen/todoJson.ts,
+ * decision 0331), or undefined for another message or options it does not follow (`prettySpaces`, a
+ * `registry`, `useProtoFieldName`); it throws `NotWritten` for a value of another type.
+ */
+export const generatedJsonWriter = (
+  desc: DescMessage,
+  options: Partial<JsonWriteStringOptions> = {}
+): JsonWriter | undefined => {
+  if (desc.file !== writtenFile) return undefined
+  if ((options.prettySpaces ?? 0) !== 0 || options.registry !== undefined || options.useProtoFieldName === true) {
+    return undefined
+  }
+  const write = jsonWriters.get(desc.typeName)
+  const always = options.alwaysEmitImplicit === true
+  return write === undefined ? undefined : (message) => write(message, always)
 }
 
 /**
