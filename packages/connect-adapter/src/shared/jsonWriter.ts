@@ -8,6 +8,7 @@ import {
   toJsonString
 } from "@bufbuild/protobuf"
 import { jsonWriters, NotWritten, writtenFile } from "../gen/todoJson.ts"
+import { implicitPresence, writtenScalar } from "./jsonScalarKinds.ts"
 
 /** Writes one message (an init object or a message) as JSON text. */
 export type JsonWriter = (message: object) => string
@@ -18,17 +19,6 @@ type ValueWriter = (value: unknown) => unknown
 /** A value the writer was not derived for: the message is written by protobuf-es instead. */
 class Unsupported extends Error {}
 
-// protobuf-es's field presence: 2 is implicit (proto3 scalars), what alwaysEmitImplicit speaks of.
-const implicitPresence = 2
-
-const int32Kinds = new Set([
-  ScalarType.INT32,
-  ScalarType.SINT32,
-  ScalarType.SFIXED32,
-  ScalarType.UINT32,
-  ScalarType.FIXED32
-])
-
 /** A value of a scalar kind as toJson gives it: a string, a boolean or a number, as it is. */
 const scalarWriter = (type: "string" | "boolean" | "number"): ValueWriter => (value) => {
   if (typeof value !== type) throw new Unsupported()
@@ -36,14 +26,10 @@ const scalarWriter = (type: "string" | "boolean" | "number"): ValueWriter => (va
 }
 
 /** A scalar kind's writer and its zero value, for the kinds the writer supports. */
-const scalarOf = (scalar: ScalarType): { readonly write: ValueWriter; readonly zero: unknown } | undefined =>
-  scalar === ScalarType.STRING
-    ? { write: scalarWriter("string"), zero: "" }
-    : scalar === ScalarType.BOOL
-    ? { write: scalarWriter("boolean"), zero: false }
-    : int32Kinds.has(scalar)
-    ? { write: scalarWriter("number"), zero: 0 }
-    : undefined
+const scalarOf = (scalar: ScalarType): { readonly write: ValueWriter; readonly zero: unknown } | undefined => {
+  const kind = writtenScalar(scalar)
+  return kind === undefined ? undefined : { write: scalarWriter(kind.type), zero: kind.zero }
+}
 
 /** Sets the field's JSON value on `json`, or nothing when toJson leaves it out. */
 type FieldWriter = (message: Record<string, unknown>, json: Record<string, unknown>) => void
@@ -115,24 +101,13 @@ const fieldWriter = (
 export const makeJsonWriter = (desc: DescMessage, options: Partial<JsonWriteStringOptions> = {}): JsonWriter => {
   const reflective: JsonWriter = (message) =>
     toJsonString(desc, create(desc, message as MessageInitShape<DescMessage>), options)
-  const generated = generatedJsonWriter(desc, options)
-  if (generated !== undefined) {
-    return (message) => {
-      try {
-        return generated(message)
-      } catch (cause) {
-        if (cause instanceof NotWritten) return reflective(message)
-        throw cause
-      }
-    }
-  }
-  const write = derivedJsonWriter(desc, options)
+  const write = generatedJsonWriter(desc, options) ?? derivedJsonWriter(desc, options)
   if (write === undefined) return reflective
   return (message) => {
     try {
       return write(message)
     } catch (cause) {
-      if (cause instanceof Unsupported) return reflective(message)
+      if (cause instanceof Unsupported || cause instanceof NotWritten) return reflective(message)
       throw cause
     }
   }

@@ -1,4 +1,5 @@
-import { type DescField, type DescFile, type DescMessage, ScalarType } from "@bufbuild/protobuf"
+import type { DescField, DescFile, DescMessage, ScalarType } from "@bufbuild/protobuf"
+import { implicitPresence, writtenScalar } from "./jsonScalarKinds.ts"
 
 /**
  * The source of a module of JSON writers for the messages of a `.proto` file, written at build time
@@ -46,26 +47,11 @@ export const jsonWriterSource = (file: DescFile, fileImport?: { readonly name: s
 const allMessages = (messages: ReadonlyArray<DescMessage>): Array<DescMessage> =>
   messages.flatMap((message) => [message, ...allMessages(message.nestedMessages)])
 
-// protobuf-es's field presence: 2 is implicit (proto3 scalars), what alwaysEmitImplicit speaks of.
-const implicitPresence = 2
-
-const int32Kinds = new Set([
-  ScalarType.INT32,
-  ScalarType.SINT32,
-  ScalarType.SFIXED32,
-  ScalarType.UINT32,
-  ScalarType.FIXED32
-])
-
 /** A supported scalar kind's JavaScript type and zero value, as text. */
-const scalarKind = (scalar: ScalarType) =>
-  scalar === ScalarType.STRING
-    ? { type: "string", zero: `""` }
-    : scalar === ScalarType.BOOL
-    ? { type: "boolean", zero: "false" }
-    : int32Kinds.has(scalar)
-    ? { type: "number", zero: "0" }
-    : undefined
+const scalarKind = (scalar: ScalarType) => {
+  const kind = writtenScalar(scalar)
+  return kind === undefined ? undefined : { type: kind.type, zero: JSON.stringify(kind.zero) }
+}
 
 /** A key an object literal would not hold as it is (`__proto__` sets the prototype). */
 const unsafeKey = (key: string) => key === "__proto__"
