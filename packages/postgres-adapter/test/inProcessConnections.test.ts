@@ -3,7 +3,7 @@ import { Worker } from "node:worker_threads"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { embeddedSettings, inMemory } from "../src/database/EmbeddedPostgres.ts"
 import { InProcessConnections } from "../src/database/InProcessConnections.ts"
-import { freshClusterDump } from "../src/testing/freshClusterDump.ts"
+import { readFreshCluster } from "../src/database/freshCluster.ts"
 
 /**
  * The wire protocol spoken by hand on `InProcessConnections`, so that each test decides exactly
@@ -117,7 +117,7 @@ const start = async () =>
   InProcessConnections.start({
     dataDir: inMemory,
     settings: embeddedSettings,
-    startFrom: await freshClusterDump()
+    startFrom: await readFreshCluster()
   })
 
 const connect = async (connections: InProcessConnections): Promise<Client> => {

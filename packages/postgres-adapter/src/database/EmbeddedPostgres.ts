@@ -1,15 +1,15 @@
+import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer } from "effect"
 import { DatabaseSharing } from "./DatabaseSharing.ts"
+import { extractFreshCluster, readFreshCluster } from "./freshCluster.ts"
 import { InProcessConnections } from "./InProcessConnections.ts"
 import { ownerOnlyFolder, restrictToOwner } from "./ownerOnly.ts"
 
 export interface EmbeddedPostgresOptions {
   /** The folder that holds the database (created when missing), or `memory://` to keep nothing. */
   readonly dataDir: string
-  /** A `PGlite.dumpDataDir` archive to start from instead of creating a new cluster; only for a new database. */
-  readonly startFrom?: Blob | undefined
 }
 
 /** PGlite's name for a database kept in memory only, nothing on disk; also what `DATA_DIR` takes for that. */
@@ -41,18 +41,20 @@ export const embeddedSettings: ReadonlyArray<string> = ["-c", "shared_buffers=16
 
 /**
  * Opens PGlite in a worker thread and answers the connections to it; closing them closes PGlite,
- * which flushes its files, so the folder stays a consistent database.
+ * which flushes its files, so the folder stays a consistent database. A new database starts from
+ * the build's fresh cluster (`freshCluster.ts`).
  */
-const startEmbedded = ({ dataDir, startFrom }: EmbeddedPostgresOptions) =>
+const startEmbedded = ({ dataDir }: EmbeddedPostgresOptions) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
+      if (dataDir !== inMemory && !existsSync(join(dataDir, "PG_VERSION"))) await extractFreshCluster(dataDir)
       if (dataDir !== inMemory) await ownerOnlyFolder(dataDir)
       const connections = await InProcessConnections.start({
         dataDir,
         settings: embeddedSettings,
-        startFrom
+        startFrom: dataDir === inMemory ? await readFreshCluster() : undefined
       })
-      // A new cluster is copied from PGlite's image with its modes; PostgreSQL's own files are private already.
+      // PGlite writes the files it adds with the modes of its image (0666); PostgreSQL's own files are private already.
       if (dataDir !== inMemory) await restrictToOwner(dataDir)
       return connections
     }),

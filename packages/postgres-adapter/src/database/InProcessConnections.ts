@@ -22,8 +22,8 @@ export interface BackendOptions {
   readonly dataDir: string
   /** PostgreSQL's settings, as start parameters after PGlite's own. */
   readonly settings: ReadonlyArray<string>
-  /** A `PGlite.dumpDataDir` archive to start from instead of creating a new cluster; only for a new database. */
-  readonly startFrom?: Blob | undefined
+  /** A `PGlite.dumpDataDir` archive (gzipped or not) to start from instead of creating a new cluster; only for a new database. */
+  readonly startFrom?: ArrayBuffer | undefined
 }
 
 /** Starts the worker; answers it once it is ready, or the error that ended it first. */
@@ -66,7 +66,7 @@ export class InProcessConnections {
 
   /** Opens the database in a worker thread. */
   static async start(options: BackendOptions): Promise<InProcessConnections> {
-    const startFrom = await options.startFrom?.arrayBuffer()
+    const startFrom = options.startFrom
     const worker = await startWorker(
       { dataDir: options.dataDir, settings: options.settings, startFrom },
       startFrom === undefined ? [] : [startFrom]

@@ -4,6 +4,7 @@
 import { parentPort, workerData } from "node:worker_threads"
 import { PGlite } from "@electric-sql/pglite"
 import { BackendQueue } from "./BackendQueue.ts"
+import { tarOf } from "./freshCluster.ts"
 import type { FromWorker, ToWorker, WorkerTask } from "./WorkerMessages.ts"
 
 const port = parentPort!
@@ -13,7 +14,7 @@ const send = (message: FromWorker, transfer: ReadonlyArray<ArrayBuffer> = []) =>
 
 const db = await PGlite.create(task.dataDir, {
   startParams: [...PGlite.defaultStartParams, ...task.settings],
-  ...(task.startFrom === undefined ? {} : { loadDataDir: new Blob([task.startFrom]) })
+  ...(task.startFrom === undefined ? {} : { loadDataDir: await tarOf(task.startFrom) })
 })
 const queue = new BackendQueue(db, {
   answer: (connection, data) =>

@@ -1,0 +1,85 @@
+import { execFile } from "node:child_process"
+import { existsSync } from "node:fs"
+import { mkdir, readFile, rename, rm } from "node:fs/promises"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
+import { gunzip } from "node:zlib"
+import { restrictToOwner } from "./ownerOnly.ts"
+
+/**
+ * A new embedded database starts from an archive of a fresh cluster that the package's build made
+ * (`scripts/dumpFreshCluster.ts`, `PGlite.dumpDataDir` of a new in-memory PGlite), not from
+ * PGlite's initdb in the server's process: initdb runs a second PostgreSQL and an initdb module in
+ * WebAssembly, several seconds of CPU and more than 600 MiB at its peak, which a host of 256 MiB
+ * cannot give (docs/decisions/0332). A folder gets the archive extracted into it, streamed, before
+ * PGlite opens it as it opens any existing database; `memory://` gets it through PGlite's
+ * `loadDataDir`, which holds the whole archive in memory several times over while it loads.
+ *
+ * The archive lies in the package's `dist`, beside the built code, and is read from there by the
+ * source too (tests run the source after the build).
+ */
+export const freshClusterFile = new URL(
+  import.meta.url.endsWith(".ts") ? "../../dist/freshCluster.tar.gz" : "./freshCluster.tar.gz",
+  import.meta.url
+)
+
+/** The script that extracts the archive, beside this module and in its language (source in tests, `dist` otherwise). */
+const extractScript = new URL(
+  import.meta.url.endsWith(".ts") ? "./freshClusterExtract.ts" : "./freshClusterExtract.js",
+  import.meta.url
+)
+
+const missingArchive = () =>
+  new Error(
+    `The embedded database's fresh cluster (${
+      fileURLToPath(freshClusterFile)
+    }) is missing: build @club/postgres-adapter`
+  )
+
+/** The fresh cluster's archive, gzipped, as the build wrote it. */
+export const readFreshCluster = async (): Promise<ArrayBuffer> => {
+  const bytes = await readFile(freshClusterFile).catch((error: NodeJS.ErrnoException) => {
+    throw error.code === "ENOENT" ? missingArchive() : error
+  })
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
+}
+
+const gzipMagic = [0x1f, 0x8b]
+
+/** A `PGlite.dumpDataDir` archive as PGlite loads it: the tar itself, gunzipped where it was gzipped. */
+export const tarOf = async (archive: ArrayBuffer): Promise<Blob> => {
+  const bytes = new Uint8Array(archive)
+  const gzipped = bytes[0] === gzipMagic[0] && bytes[1] === gzipMagic[1]
+  return new Blob([gzipped ? new Uint8Array(await promisify(gunzip)(bytes)) : bytes])
+}
+
+/**
+ * Lays the fresh cluster out as the folder `dataDir`, which must not exist or be empty: extracted
+ * into a private folder beside it, by a process of its own (`freshClusterExtract.ts` says why),
+ * then renamed into place, so that a start cut short leaves no half a cluster where the next start
+ * would open it. Where another start laid a cluster out first, that one stays.
+ */
+export const extractFreshCluster = async (dataDir: string): Promise<void> => {
+  const partial = `${dataDir}.partial-${process.pid}-${Date.now()}`
+  await mkdir(partial, { recursive: true, mode: 0o700 })
+  try {
+    if (!existsSync(freshClusterFile)) throw missingArchive()
+    await promisify(execFile)(process.execPath, [
+      fileURLToPath(extractScript),
+      fileURLToPath(freshClusterFile),
+      partial
+    ])
+    await restrictToOwner(partial)
+    await rename(partial, dataDir).catch((error: NodeJS.ErrnoException) => {
+      if (existsSync(join(dataDir, "PG_VERSION"))) return
+      throw error.code === "ENOTEMPTY" || error.code === "EEXIST"
+        ? new Error(
+          `${dataDir} holds files but no PostgreSQL cluster (no PG_VERSION): move them away or choose another DATA_DIR`
+        )
+        : error
+    })
+  } finally {
+    await rm(partial, { recursive: true, force: true })
+  }
+}
