@@ -11,10 +11,25 @@
 // docs/DECISIONS.md, "What a supervisor signals".
 import { spawn } from "node:child_process"
 import { readFileSync, readlinkSync, realpathSync } from "node:fs"
+import { totalmem } from "node:os"
 import { join, resolve } from "node:path"
 
 const root = resolve(import.meta.dirname, "..")
 const nodeArguments = JSON.parse(readFileSync(join(root, "apps", "server", "nodeArguments.json"), "utf8"))
+/**
+ * On a host of little memory (a container's or cgroup's limit, else the machine's), the arguments
+ * of `nodeArguments.smallMemory.json` come after those: V8's baseline WebAssembly compiler only, and
+ * a young generation of 2 MiB a semi-space, with which the server on the embedded database runs
+ * within 256 MiB; the defaults peak near 1 GiB (docs/decisions/0332).
+ */
+const smallMemoryBytes = 1536 * 1024 * 1024
+const hostMemory = Math.min(totalmem(), process.constrainedMemory() || Number.POSITIVE_INFINITY)
+const serverArguments = hostMemory < smallMemoryBytes
+  ? [
+    ...nodeArguments,
+    ...JSON.parse(readFileSync(join(root, "apps", "server", "nodeArguments.smallMemory.json"), "utf8"))
+  ]
+  : nodeArguments
 const forwarded = ["SIGTERM", "SIGINT", "SIGHUP"]
 const watchEveryMs = 500
 
@@ -139,7 +154,7 @@ if (!skipBuild) {
   const build = await run([join(root, "scripts", "build-server.mjs")])
   if (build.code !== 0 || stopping !== undefined) process.exit(build.code ?? 1)
 }
-const server = await run([...nodeArguments, join(root, "apps", "server", "dist", "main.js")])
+const server = await run([...serverArguments, join(root, "apps", "server", "dist", "main.js")])
 clearInterval(watcher)
 if (server.signal !== null) {
   // Exit as the server did: by its signal, with this process's own handlers out of the way.

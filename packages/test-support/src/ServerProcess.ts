@@ -88,6 +88,10 @@ export interface SpawnOptions {
   /** Run as this OS user and group (root only). */
   readonly uid?: number
   readonly gid?: number
+  /** More Node arguments, after the server's own (`nodeArguments.smallMemory.json`'s, say). */
+  readonly nodeArguments?: ReadonlyArray<string>
+  /** A cgroup (its folder) the process joins before Node starts: `memoryLimit`'s. */
+  readonly cgroup?: string
 }
 
 /**
@@ -103,7 +107,12 @@ export const spawnServer = async (env: Record<string, string>, options: SpawnOpt
   )
   // Another user may not reach the Node of a private checkout.
   const node = options.uid === undefined ? process.execPath : nodeForAnyUser()
-  const child = spawn(node, [...serverNodeArguments, main], {
+  const nodeCommand = [node, ...serverNodeArguments, ...(options.nodeArguments ?? []), main]
+  // A shell joins the group, then becomes Node: nothing Node allocates is charged elsewhere.
+  const [command, ...args] = options.cgroup === undefined
+    ? nodeCommand
+    : ["/bin/sh", "-c", `echo $$ > "$0/cgroup.procs" && exec "$@"`, options.cgroup, ...nodeCommand]
+  const child = spawn(command!, args, {
     env: { ...inherited, HOST: "127.0.0.1", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],
     ...(options.uid === undefined ? {} : { uid: options.uid }),

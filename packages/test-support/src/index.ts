@@ -5,6 +5,7 @@
  */
 export * from "./eventually.ts"
 export * from "./freePort.ts"
+export * from "./memoryLimit.ts"
 export * from "./nodeForAnyUser.ts"
 export * from "./Reply.ts"
 export * from "./ServerProcess.ts"
