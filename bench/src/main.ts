@@ -147,14 +147,14 @@ const main = async () => {
   }
   if (settings.phases.includes("memory")) {
     console.log(
-      `resident memory after a small workload (${smallWorkloadSessions} sessions), embedded (first start, restarted) and PostgreSQL`
+      `resident memory after a small workload (${smallWorkloadSessions} sessions), embedded (first start, restarted; default and small-memory arguments, and the latter within 256 MiB) and PostgreSQL`
     )
     const smallWorkload = await smallWorkloadPhase()
     for (const run of smallWorkload) {
       console.log(
-        `  ${run.database} (${run.start === "restarted" ? "restarted" : "first start"}): ${
-          run.rssMiB.toFixed(0)
-        } MiB after, peak ${run.peakRssMiB.toFixed(0)} MiB`
+        `  ${run.database} (${run.start === "restarted" ? "restarted" : "first start"}, ${run.arguments} arguments${
+          run.limitMiB === undefined ? "" : `, within ${run.limitMiB} MiB: ${run.withinLimit === true ? "yes" : "NO"}`
+        }): ${run.rssMiB.toFixed(0)} MiB after, peak ${run.peakRssMiB.toFixed(0)} MiB`
       )
     }
     results = { ...results, smallWorkload }

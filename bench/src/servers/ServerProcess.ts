@@ -17,15 +17,23 @@ export interface ServerStart {
   readonly nodeArgs?: ReadonlyArray<string>
   /** The path answered once the server is ready. */
   readonly readyPath: string
+  /** A cgroup (its folder) the server joins before Node starts (`memoryLimit` of @club/test-support). */
+  readonly cgroup?: string
 }
 
 /** Starts a Node server as a process group of its own and waits until it answers. */
 export const startServer = async (options: ServerStart): Promise<ServerProcess> => {
   const url = `http://127.0.0.1:${options.port}`
+  const nodeArgs = [...(options.nodeArgs ?? []), options.script]
   const child = startChild({
     name: options.name,
-    command: nodeBinary,
-    args: [...(options.nodeArgs ?? []), options.script],
+    // A shell joins the group, then becomes Node: nothing Node allocates is charged elsewhere.
+    ...(options.cgroup === undefined
+      ? { command: nodeBinary, args: nodeArgs }
+      : {
+        command: "/bin/sh",
+        args: ["-c", `echo $$ > "$0/cgroup.procs" && exec "$@"`, options.cgroup, nodeBinary, ...nodeArgs]
+      }),
     env: {
       PATH: process.env["PATH"] ?? "",
       HOME: process.env["HOME"] ?? "",

@@ -22,6 +22,8 @@ export interface ProjectOptions {
   readonly logLevel?: string
   /** More environment for the server. */
   readonly env?: Readonly<Record<string, string>>
+  /** A cgroup the server runs in. */
+  readonly cgroup?: string
 }
 
 /**
@@ -29,10 +31,14 @@ export interface ProjectOptions {
  * the build under test so that another checkout's build runs with its own (none where it has no
  * such file).
  */
-const serverNodeArguments = (main: string): ReadonlyArray<string> => {
-  const file = join(dirname(main), "..", "nodeArguments.json")
+const serverNodeArguments = (main: string, name = "nodeArguments.json"): ReadonlyArray<string> => {
+  const file = join(dirname(main), "..", name)
   return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) as ReadonlyArray<string> : []
 }
+
+/** The arguments `pnpm start` adds on a host of little memory (`nodeArguments.smallMemory.json`), beside the build. */
+export const smallMemoryArguments = (main: string = serverMain): ReadonlyArray<string> =>
+  serverNodeArguments(main, "nodeArguments.smallMemory.json")
 
 /** The built server (apps/server/dist/main.js), as an operator starts it. */
 export const startProject = (options: ProjectOptions): Promise<ServerProcess> =>
@@ -42,6 +48,7 @@ export const startProject = (options: ProjectOptions): Promise<ServerProcess> =>
     port: options.port,
     readyPath: "/health/ready",
     nodeArgs: [...serverNodeArguments(options.main ?? serverMain), ...(options.nodeArgs ?? [])],
+    ...(options.cgroup === undefined ? {} : { cgroup: options.cgroup }),
     env: {
       ...(options.database.kind === "server"
         ? { DATABASE_URL: options.database.url }
