@@ -4,7 +4,7 @@ import { mkdir, readFile, rename, rm } from "node:fs/promises"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
-import { gunzip } from "node:zlib"
+import { gunzipSync } from "node:zlib"
 import { restrictToOwner } from "./ownerOnly.ts"
 
 /**
@@ -47,11 +47,15 @@ export const readFreshCluster = async (): Promise<ArrayBuffer> => {
 
 const gzipMagic = [0x1f, 0x8b]
 
-/** A `PGlite.dumpDataDir` archive as PGlite loads it: the tar itself, gunzipped where it was gzipped. */
-export const tarOf = async (archive: ArrayBuffer): Promise<Blob> => {
+/**
+ * A `PGlite.dumpDataDir` archive as PGlite loads it: the tar itself, gunzipped where it was
+ * gzipped. In one call, which is several times faster than zlib's asynchronous stream of small
+ * chunks; it runs in the database's worker before the database opens, where it holds nothing up.
+ */
+export const tarOf = (archive: ArrayBuffer): Blob => {
   const bytes = new Uint8Array(archive)
   const gzipped = bytes[0] === gzipMagic[0] && bytes[1] === gzipMagic[1]
-  return new Blob([gzipped ? new Uint8Array(await promisify(gunzip)(bytes)) : bytes])
+  return new Blob([gzipped ? new Uint8Array(gunzipSync(bytes)) : bytes])
 }
 
 /**

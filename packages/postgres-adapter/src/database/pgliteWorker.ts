@@ -14,7 +14,7 @@ const send = (message: FromWorker, transfer: ReadonlyArray<ArrayBuffer> = []) =>
 
 const db = await PGlite.create(task.dataDir, {
   startParams: [...PGlite.defaultStartParams, ...task.settings],
-  ...(task.startFrom === undefined ? {} : { loadDataDir: await tarOf(task.startFrom) })
+  ...(task.startFrom === undefined ? {} : { loadDataDir: tarOf(task.startFrom) })
 })
 const queue = new BackendQueue(db, {
   answer: (connection, data) =>
