@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process"
 import {
   existsSync,
   lstatSync,
@@ -71,6 +72,16 @@ describe("a new embedded database's folder, laid out from the build's fresh clus
     await Promise.all([extractFreshCluster(dataDir), extractFreshCluster(dataDir)])
     expect(existsSync(join(dataDir, "PG_VERSION"))).toBe(true)
     expect(readdirSync(root)).toEqual(["postgres"])
+  })
+
+  it("removes what a start killed while it extracted left beside the folder, and not a live start's", async () => {
+    const root = parent()
+    const dataDir = join(root, "postgres")
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid!
+    const live = process.ppid
+    for (const pid of [gone, live]) mkdirSync(join(root, `postgres.partial-${pid}-1`))
+    await extractFreshCluster(dataDir)
+    expect(readdirSync(root).sort()).toEqual(["postgres", `postgres.partial-${live}-1`])
   })
 
   it("is opened by PGlite as a database, which keeps what is written across a restart", async () => {

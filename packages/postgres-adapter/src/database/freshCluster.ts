@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process"
 import { existsSync } from "node:fs"
-import { mkdir, readFile, rename, rm } from "node:fs/promises"
-import { join } from "node:path"
+import { mkdir, readdir, readFile, rename, rm } from "node:fs/promises"
+import { basename, dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { gunzipSync } from "node:zlib"
@@ -58,6 +58,30 @@ export const tarOf = (archive: ArrayBuffer): Blob => {
   return new Blob([gzipped ? new Uint8Array(gunzipSync(bytes)) : bytes])
 }
 
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+/**
+ * Removes the partial folders beside `dataDir` of starts whose process is gone (killed while it
+ * extracted); another live start's folder stays.
+ */
+const removeAbandoned = async (dataDir: string) => {
+  const prefix = `${basename(dataDir)}.partial-`
+  for (const entry of await readdir(dirname(dataDir))) {
+    if (!entry.startsWith(prefix)) continue
+    const pid = Number(entry.slice(prefix.length).split("-")[0])
+    if (Number.isSafeInteger(pid) && pid > 0 && !isAlive(pid)) {
+      await rm(join(dirname(dataDir), entry), { recursive: true, force: true })
+    }
+  }
+}
+
 /**
  * Lays the fresh cluster out as the folder `dataDir`, which must not exist or be empty: extracted
  * into a private folder beside it, by a process of its own (`freshClusterExtract.ts` says why),
@@ -67,6 +91,7 @@ export const tarOf = (archive: ArrayBuffer): Blob => {
 export const extractFreshCluster = async (dataDir: string): Promise<void> => {
   const partial = `${dataDir}.partial-${process.pid}-${Date.now()}`
   await mkdir(partial, { recursive: true, mode: 0o700 })
+  await removeAbandoned(dataDir)
   try {
     if (!existsSync(freshClusterFile)) throw missingArchive()
     await promisify(execFile)(process.execPath, [
