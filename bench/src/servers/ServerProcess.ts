@@ -1,4 +1,5 @@
 import { join } from "node:path"
+import { inGroup } from "@club/test-support"
 import { type ChildGroup, startChild } from "../process/ChildGroup.ts"
 import { nodeBinary, tmpDir } from "../process/paths.ts"
 import { waitForHttp } from "../process/waitForHttp.ts"
@@ -24,16 +25,11 @@ export interface ServerStart {
 /** Starts a Node server as a process group of its own and waits until it answers. */
 export const startServer = async (options: ServerStart): Promise<ServerProcess> => {
   const url = `http://127.0.0.1:${options.port}`
-  const nodeArgs = [...(options.nodeArgs ?? []), options.script]
+  const [command, ...args] = inGroup([nodeBinary, ...(options.nodeArgs ?? []), options.script], options.cgroup)
   const child = startChild({
     name: options.name,
-    // A shell joins the group, then becomes Node: nothing Node allocates is charged elsewhere.
-    ...(options.cgroup === undefined
-      ? { command: nodeBinary, args: nodeArgs }
-      : {
-        command: "/bin/sh",
-        args: ["-c", `echo $$ > "$0/cgroup.procs" && exec "$@"`, options.cgroup, nodeBinary, ...nodeArgs]
-      }),
+    command: command!,
+    args,
     env: {
       PATH: process.env["PATH"] ?? "",
       HOME: process.env["HOME"] ?? "",

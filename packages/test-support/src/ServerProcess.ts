@@ -4,6 +4,7 @@ import * as Http from "node:http"
 import { setTimeout as sleep } from "node:timers/promises"
 import { fileURLToPath } from "node:url"
 import { freePort } from "./freePort.ts"
+import { inGroup } from "./memoryLimit.ts"
 import { nodeForAnyUser } from "./nodeForAnyUser.ts"
 
 /** The built server, from this package's `src/` or `dist/` alike. */
@@ -107,11 +108,10 @@ export const spawnServer = async (env: Record<string, string>, options: SpawnOpt
   )
   // Another user may not reach the Node of a private checkout.
   const node = options.uid === undefined ? process.execPath : nodeForAnyUser()
-  const nodeCommand = [node, ...serverNodeArguments, ...(options.nodeArguments ?? []), main]
-  // A shell joins the group, then becomes Node: nothing Node allocates is charged elsewhere.
-  const [command, ...args] = options.cgroup === undefined
-    ? nodeCommand
-    : ["/bin/sh", "-c", `echo $$ > "$0/cgroup.procs" && exec "$@"`, options.cgroup, ...nodeCommand]
+  const [command, ...args] = inGroup(
+    [node, ...serverNodeArguments, ...(options.nodeArguments ?? []), main],
+    options.cgroup
+  )
   const child = spawn(command!, args, {
     env: { ...inherited, HOST: "127.0.0.1", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -39,3 +39,10 @@ export const memoryLimit = (name: string, bytes: number): MemoryLimit | undefine
     remove: () => rmdirSync(path)
   }
 }
+
+/**
+ * `command` made to join the cgroup `path` before it starts, where one is given: a shell writes its
+ * own pid to the group, then becomes the command, so nothing it allocates is charged elsewhere.
+ */
+export const inGroup = (command: ReadonlyArray<string>, path: string | undefined): ReadonlyArray<string> =>
+  path === undefined ? command : ["/bin/sh", "-c", `echo $$ > "$0/cgroup.procs" && exec "$@"`, path, ...command]

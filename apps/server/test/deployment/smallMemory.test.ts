@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import {
   eventually,
   freePort,
+  inGroup,
   mainJs,
   memoryLimit,
   type ServerProcess,
@@ -119,10 +120,7 @@ const serverUnder = (launcher: number) =>
 /** `node scripts/start.mjs --no-build` (pnpm start's launcher), in `cgroup` if given: the server's Node arguments. */
 const launchedArguments = async (cgroup?: string) => {
   const port = await freePort()
-  const nodeCommand = [process.execPath, join(repo, "scripts/start.mjs"), "--no-build"]
-  const [command, ...args] = cgroup === undefined
-    ? nodeCommand
-    : ["/bin/sh", "-c", `echo $$ > "$0/cgroup.procs" && exec "$@"`, cgroup, ...nodeCommand]
+  const [command, ...args] = inGroup([process.execPath, join(repo, "scripts/start.mjs"), "--no-build"], cgroup)
   const launcher: ChildProcess = spawn(command!, args, {
     cwd: repo,
     env: {
