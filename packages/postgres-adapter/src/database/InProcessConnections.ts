@@ -22,7 +22,7 @@ export interface BackendOptions {
   readonly dataDir: string
   /** PostgreSQL's settings, as start parameters after PGlite's own. */
   readonly settings: ReadonlyArray<string>
-  /** A `PGlite.dumpDataDir` archive (gzipped or not) to start from instead of creating a new cluster; only for a new database. */
+  /** A gzipped `PGlite.dumpDataDir` archive (`readFreshCluster`'s) to start from instead of creating a new cluster; only for a new database. */
   readonly startFrom?: ArrayBuffer | undefined
 }
 

@@ -8,7 +8,7 @@ export interface WorkerTask {
   readonly dataDir: string
   /** PostgreSQL's settings, as start parameters after PGlite's own. */
   readonly settings: ReadonlyArray<string>
-  /** A `PGlite.dumpDataDir` archive (gzipped or not) to start from, for a new database only. */
+  /** A gzipped `PGlite.dumpDataDir` archive (`readFreshCluster`'s) to start from, for a new database only. */
   readonly startFrom: ArrayBuffer | undefined
 }
 

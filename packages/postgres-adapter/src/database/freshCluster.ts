@@ -45,18 +45,12 @@ export const readFreshCluster = async (): Promise<ArrayBuffer> => {
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
 }
 
-const gzipMagic = [0x1f, 0x8b]
-
 /**
- * A `PGlite.dumpDataDir` archive as PGlite loads it: the tar itself, gunzipped where it was
- * gzipped. In one call, which is several times faster than zlib's asynchronous stream of small
+ * A gzipped `PGlite.dumpDataDir` archive (`readFreshCluster`'s) as PGlite loads it: the tar itself.
+ * Gunzipped in one call, which is several times faster than zlib's asynchronous stream of small
  * chunks; it runs in the database's worker before the database opens, where it holds nothing up.
  */
-export const tarOf = (archive: ArrayBuffer): Blob => {
-  const bytes = new Uint8Array(archive)
-  const gzipped = bytes[0] === gzipMagic[0] && bytes[1] === gzipMagic[1]
-  return new Blob([gzipped ? new Uint8Array(gunzipSync(bytes)) : bytes])
-}
+export const tarOf = (archive: ArrayBuffer): Blob => new Blob([new Uint8Array(gunzipSync(new Uint8Array(archive)))])
 
 const isAlive = (pid: number) => {
   try {
